@@ -1,0 +1,80 @@
+//! Writes the Zobrist key tables as constants, so the hot path reads plain arrays.
+//! The chess keys are Polyglot's, taken from shakmaty (whose 64-bit hashes are Polyglot's);
+//! the keys for dice rule state are our own, from a fixed-seed SplitMix64.
+
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
+use shakmaty::{CastlingSide, Color, File, Piece, Role, Square};
+use std::fmt::Write;
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn main() {
+    let mut out = String::new();
+    out.push_str("/// Polyglot piece keys, `[color][role][square]`.\npub const PIECE: [[[u64; 64]; 6]; 2] = [\n");
+    for color in [Color::White, Color::Black] {
+        out.push_str("  [\n");
+        for role in [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ] {
+            out.push_str("    [");
+            for sq in Square::ALL {
+                let Zobrist64(k) = Zobrist64::zobrist_for_piece(sq, Piece { color, role });
+                write!(out, "{k:#018x},").unwrap();
+            }
+            out.push_str("],\n");
+        }
+        out.push_str("  ],\n");
+    }
+    out.push_str("];\n");
+    let Zobrist64(white) = Zobrist64::zobrist_for_white_turn();
+    writeln!(
+        out,
+        "/// Polyglot key for White to move.\npub const WHITE_TO_MOVE: u64 = {white:#018x};"
+    )
+    .unwrap();
+    out.push_str("/// Polyglot castling keys, `[color][0 = king side, 1 = queen side]`.\npub const CASTLING: [[u64; 2]; 2] = [");
+    for color in [Color::White, Color::Black] {
+        let Zobrist64(k) = Zobrist64::zobrist_for_castling_right(color, CastlingSide::KingSide);
+        let Zobrist64(q) = Zobrist64::zobrist_for_castling_right(color, CastlingSide::QueenSide);
+        write!(out, "[{k:#018x}, {q:#018x}],").unwrap();
+    }
+    out.push_str("];\n/// Polyglot en-passant keys by file.\npub const EN_PASSANT: [u64; 8] = [");
+    for file in File::ALL {
+        let Zobrist64(k) = Zobrist64::zobrist_for_en_passant_file(file);
+        write!(out, "{k:#018x},").unwrap();
+    }
+    out.push_str("];\n");
+    let mut state = 0xa1ea_d1ce_5eed_0001u64;
+    out.push_str(
+        "/// Our keys for Freedom's recapture square.\npub const RECAPTURE: [u64; 64] = [",
+    );
+    for _ in 0..64 {
+        write!(out, "{:#018x},", splitmix(&mut state)).unwrap();
+    }
+    out.push_str("];\n");
+    writeln!(
+        out,
+        "/// Our key for a turn passed while in check.\npub const PASSED_IN_CHECK: u64 = {:#018x};",
+        splitmix(&mut state)
+    )
+    .unwrap();
+    out.push_str("/// Our keys for the node kind (a chance node; a decision after outcome i).\npub const NODE_KIND: [u64; 64] = [");
+    for _ in 0..64 {
+        write!(out, "{:#018x},", splitmix(&mut state)).unwrap();
+    }
+    out.push_str("];\n");
+    let path = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("zobrist_keys.rs");
+    std::fs::write(path, out).unwrap();
+    println!("cargo::rerun-if-changed=build.rs");
+}

@@ -1,0 +1,26 @@
+//! Alea's engine: the 8x8 board and its move generator, the dice rules of each variant, and
+//! (built on them) evaluation and search. Nothing here reads or writes text protocols.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod board;
+pub mod chessmove;
+pub mod fen;
+pub mod movegen;
+pub mod perft;
+pub mod piece;
+pub mod square;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use board::{Board, CastlingSide};
+pub use chessmove::{Move, MoveKind};
+pub use fen::FenError;
+pub use movegen::{Legality, MoveList};
+pub use piece::{Color, Piece, Role, RoleSet};
+pub use square::Square;
+pub mod game;
+pub mod rules;
+
+pub use game::{Game, GameError};
+pub use rules::{GameEnd, GameResult, Position, Roll, Rules, Variant, VariantKind};

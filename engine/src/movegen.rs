@@ -1,0 +1,366 @@
+//! Move generation by piece type, so a die roll costs no filtering of a full move list.
+//!
+//! Two kinds of generation:
+//! - [`Legality::Legal`]: the chess moves that do not leave the mover's king attacked, with
+//!   castling's no-castling-out-of-through-or-into-check rule. A king in check on the side *not*
+//!   to move (after a passed turn) is never captured here: the rules add king captures themselves.
+//! - [`Legality::PseudoLegal`]: every geometrically possible move, king captures included, and
+//!   castling on the empty-squares condition alone (BrainKing's rules).
+//!
+//! Castling is produced when the king or the rook is asked for: it is a move of both types.
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::board::{Board, CastlingSide};
+use crate::chessmove::Move;
+use crate::piece::{Color, Role, RoleSet};
+use crate::square::Square;
+use arrayvec::ArrayVec;
+
+/// More than any position with at most 16 pieces a side can generate, pseudo-legal included.
+pub const MAX_MOVES: usize = 384;
+
+/// A move list on the stack.
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// Which moves count: chess-legal ones, or every pseudo-legal one (variants without check).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Legality {
+    Legal,
+    PseudoLegal,
+}
+
+const PROMOTION_ROLES: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
+
+/// What the generator works with, computed once per call.
+struct Context<'a> {
+    board: &'a Board,
+    us: Color,
+    occupied: Bitboard,
+    /// Squares a non-king move may go to: not our own pieces, and, in legal mode, not the enemy
+    /// king and (in check) only squares that capture or block the single checker.
+    targets: Bitboard,
+    king: Option<Square>,
+    checkers: Bitboard,
+    pinned: Bitboard,
+    legality: Legality,
+}
+
+impl<'a> Context<'a> {
+    fn new(board: &'a Board, legality: Legality) -> Context<'a> {
+        let us = board.turn();
+        let them = !us;
+        let occupied = board.occupied();
+        let mut targets = !board.by_color(us);
+        let mut king = None;
+        let mut checkers = Bitboard::EMPTY;
+        let mut pinned = Bitboard::EMPTY;
+        if legality == Legality::Legal {
+            targets &= !board.pieces(them, Role::King);
+            king = board.king(us);
+            if let Some(k) = king {
+                checkers = board.attackers(k, them, occupied);
+                if let Some(checker) = checkers.first() {
+                    targets &= if checkers.more_than_one() {
+                        Bitboard::EMPTY
+                    } else {
+                        attacks::between(k, checker) | Bitboard::from_square(checker)
+                    };
+                }
+                pinned = pinned_pieces(board, k, us);
+            }
+        }
+        Context {
+            board,
+            us,
+            occupied,
+            targets,
+            king,
+            checkers,
+            pinned,
+            legality,
+        }
+    }
+
+    /// Restricts a pinned piece's destinations to the line of its pin.
+    #[inline]
+    fn pin_mask(&self, from: Square) -> Bitboard {
+        match self.king {
+            Some(k) if self.pinned.contains(from) => attacks::line(k, from),
+            _ => !Bitboard::EMPTY,
+        }
+    }
+
+    fn piece_moves(&self, role: Role, list: &mut MoveList) {
+        for from in self.board.pieces(self.us, role) {
+            let dests =
+                attacks::piece(role, from, self.occupied) & self.targets & self.pin_mask(from);
+            for to in dests {
+                list.push(Move::normal(from, to));
+            }
+        }
+    }
+
+    fn king_moves(&self, list: &mut MoveList) {
+        let board = self.board;
+        for from in board.pieces(self.us, Role::King) {
+            let mut dests = attacks::king(from) & !board.by_color(self.us);
+            if self.legality == Legality::Legal {
+                dests &= !board.pieces(!self.us, Role::King);
+                let without_king = self.occupied ^ Bitboard::from_square(from);
+                for to in dests {
+                    if board.attackers(to, !self.us, without_king).is_empty() {
+                        list.push(Move::normal(from, to));
+                    }
+                }
+            } else {
+                for to in dests {
+                    list.push(Move::normal(from, to));
+                }
+            }
+        }
+    }
+
+    fn castling_moves(&self, list: &mut MoveList) {
+        let board = self.board;
+        let legal = self.legality == Legality::Legal;
+        if legal && self.checkers.any() {
+            return;
+        }
+        let Some(king) = board.king(self.us) else {
+            return;
+        };
+        for side in CastlingSide::ALL {
+            let Some(rook) = board.castling_rook(self.us, side) else {
+                continue;
+            };
+            let m = Move::castle(king, rook);
+            let king_to = m.castle_king_target();
+            let rook_to = m.castle_rook_target();
+            let movers = Bitboard::from_square(king) | Bitboard::from_square(rook);
+            let must_be_empty = attacks::between(king, king_to)
+                | Bitboard::from_square(king_to)
+                | attacks::between(rook, rook_to)
+                | Bitboard::from_square(rook_to);
+            if (must_be_empty & self.occupied & !movers).any() {
+                continue;
+            }
+            if legal {
+                let them = !self.us;
+                // Squares the king crosses, as the board stands; its destination, as it will stand.
+                let crossed = attacks::between(king, king_to);
+                if crossed
+                    .into_iter()
+                    .any(|sq| board.attackers(sq, them, self.occupied).any())
+                {
+                    continue;
+                }
+                let after = (self.occupied & !movers)
+                    | Bitboard::from_square(king_to)
+                    | Bitboard::from_square(rook_to);
+                let attackers =
+                    board.attackers(king_to, them, after) & !Bitboard::from_square(rook);
+                if attackers.any() {
+                    continue;
+                }
+            }
+            list.push(m);
+        }
+    }
+
+    /// Pawn moves; with `promotions_only`, just those reaching the last rank, and with
+    /// `promote_to`, only promotions to that role.
+    fn pawn_moves(&self, promotions_only: bool, promote_to: Option<Role>, list: &mut MoveList) {
+        let board = self.board;
+        let us = self.us;
+        let pawns = board.pieces(us, Role::Pawn);
+        let white = us == Color::White;
+        let last_rank = Bitboard::rank(if white { 7 } else { 0 });
+        let double_rank = Bitboard::rank(if white { 3 } else { 4 });
+        let empty = !self.occupied;
+        let enemies = board.by_color(!us) & self.targets;
+        let forward: i8 = if white { 8 } else { -8 };
+        let allowed_dest = if promotions_only {
+            last_rank
+        } else {
+            !Bitboard::EMPTY
+        };
+
+        let push_move = |list: &mut MoveList, from: Square, to: Square| {
+            if last_rank.contains(to) {
+                for role in PROMOTION_ROLES {
+                    if promote_to.is_none_or(|r| r == role) {
+                        list.push(Move::promotion(from, to, role));
+                    }
+                }
+            } else {
+                list.push(Move::normal(from, to));
+            }
+        };
+
+        let single = pawns.shift_rank(white) & empty;
+        let double = single.shift_rank(white) & empty & double_rank;
+        for to in single & self.targets & allowed_dest {
+            let from = to.offset(-forward);
+            if self.pin_mask(from).contains(to) {
+                push_move(list, from, to);
+            }
+        }
+        if !promotions_only {
+            for to in double & self.targets {
+                let from = to.offset(-2 * forward);
+                if self.pin_mask(from).contains(to) {
+                    list.push(Move::normal(from, to));
+                }
+            }
+        }
+        for from in pawns {
+            let caps = attacks::pawn(us, from) & enemies & allowed_dest & self.pin_mask(from);
+            for to in caps {
+                push_move(list, from, to);
+            }
+        }
+        if promotions_only {
+            return;
+        }
+        if let Some(ep) = board.ep_square() {
+            let captured = Square::from_coords(ep.file(), if white { 4 } else { 3 });
+            for from in attacks::pawn(!us, ep) & pawns {
+                if self.legality == Legality::Legal && !self.en_passant_is_legal(from, ep, captured)
+                {
+                    continue;
+                }
+                list.push(Move::en_passant(from, ep));
+            }
+        }
+    }
+
+    /// En passant removes two pieces from a line at once, so it is checked by playing it out.
+    fn en_passant_is_legal(&self, from: Square, to: Square, captured: Square) -> bool {
+        let Some(k) = self.king else { return true };
+        let occ = (self.occupied ^ Bitboard::from_square(from) ^ Bitboard::from_square(captured))
+            | Bitboard::from_square(to);
+        let attackers = self.board.attackers(k, !self.us, occ) & !Bitboard::from_square(captured);
+        attackers.is_empty()
+    }
+}
+
+/// Our pieces that stand alone between our king and an enemy slider.
+fn pinned_pieces(board: &Board, king: Square, us: Color) -> Bitboard {
+    let them = !us;
+    let occupied = board.occupied();
+    let rooks = board.pieces(them, Role::Rook) | board.pieces(them, Role::Queen);
+    let bishops = board.pieces(them, Role::Bishop) | board.pieces(them, Role::Queen);
+    let snipers = (attacks::rook(king, Bitboard::EMPTY) & rooks)
+        | (attacks::bishop(king, Bitboard::EMPTY) & bishops);
+    let mut pinned = Bitboard::EMPTY;
+    for sniper in snipers {
+        let blockers = attacks::between(king, sniper) & occupied;
+        if !blockers.more_than_one() {
+            pinned |= blockers & board.by_color(us);
+        }
+    }
+    pinned
+}
+
+/// Appends the moves of the roles in `roles` to `list`.
+pub fn generate(board: &Board, roles: RoleSet, legality: Legality, list: &mut MoveList) {
+    let ctx = Context::new(board, legality);
+    let double_check = ctx.checkers.more_than_one();
+    if roles.contains(Role::Pawn) && !double_check {
+        ctx.pawn_moves(false, None, list);
+    }
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        if roles.contains(role) && !double_check {
+            ctx.piece_moves(role, list);
+        }
+    }
+    if roles.contains(Role::King) {
+        ctx.king_moves(list);
+    }
+    if roles.contains(Role::King) || roles.contains(Role::Rook) {
+        ctx.castling_moves(list);
+    }
+}
+
+/// Appends the pawn moves that promote, only to `role` if given.
+pub fn generate_promotions(
+    board: &Board,
+    promote_to: Option<Role>,
+    legality: Legality,
+    list: &mut MoveList,
+) {
+    let ctx = Context::new(board, legality);
+    if !ctx.checkers.more_than_one() {
+        ctx.pawn_moves(true, promote_to, list);
+    }
+}
+
+/// All legal chess moves.
+pub fn legal_moves(board: &Board) -> MoveList {
+    let mut list = MoveList::new();
+    generate(board, RoleSet::ALL, Legality::Legal, &mut list);
+    list
+}
+
+/// Does the side to move have any move of these roles?
+pub fn has_moves(board: &Board, roles: RoleSet, legality: Legality) -> bool {
+    let mut list = MoveList::new();
+    generate(board, roles, legality, &mut list);
+    !list.is_empty()
+}
+
+/// Does `m` (assumed legal) give check to the opponent's king?
+pub fn gives_check(board: &Board, m: Move) -> bool {
+    let mut after = board.clone();
+    after.play(m);
+    after.in_check()
+}
+
+/// Captures of the enemy king by pieces of these roles (for variants that allow them). A king
+/// capture ends the game, so whether it would expose our own king does not matter.
+pub fn king_captures(board: &Board, roles: RoleSet, list: &mut MoveList) {
+    let us = board.turn();
+    let Some(target) = board.king(!us) else {
+        return;
+    };
+    let occupied = board.occupied();
+    let attackers = board.attackers(target, us, occupied);
+    let last_rank = target.rank() == if us == Color::White { 7 } else { 0 };
+    for from in attackers {
+        let role = board.role_at(from).expect("an attacker");
+        if !roles.contains(role) {
+            continue;
+        }
+        if role == Role::Pawn && last_rank {
+            for promo in PROMOTION_ROLES {
+                list.push(Move::promotion(from, target, promo));
+            }
+        } else {
+            list.push(Move::normal(from, target));
+        }
+    }
+}
+
+/// Finds the move whose UCI text is `text` among `moves` (castling accepted in both notations).
+pub fn find_uci(board: &Board, moves: &[Move], text: &str) -> Option<Move> {
+    if text == "0000" {
+        return None;
+    }
+    moves.iter().copied().find(|m| {
+        let plain = m.to_uci(false).to_string();
+        let king_takes_rook = m.to_uci(true).to_string();
+        // King-to-target notation for a Chess960 castling could be ambiguous with a plain king
+        // move; the plain king move wins because it is listed as a normal move.
+        text == king_takes_rook
+            || (text == plain && (!m.is_castle() || !is_plain_king_move(board, moves, &plain)))
+    })
+}
+
+fn is_plain_king_move(board: &Board, moves: &[Move], text: &str) -> bool {
+    moves.iter().any(|m| {
+        !m.is_castle()
+            && board.role_at(m.from()) == Some(Role::King)
+            && m.to_uci(false).to_string() == text
+    })
+}

@@ -1,0 +1,48 @@
+//! Perft: counting legal move paths, the standard check of a move generator. Dice are ignored:
+//! these are chess's legal moves, so the numbers compare with published tables.
+
+use crate::board::Board;
+use crate::chessmove::Move;
+use crate::movegen::{Legality, MoveList, generate};
+use crate::piece::RoleSet;
+
+/// Leaves of the legal move tree `depth` plies deep; every leaf is made (no bulk counting), so
+/// it measures make-move as well as generation.
+pub fn perft(board: &Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut list = MoveList::new();
+    generate(board, RoleSet::ALL, Legality::Legal, &mut list);
+    let mut nodes = 0;
+    for &m in &list {
+        let mut child = board.clone();
+        child.play(m);
+        nodes += if depth == 1 {
+            1
+        } else {
+            perft(&child, depth - 1)
+        };
+    }
+    nodes
+}
+
+/// Perft split by root move, in generation order (what `go perft` prints).
+pub fn perft_divide(board: &Board, depth: u32) -> Vec<(Move, u64)> {
+    let mut list = MoveList::new();
+    generate(board, RoleSet::ALL, Legality::Legal, &mut list);
+    list.iter()
+        .map(|&m| {
+            let mut child = board.clone();
+            child.play(m);
+            (
+                m,
+                if depth <= 1 {
+                    1
+                } else {
+                    perft(&child, depth - 1)
+                },
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,89 @@
+//! `brainking`: BrainKing's one-die chess. No check: any pseudo-legal move, capturing the king
+//! wins; only faces with a move are ever rolled; a pawn may promote on a 1 (to any piece) or on
+//! the face of the piece it becomes.
+
+use super::common::{automatic_draw, king_captured};
+use super::dice::{Outcome, OutcomeList, Roll, one_die};
+use super::{GameEnd, Position, Rules, TurnList, chess_rules_common};
+use crate::chessmove::Move;
+use crate::movegen::{Legality, generate, generate_promotions};
+use crate::piece::{Role, RoleSet};
+
+/// The BrainKing rules.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct BrainKing {
+    /// Castling is written king-takes-rook (UCI_Chess960).
+    pub chess960: bool,
+}
+
+impl BrainKing {
+    /// The moves a face allows, with no pass added (empty when the face has none).
+    pub fn moves_for_face(pos: &Position, face: u8, out: &mut TurnList<Move>) {
+        let board = &pos.board;
+        let role = Role::from_face(face).expect("faces are checked by the caller");
+        generate(board, RoleSet::single(role), Legality::PseudoLegal, out);
+        if matches!(role, Role::Knight | Role::Bishop | Role::Rook | Role::Queen) {
+            generate_promotions(board, Some(role), Legality::PseudoLegal, out);
+        }
+    }
+}
+
+impl Rules for BrainKing {
+    chess_rules_common!();
+
+    fn name(&self) -> &'static str {
+        "brainking"
+    }
+
+    fn dice(&self) -> usize {
+        1
+    }
+
+    fn pre_roll_turns(&self, _pos: &Position, _out: &mut TurnList<Move>) {}
+
+    /// Uniform over the faces that allow a move; if none does, every face (each a pass).
+    fn outcomes(&self, pos: &Position, out: &mut OutcomeList) {
+        if self.end(pos).is_some() {
+            return;
+        }
+        let mut list = TurnList::new();
+        for outcome in one_die() {
+            list.clear();
+            BrainKing::moves_for_face(pos, outcome.roll.faces()[0], &mut list);
+            if !list.is_empty() {
+                out.push(outcome);
+            }
+        }
+        if out.is_empty() {
+            out.extend(one_die());
+        }
+        let probability = 1.0 / out.len() as f64;
+        for Outcome { probability: p, .. } in out.iter_mut() {
+            *p = probability;
+        }
+    }
+
+    fn allowed_turns(&self, pos: &Position, roll: &Roll, out: &mut TurnList<Move>) {
+        BrainKing::moves_for_face(pos, roll.faces()[0], out);
+        if out.is_empty() {
+            out.push(Move::NULL);
+        }
+    }
+
+    fn any_turns(&self, pos: &Position, out: &mut TurnList<Move>) {
+        generate(&pos.board, RoleSet::ALL, Legality::PseudoLegal, out);
+        if out.is_empty() {
+            out.push(Move::NULL);
+        }
+    }
+
+    fn play(&self, pos: &Position, m: Move) -> Position {
+        let mut board = pos.board.clone();
+        board.play(m);
+        Position::new(board)
+    }
+
+    fn end(&self, pos: &Position) -> Option<GameEnd> {
+        king_captured(&pos.board).or_else(|| automatic_draw(&pos.board, false))
+    }
+}

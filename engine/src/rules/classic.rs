@@ -1,0 +1,113 @@
+//! `classic`: two-dice chess. Chess legality; move a piece of a type shown on either die (any
+//! move on doubles); no allowed move passes the turn; a king left in check by a pass may be taken.
+
+use super::common::{automatic_draw, king_captured};
+use super::dice::{OutcomeList, Roll, two_dice};
+use super::{EndReason, GameEnd, GameResult, Position, Rules, TurnList, chess_rules_common};
+use crate::board::Board;
+use crate::chessmove::Move;
+use crate::movegen::{Legality, MoveList, generate, king_captures};
+use crate::piece::{Role, RoleSet};
+
+/// The two-dice rules.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct Classic {
+    /// Castling is written king-takes-rook (UCI_Chess960).
+    pub chess960: bool,
+}
+
+impl Classic {
+    /// Legal moves of `roles`, plus the king captures those roles make when the opponent passed
+    /// in check.
+    fn moves_of(pos: &Position, roles: RoleSet, out: &mut TurnList<Move>) {
+        generate(&pos.board, roles, Legality::Legal, out);
+        if pos.passed_in_check {
+            king_captures(&pos.board, roles, out);
+        }
+    }
+
+    fn roles_of(roll: &Roll) -> RoleSet {
+        if roll.is_doubles() {
+            return RoleSet::ALL;
+        }
+        roll.faces()
+            .iter()
+            .filter_map(|&f| Role::from_face(f))
+            .fold(RoleSet::EMPTY, RoleSet::with)
+    }
+}
+
+fn has_any_move(pos: &Position) -> bool {
+    let mut list = MoveList::new();
+    Classic::moves_of(pos, RoleSet::ALL, &mut list);
+    !list.is_empty()
+}
+
+fn pass_if_empty(out: &mut TurnList<Move>) {
+    if out.is_empty() {
+        out.push(Move::NULL);
+    }
+}
+
+impl Rules for Classic {
+    chess_rules_common!();
+
+    fn name(&self) -> &'static str {
+        "classic"
+    }
+
+    fn dice(&self) -> usize {
+        2
+    }
+
+    fn pre_roll_turns(&self, _pos: &Position, _out: &mut TurnList<Move>) {}
+
+    fn outcomes(&self, pos: &Position, out: &mut OutcomeList) {
+        if self.end(pos).is_none() {
+            out.extend(two_dice());
+        }
+    }
+
+    fn allowed_turns(&self, pos: &Position, roll: &Roll, out: &mut TurnList<Move>) {
+        Classic::moves_of(pos, Classic::roles_of(roll), out);
+        pass_if_empty(out);
+    }
+
+    fn any_turns(&self, pos: &Position, out: &mut TurnList<Move>) {
+        Classic::moves_of(pos, RoleSet::ALL, out);
+        pass_if_empty(out);
+    }
+
+    fn play(&self, pos: &Position, m: Move) -> Position {
+        let mut board: Board = pos.board.clone();
+        let passed_in_check = m.is_null() && board.in_check();
+        board.play(m);
+        Position {
+            board,
+            recapture: None,
+            passed_in_check,
+        }
+    }
+
+    fn end(&self, pos: &Position) -> Option<GameEnd> {
+        let board = &pos.board;
+        if let Some(end) = king_captured(board) {
+            return Some(end);
+        }
+        // Judged before the roll: no move at all whatever the dice (king captures count).
+        if !has_any_move(pos) {
+            return Some(if board.in_check() {
+                GameEnd {
+                    result: GameResult::Win(!board.turn()),
+                    reason: EndReason::Checkmate,
+                }
+            } else {
+                GameEnd {
+                    result: GameResult::Draw,
+                    reason: EndReason::Stalemate,
+                }
+            });
+        }
+        automatic_draw(board, true)
+    }
+}

@@ -1,0 +1,138 @@
+//! `freedom`: Freedom Dice Chess (Hodgetts & Jeffery). Chess legality, one die, Freedom moves
+//! playable without rolling, and unusable rolls reallocated down the order pawn .. king.
+
+use super::common::{automatic_draw, extend_unique};
+use super::dice::{OutcomeList, Roll, one_die};
+use super::{EndReason, GameEnd, GameResult, Position, Rules, TurnList, chess_rules_common};
+use crate::board::Board;
+use crate::chessmove::Move;
+use crate::movegen::{Legality, MoveList, generate, gives_check, legal_moves};
+use crate::piece::{Role, RoleSet};
+
+/// The Freedom Dice Chess rules.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct Freedom {
+    /// Castling is written king-takes-rook (UCI_Chess960).
+    pub chess960: bool,
+}
+
+/// Which Freedom conditions a move meets (a move may meet several).
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct FreedomKinds {
+    /// It captures the piece that captured on the opponent's last move.
+    pub recapture: bool,
+    /// The mover is in check (every legal move is free).
+    pub defend: bool,
+    /// It gives check.
+    pub check: bool,
+}
+
+impl FreedomKinds {
+    pub fn any(self) -> bool {
+        self.recapture || self.defend || self.check
+    }
+}
+
+impl Freedom {
+    /// Why `m` (a legal move) may be played without rolling, if it may.
+    pub fn freedom_kinds(&self, pos: &Position, m: Move) -> FreedomKinds {
+        let board = &pos.board;
+        FreedomKinds {
+            recapture: is_recapture(pos, m),
+            defend: board.in_check(),
+            check: gives_check(board, m),
+        }
+    }
+
+    /// The legal moves of the rolled role, or of the lowest role that has one.
+    fn moves_for_face(board: &Board, face: u8, out: &mut TurnList<Move>) {
+        let rolled = Role::from_face(face).expect("faces are checked by the caller");
+        generate(board, RoleSet::single(rolled), Legality::Legal, out);
+        if out.is_empty() {
+            for role in Role::ALL {
+                if role != rolled {
+                    generate(board, RoleSet::single(role), Legality::Legal, out);
+                    if !out.is_empty() {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn is_recapture(pos: &Position, m: Move) -> bool {
+    pos.recapture
+        .is_some_and(|sq| m.to() == sq && pos.board.is_capture(m))
+}
+
+impl Rules for Freedom {
+    chess_rules_common!();
+
+    fn name(&self) -> &'static str {
+        "freedom"
+    }
+
+    fn dice(&self) -> usize {
+        1
+    }
+
+    fn pre_roll_turns(&self, pos: &Position, out: &mut TurnList<Move>) {
+        let board = &pos.board;
+        let legal = legal_moves(board);
+        if board.in_check() {
+            out.extend(legal);
+            return;
+        }
+        let free: MoveList = legal
+            .iter()
+            .copied()
+            .filter(|&m| is_recapture(pos, m) || gives_check(board, m))
+            .collect();
+        extend_unique(out, &free);
+    }
+
+    fn outcomes(&self, pos: &Position, out: &mut OutcomeList) {
+        if self.end(pos).is_none() {
+            out.extend(one_die());
+        }
+    }
+
+    fn allowed_turns(&self, pos: &Position, roll: &Roll, out: &mut TurnList<Move>) {
+        Freedom::moves_for_face(&pos.board, roll.faces()[0], out);
+    }
+
+    fn any_turns(&self, pos: &Position, out: &mut TurnList<Move>) {
+        generate(&pos.board, RoleSet::ALL, Legality::Legal, out);
+    }
+
+    fn play(&self, pos: &Position, m: Move) -> Position {
+        let mut board = pos.board.clone();
+        let recapture = board.is_capture(m).then(|| m.to());
+        let passed_in_check = m.is_null() && board.in_check();
+        board.play(m);
+        Position {
+            board,
+            recapture,
+            passed_in_check,
+        }
+    }
+
+    fn end(&self, pos: &Position) -> Option<GameEnd> {
+        let board = &pos.board;
+        if legal_moves(board).is_empty() {
+            return Some(if board.in_check() {
+                GameEnd {
+                    result: GameResult::Win(!board.turn()),
+                    reason: EndReason::Checkmate,
+                }
+            } else {
+                GameEnd {
+                    result: GameResult::Draw,
+                    reason: EndReason::Stalemate,
+                }
+            });
+        }
+        automatic_draw(board, true)
+    }
+}

@@ -1,0 +1,394 @@
+//! The dice rules behind one interface, [`Rules`], that the search, the protocol and the match
+//! referee all use. A turn has three steps, and the interface has one call for each:
+//! the pre-roll decision ([`Rules::pre_roll_turns`]), the roll ([`Rules::outcomes`]), and the
+//! moves the roll allows ([`Rules::allowed_turns`]); [`Rules::end`] says when the game is over.
+//!
+//! Positions and turns are associated types, so a variant with several moves a turn or a
+//! board other than 8x8 brings its own and the search, written against the trait, stays.
+
+pub mod brainking;
+pub mod classic;
+pub mod dice;
+pub mod freedom;
+pub mod position;
+
+use crate::chessmove::Move;
+use crate::movegen::MAX_MOVES;
+use crate::piece::Color;
+use arrayvec::ArrayVec;
+use std::fmt;
+
+pub use brainking::BrainKing;
+pub use classic::Classic;
+pub use dice::{Outcome, OutcomeList, Roll, RollError};
+pub use freedom::Freedom;
+pub use position::Position;
+
+/// The turns playable at one point, on the stack.
+pub type TurnList<T> = ArrayVec<T, MAX_MOVES>;
+
+/// Who won, or a draw.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum GameResult {
+    Win(Color),
+    Draw,
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            GameResult::Win(Color::White) => "1-0",
+            GameResult::Win(Color::Black) => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        })
+    }
+}
+
+/// The rule that ended a game.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum EndReason {
+    Checkmate,
+    Stalemate,
+    KingCapture,
+    ThreefoldRepetition,
+    FiftyMoveRule,
+    InsufficientMaterial,
+}
+
+impl EndReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::KingCapture => "king capture",
+            EndReason::ThreefoldRepetition => "threefold repetition",
+            EndReason::FiftyMoveRule => "fifty-move rule",
+            EndReason::InsufficientMaterial => "insufficient material",
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct GameEnd {
+    pub result: GameResult,
+    pub reason: EndReason,
+}
+
+impl fmt::Display for GameEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.result, self.reason.name())
+    }
+}
+
+/// The rules of one dice variant.
+pub trait Rules {
+    /// Everything the rules need to know of the game so far, besides repetitions.
+    type Position: Clone;
+    /// What a player does on a turn: one move, a pass, or (later variants) several moves.
+    type Turn: Copy + Eq + fmt::Debug;
+
+    /// The variant's name as `UCI_Variant` spells it.
+    fn name(&self) -> &'static str;
+
+    /// How many dice one roll uses.
+    fn dice(&self) -> usize;
+
+    /// The turns playable without rolling (Freedom moves); empty when the player must roll.
+    fn pre_roll_turns(&self, pos: &Self::Position, out: &mut TurnList<Self::Turn>);
+
+    /// The outcomes of the roll and their probabilities (summing to 1). Empty at a finished game.
+    fn outcomes(&self, pos: &Self::Position, out: &mut OutcomeList);
+
+    /// The turns a roll allows (a lone pass where the variant passes). `roll` has
+    /// [`Rules::dice`] faces.
+    fn allowed_turns(&self, pos: &Self::Position, roll: &Roll, out: &mut TurnList<Self::Turn>);
+
+    /// Every turn the rules allow whatever the dice (unconditional Freedom, `go roll any`).
+    fn any_turns(&self, pos: &Self::Position, out: &mut TurnList<Self::Turn>);
+
+    /// The position after `turn`, which the caller has taken from this position's lists.
+    fn play(&self, pos: &Self::Position, turn: Self::Turn) -> Self::Position;
+
+    /// The end of the game judged from the position alone (checkmate, king capture, fifty
+    /// moves, ...); repetition needs the history and is judged by [`crate::game::Game`].
+    fn end(&self, pos: &Self::Position) -> Option<GameEnd>;
+
+    /// The position's key for repetition and the transposition table.
+    fn hash(&self, pos: &Self::Position) -> u64;
+
+    /// Plies since the last capture or pawn move: no repetition reaches further back.
+    fn reversible_plies(&self, pos: &Self::Position) -> u32;
+
+    /// The side to move.
+    fn turn(&self, pos: &Self::Position) -> Color;
+
+    /// The turn written in UCI (`e2e4`, `0000`, castling per `UCI_Chess960`).
+    fn turn_to_uci(&self, turn: Self::Turn) -> String;
+
+    /// Reads a turn written in UCI (`0000` for a pass); `None` if no rule could ever allow it
+    /// here. Whether luck could allow it is [`Rules::is_possible_turn`].
+    fn parse_turn(&self, pos: &Self::Position, text: &str) -> Option<Self::Turn>;
+
+    /// Checks a roll's shape: the right number of dice for this variant.
+    fn check_roll(&self, roll: &Roll) -> Result<(), RollError> {
+        if roll.dice() == self.dice() {
+            Ok(())
+        } else {
+            Err(RollError::WrongCount {
+                expected: self.dice(),
+                got: roll.dice(),
+            })
+        }
+    }
+
+    /// Could `turn` be played here with some luck: before the roll, or after one of the
+    /// outcomes? This is what a game record without rolls can be checked against.
+    fn is_possible_turn(&self, pos: &Self::Position, turn: Self::Turn) -> bool {
+        let mut list = TurnList::new();
+        self.pre_roll_turns(pos, &mut list);
+        if list.contains(&turn) {
+            return true;
+        }
+        let mut outcomes = OutcomeList::new();
+        self.outcomes(pos, &mut outcomes);
+        outcomes.iter().any(|o| {
+            list.clear();
+            self.allowed_turns(pos, &o.roll, &mut list);
+            list.contains(&turn)
+        })
+    }
+}
+
+/// The variants Alea plays.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum VariantKind {
+    Freedom,
+    Classic,
+    BrainKing,
+}
+
+impl VariantKind {
+    pub const ALL: [VariantKind; 3] = [
+        VariantKind::Freedom,
+        VariantKind::Classic,
+        VariantKind::BrainKing,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            VariantKind::Freedom => "freedom",
+            VariantKind::Classic => "classic",
+            VariantKind::BrainKing => "brainking",
+        }
+    }
+
+    /// The variant `UCI_Variant` names (case-insensitive).
+    pub fn from_name(name: &str) -> Option<VariantKind> {
+        VariantKind::ALL
+            .into_iter()
+            .find(|v| v.name().eq_ignore_ascii_case(name))
+    }
+}
+
+/// One of the 8x8 variants, chosen at run time (the protocol's `UCI_Variant`). It dispatches to
+/// the variant's own type; code that wants no dispatch uses that type directly.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Variant {
+    Freedom(Freedom),
+    Classic(Classic),
+    BrainKing(BrainKing),
+}
+
+impl Variant {
+    pub fn new(kind: VariantKind, chess960: bool) -> Variant {
+        match kind {
+            VariantKind::Freedom => Variant::Freedom(Freedom { chess960 }),
+            VariantKind::Classic => Variant::Classic(Classic { chess960 }),
+            VariantKind::BrainKing => Variant::BrainKing(BrainKing { chess960 }),
+        }
+    }
+
+    pub fn kind(&self) -> VariantKind {
+        match self {
+            Variant::Freedom(_) => VariantKind::Freedom,
+            Variant::Classic(_) => VariantKind::Classic,
+            Variant::BrainKing(_) => VariantKind::BrainKing,
+        }
+    }
+
+    pub fn chess960(&self) -> bool {
+        match self {
+            Variant::Freedom(r) => r.chess960,
+            Variant::Classic(r) => r.chess960,
+            Variant::BrainKing(r) => r.chess960,
+        }
+    }
+
+    /// Checks that a position set up from a FEN can occur in this variant.
+    pub fn validate(&self, pos: &Position) -> Result<(), String> {
+        let board = &pos.board;
+        let has_check = !matches!(self, Variant::BrainKing(_));
+        if has_check {
+            for color in Color::ALL {
+                if board.pieces(color, crate::piece::Role::King).count() != 1 {
+                    return Err(format!(
+                        "{} must have exactly one king in {}",
+                        color.name(),
+                        self.kind().name()
+                    ));
+                }
+            }
+            let mover = board.turn();
+            if board.checkers_of(!mover).any() && !matches!(self, Variant::Classic(_)) {
+                return Err(format!(
+                    "{} is in check but it is not its turn",
+                    (!mover).name()
+                ));
+            }
+        }
+        if let Some(sq) = pos.recapture {
+            if !matches!(self, Variant::Freedom(_)) {
+                return Err("a recapture square is only part of freedom".into());
+            }
+            if board.piece_at(sq).is_none_or(|p| p.color == board.turn()) {
+                return Err(format!(
+                    "recapture square {sq} holds no piece of the side that just moved"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+macro_rules! dispatch {
+    ($self:ident, $r:ident => $e:expr) => {
+        match $self {
+            Variant::Freedom($r) => $e,
+            Variant::Classic($r) => $e,
+            Variant::BrainKing($r) => $e,
+        }
+    };
+}
+
+impl Rules for Variant {
+    type Position = Position;
+    type Turn = Move;
+
+    fn name(&self) -> &'static str {
+        dispatch!(self, r => r.name())
+    }
+    fn dice(&self) -> usize {
+        dispatch!(self, r => r.dice())
+    }
+    fn pre_roll_turns(&self, pos: &Position, out: &mut TurnList<Move>) {
+        dispatch!(self, r => r.pre_roll_turns(pos, out))
+    }
+    fn outcomes(&self, pos: &Position, out: &mut OutcomeList) {
+        dispatch!(self, r => r.outcomes(pos, out))
+    }
+    fn allowed_turns(&self, pos: &Position, roll: &Roll, out: &mut TurnList<Move>) {
+        dispatch!(self, r => r.allowed_turns(pos, roll, out))
+    }
+    fn any_turns(&self, pos: &Position, out: &mut TurnList<Move>) {
+        dispatch!(self, r => r.any_turns(pos, out))
+    }
+    fn play(&self, pos: &Position, turn: Move) -> Position {
+        dispatch!(self, r => r.play(pos, turn))
+    }
+    fn end(&self, pos: &Position) -> Option<GameEnd> {
+        dispatch!(self, r => r.end(pos))
+    }
+    fn hash(&self, pos: &Position) -> u64 {
+        pos.hash()
+    }
+    fn reversible_plies(&self, pos: &Position) -> u32 {
+        pos.board.halfmove_clock()
+    }
+    fn turn(&self, pos: &Position) -> Color {
+        pos.board.turn()
+    }
+    fn turn_to_uci(&self, turn: Move) -> String {
+        turn.to_uci(self.chess960()).to_string()
+    }
+    fn parse_turn(&self, pos: &Position, text: &str) -> Option<Move> {
+        dispatch!(self, r => r.parse_turn(pos, text))
+    }
+}
+
+/// What the chess variants share: positions are [`Position`], turns are one [`Move`].
+pub(crate) mod common {
+    use super::*;
+    use crate::board::Board;
+
+    /// Draws every variant has: the fifty-move rule (checked after mate, which wins on the
+    /// hundredth ply too) and, where `with_material`, insufficient material.
+    pub fn automatic_draw(board: &Board, with_material: bool) -> Option<GameEnd> {
+        if board.halfmove_clock() >= 100 {
+            return Some(GameEnd {
+                result: GameResult::Draw,
+                reason: EndReason::FiftyMoveRule,
+            });
+        }
+        if with_material && board.insufficient_material() {
+            return Some(GameEnd {
+                result: GameResult::Draw,
+                reason: EndReason::InsufficientMaterial,
+            });
+        }
+        None
+    }
+
+    /// A side without its king has lost it to a capture.
+    pub fn king_captured(board: &Board) -> Option<GameEnd> {
+        Color::ALL
+            .into_iter()
+            .find(|&c| board.pieces(c, crate::piece::Role::King).is_empty())
+            .map(|c| GameEnd {
+                result: GameResult::Win(!c),
+                reason: EndReason::KingCapture,
+            })
+    }
+
+    /// Adds the moves of `from` not already in `out`.
+    pub fn extend_unique(out: &mut TurnList<Move>, from: &[Move]) {
+        for &m in from {
+            if !out.contains(&m) {
+                out.push(m);
+            }
+        }
+    }
+}
+
+macro_rules! chess_rules_common {
+    () => {
+        type Position = $crate::rules::Position;
+        type Turn = $crate::chessmove::Move;
+
+        fn hash(&self, pos: &$crate::rules::Position) -> u64 {
+            pos.hash()
+        }
+        fn reversible_plies(&self, pos: &$crate::rules::Position) -> u32 {
+            pos.board.halfmove_clock()
+        }
+        fn turn(&self, pos: &$crate::rules::Position) -> $crate::piece::Color {
+            pos.board.turn()
+        }
+        fn turn_to_uci(&self, turn: $crate::chessmove::Move) -> String {
+            turn.to_uci(self.chess960).to_string()
+        }
+        fn parse_turn(
+            &self,
+            pos: &$crate::rules::Position,
+            text: &str,
+        ) -> Option<$crate::chessmove::Move> {
+            if text == "0000" {
+                return Some($crate::chessmove::Move::NULL);
+            }
+            let mut all = $crate::rules::TurnList::new();
+            self.any_turns(pos, &mut all);
+            $crate::movegen::find_uci(&pos.board, &all, text)
+        }
+    };
+}
+pub(crate) use chess_rules_common;

@@ -1,0 +1,127 @@
+//! The rules against every case of the shared conformance files (tests/data/conformance), made
+//! by an independent implementation of RULES.md.
+
+use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind};
+use alea_engine::{Board, Move};
+use serde_json::Value;
+
+fn data_path(name: &str) -> String {
+    format!(
+        "{}/../tests/data/conformance/{name}.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn sorted_uci(rules: &Variant, turns: &TurnList<Move>) -> Vec<String> {
+    let mut v: Vec<String> = turns.iter().map(|&t| rules.turn_to_uci(t)).collect();
+    v.sort();
+    v
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .expect("a list")
+        .iter()
+        .map(|s| s.as_str().expect("a string").to_string())
+        .collect()
+}
+
+/// Runs every case of one file; returns how many were checked.
+fn check_file(file: &str, kind: VariantKind) -> usize {
+    let text =
+        std::fs::read_to_string(data_path(file)).expect("conformance data copied into tests/data");
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for (line_no, line) in text.lines().enumerate() {
+        let case: Value = serde_json::from_str(line).expect("valid JSON");
+        count += 1;
+        let chess960 = case["chess960"].as_bool().unwrap();
+        let rules = Variant::new(kind, chess960);
+        let start = Board::from_fen(case["start"].as_str().unwrap()).expect("start FEN");
+        // The generator's random games run on past draws by repetition (RULES.md ends a game
+        // there), so each move is checked for legality, not for the game still being on.
+        let mut pos = Position::new(start);
+        for mv in strings(&case["moves"]) {
+            match rules.parse_turn(&pos, &mv) {
+                Some(turn) if rules.is_possible_turn(&pos, turn) => pos = rules.play(&pos, turn),
+                _ => failures.push(format!(
+                    "{file}:{}: {mv} refused in {}",
+                    line_no + 1,
+                    pos.board.fen()
+                )),
+            }
+        }
+        let mut problems = Vec::new();
+        let want_fen = case["fen"].as_str().unwrap();
+        if pos.board.fen() != want_fen {
+            problems.push(format!("fen {} != {want_fen}", pos.board.fen()));
+        }
+        if let Some(expected) = case.get("freedom") {
+            let mut list = TurnList::new();
+            rules.pre_roll_turns(&pos, &mut list);
+            let got = sorted_uci(&rules, &list);
+            if got != strings(expected) {
+                problems.push(format!("freedom {got:?} != {expected}"));
+            }
+            let recapture = pos.recapture.map(|s| s.to_string());
+            if recapture.as_deref() != case["recapture"].as_str() {
+                problems.push(format!("recapture {recapture:?} != {}", case["recapture"]));
+            }
+            if pos.board.in_check() != case["in_check"].as_bool().unwrap() {
+                problems.push("in_check differs".into());
+            }
+        }
+        if let Some(capturable) = case.get("king_capturable") {
+            if pos.passed_in_check != capturable.as_bool().unwrap() {
+                problems.push(format!(
+                    "king_capturable {} != {capturable}",
+                    pos.passed_in_check
+                ));
+            }
+        }
+        for (key, expected) in case["rolls"].as_object().unwrap() {
+            let roll = Roll::parse(&[key]).expect("a roll key");
+            let mut list = TurnList::new();
+            rules.allowed_turns(&pos, &roll, &mut list);
+            let got = sorted_uci(&rules, &list);
+            if got != strings(expected) {
+                problems.push(format!("roll {key}: {got:?} != {expected}"));
+            }
+        }
+        if !problems.is_empty() {
+            failures.push(format!(
+                "{file}:{} ({}): {}",
+                line_no + 1,
+                pos.board.fen(),
+                problems.join("; ")
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {count} cases differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    count
+}
+
+#[test]
+fn freedom_agrees_with_every_case() {
+    assert!(check_file("freedom", VariantKind::Freedom) >= 500);
+}
+
+#[test]
+fn freedom960_agrees_with_every_case() {
+    assert!(check_file("freedom960", VariantKind::Freedom) >= 450);
+}
+
+#[test]
+fn classic_agrees_with_every_case() {
+    assert!(check_file("classic", VariantKind::Classic) >= 600);
+}
+
+#[test]
+fn brainking_agrees_with_every_case() {
+    assert!(check_file("brainking", VariantKind::BrainKing) >= 300);
+}
