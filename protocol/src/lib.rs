@@ -1,1 +1,11 @@
+//! Alea's text protocol: UCI extended for dice (shared/PROTOCOL.md). Input is read on its own
+//! thread so that `isready` and `stop` are answered while a search runs on another.
 
+pub mod command;
+pub mod engine_loop;
+pub mod options;
+pub mod output;
+pub mod session;
+
+pub use engine_loop::run;
+pub use output::Output;

@@ -1,0 +1,186 @@
+//! The engine's UCI options: how `uci` lists them and how `setoption` sets them.
+
+use alea_engine::VariantKind;
+
+/// Which chance-node pruning the search uses.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum ChancePruningOption {
+    None,
+    Star1,
+    Star2,
+}
+
+/// Current option values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    pub hash_mib: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+    pub show_wdl: bool,
+    pub variant: VariantKind,
+    pub chess960: bool,
+    pub engine_rolls: bool,
+    pub seed: u64,
+    pub chance_pruning: ChancePruningOption,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mib: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 10,
+            show_wdl: false,
+            variant: VariantKind::Freedom,
+            chess960: false,
+            engine_rolls: false,
+            seed: 0,
+            chance_pruning: ChancePruningOption::Star2,
+        }
+    }
+}
+
+pub const MAX_HASH_MIB: usize = 65_536;
+pub const MAX_THREADS: usize = 256;
+pub const MAX_MULTIPV: usize = 256;
+pub const MAX_SEED: u64 = (1 << 53) - 1;
+
+/// What changed, so the session can react (a new variant resets the game).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Changed {
+    Rules,
+    Hash,
+    Other,
+}
+
+impl Options {
+    /// The `option ...` lines of the `uci` reply.
+    pub fn uci_lines(&self) -> Vec<String> {
+        let d = Options::default();
+        vec![
+            format!(
+                "option name Hash type spin default {} min 1 max {MAX_HASH_MIB}",
+                d.hash_mib
+            ),
+            format!(
+                "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+                d.threads
+            ),
+            format!(
+                "option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}",
+                d.multipv
+            ),
+            format!(
+                "option name Move Overhead type spin default {} min 0 max 5000",
+                d.move_overhead_ms
+            ),
+            "option name UCI_ShowWDL type check default false".into(),
+            format!(
+                "option name UCI_Variant type combo default {} {}",
+                d.variant.name(),
+                VariantKind::ALL
+                    .iter()
+                    .map(|v| format!("var {}", v.name()))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            "option name UCI_Chess960 type check default false".into(),
+            "option name EngineRolls type check default false".into(),
+            format!(
+                "option name Seed type spin default {} min 0 max {MAX_SEED}",
+                d.seed
+            ),
+            "option name ChancePruning type combo default star2 var none var star1 var star2"
+                .into(),
+            "option name Clear Hash type button".into(),
+        ]
+    }
+
+    /// Sets an option by its UCI name (case-insensitive). Nothing changes on error.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Changed, String> {
+        let key = name.to_ascii_lowercase();
+        if key == "clear hash" {
+            return Ok(Changed::Hash);
+        }
+        let Some(value) = value else {
+            return Err(format!("option '{name}' needs a value"));
+        };
+        let spin = |min: u64, max: u64| -> Result<u64, String> {
+            match value.parse::<u64>() {
+                Ok(v) if (min..=max).contains(&v) => Ok(v),
+                _ => Err(format!(
+                    "option '{name}' takes a whole number from {min} to {max}, not '{value}'"
+                )),
+            }
+        };
+        let check = || -> Result<bool, String> {
+            match value.to_ascii_lowercase().as_str() {
+                "true" => Ok(true),
+                "false" => Ok(false),
+                _ => Err(format!(
+                    "option '{name}' takes true or false, not '{value}'"
+                )),
+            }
+        };
+        match key.as_str() {
+            "hash" => {
+                self.hash_mib = spin(1, MAX_HASH_MIB as u64)? as usize;
+                Ok(Changed::Hash)
+            }
+            "threads" => {
+                self.threads = spin(1, MAX_THREADS as u64)? as usize;
+                Ok(Changed::Other)
+            }
+            "multipv" => {
+                self.multipv = spin(1, MAX_MULTIPV as u64)? as usize;
+                Ok(Changed::Other)
+            }
+            "move overhead" => {
+                self.move_overhead_ms = spin(0, 5000)?;
+                Ok(Changed::Other)
+            }
+            "uci_showwdl" => {
+                self.show_wdl = check()?;
+                Ok(Changed::Other)
+            }
+            "uci_variant" => {
+                self.variant = VariantKind::from_name(value).ok_or_else(|| {
+                    let names: Vec<&str> = VariantKind::ALL.iter().map(|v| v.name()).collect();
+                    format!("unknown variant '{value}' (known: {})", names.join(", "))
+                })?;
+                Ok(Changed::Rules)
+            }
+            "uci_chess960" => {
+                self.chess960 = check()?;
+                Ok(Changed::Rules)
+            }
+            "enginerolls" => {
+                self.engine_rolls = check()?;
+                Ok(Changed::Other)
+            }
+            "seed" => {
+                self.seed = spin(0, MAX_SEED)?;
+                Ok(Changed::Other)
+            }
+            "chancepruning" => {
+                self.chance_pruning = match value.to_ascii_lowercase().as_str() {
+                    "none" => ChancePruningOption::None,
+                    "star1" => ChancePruningOption::Star1,
+                    "star2" => ChancePruningOption::Star2,
+                    _ => {
+                        return Err(format!(
+                            "option '{name}' takes none, star1 or star2, not '{value}'"
+                        ));
+                    }
+                };
+                Ok(Changed::Other)
+            }
+            _ => Err(format!(
+                "unknown option '{}'",
+                crate::command::truncate(name)
+            )),
+        }
+    }
+}
