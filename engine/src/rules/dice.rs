@@ -34,9 +34,11 @@ impl fmt::Display for RollError {
             RollError::BadFace(face) => write!(f, "die face {face:?} is not 1 to 6"),
             RollError::BadLength(n) => write!(f, "a roll has 1 to {MAX_DICE} dice, not {n}"),
             RollError::WrongCount { expected, got } => {
+                let dice = if *expected == 1 { "die" } else { "dice" };
+                let faces = if *got == 1 { "face was" } else { "faces were" };
                 write!(
                     f,
-                    "this variant rolls {expected} dice, but {got} faces were given"
+                    "this variant rolls {expected} {dice}, but {got} {faces} given"
                 )
             }
         }
