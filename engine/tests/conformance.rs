@@ -71,13 +71,13 @@ fn check_file(file: &str, kind: VariantKind) -> usize {
                 problems.push("in_check differs".into());
             }
         }
-        if let Some(capturable) = case.get("king_capturable") {
-            if pos.passed_in_check != capturable.as_bool().unwrap() {
-                problems.push(format!(
-                    "king_capturable {} != {capturable}",
-                    pos.passed_in_check
-                ));
-            }
+        if let Some(capturable) = case.get("king_capturable")
+            && pos.passed_in_check != capturable.as_bool().unwrap()
+        {
+            problems.push(format!(
+                "king_capturable {} != {capturable}",
+                pos.passed_in_check
+            ));
         }
         for (key, expected) in case["rolls"].as_object().unwrap() {
             let roll = Roll::parse(&[key]).expect("a roll key");

@@ -68,6 +68,15 @@ fn check(fen: &str, counts: &[u64], max_nodes: u64) {
 }
 
 #[test]
+fn start_position_hash_is_polyglots() {
+    assert_eq!(Board::startpos().hash(), 0x463b_9618_1691_fc9c);
+    assert_eq!(
+        Board::startpos().hash(),
+        Board::startpos().hash_from_scratch()
+    );
+}
+
+#[test]
 fn start_position_to_depth_5() {
     assert_eq!(perft(&Board::startpos(), 5), 4_865_609);
 }

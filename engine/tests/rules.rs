@@ -329,7 +329,7 @@ fn classic_checkmate_is_judged_before_the_roll() {
 fn classic_sample_game_replays_with_its_rolls() {
     let rules = variant(VariantKind::Classic);
     let mut p = Position::new(Board::startpos());
-    let mut step = |p: &mut Position, faces: &[u8], turn: &str| {
+    let step = |p: &mut Position, faces: &[u8], turn: &str| {
         let moves = allowed(&rules, p, faces);
         assert!(
             moves.contains(&turn.to_string()),
