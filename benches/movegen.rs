@@ -7,22 +7,10 @@ use shakmaty::{CastlingMode, Chess, Position};
 use std::hint::black_box;
 
 const POSITIONS: [(&str, &str, u32); 4] = [
-    (
-        "start",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        4,
-    ),
-    (
-        "kiwipete",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        3,
-    ),
+    ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4),
+    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3),
     ("endgame", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4),
-    (
-        "promotions",
-        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        3,
-    ),
+    ("promotions", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 3),
 ];
 
 fn shakmaty_perft(pos: &Chess, depth: u32) -> u64 {
@@ -33,11 +21,7 @@ fn shakmaty_perft(pos: &Chess, depth: u32) -> u64 {
     for m in pos.legal_moves() {
         let mut child = pos.clone();
         child.play_unchecked(m);
-        nodes += if depth == 1 {
-            1
-        } else {
-            shakmaty_perft(&child, depth - 1)
-        };
+        nodes += if depth == 1 { 1 } else { shakmaty_perft(&child, depth - 1) };
     }
     nodes
 }
@@ -49,10 +33,7 @@ fn perft_vs_shakmaty(c: &mut Criterion) {
         let ours = Board::from_fen(fen).unwrap();
         let setup: shakmaty::fen::Fen = fen.parse().unwrap();
         let theirs: Chess = setup.into_position(CastlingMode::Standard).unwrap();
-        assert_eq!(
-            alea_engine::perft::perft(&ours, depth),
-            shakmaty_perft(&theirs, depth)
-        );
+        assert_eq!(alea_engine::perft::perft(&ours, depth), shakmaty_perft(&theirs, depth));
         group.bench_with_input(BenchmarkId::new("alea", name), &depth, |b, &d| {
             b.iter(|| alea_engine::perft::perft(black_box(&ours), d))
         });

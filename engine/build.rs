@@ -19,14 +19,7 @@ fn main() {
     out.push_str("/// Polyglot piece keys, `[color][role][square]`.\npub const PIECE: [[[u64; 64]; 6]; 2] = [\n");
     for color in [Color::White, Color::Black] {
         out.push_str("  [\n");
-        for role in [
-            Role::Pawn,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ] {
+        for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
             out.push_str("    [");
             for sq in Square::ALL {
                 let Zobrist64(k) = Zobrist64::zobrist_for_piece(sq, Piece { color, role });
@@ -38,12 +31,10 @@ fn main() {
     }
     out.push_str("];\n");
     let Zobrist64(white) = Zobrist64::zobrist_for_white_turn();
-    writeln!(
-        out,
-        "/// Polyglot key for White to move.\npub const WHITE_TO_MOVE: u64 = {white:#018x};"
-    )
-    .unwrap();
-    out.push_str("/// Polyglot castling keys, `[color][0 = king side, 1 = queen side]`.\npub const CASTLING: [[u64; 2]; 2] = [");
+    writeln!(out, "/// Polyglot key for White to move.\npub const WHITE_TO_MOVE: u64 = {white:#018x};").unwrap();
+    out.push_str(
+        "/// Polyglot castling keys, `[color][0 = king side, 1 = queen side]`.\npub const CASTLING: [[u64; 2]; 2] = [",
+    );
     for color in [Color::White, Color::Black] {
         let Zobrist64(k) = Zobrist64::zobrist_for_castling_right(color, CastlingSide::KingSide);
         let Zobrist64(q) = Zobrist64::zobrist_for_castling_right(color, CastlingSide::QueenSide);
@@ -56,9 +47,7 @@ fn main() {
     }
     out.push_str("];\n");
     let mut state = 0xa1ea_d1ce_5eed_0001u64;
-    out.push_str(
-        "/// Our keys for Freedom's recapture square.\npub const RECAPTURE: [u64; 64] = [",
-    );
+    out.push_str("/// Our keys for Freedom's recapture square.\npub const RECAPTURE: [u64; 64] = [");
     for _ in 0..64 {
         write!(out, "{:#018x},", splitmix(&mut state)).unwrap();
     }

@@ -37,25 +37,15 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => {
-            alea_protocol::run(
-                std::io::stdin(),
-                alea_protocol::Output::new(std::io::stdout()),
-            );
+            alea_protocol::run(std::io::stdin(), alea_protocol::Output::new(std::io::stdout()));
             ExitCode::SUCCESS
         }
-        Some(Cmd::Perft {
-            depth,
-            fen,
-            chess960,
-        }) => perft(depth, fen.as_deref(), chess960),
+        Some(Cmd::Perft { depth, fen, chess960 }) => perft(depth, fen.as_deref(), chess960),
     }
 }
 
 fn perft(depth: u32, fen: Option<&str>, chess960: bool) -> ExitCode {
-    let board = match fen
-        .map(Board::from_fen)
-        .unwrap_or_else(|| Ok(Board::startpos()))
-    {
+    let board = match fen.map(Board::from_fen).unwrap_or_else(|| Ok(Board::startpos())) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("alea perft: {e}");
@@ -76,9 +66,6 @@ fn perft(depth: u32, fen: Option<&str>, chess960: bool) -> ExitCode {
     println!();
     println!("Nodes searched: {total}");
     println!();
-    eprintln!(
-        "{total} nodes in {secs:.3} s, {:.0} nodes/s",
-        total as f64 / secs.max(1e-9)
-    );
+    eprintln!("{total} nodes in {secs:.3} s, {:.0} nodes/s", total as f64 / secs.max(1e-9));
     ExitCode::SUCCESS
 }

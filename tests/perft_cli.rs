@@ -13,11 +13,7 @@ fn perft_subcommand_prints_like_stockfish() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(
-        lines.len(),
-        20 + 3,
-        "20 root moves, a blank, the total, a blank"
-    );
+    assert_eq!(lines.len(), 20 + 3, "20 root moves, a blank, the total, a blank");
     assert!(lines.contains(&"e2e4: 600"));
     assert_eq!(lines[21], "Nodes searched: 8902");
 }
@@ -25,53 +21,27 @@ fn perft_subcommand_prints_like_stockfish() {
 #[test]
 fn perft_subcommand_with_fen_and_chess960_notation() {
     let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
-    let out = alea()
-        .args(["perft", "2", "--chess960", "--fen", fen])
-        .output()
-        .unwrap();
+    let out = alea().args(["perft", "2", "--chess960", "--fen", fen]).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("Nodes searched: 528"), "{text}");
     // Castling is written king-takes-rook.
-    let out = alea()
-        .args([
-            "perft",
-            "1",
-            "--chess960",
-            "--fen",
-            "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
-        ])
-        .output()
-        .unwrap();
+    let out = alea().args(["perft", "1", "--chess960", "--fen", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"]).output().unwrap();
     assert!(String::from_utf8(out.stdout).unwrap().contains("e1h1: 1"));
-    let out = alea()
-        .args(["perft", "1", "--fen", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"])
-        .output()
-        .unwrap();
+    let out = alea().args(["perft", "1", "--fen", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"]).output().unwrap();
     assert!(String::from_utf8(out.stdout).unwrap().contains("e1g1: 1"));
 }
 
 #[test]
 fn perft_subcommand_refuses_a_bad_fen() {
-    let out = alea()
-        .args(["perft", "2", "--fen", "rnbqkbnr/pppppppp/8/8 w"])
-        .output()
-        .unwrap();
+    let out = alea().args(["perft", "2", "--fen", "rnbqkbnr/pppppppp/8/8 w"]).output().unwrap();
     assert!(!out.status.success());
-    assert!(
-        String::from_utf8(out.stderr)
-            .unwrap()
-            .contains("invalid FEN")
-    );
+    assert!(String::from_utf8(out.stderr).unwrap().contains("invalid FEN"));
     assert!(out.stdout.is_empty());
 }
 
 #[test]
 fn protocol_go_perft() {
-    let mut child = alea()
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = alea().stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
     child
         .stdin
         .take()

@@ -52,31 +52,19 @@ impl Bitboard {
     /// The lowest square, if any.
     #[inline]
     pub const fn first(self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Square::new(self.0.trailing_zeros() as u8))
-        }
+        if self.0 == 0 { None } else { Some(Square::new(self.0.trailing_zeros() as u8)) }
     }
 
     /// The highest square, if any.
     #[inline]
     pub const fn last(self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Square::new(63 - self.0.leading_zeros() as u8))
-        }
+        if self.0 == 0 { None } else { Some(Square::new(63 - self.0.leading_zeros() as u8)) }
     }
 
     /// Moves every square one rank towards the eighth (`up` true) or the first rank.
     #[inline]
     pub const fn shift_rank(self, up: bool) -> Bitboard {
-        if up {
-            Bitboard(self.0 << 8)
-        } else {
-            Bitboard(self.0 >> 8)
-        }
+        if up { Bitboard(self.0 << 8) } else { Bitboard(self.0 >> 8) }
     }
 }
 

@@ -71,26 +71,13 @@ impl Board {
         back[2 * (n % 4)] = Some(Role::Bishop);
         n /= 4;
         let place_nth_free = |back: &mut [Option<Role>; 8], k: usize, role: Role| {
-            let file = (0..8)
-                .filter(|&f| back[f].is_none())
-                .nth(k)
-                .expect("a free file");
+            let file = (0..8).filter(|&f| back[f].is_none()).nth(k).expect("a free file");
             back[file] = Some(role);
         };
         place_nth_free(&mut back, n % 6, Role::Queen);
         n /= 6;
-        const KNIGHTS: [(usize, usize); 10] = [
-            (0, 1),
-            (0, 2),
-            (0, 3),
-            (0, 4),
-            (1, 2),
-            (1, 3),
-            (1, 4),
-            (2, 3),
-            (2, 4),
-            (3, 4),
-        ];
+        const KNIGHTS: [(usize, usize); 10] =
+            [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
         let (k1, k2) = KNIGHTS[n];
         // Place the second knight first so the first one's index still counts the same free files.
         place_nth_free(&mut back, k2, Role::Knight);
@@ -102,18 +89,9 @@ impl Board {
         for (file, role) in back.iter().enumerate() {
             let role = role.expect("every file filled");
             for color in Color::ALL {
-                board.put(
-                    Square::from_coords(file as u8, color.back_rank()),
-                    Piece { color, role },
-                );
+                board.put(Square::from_coords(file as u8, color.back_rank()), Piece { color, role });
                 let pawn_rank = if color == Color::White { 1 } else { 6 };
-                board.put(
-                    Square::from_coords(file as u8, pawn_rank),
-                    Piece {
-                        color,
-                        role: Role::Pawn,
-                    },
-                );
+                board.put(Square::from_coords(file as u8, pawn_rank), Piece { color, role: Role::Pawn });
             }
         }
         for color in Color::ALL {
@@ -182,19 +160,13 @@ impl Board {
         if !self.occupied().contains(sq) {
             return None;
         }
-        Role::ALL
-            .into_iter()
-            .find(|r| self.by_role[r.index()].contains(sq))
+        Role::ALL.into_iter().find(|r| self.by_role[r.index()].contains(sq))
     }
 
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         let role = self.role_at(sq)?;
-        let color = if self.by_color[0].contains(sq) {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let color = if self.by_color[0].contains(sq) { Color::White } else { Color::Black };
         Some(Piece { color, role })
     }
 
@@ -202,11 +174,7 @@ impl Board {
     #[inline]
     pub fn king(&self, color: Color) -> Option<Square> {
         let kings = self.pieces(color, Role::King);
-        if kings.more_than_one() {
-            None
-        } else {
-            kings.first()
-        }
+        if kings.more_than_one() { None } else { kings.first() }
     }
 
     /// Pieces of `by` attacking `sq`, given the occupancy `occupied`.
@@ -270,11 +238,7 @@ impl Board {
     /// Where the moved piece stands after `m` (the king's square for castling).
     #[inline]
     pub fn landing_square(&self, m: Move) -> Square {
-        if m.is_castle() {
-            m.castle_king_target()
-        } else {
-            m.to()
-        }
+        if m.is_castle() { m.castle_king_target() } else { m.to() }
     }
 
     // ----- changing the board -----
@@ -409,10 +373,7 @@ impl Board {
         }
         self.end_turn();
         if moved.role == Role::Pawn && from.rank().abs_diff(to.rank()) == 2 {
-            self.set_ep_if_capturable(Square::from_coords(
-                from.file(),
-                (from.rank() + to.rank()) / 2,
-            ));
+            self.set_ep_if_capturable(Square::from_coords(from.file(), (from.rank() + to.rank()) / 2));
         }
     }
 
@@ -469,19 +430,11 @@ impl Board {
         let mut b = Board::empty();
         for sq in self.occupied() {
             let p = self.piece_at(sq).expect("occupied");
-            b.put(
-                Square::from_coords(sq.file(), 7 - sq.rank()),
-                Piece {
-                    color: !p.color,
-                    role: p.role,
-                },
-            );
+            b.put(Square::from_coords(sq.file(), 7 - sq.rank()), Piece { color: !p.color, role: p.role });
         }
         for color in Color::ALL {
             for side in CastlingSide::ALL {
-                let rook = self
-                    .castling_rook(color, side)
-                    .map(|s| Square::from_coords(s.file(), 7 - s.rank()));
+                let rook = self.castling_rook(color, side).map(|s| Square::from_coords(s.file(), 7 - s.rank()));
                 b.set_castling_rook(!color, side, rook);
             }
         }

@@ -117,22 +117,14 @@ impl Move {
     #[inline]
     pub fn castle_king_target(self) -> Square {
         let rank = self.from().rank();
-        if self.to().file() > self.from().file() {
-            Square::from_coords(6, rank)
-        } else {
-            Square::from_coords(2, rank)
-        }
+        if self.to().file() > self.from().file() { Square::from_coords(6, rank) } else { Square::from_coords(2, rank) }
     }
 
     /// The castling rook's destination.
     #[inline]
     pub fn castle_rook_target(self) -> Square {
         let rank = self.from().rank();
-        if self.to().file() > self.from().file() {
-            Square::from_coords(5, rank)
-        } else {
-            Square::from_coords(3, rank)
-        }
+        if self.to().file() > self.from().file() { Square::from_coords(5, rank) } else { Square::from_coords(3, rank) }
     }
 
     /// UCI text: castling as king-to-target (`e1g1`) or, with `chess960`, king-takes-rook (`e1h1`).
@@ -164,11 +156,7 @@ impl fmt::Display for UciMove {
         if m.is_null() {
             return f.write_str("0000");
         }
-        let to = if m.is_castle() && !self.chess960 {
-            m.castle_king_target()
-        } else {
-            m.to()
-        };
+        let to = if m.is_castle() && !self.chess960 { m.castle_king_target() } else { m.to() };
         write!(f, "{}{}", m.from(), to)?;
         if let Some(role) = m.promotion_role() {
             write!(f, "{}", role.char())?;

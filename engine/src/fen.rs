@@ -31,19 +31,11 @@ impl fmt::Display for FenError {
                 write!(f, "invalid FEN: {} has more than one king", c.name())
             }
             FenError::TooManyPieces(c) => {
-                write!(
-                    f,
-                    "invalid FEN: {} has more than 16 pieces or more than 8 pawns",
-                    c.name()
-                )
+                write!(f, "invalid FEN: {} has more than 16 pieces or more than 8 pawns", c.name())
             }
             FenError::PawnOnBackRank(sq) => write!(f, "invalid FEN: pawn on back rank at {sq}"),
             FenError::BadCastling(c) => {
-                write!(
-                    f,
-                    "invalid FEN: castling rights of {} do not match its king and rooks",
-                    c.name()
-                )
+                write!(f, "invalid FEN: castling rights of {} do not match its king and rooks", c.name())
             }
             FenError::BadEnPassant(sq) => {
                 write!(f, "invalid FEN: en-passant square {sq} is impossible")
@@ -79,18 +71,13 @@ impl Board {
             .map_err(|e| FenError::Syntax(format!("{e} in {:?}", text.trim())))?;
         let setup = fen.as_setup();
         if setup.remaining_checks.is_some() || setup.pockets.is_some() || setup.promoted.any() {
-            return Err(FenError::Syntax(
-                "fields of other chess variants are not supported".into(),
-            ));
+            return Err(FenError::Syntax("fields of other chess variants are not supported".into()));
         }
         let mut board = Board::empty();
         for (sq, piece) in setup.board.clone() {
             board.put(
                 Square::from_shakmaty(sq),
-                Piece {
-                    color: convert_color(piece.color),
-                    role: convert_role(piece.role),
-                },
+                Piece { color: convert_color(piece.color), role: convert_role(piece.role) },
             );
         }
         for color in Color::ALL {
@@ -112,21 +99,11 @@ impl Board {
             if mine.is_empty() {
                 continue;
             }
-            let king = board
-                .king(color)
-                .filter(|k| k.rank() == color.back_rank())
-                .ok_or(FenError::BadCastling(color))?;
+            let king =
+                board.king(color).filter(|k| k.rank() == color.back_rank()).ok_or(FenError::BadCastling(color))?;
             for rook in mine {
-                let is_our_rook = board.piece_at(rook)
-                    == Some(Piece {
-                        color,
-                        role: Role::Rook,
-                    });
-                let side = if rook.file() > king.file() {
-                    CastlingSide::King
-                } else {
-                    CastlingSide::Queen
-                };
+                let is_our_rook = board.piece_at(rook) == Some(Piece { color, role: Role::Rook });
+                let side = if rook.file() > king.file() { CastlingSide::King } else { CastlingSide::Queen };
                 if !is_our_rook || rook == king || board.castling_rook(color, side).is_some() {
                     return Err(FenError::BadCastling(color));
                 }
@@ -136,19 +113,11 @@ impl Board {
         if let Some(ep) = setup.ep_square {
             let ep = Square::from_shakmaty(ep);
             let us = board.turn();
-            let (ep_rank, pawn_rank, origin_rank) = if us == Color::White {
-                (5, 4, 6)
-            } else {
-                (2, 3, 1)
-            };
+            let (ep_rank, pawn_rank, origin_rank) = if us == Color::White { (5, 4, 6) } else { (2, 3, 1) };
             let pawn = Square::from_coords(ep.file(), pawn_rank);
             let origin = Square::from_coords(ep.file(), origin_rank);
             let ok = ep.rank() == ep_rank
-                && board.piece_at(pawn)
-                    == Some(Piece {
-                        color: !us,
-                        role: Role::Pawn,
-                    })
+                && board.piece_at(pawn) == Some(Piece { color: !us, role: Role::Pawn })
                 && board.piece_at(ep).is_none()
                 && board.piece_at(origin).is_none();
             if !ok {
@@ -202,11 +171,7 @@ impl Board {
                 } else {
                     (b'a' + rook.file()) as char
                 };
-                out.push(if color == Color::White {
-                    letter.to_ascii_uppercase()
-                } else {
-                    letter
-                });
+                out.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
             }
         }
         if out.len() == len_before {

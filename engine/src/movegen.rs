@@ -70,16 +70,7 @@ impl<'a> Context<'a> {
                 pinned = pinned_pieces(board, k, us);
             }
         }
-        Context {
-            board,
-            us,
-            occupied,
-            targets,
-            king,
-            checkers,
-            pinned,
-            legality,
-        }
+        Context { board, us, occupied, targets, king, checkers, pinned, legality }
     }
 
     /// Restricts a pinned piece's destinations to the line of its pin.
@@ -93,8 +84,7 @@ impl<'a> Context<'a> {
 
     fn piece_moves(&self, role: Role, list: &mut MoveList) {
         for from in self.board.pieces(self.us, role) {
-            let dests =
-                attacks::piece(role, from, self.occupied) & self.targets & self.pin_mask(from);
+            let dests = attacks::piece(role, from, self.occupied) & self.targets & self.pin_mask(from);
             for to in dests {
                 list.push(Move::normal(from, to));
             }
@@ -149,17 +139,11 @@ impl<'a> Context<'a> {
                 let them = !self.us;
                 // Squares the king crosses, as the board stands; its destination, as it will stand.
                 let crossed = attacks::between(king, king_to);
-                if crossed
-                    .into_iter()
-                    .any(|sq| board.attackers(sq, them, self.occupied).any())
-                {
+                if crossed.into_iter().any(|sq| board.attackers(sq, them, self.occupied).any()) {
                     continue;
                 }
-                let after = (self.occupied & !movers)
-                    | Bitboard::from_square(king_to)
-                    | Bitboard::from_square(rook_to);
-                let attackers =
-                    board.attackers(king_to, them, after) & !Bitboard::from_square(rook);
+                let after = (self.occupied & !movers) | Bitboard::from_square(king_to) | Bitboard::from_square(rook_to);
+                let attackers = board.attackers(king_to, them, after) & !Bitboard::from_square(rook);
                 if attackers.any() {
                     continue;
                 }
@@ -180,11 +164,7 @@ impl<'a> Context<'a> {
         let empty = !self.occupied;
         let enemies = board.by_color(!us) & self.targets;
         let forward: i8 = if white { 8 } else { -8 };
-        let allowed_dest = if promotions_only {
-            last_rank
-        } else {
-            !Bitboard::EMPTY
-        };
+        let allowed_dest = if promotions_only { last_rank } else { !Bitboard::EMPTY };
 
         let push_move = |list: &mut MoveList, from: Square, to: Square| {
             if last_rank.contains(to) {
@@ -226,8 +206,7 @@ impl<'a> Context<'a> {
         if let Some(ep) = board.ep_square() {
             let captured = Square::from_coords(ep.file(), if white { 4 } else { 3 });
             for from in attacks::pawn(!us, ep) & pawns {
-                if self.legality == Legality::Legal && !self.en_passant_is_legal(from, ep, captured)
-                {
+                if self.legality == Legality::Legal && !self.en_passant_is_legal(from, ep, captured) {
                     continue;
                 }
                 list.push(Move::en_passant(from, ep));
@@ -238,8 +217,8 @@ impl<'a> Context<'a> {
     /// En passant removes two pieces from a line at once, so it is checked by playing it out.
     fn en_passant_is_legal(&self, from: Square, to: Square, captured: Square) -> bool {
         let Some(k) = self.king else { return true };
-        let occ = (self.occupied ^ Bitboard::from_square(from) ^ Bitboard::from_square(captured))
-            | Bitboard::from_square(to);
+        let occ =
+            (self.occupied ^ Bitboard::from_square(from) ^ Bitboard::from_square(captured)) | Bitboard::from_square(to);
         let attackers = self.board.attackers(k, !self.us, occ) & !Bitboard::from_square(captured);
         attackers.is_empty()
     }
@@ -251,8 +230,7 @@ fn pinned_pieces(board: &Board, king: Square, us: Color) -> Bitboard {
     let occupied = board.occupied();
     let rooks = board.pieces(them, Role::Rook) | board.pieces(them, Role::Queen);
     let bishops = board.pieces(them, Role::Bishop) | board.pieces(them, Role::Queen);
-    let snipers = (attacks::rook(king, Bitboard::EMPTY) & rooks)
-        | (attacks::bishop(king, Bitboard::EMPTY) & bishops);
+    let snipers = (attacks::rook(king, Bitboard::EMPTY) & rooks) | (attacks::bishop(king, Bitboard::EMPTY) & bishops);
     let mut pinned = Bitboard::EMPTY;
     for sniper in snipers {
         let blockers = attacks::between(king, sniper) & occupied;
@@ -284,12 +262,7 @@ pub fn generate(board: &Board, roles: RoleSet, legality: Legality, list: &mut Mo
 }
 
 /// Appends the pawn moves that promote, only to `role` if given.
-pub fn generate_promotions(
-    board: &Board,
-    promote_to: Option<Role>,
-    legality: Legality,
-    list: &mut MoveList,
-) {
+pub fn generate_promotions(board: &Board, promote_to: Option<Role>, legality: Legality, list: &mut MoveList) {
     let ctx = Context::new(board, legality);
     if !ctx.checkers.more_than_one() {
         ctx.pawn_moves(true, promote_to, list);
@@ -352,15 +325,12 @@ pub fn find_uci(board: &Board, moves: &[Move], text: &str) -> Option<Move> {
         let king_takes_rook = m.to_uci(true).to_string();
         // King-to-target notation for a Chess960 castling could be ambiguous with a plain king
         // move; the plain king move wins because it is listed as a normal move.
-        text == king_takes_rook
-            || (text == plain && (!m.is_castle() || !is_plain_king_move(board, moves, &plain)))
+        text == king_takes_rook || (text == plain && (!m.is_castle() || !is_plain_king_move(board, moves, &plain)))
     })
 }
 
 fn is_plain_king_move(board: &Board, moves: &[Move], text: &str) -> bool {
-    moves.iter().any(|m| {
-        !m.is_castle()
-            && board.role_at(m.from()) == Some(Role::King)
-            && m.to_uci(false).to_string() == text
-    })
+    moves
+        .iter()
+        .any(|m| !m.is_castle() && board.role_at(m.from()) == Some(Role::King) && m.to_uci(false).to_string() == text)
 }

@@ -18,11 +18,7 @@ pub fn perft(board: &Board, depth: u32) -> u64 {
     for &m in &list {
         let mut child = board.clone();
         child.play(m);
-        nodes += if depth == 1 {
-            1
-        } else {
-            perft(&child, depth - 1)
-        };
+        nodes += if depth == 1 { 1 } else { perft(&child, depth - 1) };
     }
     nodes
 }
@@ -35,14 +31,7 @@ pub fn perft_divide(board: &Board, depth: u32) -> Vec<(Move, u64)> {
         .map(|&m| {
             let mut child = board.clone();
             child.play(m);
-            (
-                m,
-                if depth <= 1 {
-                    1
-                } else {
-                    perft(&child, depth - 1)
-                },
-            )
+            (m, if depth <= 1 { 1 } else { perft(&child, depth - 1) })
         })
         .collect()
 }

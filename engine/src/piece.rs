@@ -66,14 +66,7 @@ pub enum Role {
 }
 
 impl Role {
-    pub const ALL: [Role; 6] = [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ];
+    pub const ALL: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
 
     #[inline]
     pub const fn index(self) -> usize {
@@ -107,9 +100,7 @@ impl Role {
     }
 
     pub fn from_char(c: char) -> Option<Role> {
-        Role::ALL
-            .into_iter()
-            .find(|r| r.char() == c.to_ascii_lowercase())
+        Role::ALL.into_iter().find(|r| r.char() == c.to_ascii_lowercase())
     }
 }
 
@@ -131,11 +122,7 @@ impl Piece {
 
     pub fn from_char(c: char) -> Option<Piece> {
         let role = Role::from_char(c)?;
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
         Some(Piece { color, role })
     }
 }

@@ -1,15 +1,12 @@
 //! The rules against every case of the shared conformance files (tests/data/conformance), made
 //! by an independent implementation of RULES.md.
 
-use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind};
+use alea_engine::rules::{OutcomeList, Position, Roll, Rules, TurnList, TurnTable, Variant, VariantKind};
 use alea_engine::{Board, Move};
 use serde_json::Value;
 
 fn data_path(name: &str) -> String {
-    format!(
-        "{}/../tests/data/conformance/{name}.jsonl",
-        env!("CARGO_MANIFEST_DIR")
-    )
+    format!("{}/../tests/data/conformance/{name}.jsonl", env!("CARGO_MANIFEST_DIR"))
 }
 
 fn sorted_uci(rules: &Variant, turns: &TurnList<Move>) -> Vec<String> {
@@ -19,17 +16,12 @@ fn sorted_uci(rules: &Variant, turns: &TurnList<Move>) -> Vec<String> {
 }
 
 fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .expect("a list")
-        .iter()
-        .map(|s| s.as_str().expect("a string").to_string())
-        .collect()
+    v.as_array().expect("a list").iter().map(|s| s.as_str().expect("a string").to_string()).collect()
 }
 
 /// Runs every case of one file; returns how many were checked.
 fn check_file(file: &str, kind: VariantKind) -> usize {
-    let text =
-        std::fs::read_to_string(data_path(file)).expect("conformance data copied into tests/data");
+    let text = std::fs::read_to_string(data_path(file)).expect("conformance data copied into tests/data");
     let mut failures = Vec::new();
     let mut count = 0;
     for (line_no, line) in text.lines().enumerate() {
@@ -44,11 +36,7 @@ fn check_file(file: &str, kind: VariantKind) -> usize {
         for mv in strings(&case["moves"]) {
             match rules.parse_turn(&pos, &mv) {
                 Some(turn) if rules.is_possible_turn(&pos, turn) => pos = rules.play(&pos, turn),
-                _ => failures.push(format!(
-                    "{file}:{}: {mv} refused in {}",
-                    line_no + 1,
-                    pos.board.fen()
-                )),
+                _ => failures.push(format!("{file}:{}: {mv} refused in {}", line_no + 1, pos.board.fen())),
             }
         }
         let mut problems = Vec::new();
@@ -74,10 +62,7 @@ fn check_file(file: &str, kind: VariantKind) -> usize {
         if let Some(capturable) = case.get("king_capturable")
             && pos.passed_in_check != capturable.as_bool().unwrap()
         {
-            problems.push(format!(
-                "king_capturable {} != {capturable}",
-                pos.passed_in_check
-            ));
+            problems.push(format!("king_capturable {} != {capturable}", pos.passed_in_check));
         }
         for (key, expected) in case["rolls"].as_object().unwrap() {
             let roll = Roll::parse(&[key]).expect("a roll key");
@@ -88,21 +73,29 @@ fn check_file(file: &str, kind: VariantKind) -> usize {
                 problems.push(format!("roll {key}: {got:?} != {expected}"));
             }
         }
+        // The one-generation turn table says the same as asking outcome by outcome.
+        if rules.end(&pos).is_none() {
+            let mut table = TurnTable::new();
+            rules.turn_table(&pos, &mut table);
+            let mut outcomes = OutcomeList::new();
+            rules.outcomes(&pos, &mut outcomes);
+            if table.outcomes != outcomes {
+                problems.push(format!("turn table outcomes {:?} != {outcomes:?}", table.outcomes));
+            }
+            for (i, o) in outcomes.iter().enumerate() {
+                let mut list = TurnList::new();
+                rules.allowed_turns(&pos, &o.roll, &mut list);
+                let from_table: TurnList<Move> = table.allowed_by(i).collect();
+                if sorted_uci(&rules, &from_table) != sorted_uci(&rules, &list) {
+                    problems.push(format!("turn table for roll {} differs", o.roll));
+                }
+            }
+        }
         if !problems.is_empty() {
-            failures.push(format!(
-                "{file}:{} ({}): {}",
-                line_no + 1,
-                pos.board.fen(),
-                problems.join("; ")
-            ));
+            failures.push(format!("{file}:{} ({}): {}", line_no + 1, pos.board.fen(), problems.join("; ")));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {count} cases differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {count} cases differ:\n{}", failures.len(), failures.join("\n"));
     count
 }
 

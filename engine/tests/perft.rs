@@ -10,26 +10,17 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
 
 /// The six standard positions and their node counts by depth (1, 2, ...).
 const STANDARD: [(&str, &[u64]); 6] = [
-    (
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        &[20, 400, 8_902, 197_281, 4_865_609, 119_060_324],
-    ),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", &[20, 400, 8_902, 197_281, 4_865_609, 119_060_324]),
     (
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         &[48, 2_039, 97_862, 4_085_603, 193_690_690],
     ),
-    (
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        &[14, 191, 2_812, 43_238, 674_624, 11_030_083, 178_633_661],
-    ),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", &[14, 191, 2_812, 43_238, 674_624, 11_030_083, 178_633_661]),
     (
         "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
         &[6, 264, 9_467, 422_333, 15_833_292, 706_045_033],
     ),
-    (
-        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        &[44, 1_486, 62_379, 2_103_487, 89_941_194],
-    ),
+    ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", &[44, 1_486, 62_379, 2_103_487, 89_941_194]),
     (
         "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
         &[46, 2_079, 89_890, 3_894_594, 164_075_551],
@@ -58,22 +49,14 @@ fn check(fen: &str, counts: &[u64], max_nodes: u64) {
         if expected > max_nodes {
             break;
         }
-        assert_eq!(
-            perft(&board, i as u32 + 1),
-            expected,
-            "perft {} of {fen}",
-            i + 1
-        );
+        assert_eq!(perft(&board, i as u32 + 1), expected, "perft {} of {fen}", i + 1);
     }
 }
 
 #[test]
 fn start_position_hash_is_polyglots() {
     assert_eq!(Board::startpos().hash(), 0x463b_9618_1691_fc9c);
-    assert_eq!(
-        Board::startpos().hash(),
-        Board::startpos().hash_from_scratch()
-    );
+    assert_eq!(Board::startpos().hash(), Board::startpos().hash_from_scratch());
 }
 
 #[test]
@@ -116,11 +99,7 @@ fn our_uci(moves: &[Move]) -> Vec<String> {
 }
 
 fn their_uci(pos: &Chess) -> Vec<String> {
-    let mut v: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|m| m.to_uci(CastlingMode::Chess960).to_string())
-        .collect();
+    let mut v: Vec<String> = pos.legal_moves().iter().map(|m| m.to_uci(CastlingMode::Chess960).to_string()).collect();
     v.sort();
     v
 }
@@ -132,18 +111,10 @@ fn chess960_start_positions_match_shakmaty() {
         let board = Board::chess960(n);
         let theirs = shakmaty_position(&board.fen());
         let depth = if n % 40 == 0 { 4 } else { 3 };
-        assert_eq!(
-            perft(&board, depth),
-            shakmaty::perft(&theirs, depth),
-            "Chess960 #{n} {}",
-            board.fen()
-        );
+        assert_eq!(perft(&board, depth), shakmaty::perft(&theirs, depth), "Chess960 #{n} {}", board.fen());
     }
     assert_eq!(Board::chess960(518).fen(), Board::startpos().fen());
-    assert_eq!(
-        Board::chess960(0).fen(),
-        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"
-    );
+    assert_eq!(Board::chess960(0).fen(), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
 }
 
 /// Random games from the start and from Chess960 starts: at every position the legal moves,
@@ -153,23 +124,13 @@ fn random_games_match_shakmaty() {
     let mut rng = StdRng::seed_from_u64(0xa1ea);
     let mut perft_checked = 0;
     for game in 0..240 {
-        let mut board = if game % 2 == 0 {
-            Board::startpos()
-        } else {
-            Board::chess960(rng.random_range(0..960))
-        };
+        let mut board = if game % 2 == 0 { Board::startpos() } else { Board::chess960(rng.random_range(0..960)) };
         let plies = rng.random_range(4..120);
         for _ in 0..plies {
             let theirs = shakmaty_position(&board.fen());
             let ours = legal_moves(&board);
-            assert_eq!(
-                our_uci(&ours),
-                their_uci(&theirs),
-                "moves of {}",
-                board.fen()
-            );
-            let their_hash: shakmaty::zobrist::Zobrist64 =
-                theirs.zobrist_hash(EnPassantMode::PseudoLegal);
+            assert_eq!(our_uci(&ours), their_uci(&theirs), "moves of {}", board.fen());
+            let their_hash: shakmaty::zobrist::Zobrist64 = theirs.zobrist_hash(EnPassantMode::PseudoLegal);
             assert_eq!(board.hash(), their_hash.0, "hash of {}", board.fen());
             assert_eq!(board.hash(), board.hash_from_scratch());
             if ours.is_empty() {
@@ -179,12 +140,7 @@ fn random_games_match_shakmaty() {
         }
         let theirs = shakmaty_position(&board.fen());
         let depth = if game % 4 == 0 { 3 } else { 2 };
-        assert_eq!(
-            perft(&board, depth),
-            shakmaty::perft(&theirs, depth),
-            "perft {depth} of {}",
-            board.fen()
-        );
+        assert_eq!(perft(&board, depth), shakmaty::perft(&theirs, depth), "perft {depth} of {}", board.fen());
         perft_checked += 1;
     }
     assert!(perft_checked >= 200);
@@ -200,12 +156,8 @@ fn fen_round_trips_and_refuses_nonsense() {
     // X-FEN letters for outermost rooks (Shredder's HFhf in, KQkq out), file letters for inner ones.
     let inner = Board::from_fen("rk1r4/8/8/8/8/8/8/RK1R3R w DAd - 0 1").unwrap();
     assert_eq!(inner.fen(), "rk1r4/8/8/8/8/8/8/RK1R3R w DQk - 0 1");
-    let b = Board::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9")
-        .unwrap();
-    assert_eq!(
-        b.fen(),
-        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9"
-    );
+    let b = Board::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
+    assert_eq!(b.fen(), "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9");
     for bad in [
         "",
         "not a fen",

@@ -45,16 +45,9 @@ pub enum Command {
     Uci,
     Debug(bool),
     IsReady,
-    SetOption {
-        name: String,
-        value: Option<String>,
-    },
+    SetOption { name: String, value: Option<String> },
     UciNewGame,
-    Position {
-        start: StartSpec,
-        recapture: Option<String>,
-        moves: Vec<String>,
-    },
+    Position { start: StartSpec, recapture: Option<String>, moves: Vec<String> },
     Go(GoParams),
     Stop,
     PonderHit,
@@ -102,21 +95,14 @@ pub const MAX_LINE: usize = 64 * 1024;
 /// Parses one line. Blank lines are an error too: PROTOCOL.md wants every bad input answered.
 pub fn parse(line: &str) -> Result<Command, ParseError> {
     if line.len() > MAX_LINE {
-        return err(format!(
-            "line of {} bytes is longer than {MAX_LINE}",
-            line.len()
-        ));
+        return err(format!("line of {} bytes is longer than {MAX_LINE}", line.len()));
     }
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some((&head, rest)) = words.split_first() else {
         return err("empty line");
     };
     let no_args = |cmd: Command| {
-        if rest.is_empty() {
-            Ok(cmd)
-        } else {
-            err(format!("'{head}' takes no arguments"))
-        }
+        if rest.is_empty() { Ok(cmd) } else { err(format!("'{head}' takes no arguments")) }
     };
     match head {
         "uci" => no_args(Command::Uci),
@@ -166,20 +152,14 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, ParseError> {
     if name_words.is_empty() {
         return err("setoption has no option name");
     }
-    Ok(Command::SetOption {
-        name: name_words.join(" "),
-        value,
-    })
+    Ok(Command::SetOption { name: name_words.join(" "), value })
 }
 
 fn parse_position(rest: &[&str]) -> Result<Command, ParseError> {
     let (start, mut rest) = match rest {
         ["startpos", tail @ ..] => (StartSpec::StartPos, tail),
         ["fen", tail @ ..] => {
-            let end = tail
-                .iter()
-                .position(|&w| w == "moves" || w == "recapture")
-                .unwrap_or(tail.len());
+            let end = tail.iter().position(|&w| w == "moves" || w == "recapture").unwrap_or(tail.len());
             if end == 0 {
                 return err("position fen needs a FEN");
             }
@@ -200,11 +180,7 @@ fn parse_position(rest: &[&str]) -> Result<Command, ParseError> {
         ["moves", moves @ ..] => moves.iter().map(|m| m.to_string()).collect(),
         [other, ..] => return err(format!("unexpected '{}' in position", truncate(other))),
     };
-    Ok(Command::Position {
-        start,
-        recapture,
-        moves,
-    })
+    Ok(Command::Position { start, recapture, moves })
 }
 
 fn parse_roll(words: &[&str]) -> Result<RollSpec, ParseError> {
@@ -224,9 +200,7 @@ fn parse_roll(words: &[&str]) -> Result<RollSpec, ParseError> {
 
 fn parse_number<T: std::str::FromStr>(key: &str, value: Option<&&str>) -> Result<T, ParseError> {
     match value {
-        Some(v) => v
-            .parse()
-            .map_err(|_| ParseError(format!("{key} needs a number, not '{}'", truncate(v)))),
+        Some(v) => v.parse().map_err(|_| ParseError(format!("{key} needs a number, not '{}'", truncate(v)))),
         None => err(format!("{key} needs a number")),
     }
 }
@@ -239,10 +213,7 @@ fn parse_go(words: &[&str]) -> Result<GoParams, ParseError> {
         i += 1;
         // Words up to the next keyword.
         let until_keyword = |from: usize| {
-            let end = words[from..]
-                .iter()
-                .position(|w| GO_KEYWORDS.contains(w))
-                .map_or(words.len(), |p| from + p);
+            let end = words[from..].iter().position(|w| GO_KEYWORDS.contains(w)).map_or(words.len(), |p| from + p);
             (&words[from..end], end)
         };
         match key {
@@ -299,27 +270,15 @@ mod tests {
     fn parses_the_dice_words() {
         assert_eq!(
             parse("go roll 3 5 depth 4").unwrap(),
-            Command::Go(GoParams {
-                roll: Some(RollSpec::Faces(vec![3, 5])),
-                depth: Some(4),
-                ..Default::default()
-            })
+            Command::Go(GoParams { roll: Some(RollSpec::Faces(vec![3, 5])), depth: Some(4), ..Default::default() })
         );
         assert_eq!(
             parse("go roll any movetime 100").unwrap(),
-            Command::Go(GoParams {
-                roll: Some(RollSpec::Any),
-                movetime: Some(100),
-                ..Default::default()
-            })
+            Command::Go(GoParams { roll: Some(RollSpec::Any), movetime: Some(100), ..Default::default() })
         );
+        assert_eq!(parse("legalmoves roll 6").unwrap(), Command::LegalMoves(Some(RollSpec::Faces(vec![6]))));
         assert_eq!(
-            parse("legalmoves roll 6").unwrap(),
-            Command::LegalMoves(Some(RollSpec::Faces(vec![6])))
-        );
-        assert_eq!(
-            parse("position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1 recapture e4 moves a1a2 0000")
-                .unwrap(),
+            parse("position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1 recapture e4 moves a1a2 0000").unwrap(),
             Command::Position {
                 start: StartSpec::Fen("8/8/8/8/8/8/8/K1k5 w - - 0 1".into()),
                 recapture: Some("e4".into()),
@@ -328,10 +287,7 @@ mod tests {
         );
         assert_eq!(
             parse("setoption name Move Overhead value 30").unwrap(),
-            Command::SetOption {
-                name: "Move Overhead".into(),
-                value: Some("30".into())
-            }
+            Command::SetOption { name: "Move Overhead".into(), value: Some("30".into()) }
         );
     }
 

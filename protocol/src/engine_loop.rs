@@ -42,22 +42,16 @@ fn read_lines(input: impl Read, tx: mpsc::Sender<Input>) {
                     break;
                 }
             }
-            if tx
-                .send(Input::Bad(format!(
-                    "line of {skipped} bytes is longer than {MAX_LINE}"
-                )))
-                .is_err()
-            {
+            if tx.send(Input::Bad(format!("line of {skipped} bytes is longer than {MAX_LINE}"))).is_err() {
                 return;
             }
             continue;
         }
         let msg = match String::from_utf8(buf.clone()) {
             Ok(text) => Input::Line(text.trim_end_matches(['\n', '\r']).to_string()),
-            Err(e) => Input::Bad(format!(
-                "line is not UTF-8 (invalid byte at offset {})",
-                e.utf8_error().valid_up_to()
-            )),
+            Err(e) => {
+                Input::Bad(format!("line is not UTF-8 (invalid byte at offset {})", e.utf8_error().valid_up_to()))
+            }
         };
         if tx.send(msg).is_err() {
             return;

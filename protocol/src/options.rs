@@ -60,40 +60,20 @@ impl Options {
     pub fn uci_lines(&self) -> Vec<String> {
         let d = Options::default();
         vec![
-            format!(
-                "option name Hash type spin default {} min 1 max {MAX_HASH_MIB}",
-                d.hash_mib
-            ),
-            format!(
-                "option name Threads type spin default {} min 1 max {MAX_THREADS}",
-                d.threads
-            ),
-            format!(
-                "option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}",
-                d.multipv
-            ),
-            format!(
-                "option name Move Overhead type spin default {} min 0 max 5000",
-                d.move_overhead_ms
-            ),
+            format!("option name Hash type spin default {} min 1 max {MAX_HASH_MIB}", d.hash_mib),
+            format!("option name Threads type spin default {} min 1 max {MAX_THREADS}", d.threads),
+            format!("option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}", d.multipv),
+            format!("option name Move Overhead type spin default {} min 0 max 5000", d.move_overhead_ms),
             "option name UCI_ShowWDL type check default false".into(),
             format!(
                 "option name UCI_Variant type combo default {} {}",
                 d.variant.name(),
-                VariantKind::ALL
-                    .iter()
-                    .map(|v| format!("var {}", v.name()))
-                    .collect::<Vec<_>>()
-                    .join(" ")
+                VariantKind::ALL.iter().map(|v| format!("var {}", v.name())).collect::<Vec<_>>().join(" ")
             ),
             "option name UCI_Chess960 type check default false".into(),
             "option name EngineRolls type check default false".into(),
-            format!(
-                "option name Seed type spin default {} min 0 max {MAX_SEED}",
-                d.seed
-            ),
-            "option name ChancePruning type combo default star2 var none var star1 var star2"
-                .into(),
+            format!("option name Seed type spin default {} min 0 max {MAX_SEED}", d.seed),
+            "option name ChancePruning type combo default star2 var none var star1 var star2".into(),
             "option name Clear Hash type button".into(),
         ]
     }
@@ -110,18 +90,14 @@ impl Options {
         let spin = |min: u64, max: u64| -> Result<u64, String> {
             match value.parse::<u64>() {
                 Ok(v) if (min..=max).contains(&v) => Ok(v),
-                _ => Err(format!(
-                    "option '{name}' takes a whole number from {min} to {max}, not '{value}'"
-                )),
+                _ => Err(format!("option '{name}' takes a whole number from {min} to {max}, not '{value}'")),
             }
         };
         let check = || -> Result<bool, String> {
             match value.to_ascii_lowercase().as_str() {
                 "true" => Ok(true),
                 "false" => Ok(false),
-                _ => Err(format!(
-                    "option '{name}' takes true or false, not '{value}'"
-                )),
+                _ => Err(format!("option '{name}' takes true or false, not '{value}'")),
             }
         };
         match key.as_str() {
@@ -170,17 +146,12 @@ impl Options {
                     "star1" => ChancePruningOption::Star1,
                     "star2" => ChancePruningOption::Star2,
                     _ => {
-                        return Err(format!(
-                            "option '{name}' takes none, star1 or star2, not '{value}'"
-                        ));
+                        return Err(format!("option '{name}' takes none, star1 or star2, not '{value}'"));
                     }
                 };
                 Ok(Changed::Other)
             }
-            _ => Err(format!(
-                "unknown option '{}'",
-                crate::command::truncate(name)
-            )),
+            _ => Err(format!("unknown option '{}'", crate::command::truncate(name))),
         }
     }
 }

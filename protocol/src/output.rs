@@ -12,9 +12,7 @@ pub struct Output {
 
 impl Output {
     pub fn new(writer: impl Write + Send + 'static) -> Output {
-        Output {
-            inner: Arc::new(Mutex::new(Box::new(writer))),
-        }
+        Output { inner: Arc::new(Mutex::new(Box::new(writer))) }
     }
 
     /// Writes one line. A closed output (the GUI went away) is ignored: the input side will

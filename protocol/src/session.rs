@@ -33,12 +33,7 @@ impl Session {
     pub fn new(out: Output) -> Session {
         let options = Options::default();
         let rules = Variant::new(options.variant, options.chess960);
-        Session {
-            game: Game::new(rules, Position::new(Board::startpos())),
-            options,
-            debug: false,
-            out,
-        }
+        Session { game: Game::new(rules, Position::new(Board::startpos())), options, debug: false, out }
     }
 
     pub fn rules(&self) -> Variant {
@@ -57,10 +52,8 @@ impl Session {
     pub fn handle_simple(&mut self, cmd: Command) -> Flow {
         match cmd {
             Command::Uci => {
-                let mut lines = vec![
-                    format!("id name Alea {}", env!("CARGO_PKG_VERSION")),
-                    "id author the Alea developers".into(),
-                ];
+                let mut lines =
+                    vec![format!("id name Alea {}", env!("CARGO_PKG_VERSION")), "id author the Alea developers".into()];
                 lines.extend(self.options.uci_lines());
                 lines.push("uciok".into());
                 self.out.lines(lines);
@@ -69,11 +62,7 @@ impl Session {
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame => self.reset_game(),
-            Command::Position {
-                start,
-                recapture,
-                moves,
-            } => {
+            Command::Position { start, recapture, moves } => {
                 if let Err(e) = self.set_position(&start, recapture.as_deref(), &moves) {
                     self.out.error(e);
                 }
@@ -81,9 +70,7 @@ impl Session {
             Command::LegalMoves(roll) => self.legal_moves(roll),
             Command::Display => self.display(),
             Command::Quit => return Flow::Quit,
-            Command::Go(GoParams {
-                perft: Some(depth), ..
-            }) => self.perft(depth),
+            Command::Go(GoParams { perft: Some(depth), .. }) => self.perft(depth),
             Command::Stop | Command::PonderHit => {}
             Command::Go(_) | Command::Bench => {
                 unreachable!("search commands are handled by the engine loop")
@@ -108,12 +95,7 @@ impl Session {
     }
 
     /// Builds the whole new game first, so a refused command leaves the old one in place.
-    pub fn set_position(
-        &mut self,
-        start: &StartSpec,
-        recapture: Option<&str>,
-        moves: &[String],
-    ) -> Result<(), String> {
+    pub fn set_position(&mut self, start: &StartSpec, recapture: Option<&str>, moves: &[String]) -> Result<(), String> {
         let rules = Variant::new(self.options.variant, self.options.chess960);
         let board = match start {
             StartSpec::StartPos => Board::startpos(),
@@ -121,14 +103,9 @@ impl Session {
         };
         let mut pos = Position::new(board);
         if let Some(sq) = recapture {
-            pos.recapture = Some(
-                Square::parse(sq)
-                    .ok_or_else(|| format!("recapture square '{sq}' is not a square"))?,
-            );
+            pos.recapture = Some(Square::parse(sq).ok_or_else(|| format!("recapture square '{sq}' is not a square"))?);
         }
-        rules
-            .validate(&pos)
-            .map_err(|e| format!("position refused: {e}"))?;
+        rules.validate(&pos).map_err(|e| format!("position refused: {e}"))?;
         let mut game = Game::new(rules, pos);
         for (i, turn) in moves.iter().enumerate() {
             // A turn of several moves is comma-joined; these variants play one move a turn.
@@ -139,8 +116,7 @@ impl Session {
                     rules.name()
                 ));
             }
-            game.play_uci(turn, |p| p.board.fen())
-                .map_err(|e| format!("position refused: {e}"))?;
+            game.play_uci(turn, |p| p.board.fen()).map_err(|e| format!("position refused: {e}"))?;
         }
         self.game = game;
         Ok(())
@@ -164,8 +140,7 @@ impl Session {
             }
             Some(spec) => {
                 if let Some(end) = self.game.end() {
-                    self.out
-                        .error(format!("the game is over ({end}); no roll can be played"));
+                    self.out.error(format!("the game is over ({end}); no roll can be played"));
                     return;
                 }
                 match spec {
@@ -175,10 +150,7 @@ impl Session {
                         Err(e) => return self.out.error(e),
                     },
                 }
-                self.out.line(format!(
-                    "legalmoves {}",
-                    sorted_uci(&rules, &list).join(" ")
-                ));
+                self.out.line(format!("legalmoves {}", sorted_uci(&rules, &list).join(" ")));
             }
         }
     }
@@ -199,10 +171,8 @@ impl Session {
         let rules = self.rules();
         let divided = perft_divide(board, depth);
         let total: u64 = divided.iter().map(|&(_, n)| n).sum();
-        let mut lines: Vec<String> = divided
-            .into_iter()
-            .map(|(m, n)| format!("{}: {n}", rules.turn_to_uci(m)))
-            .collect();
+        let mut lines: Vec<String> =
+            divided.into_iter().map(|(m, n)| format!("{}: {n}", rules.turn_to_uci(m))).collect();
         lines.push(String::new());
         lines.push(format!("Nodes searched: {total}"));
         lines.push(String::new());
@@ -213,16 +183,11 @@ impl Session {
         let pos = self.game.position();
         let board = &pos.board;
         let rules = self.rules();
-        let mut lines = vec![
-            String::new(),
-            " +---+---+---+---+---+---+---+---+".to_string(),
-        ];
+        let mut lines = vec![String::new(), " +---+---+---+---+---+---+---+---+".to_string()];
         for rank in (0..8).rev() {
             let mut row = String::from(" |");
             for file in 0..8 {
-                let c = board
-                    .piece_at(Square::from_coords(file, rank))
-                    .map_or(' ', |p| p.char());
+                let c = board.piece_at(Square::from_coords(file, rank)).map_or(' ', |p| p.char());
                 row.push_str(&format!(" {c} |"));
             }
             row.push_str(&format!(" {}", rank + 1));
@@ -233,17 +198,9 @@ impl Session {
         lines.push(String::new());
         lines.push(format!("Fen: {}", board.fen()));
         lines.push(format!("Key: {:016X}", pos.hash()));
-        let checkers: Vec<String> = board
-            .checkers_of(board.turn())
-            .into_iter()
-            .map(|s| s.to_string())
-            .collect();
+        let checkers: Vec<String> = board.checkers_of(board.turn()).into_iter().map(|s| s.to_string()).collect();
         lines.push(format!("Checkers: {}", checkers.join(" ")));
-        lines.push(format!(
-            "Variant: {}{}",
-            rules.name(),
-            if rules.chess960() { " (Chess960)" } else { "" }
-        ));
+        lines.push(format!("Variant: {}{}", rules.name(), if rules.chess960() { " (Chess960)" } else { "" }));
         lines.push(format!("Side to move: {}", board.turn().name()));
         if let Some(sq) = pos.recapture {
             lines.push(format!("Recapture square: {sq}"));

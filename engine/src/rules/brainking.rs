@@ -4,9 +4,9 @@
 
 use super::common::{automatic_draw, king_captured};
 use super::dice::{Outcome, OutcomeList, Roll, one_die};
-use super::{GameEnd, Position, Rules, TurnList, chess_rules_common};
+use super::{GameEnd, OutcomeMask, Position, Rules, TurnList, TurnTable, chess_rules_common};
 use crate::chessmove::Move;
-use crate::movegen::{Legality, generate, generate_promotions};
+use crate::movegen::{Legality, MoveList, generate, generate_promotions};
 use crate::piece::{Role, RoleSet};
 
 /// The BrainKing rules.
@@ -74,6 +74,49 @@ impl Rules for BrainKing {
         generate(&pos.board, RoleSet::ALL, Legality::PseudoLegal, out);
         if out.is_empty() {
             out.push(Move::NULL);
+        }
+    }
+
+    /// One generation of every pseudo-legal move; faces with no move drop out of the roll.
+    fn turn_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
+        table.clear();
+        let board = &pos.board;
+        let mut moves = MoveList::new();
+        generate(board, RoleSet::ALL, Legality::PseudoLegal, &mut moves);
+        // Faces (bit f-1) allowing each move.
+        let faces_of = |m: Move| -> u8 {
+            match m.promotion_role() {
+                Some(p) => 1 | 1 << p.index(),
+                None => {
+                    let role = board.role_at(m.from()).expect("a piece moves");
+                    let castle = if m.is_castle() { 1 << Role::Rook.index() } else { 0 };
+                    1 << role.index() | castle
+                }
+            }
+        };
+        let playable = moves.iter().fold(0u8, |acc, &m| acc | faces_of(m));
+        if playable == 0 {
+            table.outcomes.extend(one_die());
+            table.push(Move::NULL, table.all_outcomes());
+            return;
+        }
+        // Outcome index of each playable face.
+        let mut index = [usize::MAX; 6];
+        for outcome in one_die() {
+            let f = outcome.roll.faces()[0] as usize - 1;
+            if playable >> f & 1 == 1 {
+                index[f] = table.outcomes.len();
+                table.outcomes.push(outcome);
+            }
+        }
+        let probability = 1.0 / table.outcomes.len() as f64;
+        for o in table.outcomes.iter_mut() {
+            o.probability = probability;
+        }
+        for &m in &moves {
+            let faces = faces_of(m);
+            let mask = (0..6).filter(|f| faces >> f & 1 == 1).fold(0 as OutcomeMask, |acc, f| acc | 1 << index[f]);
+            table.push(m, mask);
         }
     }
 

@@ -1,9 +1,9 @@
 //! `classic`: two-dice chess. Chess legality; move a piece of a type shown on either die (any
 //! move on doubles); no allowed move passes the turn; a king left in check by a pass may be taken.
 
-use super::common::{automatic_draw, king_captured};
+use super::common::{RoleOutcomes, automatic_draw, king_captured, table_by_role};
 use super::dice::{OutcomeList, Roll, two_dice};
-use super::{EndReason, GameEnd, GameResult, Position, Rules, TurnList, chess_rules_common};
+use super::{EndReason, GameEnd, GameResult, OutcomeMask, Position, Rules, TurnList, TurnTable, chess_rules_common};
 use crate::board::Board;
 use crate::chessmove::Move;
 use crate::movegen::{Legality, MoveList, generate, king_captures};
@@ -30,10 +30,7 @@ impl Classic {
         if roll.is_doubles() {
             return RoleSet::ALL;
         }
-        roll.faces()
-            .iter()
-            .filter_map(|&f| Role::from_face(f))
-            .fold(RoleSet::EMPTY, RoleSet::with)
+        roll.faces().iter().filter_map(|&f| Role::from_face(f)).fold(RoleSet::EMPTY, RoleSet::with)
     }
 }
 
@@ -78,15 +75,45 @@ impl Rules for Classic {
         pass_if_empty(out);
     }
 
+    /// One generation of every move; an outcome allows the moves of its dice's roles, all of
+    /// them on doubles, and a pass where that leaves nothing.
+    fn turn_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
+        table.clear();
+        let board = &pos.board;
+        let mut moves = MoveList::new();
+        Classic::moves_of(pos, RoleSet::ALL, &mut moves);
+        let mut movable = RoleSet::EMPTY;
+        for &m in &moves {
+            movable = movable.with(board.role_at(m.from()).expect("a piece moves"));
+            if m.is_castle() {
+                movable = movable.with(Role::Rook);
+            }
+        }
+        let mut by_role: RoleOutcomes = [0; 6];
+        let mut passes: OutcomeMask = 0;
+        for (i, outcome) in two_dice().into_iter().enumerate() {
+            let roles = Classic::roles_of(&outcome.roll);
+            let mut any = false;
+            for role in Role::ALL {
+                if roles.contains(role) {
+                    by_role[role.index()] |= 1 << i;
+                    any |= movable.contains(role);
+                }
+            }
+            if !any {
+                passes |= 1 << i;
+            }
+            table.outcomes.push(outcome);
+        }
+        table_by_role(board, &moves, &by_role, table);
+        table.push(Move::NULL, passes);
+    }
+
     fn play(&self, pos: &Position, m: Move) -> Position {
         let mut board: Board = pos.board.clone();
         let passed_in_check = m.is_null() && board.in_check();
         board.play(m);
-        Position {
-            board,
-            recapture: None,
-            passed_in_check,
-        }
+        Position { board, recapture: None, passed_in_check }
     }
 
     fn end(&self, pos: &Position) -> Option<GameEnd> {
@@ -97,15 +124,9 @@ impl Rules for Classic {
         // Judged before the roll: no move at all whatever the dice (king captures count).
         if !has_any_move(pos) {
             return Some(if board.in_check() {
-                GameEnd {
-                    result: GameResult::Win(!board.turn()),
-                    reason: EndReason::Checkmate,
-                }
+                GameEnd { result: GameResult::Win(!board.turn()), reason: EndReason::Checkmate }
             } else {
-                GameEnd {
-                    result: GameResult::Draw,
-                    reason: EndReason::Stalemate,
-                }
+                GameEnd { result: GameResult::Draw, reason: EndReason::Stalemate }
             });
         }
         automatic_draw(board, true)

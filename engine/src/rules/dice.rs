@@ -36,10 +36,7 @@ impl fmt::Display for RollError {
             RollError::WrongCount { expected, got } => {
                 let dice = if *expected == 1 { "die" } else { "dice" };
                 let faces = if *got == 1 { "face was" } else { "faces were" };
-                write!(
-                    f,
-                    "this variant rolls {expected} {dice}, but {got} {faces} given"
-                )
+                write!(f, "this variant rolls {expected} {dice}, but {got} {faces} given")
             }
         }
     }
@@ -59,10 +56,7 @@ impl Roll {
         let mut sorted = [0; MAX_DICE];
         sorted[..faces.len()].copy_from_slice(faces);
         sorted[..faces.len()].sort_unstable();
-        Ok(Roll {
-            faces: sorted,
-            len: faces.len() as u8,
-        })
+        Ok(Roll { faces: sorted, len: faces.len() as u8 })
     }
 
     /// One die showing `face` (1..=6).
@@ -118,11 +112,14 @@ impl fmt::Display for Roll {
     }
 }
 
-/// One outcome of a roll and its probability.
+/// One outcome of a roll and its probability. The probability is also kept as an integer
+/// weight (out of the sum of the list's weights) so that expected values can be computed
+/// exactly, in any order.
 #[derive(Copy, Clone, PartialEq, Debug)]
 pub struct Outcome {
     pub roll: Roll,
     pub probability: f64,
+    pub weight: u32,
 }
 
 /// The outcomes of one roll.
@@ -130,12 +127,7 @@ pub type OutcomeList = ArrayVec<Outcome, MAX_OUTCOMES>;
 
 /// One fair die: six outcomes of 1/6.
 pub fn one_die() -> OutcomeList {
-    (1..=6)
-        .map(|f| Outcome {
-            roll: Roll::single(f),
-            probability: 1.0 / 6.0,
-        })
-        .collect()
+    (1..=6).map(|f| Outcome { roll: Roll::single(f), probability: 1.0 / 6.0, weight: 1 }).collect()
 }
 
 /// Two fair dice as 21 multisets: doubles 1/36, the others 2/36.
@@ -143,12 +135,15 @@ pub fn two_dice() -> OutcomeList {
     let mut out = OutcomeList::new();
     for a in 1..=6u8 {
         for b in a..=6u8 {
-            let probability = if a == b { 1.0 / 36.0 } else { 2.0 / 36.0 };
-            out.push(Outcome {
-                roll: Roll::new(&[a, b]).expect("faces 1..6"),
-                probability,
-            });
+            let weight = if a == b { 1 } else { 2 };
+            let probability = f64::from(weight) / 36.0;
+            out.push(Outcome { roll: Roll::new(&[a, b]).expect("faces 1..6"), probability, weight });
         }
     }
     out
+}
+
+/// The sum of the weights of a list of outcomes.
+pub fn total_weight(outcomes: &[Outcome]) -> u32 {
+    outcomes.iter().map(|o| o.weight).sum()
 }

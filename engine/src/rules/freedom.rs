@@ -1,9 +1,9 @@
 //! `freedom`: Freedom Dice Chess (Hodgetts & Jeffery). Chess legality, one die, Freedom moves
 //! playable without rolling, and unusable rolls reallocated down the order pawn .. king.
 
-use super::common::{automatic_draw, extend_unique};
+use super::common::{RoleOutcomes, automatic_draw, extend_unique, table_by_role};
 use super::dice::{OutcomeList, Roll, one_die};
-use super::{EndReason, GameEnd, GameResult, Position, Rules, TurnList, chess_rules_common};
+use super::{EndReason, GameEnd, GameResult, Position, Rules, TurnList, TurnTable, chess_rules_common};
 use crate::board::Board;
 use crate::chessmove::Move;
 use crate::movegen::{Legality, MoveList, generate, gives_check, legal_moves};
@@ -37,11 +37,7 @@ impl Freedom {
     /// Why `m` (a legal move) may be played without rolling, if it may.
     pub fn freedom_kinds(&self, pos: &Position, m: Move) -> FreedomKinds {
         let board = &pos.board;
-        FreedomKinds {
-            recapture: is_recapture(pos, m),
-            defend: board.in_check(),
-            check: gives_check(board, m),
-        }
+        FreedomKinds { recapture: is_recapture(pos, m), defend: board.in_check(), check: gives_check(board, m) }
     }
 
     /// The legal moves of the rolled role, or of the lowest role that has one.
@@ -62,8 +58,7 @@ impl Freedom {
 }
 
 fn is_recapture(pos: &Position, m: Move) -> bool {
-    pos.recapture
-        .is_some_and(|sq| m.to() == sq && pos.board.is_capture(m))
+    pos.recapture.is_some_and(|sq| m.to() == sq && pos.board.is_capture(m))
 }
 
 impl Rules for Freedom {
@@ -84,11 +79,7 @@ impl Rules for Freedom {
             out.extend(legal);
             return;
         }
-        let free: MoveList = legal
-            .iter()
-            .copied()
-            .filter(|&m| is_recapture(pos, m) || gives_check(board, m))
-            .collect();
+        let free: MoveList = legal.iter().copied().filter(|&m| is_recapture(pos, m) || gives_check(board, m)).collect();
         extend_unique(out, &free);
     }
 
@@ -106,31 +97,51 @@ impl Rules for Freedom {
         generate(&pos.board, RoleSet::ALL, Legality::Legal, out);
     }
 
+    /// One generation of every legal move; each face goes to its role, or down the order.
+    fn turn_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
+        table.clear();
+        let board = &pos.board;
+        let mut moves = MoveList::new();
+        generate(board, RoleSet::ALL, Legality::Legal, &mut moves);
+        if moves.is_empty() {
+            return;
+        }
+        let mut movable = [false; 6];
+        for &m in &moves {
+            let role = board.role_at(m.from()).expect("a piece moves");
+            movable[role.index()] = true;
+            if m.is_castle() {
+                movable[Role::Rook.index()] = true;
+            }
+        }
+        let lowest = Role::ALL.into_iter().find(|r| movable[r.index()]).expect("some move");
+        let mut by_role: RoleOutcomes = [0; 6];
+        for (i, outcome) in one_die().into_iter().enumerate() {
+            let rolled = Role::from_face(outcome.roll.faces()[0]).expect("a face");
+            let role = if movable[rolled.index()] { rolled } else { lowest };
+            by_role[role.index()] |= 1 << i;
+            table.outcomes.push(outcome);
+        }
+        // Castling is a king and a rook move: only the rolled face's own role counts for it,
+        // which `table_by_role` gets from the two columns.
+        table_by_role(board, &moves, &by_role, table);
+    }
+
     fn play(&self, pos: &Position, m: Move) -> Position {
         let mut board = pos.board.clone();
         let recapture = board.is_capture(m).then(|| m.to());
         let passed_in_check = m.is_null() && board.in_check();
         board.play(m);
-        Position {
-            board,
-            recapture,
-            passed_in_check,
-        }
+        Position { board, recapture, passed_in_check }
     }
 
     fn end(&self, pos: &Position) -> Option<GameEnd> {
         let board = &pos.board;
         if legal_moves(board).is_empty() {
             return Some(if board.in_check() {
-                GameEnd {
-                    result: GameResult::Win(!board.turn()),
-                    reason: EndReason::Checkmate,
-                }
+                GameEnd { result: GameResult::Win(!board.turn()), reason: EndReason::Checkmate }
             } else {
-                GameEnd {
-                    result: GameResult::Draw,
-                    reason: EndReason::Stalemate,
-                }
+                GameEnd { result: GameResult::Draw, reason: EndReason::Stalemate }
             });
         }
         automatic_draw(board, true)

@@ -27,6 +27,65 @@ pub use position::Position;
 /// The turns playable at one point, on the stack.
 pub type TurnList<T> = ArrayVec<T, MAX_MOVES>;
 
+/// A set of outcomes: bit `i` stands for the `i`-th outcome of an [`OutcomeList`].
+pub type OutcomeMask = u128;
+
+/// Every turn some outcome of the roll allows, each with the outcomes that allow it: one
+/// generation for a whole chance node, and the outcomes that allow the same turns are found by
+/// comparing columns.
+#[derive(Clone, Debug, Default)]
+pub struct TurnTable<T> {
+    pub outcomes: OutcomeList,
+    pub turns: TurnList<T>,
+    /// `masks[k]` holds the outcomes that allow `turns[k]`.
+    pub masks: ArrayVec<OutcomeMask, MAX_MOVES>,
+}
+
+impl<T: Copy + Eq> TurnTable<T> {
+    pub fn new() -> TurnTable<T> {
+        TurnTable { outcomes: OutcomeList::new(), turns: TurnList::new(), masks: ArrayVec::new() }
+    }
+
+    pub fn clear(&mut self) {
+        self.outcomes.clear();
+        self.turns.clear();
+        self.masks.clear();
+    }
+
+    /// Adds `turn` as allowed by the outcomes in `mask` (merging with an earlier entry).
+    pub fn allow(&mut self, turn: T, mask: OutcomeMask) {
+        if mask == 0 {
+            return;
+        }
+        match self.turns.iter().position(|&t| t == turn) {
+            Some(k) => self.masks[k] |= mask,
+            None => {
+                self.turns.push(turn);
+                self.masks.push(mask);
+            }
+        }
+    }
+
+    /// Adds a turn known not to be in the table yet.
+    #[inline]
+    pub fn push(&mut self, turn: T, mask: OutcomeMask) {
+        if mask != 0 {
+            self.turns.push(turn);
+            self.masks.push(mask);
+        }
+    }
+
+    /// The turns outcome `i` allows.
+    pub fn allowed_by(&self, i: usize) -> impl Iterator<Item = T> + '_ {
+        self.turns.iter().zip(&self.masks).filter(move |&(_, &m)| m >> i & 1 == 1).map(|(&t, _)| t)
+    }
+
+    /// The mask of all outcomes.
+    pub fn all_outcomes(&self) -> OutcomeMask {
+        if self.outcomes.len() >= 128 { !0 } else { (1u128 << self.outcomes.len()) - 1 }
+    }
+}
+
 /// Who won, or a draw.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum GameResult {
@@ -104,6 +163,23 @@ pub trait Rules {
     /// [`Rules::dice`] faces.
     fn allowed_turns(&self, pos: &Self::Position, roll: &Roll, out: &mut TurnList<Self::Turn>);
 
+    /// Fills `table` with the outcomes and, for each turn some outcome allows, the outcomes
+    /// allowing it. The caller has checked that the game is not over. The default asks
+    /// [`Rules::allowed_turns`] once per outcome; variants override it with one generation.
+    fn turn_table(&self, pos: &Self::Position, table: &mut TurnTable<Self::Turn>) {
+        table.clear();
+        self.outcomes(pos, &mut table.outcomes);
+        let mut list = TurnList::new();
+        for i in 0..table.outcomes.len() {
+            list.clear();
+            let roll = table.outcomes[i].roll;
+            self.allowed_turns(pos, &roll, &mut list);
+            for &t in &list {
+                table.allow(t, 1 << i);
+            }
+        }
+    }
+
     /// Every turn the rules allow whatever the dice (unconditional Freedom, `go roll any`).
     fn any_turns(&self, pos: &Self::Position, out: &mut TurnList<Self::Turn>);
 
@@ -135,10 +211,7 @@ pub trait Rules {
         if roll.dice() == self.dice() {
             Ok(())
         } else {
-            Err(RollError::WrongCount {
-                expected: self.dice(),
-                got: roll.dice(),
-            })
+            Err(RollError::WrongCount { expected: self.dice(), got: roll.dice() })
         }
     }
 
@@ -169,11 +242,7 @@ pub enum VariantKind {
 }
 
 impl VariantKind {
-    pub const ALL: [VariantKind; 3] = [
-        VariantKind::Freedom,
-        VariantKind::Classic,
-        VariantKind::BrainKing,
-    ];
+    pub const ALL: [VariantKind; 3] = [VariantKind::Freedom, VariantKind::Classic, VariantKind::BrainKing];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -185,9 +254,7 @@ impl VariantKind {
 
     /// The variant `UCI_Variant` names (case-insensitive).
     pub fn from_name(name: &str) -> Option<VariantKind> {
-        VariantKind::ALL
-            .into_iter()
-            .find(|v| v.name().eq_ignore_ascii_case(name))
+        VariantKind::ALL.into_iter().find(|v| v.name().eq_ignore_ascii_case(name))
     }
 }
 
@@ -232,19 +299,12 @@ impl Variant {
         if has_check {
             for color in Color::ALL {
                 if board.pieces(color, crate::piece::Role::King).count() != 1 {
-                    return Err(format!(
-                        "{} must have exactly one king in {}",
-                        color.name(),
-                        self.kind().name()
-                    ));
+                    return Err(format!("{} must have exactly one king in {}", color.name(), self.kind().name()));
                 }
             }
             let mover = board.turn();
             if board.checkers_of(!mover).any() && !matches!(self, Variant::Classic(_)) {
-                return Err(format!(
-                    "{} is in check but it is not its turn",
-                    (!mover).name()
-                ));
+                return Err(format!("{} is in check but it is not its turn", (!mover).name()));
             }
         }
         if let Some(sq) = pos.recapture {
@@ -252,9 +312,7 @@ impl Variant {
                 return Err("a recapture square is only part of freedom".into());
             }
             if board.piece_at(sq).is_none_or(|p| p.color == board.turn()) {
-                return Err(format!(
-                    "recapture square {sq} holds no piece of the side that just moved"
-                ));
+                return Err(format!("recapture square {sq} holds no piece of the side that just moved"));
             }
         }
         Ok(())
@@ -293,6 +351,9 @@ impl Rules for Variant {
     fn any_turns(&self, pos: &Position, out: &mut TurnList<Move>) {
         dispatch!(self, r => r.any_turns(pos, out))
     }
+    fn turn_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
+        dispatch!(self, r => r.turn_table(pos, table))
+    }
     fn play(&self, pos: &Position, turn: Move) -> Position {
         dispatch!(self, r => r.play(pos, turn))
     }
@@ -325,16 +386,10 @@ pub(crate) mod common {
     /// hundredth ply too) and, where `with_material`, insufficient material.
     pub fn automatic_draw(board: &Board, with_material: bool) -> Option<GameEnd> {
         if board.halfmove_clock() >= 100 {
-            return Some(GameEnd {
-                result: GameResult::Draw,
-                reason: EndReason::FiftyMoveRule,
-            });
+            return Some(GameEnd { result: GameResult::Draw, reason: EndReason::FiftyMoveRule });
         }
         if with_material && board.insufficient_material() {
-            return Some(GameEnd {
-                result: GameResult::Draw,
-                reason: EndReason::InsufficientMaterial,
-            });
+            return Some(GameEnd { result: GameResult::Draw, reason: EndReason::InsufficientMaterial });
         }
         None
     }
@@ -344,10 +399,24 @@ pub(crate) mod common {
         Color::ALL
             .into_iter()
             .find(|&c| board.pieces(c, crate::piece::Role::King).is_empty())
-            .map(|c| GameEnd {
-                result: GameResult::Win(!c),
-                reason: EndReason::KingCapture,
-            })
+            .map(|c| GameEnd { result: GameResult::Win(!c), reason: EndReason::KingCapture })
+    }
+
+    /// For each role, the outcomes (bits) whose allowed roles include it.
+    pub type RoleOutcomes = [OutcomeMask; 6];
+
+    /// Fills a turn table from one move list, where each move is allowed by the outcomes of
+    /// its moving role (castling: of the king or the rook).
+    pub fn table_by_role(board: &Board, moves: &[Move], by_role: &RoleOutcomes, table: &mut TurnTable<Move>) {
+        use crate::piece::Role;
+        for &m in moves {
+            let role = board.role_at(m.from()).expect("a piece moves");
+            let mut mask = by_role[role.index()];
+            if m.is_castle() {
+                mask |= by_role[Role::Rook.index()];
+            }
+            table.push(m, mask);
+        }
     }
 
     /// Adds the moves of `from` not already in `out`.
@@ -377,11 +446,7 @@ macro_rules! chess_rules_common {
         fn turn_to_uci(&self, turn: $crate::chessmove::Move) -> String {
             turn.to_uci(self.chess960).to_string()
         }
-        fn parse_turn(
-            &self,
-            pos: &$crate::rules::Position,
-            text: &str,
-        ) -> Option<$crate::chessmove::Move> {
+        fn parse_turn(&self, pos: &$crate::rules::Position, text: &str) -> Option<$crate::chessmove::Move> {
             if text == "0000" {
                 return Some($crate::chessmove::Move::NULL);
             }

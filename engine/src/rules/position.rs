@@ -19,11 +19,7 @@ pub struct Position {
 impl Position {
     /// A position with no rule state.
     pub fn new(board: Board) -> Position {
-        Position {
-            board,
-            recapture: None,
-            passed_in_check: false,
-        }
+        Position { board, recapture: None, passed_in_check: false }
     }
 
     /// The board's Polyglot hash with the rule state mixed in (equal to Polyglot's when there
