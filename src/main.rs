@@ -31,6 +31,16 @@ enum Cmd {
         #[arg(long)]
         chess960: bool,
     },
+    /// Searches a fixed suite of positions to a fixed depth; the last line is
+    /// `<N> nodes <M> nps` (OpenBench's form), and N is the same on every machine.
+    Bench {
+        /// Turns deep (a turn is a roll and a move).
+        #[arg(default_value_t = alea_engine::bench::DEFAULT_DEPTH)]
+        depth: u32,
+        /// Chance-node pruning: none, star1 or star2.
+        #[arg(long, default_value = "star2")]
+        pruning: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -41,7 +51,39 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Cmd::Perft { depth, fen, chess960 }) => perft(depth, fen.as_deref(), chess960),
+        Some(Cmd::Bench { depth, pruning }) => bench(depth, &pruning),
     }
+}
+
+fn bench(depth: u32, pruning: &str) -> ExitCode {
+    use alea_engine::search::{ChancePruning, SearchOptions};
+    let chance_pruning = match pruning {
+        "none" => ChancePruning::None,
+        "star1" => ChancePruning::Star1,
+        "star2" => ChancePruning::Star2,
+        other => {
+            eprintln!("alea bench: --pruning takes none, star1 or star2, not '{other}'");
+            return ExitCode::from(2);
+        }
+    };
+    if depth == 0 {
+        eprintln!("alea bench: depth must be at least 1");
+        return ExitCode::from(2);
+    }
+    let options = SearchOptions { chance_pruning, ..SearchOptions::default() };
+    let (nodes, elapsed) = alea_engine::bench::run(depth, &options, |line| {
+        eprintln!(
+            "{:<45} {:>10} nodes {:>8.3} s  best {} score {}",
+            line.name,
+            line.nodes,
+            line.elapsed.as_secs_f64(),
+            line.best,
+            line.score
+        );
+    });
+    let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+    println!("{nodes} nodes {nps} nps");
+    ExitCode::SUCCESS
 }
 
 fn perft(depth: u32, fen: Option<&str>, chess960: bool) -> ExitCode {

@@ -2,6 +2,7 @@
 //! (built on them) evaluation and search. Nothing here reads or writes text protocols.
 
 pub mod attacks;
+pub mod bench;
 pub mod bitboard;
 pub mod board;
 pub mod chessmove;
@@ -24,3 +25,9 @@ pub mod rules;
 
 pub use game::{Game, GameError};
 pub use rules::{GameEnd, GameResult, Position, Roll, Rules, Variant, VariantKind};
+pub mod eval;
+pub mod search;
+pub mod see;
+pub mod timeman;
+pub mod tt;
+pub mod values;

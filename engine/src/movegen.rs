@@ -32,8 +32,9 @@ pub enum Legality {
 
 const PROMOTION_ROLES: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
 
-/// What the generator works with, computed once per call.
-struct Context<'a> {
+/// A generator for one position: what generation needs (checkers, pins, targets) computed once,
+/// then moves produced role by role.
+pub struct Generator<'a> {
     board: &'a Board,
     us: Color,
     occupied: Bitboard,
@@ -46,8 +47,8 @@ struct Context<'a> {
     legality: Legality,
 }
 
-impl<'a> Context<'a> {
-    fn new(board: &'a Board, legality: Legality) -> Context<'a> {
+impl<'a> Generator<'a> {
+    pub fn new(board: &'a Board, legality: Legality) -> Generator<'a> {
         let us = board.turn();
         let them = !us;
         let occupied = board.occupied();
@@ -70,7 +71,7 @@ impl<'a> Context<'a> {
                 pinned = pinned_pieces(board, k, us);
             }
         }
-        Context { board, us, occupied, targets, king, checkers, pinned, legality }
+        Generator { board, us, occupied, targets, king, checkers, pinned, legality }
     }
 
     /// Restricts a pinned piece's destinations to the line of its pin.
@@ -241,31 +242,122 @@ fn pinned_pieces(board: &Board, king: Square, us: Color) -> Bitboard {
     pinned
 }
 
-/// Appends the moves of the roles in `roles` to `list`.
-pub fn generate(board: &Board, roles: RoleSet, legality: Legality, list: &mut MoveList) {
-    let ctx = Context::new(board, legality);
-    let double_check = ctx.checkers.more_than_one();
-    if roles.contains(Role::Pawn) && !double_check {
-        ctx.pawn_moves(false, None, list);
-    }
-    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-        if roles.contains(role) && !double_check {
-            ctx.piece_moves(role, list);
+impl Generator<'_> {
+    /// Appends the moves of pieces of `role`, castling left out (see [`Generator::castles`]).
+    pub fn role_moves(&self, role: Role, list: &mut MoveList) {
+        let double_check = self.checkers.more_than_one();
+        match role {
+            Role::Pawn if !double_check => self.pawn_moves(false, None, list),
+            Role::Knight | Role::Bishop | Role::Rook | Role::Queen if !double_check => self.piece_moves(role, list),
+            Role::King => self.king_moves(list),
+            _ => {}
         }
     }
-    if roles.contains(Role::King) {
-        ctx.king_moves(list);
+
+    /// Appends the castling moves (a king move and a rook move at once).
+    pub fn castles(&self, list: &mut MoveList) {
+        self.castling_moves(list);
     }
-    if roles.contains(Role::King) || roles.contains(Role::Rook) {
-        ctx.castling_moves(list);
+
+    /// Appends the moves of the roles in `roles` (castling once).
+    pub fn moves(&self, roles: RoleSet, list: &mut MoveList) {
+        let double_check = self.checkers.more_than_one();
+        if roles.contains(Role::Pawn) && !double_check {
+            self.pawn_moves(false, None, list);
+        }
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            if roles.contains(role) && !double_check {
+                self.piece_moves(role, list);
+            }
+        }
+        if roles.contains(Role::King) {
+            self.king_moves(list);
+        }
+        if roles.contains(Role::King) || roles.contains(Role::Rook) {
+            self.castling_moves(list);
+        }
     }
+
+    /// Appends the pawn moves that promote, only to `promote_to` if given.
+    pub fn promotions(&self, promote_to: Option<Role>, list: &mut MoveList) {
+        if !self.checkers.more_than_one() {
+            self.pawn_moves(true, promote_to, list);
+        }
+    }
+
+    /// Is the side to move in check (legal mode only)?
+    pub fn in_check(&self) -> bool {
+        self.checkers.any()
+    }
+}
+
+/// Appends the moves of the roles in `roles` to `list`.
+pub fn generate(board: &Board, roles: RoleSet, legality: Legality, list: &mut MoveList) {
+    Generator::new(board, legality).moves(roles, list);
 }
 
 /// Appends the pawn moves that promote, only to `role` if given.
 pub fn generate_promotions(board: &Board, promote_to: Option<Role>, legality: Legality, list: &mut MoveList) {
-    let ctx = Context::new(board, legality);
-    if !ctx.checkers.more_than_one() {
-        ctx.pawn_moves(true, promote_to, list);
+    Generator::new(board, legality).promotions(promote_to, list);
+}
+
+/// Does the side to move have a legal move? Stops at the first role that has one.
+pub fn has_legal_move(board: &Board) -> bool {
+    let generator = Generator::new(board, Legality::Legal);
+    let mut list = MoveList::new();
+    // Castling is left out: when it is legal, so is the king's step towards it.
+    for role in [Role::King, Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        generator.role_moves(role, &mut list);
+        if !list.is_empty() {
+            return true;
+        }
+    }
+    false
+}
+
+/// What telling whether a move gives check needs, computed once per position: the squares from
+/// which each role would attack the enemy king, and our pieces whose leaving uncovers a check.
+pub struct CheckInfo {
+    king: Option<Square>,
+    check_squares: [Bitboard; 6],
+    discoverers: Bitboard,
+}
+
+impl CheckInfo {
+    pub fn new(board: &Board) -> CheckInfo {
+        let us = board.turn();
+        let Some(king) = board.king(!us) else {
+            return CheckInfo { king: None, check_squares: [Bitboard::EMPTY; 6], discoverers: Bitboard::EMPTY };
+        };
+        let occupied = board.occupied();
+        let bishop = attacks::bishop(king, occupied);
+        let rook = attacks::rook(king, occupied);
+        let check_squares =
+            [attacks::pawn(!us, king), attacks::knight(king), bishop, rook, bishop | rook, Bitboard::EMPTY];
+        // Our pieces alone between one of our sliders and their king.
+        let rooks = board.pieces(us, Role::Rook) | board.pieces(us, Role::Queen);
+        let bishops = board.pieces(us, Role::Bishop) | board.pieces(us, Role::Queen);
+        let snipers =
+            (attacks::rook(king, Bitboard::EMPTY) & rooks) | (attacks::bishop(king, Bitboard::EMPTY) & bishops);
+        let mut discoverers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & occupied;
+            if !blockers.more_than_one() {
+                discoverers |= blockers & board.by_color(us);
+            }
+        }
+        CheckInfo { king: Some(king), check_squares, discoverers }
+    }
+
+    /// Does `m`, a move of `role` (legal here), give check?
+    #[inline]
+    pub fn gives_check(&self, board: &Board, m: Move, role: Role) -> bool {
+        let Some(king) = self.king else { return false };
+        if m.is_castle() || m.is_en_passant() || m.promotion_role().is_some() {
+            return gives_check(board, m);
+        }
+        self.check_squares[role.index()].contains(m.to())
+            || (self.discoverers.contains(m.from()) && !attacks::line(king, m.from()).contains(m.to()))
     }
 }
 

@@ -79,6 +79,13 @@ fn check_file(file: &str, kind: VariantKind) -> usize {
             rules.turn_table(&pos, &mut table);
             let mut outcomes = OutcomeList::new();
             rules.outcomes(&pos, &mut outcomes);
+            let mut from_table = TurnList::new();
+            rules.pre_roll_from_table(&pos, &table, &mut from_table);
+            let mut direct = TurnList::new();
+            rules.pre_roll_turns(&pos, &mut direct);
+            if sorted_uci(&rules, &from_table) != sorted_uci(&rules, &direct) {
+                problems.push("pre-roll turns from the table differ".into());
+            }
             if table.outcomes != outcomes {
                 problems.push(format!("turn table outcomes {:?} != {outcomes:?}", table.outcomes));
             }

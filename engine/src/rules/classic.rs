@@ -1,12 +1,12 @@
 //! `classic`: two-dice chess. Chess legality; move a piece of a type shown on either die (any
 //! move on doubles); no allowed move passes the turn; a king left in check by a pass may be taken.
 
-use super::common::{RoleOutcomes, automatic_draw, king_captured, table_by_role};
+use super::common::{MovesByRole, RoleOutcomes, automatic_draw, king_captured, table_by_role};
 use super::dice::{OutcomeList, Roll, two_dice};
 use super::{EndReason, GameEnd, GameResult, OutcomeMask, Position, Rules, TurnList, TurnTable, chess_rules_common};
 use crate::board::Board;
 use crate::chessmove::Move;
-use crate::movegen::{Legality, MoveList, generate, king_captures};
+use crate::movegen::{Legality, MoveList, generate, has_legal_move, king_captures};
 use crate::piece::{Role, RoleSet};
 
 /// The two-dice rules.
@@ -35,8 +35,13 @@ impl Classic {
 }
 
 fn has_any_move(pos: &Position) -> bool {
+    if has_legal_move(&pos.board) {
+        return true;
+    }
     let mut list = MoveList::new();
-    Classic::moves_of(pos, RoleSet::ALL, &mut list);
+    if pos.passed_in_check {
+        king_captures(&pos.board, RoleSet::ALL, &mut list);
+    }
     !list.is_empty()
 }
 
@@ -48,6 +53,10 @@ fn pass_if_empty(out: &mut TurnList<Move>) {
 
 impl Rules for Classic {
     chess_rules_common!();
+
+    fn in_check(&self, pos: &Position) -> bool {
+        pos.board.in_check()
+    }
 
     fn name(&self) -> &'static str {
         "classic"
@@ -80,15 +89,16 @@ impl Rules for Classic {
     fn turn_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
         table.clear();
         let board = &pos.board;
-        let mut moves = MoveList::new();
-        Classic::moves_of(pos, RoleSet::ALL, &mut moves);
-        let mut movable = RoleSet::EMPTY;
-        for &m in &moves {
-            movable = movable.with(board.role_at(m.from()).expect("a piece moves"));
-            if m.is_castle() {
-                movable = movable.with(Role::Rook);
+        let mut moves = MovesByRole::generate(board, Legality::Legal);
+        if pos.passed_in_check {
+            let mut captures = MoveList::new();
+            king_captures(board, RoleSet::ALL, &mut captures);
+            for m in captures {
+                let role = board.role_at(m.from()).expect("a capturer");
+                moves.by_role[role.index()].push(m);
             }
         }
+        let movable = Role::ALL.into_iter().filter(|&r| moves.can_move(r)).fold(RoleSet::EMPTY, RoleSet::with);
         let mut by_role: RoleOutcomes = [0; 6];
         let mut passes: OutcomeMask = 0;
         for (i, outcome) in two_dice().into_iter().enumerate() {
@@ -105,7 +115,7 @@ impl Rules for Classic {
             }
             table.outcomes.push(outcome);
         }
-        table_by_role(board, &moves, &by_role, table);
+        table_by_role(&moves, &by_role, table);
         table.push(Move::NULL, passes);
     }
 

@@ -1,12 +1,12 @@
 //! `freedom`: Freedom Dice Chess (Hodgetts & Jeffery). Chess legality, one die, Freedom moves
 //! playable without rolling, and unusable rolls reallocated down the order pawn .. king.
 
-use super::common::{RoleOutcomes, automatic_draw, extend_unique, table_by_role};
+use super::common::{MovesByRole, RoleOutcomes, automatic_draw, table_by_role};
 use super::dice::{OutcomeList, Roll, one_die};
 use super::{EndReason, GameEnd, GameResult, Position, Rules, TurnList, TurnTable, chess_rules_common};
 use crate::board::Board;
 use crate::chessmove::Move;
-use crate::movegen::{Legality, MoveList, generate, gives_check, legal_moves};
+use crate::movegen::{CheckInfo, Legality, generate, gives_check, has_legal_move, legal_moves};
 use crate::piece::{Role, RoleSet};
 
 /// The Freedom Dice Chess rules.
@@ -57,12 +57,32 @@ impl Freedom {
     }
 }
 
+/// The Freedom moves among `legal` (every legal move of the position).
+fn freedom_set(pos: &Position, legal: &[Move], out: &mut TurnList<Move>) {
+    let board = &pos.board;
+    if board.in_check() {
+        out.extend(legal.iter().copied());
+        return;
+    }
+    let checks = CheckInfo::new(board);
+    for &m in legal {
+        let role = board.role_at(m.from()).expect("a piece moves");
+        if is_recapture(pos, m) || checks.gives_check(board, m, role) {
+            out.push(m);
+        }
+    }
+}
+
 fn is_recapture(pos: &Position, m: Move) -> bool {
     pos.recapture.is_some_and(|sq| m.to() == sq && pos.board.is_capture(m))
 }
 
 impl Rules for Freedom {
     chess_rules_common!();
+
+    fn in_check(&self, pos: &Position) -> bool {
+        pos.board.in_check()
+    }
 
     fn name(&self) -> &'static str {
         "freedom"
@@ -73,14 +93,12 @@ impl Rules for Freedom {
     }
 
     fn pre_roll_turns(&self, pos: &Position, out: &mut TurnList<Move>) {
-        let board = &pos.board;
-        let legal = legal_moves(board);
-        if board.in_check() {
-            out.extend(legal);
-            return;
-        }
-        let free: MoveList = legal.iter().copied().filter(|&m| is_recapture(pos, m) || gives_check(board, m)).collect();
-        extend_unique(out, &free);
+        freedom_set(pos, &legal_moves(&pos.board), out);
+    }
+
+    fn pre_roll_from_table(&self, pos: &Position, table: &TurnTable<Move>, out: &mut TurnList<Move>) {
+        // The table holds every legal move: each is allowed by its own role's face.
+        freedom_set(pos, &table.turns, out);
     }
 
     fn outcomes(&self, pos: &Position, out: &mut OutcomeList) {
@@ -100,31 +118,16 @@ impl Rules for Freedom {
     /// One generation of every legal move; each face goes to its role, or down the order.
     fn turn_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
         table.clear();
-        let board = &pos.board;
-        let mut moves = MoveList::new();
-        generate(board, RoleSet::ALL, Legality::Legal, &mut moves);
-        if moves.is_empty() {
-            return;
-        }
-        let mut movable = [false; 6];
-        for &m in &moves {
-            let role = board.role_at(m.from()).expect("a piece moves");
-            movable[role.index()] = true;
-            if m.is_castle() {
-                movable[Role::Rook.index()] = true;
-            }
-        }
-        let lowest = Role::ALL.into_iter().find(|r| movable[r.index()]).expect("some move");
+        let moves = MovesByRole::generate(&pos.board, Legality::Legal);
+        let Some(lowest) = Role::ALL.into_iter().find(|&r| moves.can_move(r)) else { return };
         let mut by_role: RoleOutcomes = [0; 6];
         for (i, outcome) in one_die().into_iter().enumerate() {
             let rolled = Role::from_face(outcome.roll.faces()[0]).expect("a face");
-            let role = if movable[rolled.index()] { rolled } else { lowest };
+            let role = if moves.can_move(rolled) { rolled } else { lowest };
             by_role[role.index()] |= 1 << i;
             table.outcomes.push(outcome);
         }
-        // Castling is a king and a rook move: only the rolled face's own role counts for it,
-        // which `table_by_role` gets from the two columns.
-        table_by_role(board, &moves, &by_role, table);
+        table_by_role(&moves, &by_role, table);
     }
 
     fn play(&self, pos: &Position, m: Move) -> Position {
@@ -137,7 +140,7 @@ impl Rules for Freedom {
 
     fn end(&self, pos: &Position) -> Option<GameEnd> {
         let board = &pos.board;
-        if legal_moves(board).is_empty() {
+        if !has_legal_move(board) {
             return Some(if board.in_check() {
                 GameEnd { result: GameResult::Win(!board.turn()), reason: EndReason::Checkmate }
             } else {

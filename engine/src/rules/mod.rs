@@ -163,6 +163,14 @@ pub trait Rules {
     /// [`Rules::dice`] faces.
     fn allowed_turns(&self, pos: &Self::Position, roll: &Roll, out: &mut TurnList<Self::Turn>);
 
+    /// The pre-roll turns, given the turn table of the same position (which a search has made
+    /// already); variants whose Freedom moves are among the table's turns override it to avoid
+    /// generating moves again.
+    fn pre_roll_from_table(&self, pos: &Self::Position, table: &TurnTable<Self::Turn>, out: &mut TurnList<Self::Turn>) {
+        let _ = table;
+        self.pre_roll_turns(pos, out);
+    }
+
     /// Fills `table` with the outcomes and, for each turn some outcome allows, the outcomes
     /// allowing it. The caller has checked that the game is not over. The default asks
     /// [`Rules::allowed_turns`] once per outcome; variants override it with one generation.
@@ -198,6 +206,10 @@ pub trait Rules {
 
     /// The side to move.
     fn turn(&self, pos: &Self::Position) -> Color;
+
+    /// Is the side to move in check, in a variant that has check? (The search's horizon may not
+    /// assume a quiet move is available then.)
+    fn in_check(&self, pos: &Self::Position) -> bool;
 
     /// The turn written in UCI (`e2e4`, `0000`, castling per `UCI_Chess960`).
     fn turn_to_uci(&self, turn: Self::Turn) -> String;
@@ -354,6 +366,9 @@ impl Rules for Variant {
     fn turn_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
         dispatch!(self, r => r.turn_table(pos, table))
     }
+    fn pre_roll_from_table(&self, pos: &Position, table: &TurnTable<Move>, out: &mut TurnList<Move>) {
+        dispatch!(self, r => r.pre_roll_from_table(pos, table, out))
+    }
     fn play(&self, pos: &Position, turn: Move) -> Position {
         dispatch!(self, r => r.play(pos, turn))
     }
@@ -368,6 +383,9 @@ impl Rules for Variant {
     }
     fn turn(&self, pos: &Position) -> Color {
         pos.board.turn()
+    }
+    fn in_check(&self, pos: &Position) -> bool {
+        dispatch!(self, r => r.in_check(pos))
     }
     fn turn_to_uci(&self, turn: Move) -> String {
         turn.to_uci(self.chess960()).to_string()
@@ -405,26 +423,45 @@ pub(crate) mod common {
     /// For each role, the outcomes (bits) whose allowed roles include it.
     pub type RoleOutcomes = [OutcomeMask; 6];
 
-    /// Fills a turn table from one move list, where each move is allowed by the outcomes of
-    /// its moving role (castling: of the king or the rook).
-    pub fn table_by_role(board: &Board, moves: &[Move], by_role: &RoleOutcomes, table: &mut TurnTable<Move>) {
-        use crate::piece::Role;
-        for &m in moves {
-            let role = board.role_at(m.from()).expect("a piece moves");
-            let mut mask = by_role[role.index()];
-            if m.is_castle() {
-                mask |= by_role[Role::Rook.index()];
+    /// Every move of a position, role by role (castling apart, as a king and a rook move).
+    pub struct MovesByRole {
+        pub by_role: [crate::movegen::MoveList; 6],
+        pub castles: crate::movegen::MoveList,
+    }
+
+    impl MovesByRole {
+        pub fn generate(board: &Board, legality: crate::movegen::Legality) -> MovesByRole {
+            let generator = crate::movegen::Generator::new(board, legality);
+            let mut moves = MovesByRole {
+                by_role: std::array::from_fn(|_| crate::movegen::MoveList::new()),
+                castles: crate::movegen::MoveList::new(),
+            };
+            for role in crate::piece::Role::ALL {
+                generator.role_moves(role, &mut moves.by_role[role.index()]);
             }
-            table.push(m, mask);
+            generator.castles(&mut moves.castles);
+            moves
+        }
+
+        /// Can `role` move (castling counts for king and rook)?
+        pub fn can_move(&self, role: crate::piece::Role) -> bool {
+            use crate::piece::Role;
+            !self.by_role[role.index()].is_empty()
+                || (matches!(role, Role::King | Role::Rook) && !self.castles.is_empty())
         }
     }
 
-    /// Adds the moves of `from` not already in `out`.
-    pub fn extend_unique(out: &mut TurnList<Move>, from: &[Move]) {
-        for &m in from {
-            if !out.contains(&m) {
-                out.push(m);
+    /// Fills a turn table where each move is allowed by the outcomes of its role (castling: of
+    /// the king or the rook).
+    pub fn table_by_role(moves: &MovesByRole, by_role: &RoleOutcomes, table: &mut TurnTable<Move>) {
+        use crate::piece::Role;
+        for role in Role::ALL {
+            for &m in &moves.by_role[role.index()] {
+                table.push(m, by_role[role.index()]);
             }
+        }
+        for &m in &moves.castles {
+            table.push(m, by_role[Role::King.index()] | by_role[Role::Rook.index()]);
         }
     }
 }

@@ -1,0 +1,82 @@
+//! Static evaluation. The search is generic over an [`Evaluator`], so a variant on another board
+//! brings its own; [`MaterialEval`] serves the 8x8 variants.
+
+use crate::chessmove::Move;
+use crate::piece::{Color, Role};
+use crate::rules::{Position, Rules};
+use crate::values::PieceValues;
+
+/// Largest static score, in centipawns. Wins sit above it (see `search::WIN`), so a bounded
+/// evaluation keeps the chance-pruning bounds tight and wins distinct from big advantages.
+pub const EVAL_MAX: i32 = 3000;
+
+/// What the search needs to know about positions beyond the rules.
+pub trait Evaluator<R: Rules>: Send + Sync {
+    /// The position's static score for the side to move, within `±EVAL_MAX`.
+    fn evaluate(&self, rules: &R, pos: &R::Position) -> i32;
+
+    /// For a capture or promotion: an ordering key (most valuable victim, least valuable
+    /// attacker first). `None` for a quiet turn.
+    fn tactical(&self, pos: &R::Position, turn: R::Turn) -> Option<i32>;
+
+    /// Is this capture or promotion worth following at the horizon (a promotion, or a capture
+    /// that wins material once the exchange on its square is played out)? Depending on the
+    /// position alone, this keeps the horizon's tree the same whatever the search window.
+    fn worth_at_horizon(&self, pos: &R::Position, turn: R::Turn) -> bool;
+
+    /// A slot in 0..4096 for history and killer tables (piece destination and origin).
+    fn history_slot(&self, pos: &R::Position, turn: R::Turn) -> usize;
+}
+
+/// Material only, from a [`PieceValues`] table.
+#[derive(Copy, Clone, Debug)]
+pub struct MaterialEval {
+    pub values: PieceValues,
+}
+
+impl MaterialEval {
+    pub fn new(values: PieceValues) -> MaterialEval {
+        MaterialEval { values }
+    }
+
+    /// Material of White minus Black.
+    pub fn material(&self, pos: &Position) -> i32 {
+        let board = &pos.board;
+        Role::ALL
+            .into_iter()
+            .map(|r| self.values.of(r) * (board.count(Color::White, r) as i32 - board.count(Color::Black, r) as i32))
+            .sum()
+    }
+}
+
+impl<R: Rules<Position = Position, Turn = Move>> Evaluator<R> for MaterialEval {
+    fn evaluate(&self, _rules: &R, pos: &Position) -> i32 {
+        let white = self.material(pos);
+        let score = if pos.board.turn() == Color::White { white } else { -white };
+        score.clamp(-EVAL_MAX, EVAL_MAX)
+    }
+
+    fn tactical(&self, pos: &Position, m: Move) -> Option<i32> {
+        if m.is_null() {
+            return None;
+        }
+        let board = &pos.board;
+        let victim = board.captured_square(m).and_then(|sq| board.role_at(sq));
+        let promotion = m.promotion_role();
+        if victim.is_none() && promotion.is_none() {
+            return None;
+        }
+        let attacker = board.role_at(m.from()).map_or(0, |r| self.values.of(r).min(1000));
+        let gain = victim.map_or(0, |r| self.values.of(r))
+            + promotion.map_or(0, |r| self.values.of(r) - self.values.of(Role::Pawn));
+        Some(gain * 16 - attacker / 16)
+    }
+
+    fn worth_at_horizon(&self, pos: &Position, m: Move) -> bool {
+        m.promotion_role().is_some() || crate::see::see(&pos.board, m, &self.values) > 0
+    }
+
+    fn history_slot(&self, _pos: &Position, m: Move) -> usize {
+        usize::from(m.bits() & 0x0fff)
+    }
+}

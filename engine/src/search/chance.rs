@@ -1,0 +1,305 @@
+//! Chance nodes: the roll. Outcomes that allow the same turns are one group (their weights
+//! added); the node's value is the weighted mean of the groups' values, computed in integers so
+//! it is the same whatever order the groups are searched in.
+//!
+//! Pruning (Ballard 1983; Hauk, Buro and Schaeffer 2006): with every value within
+//! `[-WIN, WIN]`, the groups searched so far bound the mean, which gives each next group a
+//! window; a group's result outside its window decides the node (Star1). Star2 first probes one
+//! turn of each group: a turn's value is a lower bound on its group's, and enough lower bounds
+//! cut the node off before any group is searched in full.
+
+use super::{ChildBounds, INF, WIN, Worker, ceil_div, floor_div};
+use crate::eval::Evaluator;
+use crate::rules::{OutcomeMask, Rules, TurnTable};
+use arrayvec::ArrayVec;
+
+/// Outcomes that allow the same turns, searched once.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct OutcomeGroup {
+    /// The first outcome of the group (its column in the turn table stands for all).
+    pub representative: usize,
+    /// The outcomes of the group.
+    pub members: OutcomeMask,
+    /// Sum of the members' weights.
+    pub weight: u32,
+}
+
+/// Groups a turn table's outcomes by the turns they allow, heaviest group first.
+pub fn group_outcomes(
+    table: &TurnTable<impl Copy + Eq>,
+) -> ArrayVec<OutcomeGroup, { crate::rules::dice::MAX_OUTCOMES }> {
+    let n = table.outcomes.len();
+    let mut groups: ArrayVec<OutcomeGroup, { crate::rules::dice::MAX_OUTCOMES }> = ArrayVec::new();
+    // A column's signature: a sum of per-turn keys, equal for equal columns; equality is then
+    // confirmed turn by turn.
+    let key = |k: usize| (k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17);
+    let mut signatures = [0u64; crate::rules::dice::MAX_OUTCOMES];
+    for (k, &mask) in table.masks.iter().enumerate() {
+        let mut m = mask;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            signatures[i] = signatures[i].wrapping_add(key(k));
+            m &= m - 1;
+        }
+    }
+    'outcomes: for i in 0..n {
+        for g in groups.iter_mut() {
+            let r = g.representative;
+            if signatures[r] == signatures[i] && table.masks.iter().all(|&m| (m >> r & 1) == (m >> i & 1)) {
+                g.members |= 1 << i;
+                g.weight += table.outcomes[i].weight;
+                continue 'outcomes;
+            }
+        }
+        groups.push(OutcomeGroup { representative: i, members: 1 << i, weight: table.outcomes[i].weight });
+    }
+    groups.sort_by_key(|g| std::cmp::Reverse(g.weight));
+    groups
+}
+
+impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
+    /// The value of rolling at `pos`: the chance node, with the turn table and the children's
+    /// known bounds of the turn node above it.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn chance_node(
+        &mut self,
+        pos: &R::Position,
+        hash: u64,
+        table: &TurnTable<R::Turn>,
+        groups: &[OutcomeGroup],
+        children: &mut [ChildBounds],
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if groups.len() == 1 {
+            return self.decision_node(
+                pos,
+                hash,
+                table,
+                children,
+                groups[0].representative,
+                depth,
+                alpha,
+                beta,
+                ply,
+                false,
+            );
+        }
+        let key = hash ^ crate::zobrist::NODE_KIND[super::node::CHANCE_KIND];
+        if let Some(hit) = self.tt_probe(key)
+            && hit.depth >= depth
+        {
+            if hit.lower >= beta || hit.lower == hit.upper {
+                return hit.lower;
+            }
+            if hit.upper <= alpha {
+                return hit.upper;
+            }
+        }
+        let value = if self.adversarial {
+            self.worst_outcome(pos, hash, table, groups, children, depth, alpha, beta, ply)
+        } else {
+            let total: u32 = groups.iter().map(|g| g.weight).sum();
+            let mut lower_bounds: ArrayVec<i32, { crate::rules::dice::MAX_OUTCOMES }> =
+                groups.iter().map(|_| -WIN).collect();
+            match self.options.chance_pruning {
+                super::ChancePruning::None => {
+                    let mut sum = 0i64;
+                    for g in groups {
+                        let v = self.decision_node(
+                            pos,
+                            hash,
+                            table,
+                            children,
+                            g.representative,
+                            depth,
+                            -INF,
+                            INF,
+                            ply,
+                            false,
+                        );
+                        sum += i64::from(g.weight) * i64::from(v);
+                    }
+                    floor_div(sum, i64::from(total)) as i32
+                }
+                super::ChancePruning::Star1 => {
+                    self.star1(pos, hash, table, groups, &lower_bounds, children, total, depth, alpha, beta, ply)
+                }
+                super::ChancePruning::Star2 => {
+                    match self.probe(pos, hash, table, groups, &mut lower_bounds, children, total, depth, beta, ply) {
+                        Some(cut) => cut,
+                        None => self.star1(
+                            pos,
+                            hash,
+                            table,
+                            groups,
+                            &lower_bounds,
+                            children,
+                            total,
+                            depth,
+                            alpha,
+                            beta,
+                            ply,
+                        ),
+                    }
+                }
+            }
+        };
+        if self.aborted {
+            return 0;
+        }
+        self.tt_store(key, depth, value, alpha, beta, crate::tt::NO_TURN);
+        value
+    }
+
+    /// Star1 with known lower bounds on each group (`-WIN` where nothing is known): each group's
+    /// window is what would decide the node, given the groups done and the bounds of the rest.
+    #[allow(clippy::too_many_arguments)]
+    fn star1(
+        &mut self,
+        pos: &R::Position,
+        hash: u64,
+        table: &TurnTable<R::Turn>,
+        groups: &[OutcomeGroup],
+        lower_bounds: &[i32],
+        children: &mut [ChildBounds],
+        total: u32,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.expected_value(groups, lower_bounds, total, alpha, beta, |w, g, a, b| {
+            w.decision_node(pos, hash, table, children, groups[g].representative, depth, a, b, ply, false)
+        })
+    }
+
+    /// The weighted mean of the groups' values under Star1 windows; `value_of(worker, group,
+    /// alpha, beta)` searches one group. Shared by the main search and the horizon.
+    pub(crate) fn expected_value(
+        &mut self,
+        groups: &[OutcomeGroup],
+        lower_bounds: &[i32],
+        total: u32,
+        alpha: i32,
+        beta: i32,
+        mut value_of: impl FnMut(&mut Self, usize, i32, i32) -> i32,
+    ) -> i32 {
+        let total = i64::from(total);
+        let upper = i64::from(WIN);
+        // Sum of weight × value over the groups done; weights and lower bounds of the rest.
+        let mut done = 0i64;
+        let mut rest_lower: i64 =
+            groups.iter().zip(lower_bounds).map(|(g, &lb)| i64::from(g.weight) * i64::from(lb)).sum();
+        let mut rest_weight: i64 = total;
+        let alpha_scaled = (i64::from(alpha) + 1) * total - 1;
+        let beta_scaled = i64::from(beta) * total;
+        for (g, group) in groups.iter().enumerate() {
+            let w = i64::from(group.weight);
+            rest_weight -= w;
+            rest_lower -= w * i64::from(lower_bounds[g]);
+            let rest_upper = rest_weight * upper;
+            // The node fails high if this group reaches `child_beta`, low if it stays at or under
+            // `child_alpha`.
+            let child_beta = ceil_div(beta_scaled - done - rest_lower, w);
+            let child_alpha = floor_div(alpha_scaled - done - rest_upper, w);
+            if child_alpha >= upper {
+                return floor_div(done + w * upper + rest_upper, total) as i32;
+            }
+            if child_beta <= -upper {
+                return floor_div(done - w * upper + rest_lower, total) as i32;
+            }
+            let a = child_alpha.max(-i64::from(INF)) as i32;
+            let b = child_beta.min(i64::from(INF)) as i32;
+            let v = value_of(self, g, a, b);
+            if self.aborted {
+                return 0;
+            }
+            let v64 = i64::from(v);
+            if v >= b && b < INF {
+                return floor_div(done + w * v64 + rest_lower, total) as i32;
+            }
+            if v <= a && a > -INF {
+                return floor_div(done + w * v64 + rest_upper, total) as i32;
+            }
+            done += w * v64;
+        }
+        floor_div(done, total) as i32
+    }
+
+    /// Star2's probing phase: one turn of each group (the first in order: the table's move, then
+    /// captures), searched with a null window at what the group must reach for the node to fail
+    /// high if the groups not yet probed reach `beta`. Every probe that succeeds is a lower bound
+    /// on its group; if all succeed the node fails high without a full search. The first probe
+    /// that fails ends the phase: the bounds found so far tighten the Star1 windows.
+    #[allow(clippy::too_many_arguments)]
+    fn probe(
+        &mut self,
+        pos: &R::Position,
+        hash: u64,
+        table: &TurnTable<R::Turn>,
+        groups: &[OutcomeGroup],
+        lower_bounds: &mut [i32],
+        children: &mut [ChildBounds],
+        total: u32,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        if beta >= WIN || beta <= -WIN {
+            return None;
+        }
+        let beta64 = i64::from(beta);
+        let total64 = i64::from(total);
+        // Weighted lower bounds of the groups probed so far, and the weight of those left.
+        let mut probed = 0i64;
+        let mut rest_weight = total64;
+        for (g, group) in groups.iter().enumerate() {
+            let w = i64::from(group.weight);
+            rest_weight -= w;
+            let threshold = ceil_div(beta64 * total64 - probed - rest_weight * beta64, w);
+            if threshold > i64::from(WIN) {
+                return None;
+            }
+            let t = threshold.max(i64::from(-WIN) + 1) as i32;
+            let v = self.decision_node(pos, hash, table, children, group.representative, depth, t - 1, t, ply, true);
+            if self.aborted || v < t {
+                return None;
+            }
+            lower_bounds[g] = v;
+            probed += w * i64::from(v);
+        }
+        Some(floor_div(probed, total64) as i32)
+    }
+
+    /// Adversarial dice: the worst group for the side to move (a min node, with alpha-beta).
+    #[allow(clippy::too_many_arguments)]
+    fn worst_outcome(
+        &mut self,
+        pos: &R::Position,
+        hash: u64,
+        table: &TurnTable<R::Turn>,
+        groups: &[OutcomeGroup],
+        children: &mut [ChildBounds],
+        depth: i32,
+        alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let mut worst = INF;
+        for g in groups {
+            let v = self.decision_node(pos, hash, table, children, g.representative, depth, alpha, beta, ply, false);
+            if self.aborted {
+                return 0;
+            }
+            worst = worst.min(v);
+            beta = beta.min(worst);
+            if worst <= alpha {
+                break;
+            }
+        }
+        worst
+    }
+}

@@ -1,0 +1,349 @@
+//! Expectiminimax over the turn's three steps: the pre-roll decision (Freedom moves against
+//! rolling), the chance node of the roll, and the decision after it. Scores are expected
+//! centipawns for the side to move.
+//!
+//! This module owns iterative deepening and the root; the nodes are in `node` (decisions),
+//! `chance` (the roll, with Star1/Star2 pruning) and `qsearch` (the dice-aware horizon). The
+//! search is generic over [`Rules`] and [`Evaluator`], so it assumes no board, no number of dice
+//! and no number of moves a turn.
+
+pub mod chance;
+mod node;
+mod ordering;
+mod qsearch;
+mod threads;
+
+use crate::eval::Evaluator;
+use crate::rules::{GameEnd, GameResult, Roll, Rules, TurnList, TurnTable};
+use crate::timeman::{Limits, TimeBudget};
+use crate::tt::TranspositionTable;
+use ordering::OrderingTables;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+pub use chance::OutcomeGroup;
+pub use threads::search;
+
+/// A win, scored from the winner's side; a win `p` turns from the root scores `WIN - p`.
+pub const WIN: i32 = 4000;
+/// Deepest path, in turns.
+pub const MAX_PLY: usize = 128;
+/// Scores beyond this are wins within the search horizon.
+pub const MATE_ZONE: i32 = WIN - MAX_PLY as i32 - 1;
+/// Outside every score: the widest window is `(-INF, INF)`.
+pub(crate) const INF: i32 = WIN + 1;
+/// How many turns of captures the horizon search follows.
+const QSEARCH_TURNS: u32 = 2;
+/// Nodes between two looks at the clock.
+const CLOCK_INTERVAL: u64 = 1024;
+
+/// How chance nodes are pruned (the search's value is the same with each; only the work differs).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum ChancePruning {
+    /// Every outcome searched with a full window: plain expectimax.
+    None,
+    /// Ballard's Star1: windows for each outcome from the bounds of the ones searched so far.
+    Star1,
+    /// Star2: Star1 after a probing phase that finds lower bounds by searching one move of each
+    /// outcome.
+    Star2,
+}
+
+impl ChancePruning {
+    pub fn name(self) -> &'static str {
+        match self {
+            ChancePruning::None => "none",
+            ChancePruning::Star1 => "star1",
+            ChancePruning::Star2 => "star2",
+        }
+    }
+}
+
+/// How to search.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    pub chance_pruning: ChancePruning,
+    /// Off for tests that compare values to the last unit.
+    pub use_tt: bool,
+    pub threads: usize,
+    /// How many root choices get exact scores.
+    pub multipv: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions { chance_pruning: ChancePruning::Star2, use_tt: true, threads: 1, multipv: 1 }
+    }
+}
+
+/// What the root is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Root<T> {
+    /// Before the roll: Freedom moves (if any) against rolling.
+    PreRoll,
+    /// After the roll: these turns are allowed.
+    Turns(Vec<T>),
+}
+
+/// What the engine chooses at the root.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Choice<T> {
+    Turn(T),
+    /// Roll the dice (at a pre-roll root).
+    Roll,
+}
+
+/// A root choice and its score from the last completed iteration.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ScoredChoice<T> {
+    pub choice: Choice<T>,
+    pub score: i32,
+    /// False when the score is only an upper bound (the choice was not better than the best).
+    pub exact: bool,
+}
+
+/// For a pre-roll root: what one outcome of the roll would bring.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct OutcomeAdvice<T> {
+    pub roll: Roll,
+    pub probability: f64,
+    pub best: T,
+    pub score: i32,
+}
+
+/// The state of the search after an iteration (for `info` lines) and at its end.
+#[derive(Clone, Debug)]
+pub struct SearchResult<T> {
+    pub best: Choice<T>,
+    pub score: i32,
+    /// Turns deep, of the last completed iteration.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The best line as far as it goes without a roll.
+    pub pv: Vec<T>,
+    /// Every root choice, best first.
+    pub choices: Vec<ScoredChoice<T>>,
+    /// Pre-roll root: each outcome's best turn and score.
+    pub outcomes: Vec<OutcomeAdvice<T>>,
+    /// Pre-roll root: the expected score of rolling.
+    pub roll_score: Option<i32>,
+    /// A win (positive) or loss (negative) in this many of our moves, whatever the dice.
+    pub mate: Option<i32>,
+    pub hashfull: u32,
+}
+
+impl<T> SearchResult<T> {
+    pub fn nps(&self) -> u64 {
+        let ms = self.elapsed.as_millis().max(1) as u64;
+        self.nodes * 1000 / ms
+    }
+
+    /// Win/draw/loss per mille for the side to move: a logistic of the expected score (dice chess
+    /// has few draws), or certain where a mate is proven.
+    pub fn wdl(&self) -> (u32, u32, u32) {
+        match self.mate {
+            Some(n) if n > 0 => return (1000, 0, 0),
+            Some(_) => return (0, 0, 1000),
+            None => {}
+        }
+        let p = 1.0 / (1.0 + (-(self.score as f64) / 250.0).exp());
+        let draw = 0.04 * (1.0 - (2.0 * p - 1.0).abs());
+        let w = ((1.0 - draw) * p * 1000.0).round() as u32;
+        let d = (draw * 1000.0).round() as u32;
+        (w, d, 1000u32.saturating_sub(w + d))
+    }
+}
+
+/// What all threads of one search share.
+pub struct Shared {
+    pub tt: TranspositionTable,
+    pub stop: AtomicBool,
+    nodes: AtomicU64,
+}
+
+impl Shared {
+    pub fn new(hash_mib: usize) -> Shared {
+        Shared { tt: TranspositionTable::new(hash_mib), stop: AtomicBool::new(false), nodes: AtomicU64::new(0) }
+    }
+
+    /// Asks a running search to stop as soon as it can (`stop`).
+    pub fn request_stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+}
+
+/// Everything one search needs to know.
+pub struct SearchInput<'a, R: Rules, E> {
+    pub rules: &'a R,
+    pub eval: &'a E,
+    pub position: &'a R::Position,
+    pub root: Root<R::Turn>,
+    /// Hashes of the game's earlier positions, oldest first (for repetitions).
+    pub history: &'a [u64],
+    pub limits: Limits,
+    pub options: SearchOptions,
+}
+
+/// The score of a finished game at `ply` for the side to move there.
+pub(crate) fn end_score<R: Rules>(rules: &R, pos: &R::Position, end: GameEnd, ply: usize) -> i32 {
+    match end.result {
+        GameResult::Draw => 0,
+        GameResult::Win(c) if c == rules.turn(pos) => WIN - ply as i32,
+        GameResult::Win(_) => -(WIN - ply as i32),
+    }
+}
+
+/// Floor of `a / b` for `b > 0`.
+#[inline]
+pub(crate) fn floor_div(a: i64, b: i64) -> i64 {
+    a.div_euclid(b)
+}
+
+/// Ceiling of `a / b` for `b > 0`.
+#[inline]
+pub(crate) fn ceil_div(a: i64, b: i64) -> i64 {
+    -((-a).div_euclid(b))
+}
+
+/// Known bounds on the value of one turn's child, shared by every outcome that allows the turn:
+/// a child searched for one outcome is not searched again for another.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct ChildBounds {
+    pub lower: i32,
+    pub upper: i32,
+}
+
+impl ChildBounds {
+    pub const UNKNOWN: ChildBounds = ChildBounds { lower: -WIN, upper: WIN };
+
+    /// Records a result `v` of a search with window `(alpha, beta)`.
+    pub fn learn(&mut self, v: i32, alpha: i32, beta: i32) {
+        if v <= alpha {
+            self.upper = self.upper.min(v);
+        } else if v >= beta {
+            self.lower = self.lower.max(v);
+        } else {
+            self.lower = v;
+            self.upper = v;
+        }
+    }
+}
+
+/// One search thread.
+pub(crate) struct Worker<'a, R: Rules, E> {
+    pub rules: &'a R,
+    pub eval: &'a E,
+    pub shared: &'a Shared,
+    pub options: &'a SearchOptions,
+    pub budget: TimeBudget,
+    pub node_limit: Option<u64>,
+    /// Only the main thread looks at the clock; the others follow `shared.stop`.
+    pub is_main: bool,
+    /// Nodes counted here and not yet added to the shared count.
+    pub local_nodes: u64,
+    pub nodes: u64,
+    pub seldepth: usize,
+    /// Position hashes: the game's, then the search path's.
+    pub path: Vec<u64>,
+    pub ordering: OrderingTables<R::Turn>,
+    pub aborted: bool,
+    /// Dice as an adversary (chance nodes take the worst outcome): proves wins whatever the dice.
+    pub adversarial: bool,
+}
+
+impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
+    /// Counts a node and, every so often, looks at the clock and the limits.
+    #[inline]
+    pub fn visit(&mut self, ply: usize) -> bool {
+        self.nodes += 1;
+        self.local_nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.local_nodes >= CLOCK_INTERVAL {
+            let total = self.shared.nodes.fetch_add(self.local_nodes, Ordering::Relaxed) + self.local_nodes;
+            self.local_nodes = 0;
+            if self.is_main && (self.budget.out_of_time() || self.node_limit.is_some_and(|n| total >= n)) {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        !self.aborted
+    }
+
+    /// Adds the last uncounted nodes to the shared count.
+    pub fn flush_nodes(&mut self) {
+        self.shared.nodes.fetch_add(self.local_nodes, Ordering::Relaxed);
+        self.local_nodes = 0;
+    }
+
+    /// Has the current position stood twice before within reach (a threefold repetition)?
+    pub fn is_threefold(&self, hash: u64, reversible: u32) -> bool {
+        self.path.iter().rev().take(reversible as usize).filter(|&&h| h == hash).count() >= 2
+    }
+
+    #[inline]
+    pub fn tt_probe(&self, key: u64) -> Option<crate::tt::TtHit> {
+        if self.options.use_tt && !self.adversarial { self.shared.tt.probe(key) } else { None }
+    }
+
+    #[inline]
+    pub fn tt_store(&self, key: u64, depth: i32, value: i32, alpha: i32, beta: i32, best: u16) {
+        if !self.options.use_tt || self.adversarial || self.aborted {
+            return;
+        }
+        let (lower, upper) = if value >= beta {
+            (value, WIN)
+        } else if value <= alpha {
+            (-WIN, value)
+        } else {
+            (value, value)
+        };
+        self.shared.tt.store(key, depth, lower, upper, best);
+    }
+
+    /// The line from `pos` as far as it goes without a roll, read from the table.
+    pub fn pv_from(&self, pos: &R::Position, max_len: usize) -> Vec<R::Turn> {
+        let mut line = Vec::new();
+        let mut pos = pos.clone();
+        let mut seen = Vec::new();
+        while line.len() < max_len && self.options.use_tt {
+            let hash = self.rules.hash(&pos);
+            if seen.contains(&hash) || self.rules.end(&pos).is_some() {
+                break;
+            }
+            seen.push(hash);
+            // The same list, in the same order, as the turn node stored an index into.
+            let mut table = TurnTable::new();
+            self.rules.turn_table(&pos, &mut table);
+            let mut pre = TurnList::new();
+            self.rules.pre_roll_from_table(&pos, &table, &mut pre);
+            let Some(hit) = self.shared.tt.probe(hash ^ crate::zobrist::NODE_KIND[node::TURN_KIND]) else { break };
+            match pre.get(usize::from(hit.best)) {
+                Some(&t) => {
+                    line.push(t);
+                    pos = self.rules.play(&pos, t);
+                }
+                None => break,
+            }
+        }
+        line
+    }
+}
+
+/// Fills `table` for `pos` and groups its outcomes.
+pub(crate) fn table_and_groups<R: Rules>(
+    rules: &R,
+    pos: &R::Position,
+    table: &mut TurnTable<R::Turn>,
+) -> arrayvec::ArrayVec<OutcomeGroup, { crate::rules::dice::MAX_OUTCOMES }> {
+    rules.turn_table(pos, table);
+    chance::group_outcomes(table)
+}

@@ -1,0 +1,235 @@
+//! Decision nodes: the turn node before the roll (Freedom moves against rolling; negamax with
+//! alpha-beta) and the decision after an outcome (the best allowed turn).
+
+use super::{ChildBounds, INF, MAX_PLY, WIN, Worker, end_score, table_and_groups};
+use crate::eval::Evaluator;
+use crate::rules::{Rules, TurnList, TurnTable};
+use crate::tt::NO_TURN;
+use crate::zobrist::NODE_KIND;
+use arrayvec::ArrayVec;
+
+/// Node kinds, mixed into the position's hash for the table: the turn before the roll, the
+/// chance node, and the decision after outcome `i` (`DECISION_KIND + i`).
+pub(crate) const TURN_KIND: usize = 0;
+pub(crate) const CHANCE_KIND: usize = 1;
+const DECISION_KIND: usize = 2;
+
+#[inline]
+fn decision_key(hash: u64, outcome: usize) -> u64 {
+    let slots = NODE_KIND.len() - DECISION_KIND;
+    hash ^ NODE_KIND[DECISION_KIND + outcome % slots].rotate_left((outcome / slots) as u32)
+}
+
+impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
+    /// The value of `pos` for the side to move, before the roll, `depth` turns deep.
+    pub(crate) fn turn_node(&mut self, pos: &R::Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        if !self.visit(ply) {
+            return 0;
+        }
+        let hash = self.rules.hash(pos);
+        if ply > 0 && self.is_threefold(hash, self.rules.reversible_plies(pos)) {
+            return 0;
+        }
+        if let Some(end) = self.rules.end(pos) {
+            return end_score(self.rules, pos, end, ply);
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.qsearch(pos, alpha, beta, ply, 0);
+        }
+        self.path.push(hash);
+        let value = self.turn_node_inner(pos, hash, depth, alpha, beta, ply);
+        self.path.pop();
+        value
+    }
+
+    fn turn_node_inner(&mut self, pos: &R::Position, hash: u64, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        let mut table = TurnTable::new();
+        let groups = table_and_groups(self.rules, pos, &mut table);
+        let mut children: ArrayVec<ChildBounds, { crate::movegen::MAX_MOVES }> =
+            table.turns.iter().map(|_| ChildBounds::UNKNOWN).collect();
+        let mut pre = TurnList::new();
+        self.rules.pre_roll_from_table(pos, &table, &mut pre);
+        if pre.is_empty() {
+            return self.chance_node(pos, hash, &table, &groups, &mut children, depth, alpha, beta, ply);
+        }
+
+        // Options: the Freedom moves (index i) and rolling (index pre.len()).
+        let key = hash ^ NODE_KIND[TURN_KIND];
+        let mut tt_best = NO_TURN;
+        if let Some(hit) = self.tt_probe(key) {
+            if hit.depth >= depth {
+                if hit.lower >= beta || hit.lower == hit.upper {
+                    return hit.lower;
+                }
+                if hit.upper <= alpha {
+                    return hit.upper;
+                }
+            }
+            tt_best = hit.best;
+        }
+        let roll = pre.len();
+        let mut order: ArrayVec<(usize, i32), { crate::movegen::MAX_MOVES }> = ArrayVec::new();
+        for (i, &t) in pre.iter().enumerate() {
+            let score = self.ordering.score::<R, E>(self.eval, pos, t, usize::from(tt_best) == i, ply);
+            order.push((i, score));
+        }
+        // Rolling goes after the TT move and the captures, before the quiet Freedom moves.
+        let roll_score = if usize::from(tt_best) == roll { i32::MAX } else { 1 << 23 };
+        order.push((roll, roll_score));
+        order.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+
+        let mut best = -INF;
+        let mut best_index = NO_TURN;
+        for &(i, _) in &order {
+            let a = alpha.max(best);
+            let v = if i == roll {
+                self.chance_node(pos, hash, &table, &groups, &mut children, depth, a, beta, ply)
+            } else {
+                let turn = pre[i];
+                let slot = table.turns.iter().position(|&t| t == turn);
+                if let Some(k) = slot
+                    && let Some(v) = known_value(&children[k], a, beta, best)
+                {
+                    v
+                } else {
+                    let child = self.rules.play(pos, turn);
+                    let v = -self.turn_node(&child, depth - 1, -beta, -a, ply + 1);
+                    if let Some(k) = slot
+                        && !self.aborted
+                    {
+                        children[k].learn(v, a, beta);
+                    }
+                    v
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_index = i as u16;
+            }
+            if best >= beta {
+                break;
+            }
+        }
+        self.tt_store(key, depth, best, alpha, beta, best_index);
+        best
+    }
+
+    /// The best turn the outcome `outcome` allows (its group's column of the table). With
+    /// `probe_only`, only the first turn in order is searched: its value bounds the node's from
+    /// below (Star2's probe).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn decision_node(
+        &mut self,
+        pos: &R::Position,
+        hash: u64,
+        table: &TurnTable<R::Turn>,
+        children: &mut [ChildBounds],
+        outcome: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        probe_only: bool,
+    ) -> i32 {
+        if !self.visit(ply) {
+            return 0;
+        }
+        let key = decision_key(hash, outcome);
+        let mut tt_best = NO_TURN;
+        if let Some(hit) = self.tt_probe(key) {
+            if hit.depth >= depth && !probe_only {
+                if hit.lower >= beta || hit.lower == hit.upper {
+                    return hit.lower;
+                }
+                if hit.upper <= alpha {
+                    return hit.upper;
+                }
+            }
+            tt_best = hit.best;
+        }
+        let mut order: ArrayVec<(usize, i32), { crate::movegen::MAX_MOVES }> = ArrayVec::new();
+        for (k, &mask) in table.masks.iter().enumerate() {
+            if mask >> outcome & 1 == 1 {
+                let score = self.ordering.score::<R, E>(self.eval, pos, table.turns[k], usize::from(tt_best) == k, ply);
+                order.push((k, score));
+            }
+        }
+        order.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+
+        let mut best = -INF;
+        let mut best_index = NO_TURN;
+        for &(k, _) in &order {
+            let a = alpha.max(best);
+            let v = match known_value(&children[k], a, beta, best) {
+                Some(v) => v,
+                None => {
+                    let child = self.rules.play(pos, table.turns[k]);
+                    let v = -self.turn_node(&child, depth - 1, -beta, -a, ply + 1);
+                    if self.aborted {
+                        return 0;
+                    }
+                    children[k].learn(v, a, beta);
+                    v
+                }
+            };
+            if v > best {
+                best = v;
+                best_index = k as u16;
+            }
+            if best >= beta {
+                if self.eval.tactical(pos, table.turns[k]).is_none() {
+                    self.ordering.reward::<R, E>(self.eval, pos, table.turns[k], ply, depth);
+                }
+                break;
+            }
+            if probe_only {
+                break;
+            }
+        }
+        if !probe_only {
+            self.tt_store(key, depth, best, alpha, beta, best_index);
+        }
+        best
+    }
+
+    /// The best turn of outcome `outcome` from the children's bounds, after an exact search of its
+    /// decision node: the first turn whose child is known to equal `value`.
+    pub(crate) fn best_of_outcome(
+        &self,
+        table: &TurnTable<R::Turn>,
+        children: &[ChildBounds],
+        outcome: usize,
+        value: i32,
+    ) -> Option<R::Turn> {
+        table
+            .turns
+            .iter()
+            .zip(&table.masks)
+            .zip(children)
+            .find(|&((_, &m), c)| m >> outcome & 1 == 1 && c.lower == value && c.upper == value)
+            .map(|((&t, _), _)| t)
+    }
+}
+
+/// A child's value from what is already known, where that is enough for a window `(alpha,
+/// beta)` and the best so far: `None` means search it.
+#[inline]
+pub(crate) fn known_value(bounds: &ChildBounds, alpha: i32, beta: i32, best: i32) -> Option<i32> {
+    if bounds.lower == bounds.upper {
+        return Some(bounds.lower);
+    }
+    if bounds.upper <= best || bounds.upper <= alpha {
+        // It cannot raise the best: report its bound, which stays under the window.
+        return Some(bounds.upper);
+    }
+    if bounds.lower >= beta {
+        return Some(bounds.lower);
+    }
+    if bounds.lower >= WIN {
+        return Some(WIN);
+    }
+    None
+}

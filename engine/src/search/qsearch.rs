@@ -1,0 +1,140 @@
+//! The horizon: a quiescence search that knows captures depend on the dice.
+//!
+//! At a leaf the side to move may still roll a capture, and the opponent's answer depends on the
+//! opponent's roll. So the horizon is a small expectiminimax of its own: before the roll, the
+//! Freedom captures (and, in check, every Freedom answer); then, for each group of outcomes, the
+//! better of standing pat and the captures that group allows, weighted by the group's
+//! probability. A piece attacked by a knight is lost only as often as the dice allow the knight.
+//! Standing pat assumes a harmless quiet turn exists, so it is not allowed in check. Only
+//! captures that do not lose material by static exchange are followed (Freedom's free
+//! recaptures make the exchange real; elsewhere it is a cautious guess).
+
+use super::{ChildBounds, INF, MAX_PLY, QSEARCH_TURNS, WIN, Worker, end_score, node::known_value, table_and_groups};
+use crate::eval::Evaluator;
+use crate::rules::{Rules, TurnList, TurnTable};
+use arrayvec::ArrayVec;
+
+impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
+    /// The horizon value of `pos` (not a finished game) for the side to move.
+    pub(crate) fn qsearch(&mut self, pos: &R::Position, alpha: i32, beta: i32, ply: usize, turns: u32) -> i32 {
+        let in_check = self.rules.in_check(pos);
+        let stand = self.eval.evaluate(self.rules, pos);
+        if turns >= QSEARCH_TURNS || ply >= MAX_PLY {
+            return stand;
+        }
+        if !in_check && stand >= beta {
+            return stand;
+        }
+        let mut table = TurnTable::new();
+        let groups = table_and_groups(self.rules, pos, &mut table);
+        let mut children: ArrayVec<ChildBounds, { crate::movegen::MAX_MOVES }> =
+            table.turns.iter().map(|_| ChildBounds::UNKNOWN).collect();
+        // Which turns the horizon looks at: captures and promotions, or every turn in check.
+        let mut tactical: ArrayVec<Option<i32>, { crate::movegen::MAX_MOVES }> = ArrayVec::new();
+        for &t in &table.turns {
+            tactical.push(match self.eval.tactical(pos, t) {
+                Some(s) if in_check || self.eval.worth_at_horizon(pos, t) => Some(s),
+                Some(_) => None,
+                None if in_check => Some(i32::MIN),
+                None => None,
+            });
+        }
+
+        let mut best = -INF;
+        // Freedom captures (or answers to check) come first: they can only raise the value.
+        let mut pre = TurnList::new();
+        self.rules.pre_roll_from_table(pos, &table, &mut pre);
+        let mut pre_order: ArrayVec<(R::Turn, i32), { crate::movegen::MAX_MOVES }> = ArrayVec::new();
+        for &t in &pre {
+            match self.eval.tactical(pos, t) {
+                Some(s) if in_check || self.eval.worth_at_horizon(pos, t) => pre_order.push((t, s)),
+                Some(_) => {}
+                None if in_check => pre_order.push((t, i32::MIN)),
+                None => {}
+            }
+        }
+        pre_order.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        for &(t, _) in &pre_order {
+            let a = alpha.max(best);
+            let slot = table.turns.iter().position(|&x| x == t);
+            let v = match slot.and_then(|k| known_value(&children[k], a, beta, best)) {
+                Some(v) => v,
+                None => {
+                    let v = self.qchild(pos, t, a, beta, ply, turns);
+                    if self.aborted {
+                        return 0;
+                    }
+                    if let Some(k) = slot {
+                        children[k].learn(v, a, beta);
+                    }
+                    v
+                }
+            };
+            best = best.max(v);
+            if best >= beta {
+                return best;
+            }
+        }
+        if table.outcomes.is_empty() {
+            return if best > -INF { best } else { stand };
+        }
+
+        // The roll: each group is worth its best capture or standing pat.
+        let floor = if in_check { -WIN } else { stand };
+        let lower_bounds: ArrayVec<i32, { crate::rules::dice::MAX_OUTCOMES }> = groups.iter().map(|_| floor).collect();
+        let total: u32 = groups.iter().map(|g| g.weight).sum();
+        let (a, b) = match self.options.chance_pruning {
+            super::ChancePruning::None => (-INF, INF),
+            _ => (alpha.max(best), beta),
+        };
+        let chance = self.expected_value(&groups, &lower_bounds, total, a, b, |w, g, ga, gb| {
+            let outcome = groups[g].representative;
+            let mut order: ArrayVec<(usize, i32), { crate::movegen::MAX_MOVES }> = ArrayVec::new();
+            for (k, &mask) in table.masks.iter().enumerate() {
+                if mask >> outcome & 1 == 1
+                    && let Some(s) = tactical[k]
+                {
+                    order.push((k, s));
+                }
+            }
+            order.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+            let mut group_best = if in_check { -INF } else { stand };
+            for &(k, _) in &order {
+                if group_best >= gb {
+                    break;
+                }
+                let ca = ga.max(group_best);
+                let v = match known_value(&children[k], ca, gb, group_best) {
+                    Some(v) => v,
+                    None => {
+                        let v = w.qchild(pos, table.turns[k], ca, gb, ply, turns);
+                        if w.aborted {
+                            return 0;
+                        }
+                        children[k].learn(v, ca, gb);
+                        v
+                    }
+                };
+                group_best = group_best.max(v);
+            }
+            // In check with nothing searched cannot happen: every group allows some turn.
+            if group_best == -INF { -WIN } else { group_best }
+        });
+        if self.aborted {
+            return 0;
+        }
+        best.max(chance)
+    }
+
+    /// The value of playing `turn` at the horizon, for the side that plays it.
+    fn qchild(&mut self, pos: &R::Position, turn: R::Turn, alpha: i32, beta: i32, ply: usize, turns: u32) -> i32 {
+        let child = self.rules.play(pos, turn);
+        if !self.visit(ply + 1) {
+            return 0;
+        }
+        if let Some(end) = self.rules.end(&child) {
+            return -end_score(self.rules, &child, end, ply + 1);
+        }
+        -self.qsearch(&child, -beta, -alpha, ply + 1, turns + 1)
+    }
+}

@@ -1,0 +1,339 @@
+//! The root and iterative deepening, run by several threads over the shared table (Lazy SMP:
+//! helpers search the same root, at staggered depths, and fill the table for the main thread).
+
+use super::ordering::OrderingTables;
+use super::{
+    ChildBounds, Choice, INF, MATE_ZONE, MAX_PLY, OutcomeAdvice, Root, ScoredChoice, SearchInput, SearchResult, Shared,
+    WIN, Worker, table_and_groups,
+};
+use crate::eval::Evaluator;
+use crate::rules::{Rules, TurnList, TurnTable};
+use crate::timeman::TimeBudget;
+use arrayvec::ArrayVec;
+use std::sync::atomic::Ordering;
+
+/// Threads get deep stacks: every node keeps its move lists on the stack.
+const STACK_BYTES: usize = 256 << 20;
+/// Nodes the proof of a certain win may take.
+const MATE_PROOF_NODES: u64 = 2_000_000;
+
+/// One iteration's findings at the root.
+struct Iteration<T> {
+    choices: Vec<ScoredChoice<T>>,
+    outcomes: Vec<OutcomeAdvice<T>>,
+    roll_score: Option<i32>,
+}
+
+/// Searches the root of `input`, calling `report` after each completed iteration of the main
+/// thread, and returns the final result. `shared.request_stop()` ends it early.
+pub fn search<R, E>(
+    input: &SearchInput<'_, R, E>,
+    shared: &Shared,
+    report: &mut (dyn FnMut(&SearchResult<R::Turn>) + Send),
+) -> SearchResult<R::Turn>
+where
+    R: Rules + Sync,
+    R::Position: Send + Sync,
+    R::Turn: Send + Sync,
+    E: Evaluator<R>,
+{
+    shared.nodes.store(0, Ordering::Relaxed);
+    if input.options.use_tt {
+        shared.tt.new_search();
+    }
+    let budget = TimeBudget::new(&input.limits);
+    let threads = input.options.threads.max(1);
+    let mut result = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|i| {
+                std::thread::Builder::new()
+                    .name(format!("search-{i}"))
+                    .stack_size(STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        let mut worker = Worker::new(input, shared, budget, false);
+                        worker.iterate(input, i, &mut |_| {});
+                    })
+                    .expect("spawn a search thread")
+            })
+            .collect();
+        let main = std::thread::Builder::new()
+            .name("search-main".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, move || {
+                let mut worker = Worker::new(input, shared, budget, true);
+                let result = worker.iterate(input, 0, report);
+                shared.stop.store(true, Ordering::Relaxed);
+                result
+            })
+            .expect("spawn the main search thread");
+        let result = main.join().expect("the main search thread");
+        for h in helpers {
+            let _ = h.join();
+        }
+        result
+    });
+    result.nodes = shared.nodes();
+    result.elapsed = budget.elapsed();
+    if result.score.abs() >= MATE_ZONE && !budget.out_of_time() {
+        result.mate = prove_mate(input, result.depth);
+    }
+    result
+}
+
+/// Is the win (or loss) certain whatever the dice? Searched again with the dice as an adversary;
+/// returns the mate distance in our moves, or `None` if not proven within the node budget.
+fn prove_mate<R, E>(input: &SearchInput<'_, R, E>, depth: u32) -> Option<i32>
+where
+    R: Rules + Sync,
+    R::Position: Send + Sync,
+    R::Turn: Send + Sync,
+    E: Evaluator<R>,
+{
+    let shared = Shared::new(1);
+    let budget = TimeBudget::new(&crate::timeman::Limits { nodes: Some(MATE_PROOF_NODES), ..Default::default() });
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, || {
+                let mut worker = Worker::new(input, &shared, budget, true);
+                worker.adversarial = true;
+                worker.node_limit = Some(MATE_PROOF_NODES);
+                let it = worker.search_root(input, depth as i32, None)?;
+                let score = it.choices.first()?.score;
+                let plies = WIN - score.abs();
+                if score >= MATE_ZONE {
+                    Some((plies + 1) / 2)
+                } else if score <= -MATE_ZONE {
+                    Some(-(plies / 2).max(1))
+                } else {
+                    None
+                }
+            })
+            .expect("spawn the proof thread")
+            .join()
+            .expect("the proof thread")
+    })
+}
+
+impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
+    pub(crate) fn new(
+        input: &'a SearchInput<'_, R, E>,
+        shared: &'a Shared,
+        budget: TimeBudget,
+        is_main: bool,
+    ) -> Worker<'a, R, E> {
+        let mut path = Vec::with_capacity(input.history.len() + MAX_PLY + 8);
+        path.extend_from_slice(input.history);
+        let root_hash = input.rules.hash(input.position);
+        if path.last() != Some(&root_hash) {
+            path.push(root_hash);
+        }
+        Worker {
+            rules: input.rules,
+            eval: input.eval,
+            shared,
+            options: &input.options,
+            budget,
+            node_limit: input.limits.nodes,
+            is_main,
+            local_nodes: 0,
+            nodes: 0,
+            seldepth: 0,
+            path,
+            ordering: OrderingTables::new(),
+            aborted: false,
+            adversarial: false,
+        }
+    }
+
+    /// Iterative deepening; helpers (`thread > 0`) start one turn deeper on odd threads.
+    fn iterate(
+        &mut self,
+        input: &SearchInput<'_, R, E>,
+        thread: usize,
+        report: &mut (dyn FnMut(&SearchResult<R::Turn>) + Send),
+    ) -> SearchResult<R::Turn> {
+        let max_depth = input.limits.depth.unwrap_or(MAX_PLY as u32 / 2).clamp(1, MAX_PLY as u32 - 1) as i32;
+        let first = if thread % 2 == 1 { 2.min(max_depth) } else { 1 };
+        let mut last: Option<SearchResult<R::Turn>> = None;
+        let single_choice = match &input.root {
+            Root::Turns(t) => t.len() == 1,
+            Root::PreRoll => false,
+        };
+        let timed = input.limits.time.is_some() || input.limits.movetime.is_some();
+        for depth in first..=max_depth {
+            let previous = last.as_ref().map(|r| r.choices.clone());
+            let Some(it) = self.search_root(input, depth, previous.as_deref()) else { break };
+            let best = it.choices[0];
+            let pv = match best.choice {
+                Choice::Turn(t) => {
+                    let mut line = vec![t];
+                    line.extend(self.pv_from(&self.rules.play(input.position, t), 16));
+                    line
+                }
+                Choice::Roll => Vec::new(),
+            };
+            self.flush_nodes();
+            let result = SearchResult {
+                best: best.choice,
+                score: best.score,
+                depth: depth as u32,
+                seldepth: self.seldepth as u32,
+                nodes: self.shared.nodes(),
+                elapsed: self.budget.elapsed(),
+                pv,
+                choices: it.choices,
+                outcomes: it.outcomes,
+                roll_score: it.roll_score,
+                mate: None,
+                hashfull: if self.options.use_tt { self.shared.tt.hashfull() } else { 0 },
+            };
+            if self.is_main {
+                report(&result);
+            }
+            last = Some(result);
+            if self.is_main && (!self.budget.may_start_iteration() || (single_choice && timed)) {
+                break;
+            }
+            if self.shared.stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        self.flush_nodes();
+        // Stopped before the first iteration ended: the first choice in order, unsearched.
+        last.unwrap_or_else(|| self.fallback(input))
+    }
+
+    fn fallback(&self, input: &SearchInput<'_, R, E>) -> SearchResult<R::Turn> {
+        let best = match &input.root {
+            Root::Turns(t) => Choice::Turn(t[0]),
+            Root::PreRoll => Choice::Roll,
+        };
+        SearchResult {
+            best,
+            score: 0,
+            depth: 0,
+            seldepth: 0,
+            nodes: self.shared.nodes(),
+            elapsed: self.budget.elapsed(),
+            pv: match best {
+                Choice::Turn(t) => vec![t],
+                Choice::Roll => Vec::new(),
+            },
+            choices: vec![ScoredChoice { choice: best, score: 0, exact: false }],
+            outcomes: Vec::new(),
+            roll_score: None,
+            mate: None,
+            hashfull: 0,
+        }
+    }
+
+    /// One iteration at the root; `None` if stopped before it ended.
+    fn search_root(
+        &mut self,
+        input: &SearchInput<'_, R, E>,
+        depth: i32,
+        previous: Option<&[ScoredChoice<R::Turn>]>,
+    ) -> Option<Iteration<R::Turn>> {
+        let pos = input.position;
+        let multipv = self.options.multipv.max(1);
+        // Choices in the previous iteration's order, new ones after.
+        let mut order: Vec<Choice<R::Turn>> =
+            previous.map(|p| p.iter().map(|c| c.choice).collect()).unwrap_or_default();
+        let mut all: Vec<Choice<R::Turn>> = match &input.root {
+            Root::Turns(turns) => turns.iter().map(|&t| Choice::Turn(t)).collect(),
+            Root::PreRoll => {
+                let mut pre = TurnList::new();
+                self.rules.pre_roll_turns(pos, &mut pre);
+                std::iter::once(Choice::Roll).chain(pre.iter().map(|&t| Choice::Turn(t))).collect()
+            }
+        };
+        order.retain(|c| all.contains(c));
+        all.retain(|c| !order.contains(c));
+        order.extend(all);
+
+        let hash = self.rules.hash(pos);
+        let mut table = TurnTable::new();
+        let groups = table_and_groups(self.rules, pos, &mut table);
+        let mut children: ArrayVec<ChildBounds, { crate::movegen::MAX_MOVES }> =
+            table.turns.iter().map(|_| ChildBounds::UNKNOWN).collect();
+
+        let mut scored: Vec<ScoredChoice<R::Turn>> = Vec::with_capacity(order.len());
+        let mut outcomes = Vec::new();
+        let mut roll_score = None;
+        for choice in order {
+            // With MultiPV, the first `multipv` choices get exact scores.
+            let mut exact_scores: Vec<i32> = scored.iter().filter(|c| c.exact).map(|c| c.score).collect();
+            exact_scores.sort_unstable_by(|a, b| b.cmp(a));
+            let alpha = if exact_scores.len() >= multipv { exact_scores[multipv - 1] } else { -INF };
+            let (score, exact) = match choice {
+                Choice::Turn(t) => {
+                    let slot = table.turns.iter().position(|&x| x == t);
+                    let child = self.rules.play(pos, t);
+                    let v = -self.turn_node(&child, depth - 1, -INF, -alpha, 1);
+                    if self.aborted {
+                        return None;
+                    }
+                    if let Some(k) = slot {
+                        children[k].learn(v, alpha, INF);
+                    }
+                    (v, v > alpha)
+                }
+                Choice::Roll => {
+                    // Every group exactly, for the table of outcomes.
+                    let mut values = Vec::with_capacity(groups.len());
+                    for g in &groups {
+                        let v = self.decision_node(
+                            pos,
+                            hash,
+                            &table,
+                            &mut children,
+                            g.representative,
+                            depth,
+                            -INF,
+                            INF,
+                            0,
+                            false,
+                        );
+                        if self.aborted {
+                            return None;
+                        }
+                        values.push(v);
+                    }
+                    let value = if self.adversarial {
+                        values.iter().copied().min().unwrap_or(0)
+                    } else {
+                        let total: i64 = groups.iter().map(|g| i64::from(g.weight)).sum();
+                        let sum: i64 =
+                            groups.iter().zip(&values).map(|(g, &v)| i64::from(g.weight) * i64::from(v)).sum();
+                        super::floor_div(sum, total.max(1)) as i32
+                    };
+                    for (i, o) in table.outcomes.iter().enumerate() {
+                        let Some(g) = groups.iter().position(|g| g.members >> i & 1 == 1) else { continue };
+                        let best = self.best_of_outcome(&table, &children, groups[g].representative, values[g]);
+                        if let Some(best) = best {
+                            outcomes.push(OutcomeAdvice {
+                                roll: o.roll,
+                                probability: o.probability,
+                                best,
+                                score: values[g],
+                            });
+                        }
+                    }
+                    roll_score = Some(value);
+                    (value, true)
+                }
+            };
+            scored.push(ScoredChoice { choice, score, exact });
+        }
+        // Exact scores first, by score; bounds after (each is below the best).
+        scored.sort_by_key(|c| (std::cmp::Reverse(c.exact as u8), std::cmp::Reverse(c.score)));
+        if scored.is_empty() {
+            return None;
+        }
+        Some(Iteration { choices: scored, outcomes, roll_score })
+    }
+}
+
+// `WIN` bounds every score, so the widest child window (-INF, INF) never cuts.
+const _: () = assert!(INF > WIN);

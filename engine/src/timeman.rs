@@ -1,0 +1,96 @@
+//! Time management: how long a search may take, from the limits a `go` brings.
+
+use std::time::{Duration, Instant};
+
+/// The limits of one search, as `go` gives them (times in milliseconds).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Our clock and increment (the side to move's `wtime`/`winc` or `btime`/`binc`).
+    pub time: Option<u64>,
+    pub increment: u64,
+    pub movestogo: Option<u64>,
+    pub movetime: Option<u64>,
+    /// Turns (a roll and a move) deep.
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub infinite: bool,
+    /// Subtracted from every budget: what the GUI and the pipe take (UCI's Move Overhead).
+    pub move_overhead: u64,
+}
+
+/// The budget of one search.
+#[derive(Copy, Clone, Debug)]
+pub struct TimeBudget {
+    pub start: Instant,
+    /// Past this, no new iteration starts.
+    pub soft: Option<Duration>,
+    /// Past this, the search stops where it is.
+    pub hard: Option<Duration>,
+}
+
+impl TimeBudget {
+    /// The budget for these limits, started now.
+    pub fn new(limits: &Limits) -> TimeBudget {
+        TimeBudget::starting_at(limits, Instant::now())
+    }
+
+    pub fn starting_at(limits: &Limits, start: Instant) -> TimeBudget {
+        let overhead = limits.move_overhead;
+        if limits.infinite {
+            return TimeBudget { start, soft: None, hard: None };
+        }
+        if let Some(movetime) = limits.movetime {
+            let t = Duration::from_millis(movetime.saturating_sub(overhead).max(1));
+            return TimeBudget { start, soft: Some(t), hard: Some(t) };
+        }
+        if let Some(time) = limits.time {
+            // Dice games run long and the clock must last: plan for 40 more moves unless told.
+            let moves_left = limits.movestogo.unwrap_or(40).clamp(1, 80);
+            let usable = time.saturating_sub(overhead).max(1);
+            let share = usable / moves_left + limits.increment * 3 / 4;
+            let hard = (share * 3).min(usable * 2 / 3).max(1);
+            let soft = share.min(hard).max(1);
+            return TimeBudget {
+                start,
+                soft: Some(Duration::from_millis(soft)),
+                hard: Some(Duration::from_millis(hard)),
+            };
+        }
+        TimeBudget { start, soft: None, hard: None }
+    }
+
+    #[inline]
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Past the hard limit?
+    #[inline]
+    pub fn out_of_time(&self) -> bool {
+        self.hard.is_some_and(|h| self.start.elapsed() >= h)
+    }
+
+    /// Should iterative deepening start another iteration? An iteration takes several times
+    /// the last, so none starts after half the soft budget.
+    pub fn may_start_iteration(&self) -> bool {
+        self.soft.is_none_or(|s| self.start.elapsed() < s / 2)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets() {
+        let b = TimeBudget::new(&Limits { movetime: Some(1000), move_overhead: 10, ..Default::default() });
+        assert_eq!(b.hard, Some(Duration::from_millis(990)));
+        let b = TimeBudget::new(&Limits { time: Some(60_000), increment: 1000, ..Default::default() });
+        assert_eq!(b.soft, Some(Duration::from_millis(60_000 / 40 + 750)));
+        assert!(b.hard.unwrap() <= Duration::from_millis(40_000));
+        let b = TimeBudget::new(&Limits { time: Some(5), move_overhead: 10, ..Default::default() });
+        assert_eq!(b.hard, Some(Duration::from_millis(1)));
+        assert!(TimeBudget::new(&Limits { infinite: true, movetime: Some(5), ..Default::default() }).hard.is_none());
+        assert!(TimeBudget::new(&Limits::default()).hard.is_none());
+    }
+}

@@ -1,0 +1,197 @@
+//! The transposition table: a fixed-size array shared by all search threads without locks.
+//!
+//! Each entry is two atomics, the key XORed with the data and the data, so a torn write (two
+//! threads storing at once) reads back as a key mismatch instead of as wrong data. Entries keep a
+//! lower and an upper bound on the value, so a chance node's cut-offs in either direction are
+//! remembered. Four entries make a 64-byte cluster, one cache line.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+/// No best turn stored.
+pub const NO_TURN: u16 = u16::MAX;
+
+/// What a probe finds.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct TtHit {
+    /// The best turn's index among the node's turns, or [`NO_TURN`].
+    pub best: u16,
+    pub lower: i32,
+    pub upper: i32,
+    pub depth: i32,
+}
+
+#[derive(Default)]
+struct Entry {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Cluster {
+    entries: [Entry; 4],
+}
+
+fn pack(best: u16, lower: i32, upper: i32, depth: i32, generation: u8) -> u64 {
+    let lower = lower.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16;
+    let upper = upper.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16;
+    u64::from(best)
+        | u64::from(lower) << 16
+        | u64::from(upper) << 32
+        | u64::from(depth.clamp(0, 255) as u8) << 48
+        | u64::from(generation) << 56
+}
+
+fn unpack(data: u64) -> (TtHit, u8) {
+    let hit = TtHit {
+        best: data as u16,
+        lower: i32::from((data >> 16) as u16 as i16),
+        upper: i32::from((data >> 32) as u16 as i16),
+        depth: i32::from((data >> 48) as u8),
+    };
+    (hit, (data >> 56) as u8)
+}
+
+/// The shared table.
+pub struct TranspositionTable {
+    clusters: Box<[Cluster]>,
+    generation: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of about `mib` MiB (at least one cluster).
+    pub fn new(mib: usize) -> TranspositionTable {
+        let count = (mib.max(1) * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
+        let clusters = (0..count).map(|_| Cluster::default()).collect::<Vec<_>>().into_boxed_slice();
+        TranspositionTable { clusters, generation: AtomicU8::new(0) }
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.clusters.len() * std::mem::size_of::<Cluster>()
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        for c in self.clusters.iter_mut() {
+            *c = Cluster::default();
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: older entries become the first to be replaced.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn cluster(&self, key: u64) -> &Cluster {
+        // Multiply-shift maps the key onto the table without a modulo.
+        let index = ((u128::from(key) * self.clusters.len() as u128) >> 64) as usize;
+        &self.clusters[index]
+    }
+
+    /// The entry for `key`, if stored.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        for e in &self.cluster(key).entries {
+            let data = e.data.load(Ordering::Relaxed);
+            if e.key_xor_data.load(Ordering::Relaxed) ^ data == key && data != 0 {
+                return Some(unpack(data).0);
+            }
+        }
+        None
+    }
+
+    /// Stores bounds found at `depth`. Bounds from the same depth merge with what is there;
+    /// a deeper result replaces a shallower one; a shallower one never replaces a deeper one of
+    /// the same key (but may update its best turn when it had none).
+    pub fn store(&self, key: u64, depth: i32, lower: i32, upper: i32, best: u16) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let cluster = self.cluster(key);
+        let mut victim = &cluster.entries[0];
+        let mut victim_worth = i32::MAX;
+        for e in &cluster.entries {
+            let data = e.data.load(Ordering::Relaxed);
+            if data != 0 && e.key_xor_data.load(Ordering::Relaxed) ^ data == key {
+                let (old, _) = unpack(data);
+                let new = if depth == old.depth {
+                    let (lo, hi) = (lower.max(old.lower), upper.min(old.upper));
+                    let best = if best == NO_TURN { old.best } else { best };
+                    if lo <= hi {
+                        pack(best, lo, hi, depth, generation)
+                    } else {
+                        pack(best, lower, upper, depth, generation)
+                    }
+                } else if depth > old.depth {
+                    pack(if best == NO_TURN { old.best } else { best }, lower, upper, depth, generation)
+                } else if old.best == NO_TURN && best != NO_TURN {
+                    pack(best, old.lower, old.upper, old.depth, generation)
+                } else {
+                    return;
+                };
+                e.data.store(new, Ordering::Relaxed);
+                e.key_xor_data.store(key ^ new, Ordering::Relaxed);
+                return;
+            }
+            let (old, old_generation) = unpack(data);
+            // Empty slots first, then the shallowest, with entries of past searches worth less.
+            let age = i32::from(generation.wrapping_sub(old_generation));
+            let worth = if data == 0 { i32::MIN } else { old.depth - 4 * age };
+            if worth < victim_worth {
+                victim = e;
+                victim_worth = worth;
+            }
+        }
+        let data = pack(best, lower, upper, depth, generation);
+        victim.data.store(data, Ordering::Relaxed);
+        victim.key_xor_data.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Per mille of a sample of entries written in this search (UCI's `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let sample = self.clusters.len().min(250);
+        let mut used = 0;
+        for c in &self.clusters[..sample] {
+            for e in &c.entries {
+                let data = e.data.load(Ordering::Relaxed);
+                if data != 0 && unpack(data).1 == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * 4).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_probes_merges_and_replaces() {
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.probe(42), None);
+        tt.store(42, 3, 10, 4000, 7);
+        assert_eq!(tt.probe(42), Some(TtHit { best: 7, lower: 10, upper: 4000, depth: 3 }));
+        // Same depth: bounds merge.
+        tt.store(42, 3, -4000, 50, NO_TURN);
+        assert_eq!(tt.probe(42), Some(TtHit { best: 7, lower: 10, upper: 50, depth: 3 }));
+        // Shallower: kept out.
+        tt.store(42, 2, 0, 0, 1);
+        assert_eq!(tt.probe(42).unwrap().depth, 3);
+        // Deeper: replaces.
+        tt.store(42, 5, -7, -7, 2);
+        assert_eq!(tt.probe(42), Some(TtHit { best: 2, lower: -7, upper: -7, depth: 5 }));
+        // Negative scores survive packing.
+        tt.store(43, 1, -3999, -12, NO_TURN);
+        assert_eq!(tt.probe(43), Some(TtHit { best: NO_TURN, lower: -3999, upper: -12, depth: 1 }));
+    }
+
+    #[test]
+    fn size_follows_the_option() {
+        assert_eq!(TranspositionTable::new(1).bytes(), 1024 * 1024);
+        assert_eq!(TranspositionTable::new(16).bytes(), 16 * 1024 * 1024);
+    }
+}

@@ -1,0 +1,300 @@
+//! The search: chance pruning is exact (Star1 and Star2 give plain expectimax's value to the
+//! last unit), the tactics a dice-chess engine must see, threads and time limits.
+
+use alea_engine::eval::MaterialEval;
+use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind};
+use alea_engine::search::{
+    self, ChancePruning, Choice, MATE_ZONE, Root, SearchInput, SearchOptions, SearchResult, Shared,
+};
+use alea_engine::timeman::Limits;
+use alea_engine::values::PieceValues;
+use alea_engine::{Board, Game, Move};
+
+struct Case {
+    game: Game<Variant>,
+    root: Root<Move>,
+}
+
+fn case(kind: VariantKind, fen: &str, moves: &[&str], roll: &[u8]) -> Case {
+    let mut game = Game::new(Variant::new(kind, false), Position::new(Board::from_fen(fen).unwrap()));
+    for m in moves {
+        game.play_uci(m, |p| p.board.fen()).unwrap();
+    }
+    let root = if roll.is_empty() {
+        Root::PreRoll
+    } else {
+        let mut turns = TurnList::new();
+        game.rules().allowed_turns(game.position(), &Roll::new(roll).unwrap(), &mut turns);
+        Root::Turns(turns.to_vec())
+    };
+    Case { game, root }
+}
+
+fn run(c: &Case, depth: u32, options: SearchOptions, limits: Limits) -> SearchResult<Move> {
+    let rules = *c.game.rules();
+    let eval = MaterialEval::new(PieceValues::for_variant(rules.kind()));
+    let input = SearchInput {
+        rules: &rules,
+        eval: &eval,
+        position: c.game.position(),
+        root: c.root.clone(),
+        history: c.game.hashes(),
+        limits: Limits { depth: Some(depth), ..limits },
+        options,
+    };
+    search::search(&input, &Shared::new(4), &mut |_| {})
+}
+
+fn exact_search(c: &Case, depth: u32, pruning: ChancePruning) -> SearchResult<Move> {
+    let options = SearchOptions { chance_pruning: pruning, use_tt: false, threads: 1, multipv: 1 };
+    run(c, depth, options, Limits::default())
+}
+
+/// Positions from the shared conformance games (every variant; pre-roll and rolled roots).
+fn conformance_cases(per_variant: usize) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for (file, kind) in
+        [("freedom", VariantKind::Freedom), ("classic", VariantKind::Classic), ("brainking", VariantKind::BrainKing)]
+    {
+        let path = format!("{}/../tests/data/conformance/{file}.jsonl", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let step = lines.len() / per_variant;
+        for (i, line) in lines.iter().step_by(step).take(per_variant).enumerate() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let rules = Variant::new(kind, false);
+            let pos = Position::new(Board::from_fen(v["fen"].as_str().unwrap()).unwrap());
+            // Rebuild the rule state from the moves, as the protocol would.
+            let mut p = Position::new(Board::from_fen(v["start"].as_str().unwrap()).unwrap());
+            for m in v["moves"].as_array().unwrap() {
+                let t = rules.parse_turn(&p, m.as_str().unwrap()).unwrap();
+                p = rules.play(&p, t);
+            }
+            assert_eq!(p.board, pos.board);
+            if rules.end(&p).is_some() {
+                continue;
+            }
+            let game = Game::new(rules, p);
+            let root = if i % 2 == 0 {
+                Root::PreRoll
+            } else {
+                let mut outcomes = alea_engine::rules::OutcomeList::new();
+                rules.outcomes(game.position(), &mut outcomes);
+                let roll = outcomes[i % outcomes.len()].roll;
+                let mut turns = TurnList::new();
+                rules.allowed_turns(game.position(), &roll, &mut turns);
+                Root::Turns(turns.to_vec())
+            };
+            cases.push(Case { game, root });
+        }
+    }
+    cases
+}
+
+fn check_exact(cases: &[Case], depths: std::ops::RangeInclusive<u32>) {
+    for (n, c) in cases.iter().enumerate() {
+        for depth in depths.clone() {
+            let plain = exact_search(c, depth, ChancePruning::None);
+            for pruning in [ChancePruning::Star1, ChancePruning::Star2] {
+                let pruned = exact_search(c, depth, pruning);
+                assert_eq!(
+                    pruned.score,
+                    plain.score,
+                    "case {n} ({}) depth {depth}: {} differs from none",
+                    c.game.position().board.fen(),
+                    pruning.name()
+                );
+                // The choice made has that value.
+                assert_eq!(pruned.choices[0].score, plain.score);
+                assert!(pruned.choices[0].exact);
+            }
+        }
+    }
+}
+
+#[test]
+fn chance_pruning_is_exact_on_54_positions_to_depth_3() {
+    let cases = conformance_cases(18);
+    assert!(cases.len() >= 50, "{} cases", cases.len());
+    check_exact(&cases, 1..=3);
+}
+
+#[test]
+fn chance_pruning_is_exact_at_depth_4() {
+    let cases = conformance_cases(2);
+    check_exact(&cases, 4..=4);
+}
+
+/// Every case at depth 4: `cargo test --release -- --ignored exact_at_depth_4_everywhere`.
+#[test]
+#[ignore]
+fn chance_pruning_is_exact_at_depth_4_everywhere() {
+    check_exact(&conformance_cases(18), 4..=4);
+}
+
+fn best(c: &Case, depth: u32) -> SearchResult<Move> {
+    run(c, depth, SearchOptions::default(), Limits::default())
+}
+
+fn uci(c: &Case, choice: Choice<Move>) -> String {
+    match choice {
+        Choice::Turn(t) => c.game.rules().turn_to_uci(t),
+        Choice::Roll => "roll".into(),
+    }
+}
+
+#[test]
+fn takes_the_king_when_the_roll_allows_it() {
+    // Classic: Black passed while in check; a queen roll takes the king.
+    let c =
+        case(VariantKind::Classic, "rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2", &["0000"], &[5, 2]);
+    let r = best(&c, 2);
+    assert_eq!(uci(&c, r.best), "h5e8");
+    assert!(r.score >= MATE_ZONE);
+    // BrainKing: a king left en prise is taken.
+    let c = case(VariantKind::BrainKing, "4k3/8/8/8/8/8/3PP3/4K2r b - - 0 1", &[], &[4]);
+    let r = best(&c, 2);
+    assert_eq!(uci(&c, r.best), "h1e1");
+    assert_eq!(r.mate, Some(1));
+}
+
+#[test]
+fn finds_a_certain_mate_by_check_in_freedom_and_reports_mate() {
+    let c = case(VariantKind::Freedom, "6k1/5ppp/8/8/8/8/5PPP/1Q4K1 w - - 0 30", &[], &[]);
+    let r = best(&c, 3);
+    assert_eq!(uci(&c, r.best), "b1b8", "a Freedom check, played without rolling");
+    assert_eq!(r.mate, Some(1));
+    // A king-and-rook mate: the check is free, the mate certain.
+    let c = case(VariantKind::Freedom, "4k3/8/4K3/8/8/8/8/R7 w - - 0 1", &[], &[]);
+    let r = best(&c, 2);
+    assert_eq!(uci(&c, r.best), "a1a8");
+    assert_eq!(r.mate, Some(1));
+}
+
+#[test]
+fn a_likely_win_is_not_called_mate() {
+    // Classic: White to move can take the king only with a queen roll; no certainty.
+    let c = case(VariantKind::Classic, "rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2", &["0000"], &[]);
+    let r = best(&c, 2);
+    assert_eq!(r.mate, None);
+    assert!(r.score > 0);
+}
+
+#[test]
+fn takes_a_free_queen_when_the_roll_allows_it() {
+    let c = case(VariantKind::Freedom, "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", &[], &[4]);
+    let r = best(&c, 3);
+    assert_eq!(uci(&c, r.best), "d1d5");
+    assert!(r.score >= 400, "a rook up: {}", r.score);
+}
+
+#[test]
+fn recaptures_with_freedom_when_it_wins_material() {
+    // 1.e4 d5 2.exd5: Black's queen retakes without rolling.
+    let c = case(
+        VariantKind::Freedom,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        &["e2e4", "d7d5", "e4d5"],
+        &[],
+    );
+    let r = best(&c, 3);
+    assert_eq!(uci(&c, r.best), "d8d5");
+    let c = case(VariantKind::Freedom, "4k3/8/2n5/8/4p3/8/8/B3K3 w - - 0 1", &["a1e5", "c6e5"], &[]);
+    let r = best(&c, 2);
+    assert_eq!(r.best, Choice::Roll, "the knight that retook is not attacked: nothing to recapture");
+}
+
+#[test]
+fn rolls_when_every_freedom_move_loses_material() {
+    // The only Freedom move is Qd8+, which the rook takes (for free: a recapture).
+    let c = case(VariantKind::Freedom, "r5k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1", &[], &[]);
+    let mut pre = TurnList::new();
+    c.game.rules().pre_roll_turns(c.game.position(), &mut pre);
+    assert_eq!(pre.len(), 1);
+    let r = best(&c, 3);
+    assert_eq!(r.best, Choice::Roll);
+    assert!(r.choices.iter().any(|ch| ch.choice != Choice::Roll && ch.score < r.score));
+}
+
+#[test]
+fn pre_roll_root_reports_every_outcome() {
+    let c = case(VariantKind::Classic, "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3", &[], &[]);
+    let r = best(&c, 2);
+    assert_eq!(r.outcomes.len(), 21);
+    let total: f64 = r.outcomes.iter().map(|o| o.probability).sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    let expected: f64 = r.outcomes.iter().map(|o| o.probability * f64::from(o.score)).sum();
+    assert!((expected - f64::from(r.roll_score.unwrap())).abs() <= 1.0);
+    // A bishop or queen roll takes f7 with check; doubles too.
+    for o in &r.outcomes {
+        if o.roll.faces().contains(&5) {
+            assert!(o.score > 300, "{}: {}", o.roll, o.score);
+        }
+    }
+}
+
+#[test]
+fn two_threads_search_the_same_root() {
+    let c =
+        case(VariantKind::Freedom, "r2q1rk1/ppp2ppp/2npbn2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 8", &[], &[2]);
+    let one = run(&c, 3, SearchOptions::default(), Limits::default());
+    let two = run(&c, 3, SearchOptions { threads: 2, ..SearchOptions::default() }, Limits::default());
+    let Root::Turns(turns) = &c.root else { unreachable!() };
+    for r in [&one, &two] {
+        let Choice::Turn(t) = r.best else { panic!("a turn after a roll") };
+        assert!(turns.contains(&t));
+        assert_eq!(r.depth, 3);
+    }
+}
+
+#[test]
+fn movetime_is_kept() {
+    let c =
+        case(VariantKind::Freedom, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[], &[]);
+    for movetime in [50u64, 300] {
+        let limits = Limits { movetime: Some(movetime), move_overhead: 0, ..Default::default() };
+        let rules = *c.game.rules();
+        let eval = MaterialEval::new(PieceValues::for_variant(rules.kind()));
+        let input = SearchInput {
+            rules: &rules,
+            eval: &eval,
+            position: c.game.position(),
+            root: c.root.clone(),
+            history: c.game.hashes(),
+            limits,
+            options: SearchOptions::default(),
+        };
+        let r = search::search(&input, &Shared::new(16), &mut |_| {});
+        let limit = movetime as f64 * 1.05 + 10.0;
+        assert!((r.elapsed.as_secs_f64() * 1000.0) <= limit, "{movetime} ms asked, {:?} taken", r.elapsed);
+        assert!(r.depth >= 1);
+    }
+}
+
+#[test]
+fn stop_flag_ends_an_infinite_search() {
+    let c =
+        case(VariantKind::Classic, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[], &[]);
+    let rules = *c.game.rules();
+    let eval = MaterialEval::new(PieceValues::for_variant(rules.kind()));
+    let shared = Shared::new(16);
+    let input = SearchInput {
+        rules: &rules,
+        eval: &eval,
+        position: c.game.position(),
+        root: c.root.clone(),
+        history: c.game.hashes(),
+        limits: Limits { infinite: true, ..Default::default() },
+        options: SearchOptions::default(),
+    };
+    let start = std::time::Instant::now();
+    let r = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            shared.request_stop();
+        });
+        search::search(&input, &shared, &mut |_| {})
+    });
+    assert!(start.elapsed().as_millis() < 2000);
+    assert!(r.depth >= 1);
+}
