@@ -1,7 +1,7 @@
 //! The loop that ties input, session and search together: a reader thread turns bytes into
 //! lines; this loop parses and dispatches them.
 
-use crate::command::{Command, MAX_LINE, parse};
+use crate::command::{MAX_LINE, parse};
 use crate::output::Output;
 use crate::session::{Flow, Session};
 use std::io::{BufRead, BufReader, Read};
@@ -81,23 +81,17 @@ pub fn run(input: impl Read + Send + 'static, out: Output) {
             Ok(cmd) => cmd,
             Err(e) => {
                 out.error(e.to_string());
+                // Every `go` gets its `bestmove`, even one we cannot read.
+                if line.split_whitespace().next() == Some("go") {
+                    session.stop_search();
+                    out.line("bestmove (none)");
+                }
                 continue;
             }
         };
-        let flow = match cmd {
-            Command::Go(ref go) if go.perft.is_none() => {
-                out.error("search is not built yet");
-                out.line("bestmove (none)");
-                Flow::Continue
-            }
-            Command::Bench => {
-                out.error("bench is not built yet");
-                Flow::Continue
-            }
-            cmd => session.handle_simple(cmd),
-        };
-        if flow == Flow::Quit {
-            break;
+        if session.handle(cmd) == Flow::Quit {
+            return;
         }
     }
+    session.stop_search();
 }

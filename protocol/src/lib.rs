@@ -3,8 +3,10 @@
 
 pub mod command;
 pub mod engine_loop;
+pub mod go;
 pub mod options;
 pub mod output;
+pub mod reply;
 pub mod session;
 
 pub use engine_loop::run;

@@ -1,11 +1,14 @@
 //! The protocol session: the game, the options, and the reply to each command.
 
 use crate::command::{Command, GoParams, RollSpec, StartSpec};
+use crate::go::{self, Dice, GoRequest, SearchJob};
 use crate::options::{Changed, Options};
 use crate::output::Output;
 use alea_engine::perft::perft_divide;
 use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant};
+use alea_engine::search::Shared;
 use alea_engine::{Board, Game, Move, Square};
+use std::sync::Arc;
 
 /// What the caller should do after a command.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -20,6 +23,10 @@ pub struct Session {
     pub(crate) game: Game<Variant>,
     pub(crate) debug: bool,
     pub(crate) out: Output,
+    /// The transposition table and stop flag, kept between searches.
+    shared: Arc<Shared>,
+    dice: Dice,
+    job: Option<SearchJob>,
 }
 
 fn sorted_uci(rules: &Variant, turns: &[Move]) -> Vec<String> {
@@ -33,7 +40,105 @@ impl Session {
     pub fn new(out: Output) -> Session {
         let options = Options::default();
         let rules = Variant::new(options.variant, options.chess960);
-        Session { game: Game::new(rules, Position::new(Board::startpos())), options, debug: false, out }
+        Session {
+            game: Game::new(rules, Position::new(Board::startpos())),
+            shared: Arc::new(Shared::new(options.hash_mib)),
+            dice: go::new_dice(options.seed),
+            options,
+            debug: false,
+            out,
+            job: None,
+        }
+    }
+
+    /// Is a search running?
+    pub fn searching(&mut self) -> bool {
+        if self.job.as_ref().is_some_and(|j| j.is_finished()) {
+            self.job.take().expect("a job").join();
+        }
+        self.job.is_some()
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    pub fn stop_search(&mut self) {
+        if let Some(job) = self.job.take() {
+            job.stop();
+            job.join();
+        }
+    }
+
+    /// Handles one command.
+    pub fn handle(&mut self, cmd: Command) -> Flow {
+        match cmd {
+            Command::IsReady => {
+                self.out.line("readyok");
+                Flow::Continue
+            }
+            Command::Stop | Command::PonderHit => {
+                self.stop_search();
+                Flow::Continue
+            }
+            Command::Quit => {
+                self.stop_search();
+                Flow::Quit
+            }
+            Command::Uci | Command::Debug(_) | Command::LegalMoves(_) | Command::Display => self.handle_simple(cmd),
+            cmd => {
+                // Anything else changes state or starts work: a running search ends first.
+                self.stop_search();
+                match cmd {
+                    Command::Go(go) if go.perft.is_none() => {
+                        self.go(go);
+                        Flow::Continue
+                    }
+                    Command::Bench => {
+                        self.bench();
+                        Flow::Continue
+                    }
+                    cmd => self.handle_simple(cmd),
+                }
+            }
+        }
+    }
+
+    /// Starts a search, or answers at once where there is nothing to search.
+    fn go(&mut self, params: GoParams) {
+        if let Some(end) = self.game.end() {
+            if params.roll.is_some() {
+                self.out.error(format!("the game is over ({end}); no roll can be played"));
+            }
+            self.out.lines([format!("info string result {end}"), "bestmove (none)".to_string()]);
+            return;
+        }
+        let plan = match go::plan(&self.game, &params, self.options.engine_rolls) {
+            Ok(plan) => plan,
+            Err(e) => {
+                self.out.error(e);
+                self.out.line("bestmove (none)");
+                return;
+            }
+        };
+        let limits = go::limits(&params, self.game.position().board.turn(), &self.options);
+        self.job = Some(go::start(GoRequest {
+            game: self.game.clone(),
+            plan,
+            limits,
+            options: self.options.clone(),
+            shared: Arc::clone(&self.shared),
+            dice: Arc::clone(&self.dice),
+            out: self.out.clone(),
+        }));
+    }
+
+    /// The fixed search suite, as `alea bench` runs it, reported as info strings.
+    fn bench(&self) {
+        let options = alea_engine::search::SearchOptions::default();
+        let out = self.out.clone();
+        let (nodes, elapsed) = alea_engine::bench::run(alea_engine::bench::DEFAULT_DEPTH, &options, |l| {
+            out.line(format!("info string bench {}: {} nodes, best {} score cp {}", l.name, l.nodes, l.best, l.score));
+        });
+        let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+        self.out.line(format!("{nodes} nodes {nps} nps"));
     }
 
     pub fn rules(&self) -> Variant {
@@ -61,7 +166,7 @@ impl Session {
             Command::Debug(on) => self.debug = on,
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-            Command::UciNewGame => self.reset_game(),
+            Command::UciNewGame => self.new_game(),
             Command::Position { start, recapture, moves } => {
                 if let Err(e) = self.set_position(&start, recapture.as_deref(), &moves) {
                     self.out.error(e);
@@ -83,9 +188,18 @@ impl Session {
         let before = self.options.clone();
         match self.options.set(name, value) {
             Ok(Changed::Rules) if self.options != before => self.reset_game(),
+            Ok(Changed::Hash) => self.shared = Arc::new(Shared::new(self.options.hash_mib)),
+            Ok(_) if self.options.seed != before.seed => self.dice = go::new_dice(self.options.seed),
             Ok(_) => {}
             Err(e) => self.out.error(e),
         }
+    }
+
+    /// A new game: the start position, an empty table, the dice seeded afresh.
+    fn new_game(&mut self) {
+        self.reset_game();
+        self.shared = Arc::new(Shared::new(self.options.hash_mib));
+        self.dice = go::new_dice(self.options.seed);
     }
 
     /// Back to the start position under the current rules.
