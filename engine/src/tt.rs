@@ -3,7 +3,7 @@
 //! Each entry is two atomics, the key XORed with the data and the data, so a torn write (two
 //! threads storing at once) reads back as a key mismatch instead of as wrong data. Entries keep a
 //! lower and an upper bound on the value, so a chance node's cut-offs in either direction are
-//! remembered. Four entries make a 64-byte cluster, one cache line.
+//! remembered. Four entries make a 64-byte cluster, aligned to a cache line.
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -20,17 +20,9 @@ pub struct TtHit {
     pub depth: i32,
 }
 
-#[derive(Default)]
-struct Entry {
-    key_xor_data: AtomicU64,
-    data: AtomicU64,
-}
-
-#[repr(align(64))]
-#[derive(Default)]
-struct Cluster {
-    entries: [Entry; 4],
-}
+/// Atomics per cluster: four entries of two words.
+const CLUSTER_WORDS: usize = 8;
+const CLUSTER_BYTES: usize = CLUSTER_WORDS * 8;
 
 fn pack(best: u16, lower: i32, upper: i32, depth: i32, generation: u8) -> u64 {
     let lower = lower.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16;
@@ -54,27 +46,54 @@ fn unpack(data: u64) -> (TtHit, u8) {
 
 /// The shared table.
 pub struct TranspositionTable {
-    clusters: Box<[Cluster]>,
+    /// Clusters of [`CLUSTER_WORDS`] words, from `offset` on (a cache-line boundary).
+    words: Box<[AtomicU64]>,
+    offset: usize,
+    clusters: usize,
     generation: AtomicU8,
 }
 
 impl TranspositionTable {
     /// A table of about `mib` MiB (at least one cluster).
+    ///
+    /// # Panics
+    /// If the memory cannot be had; [`TranspositionTable::try_new`] reports that instead.
     pub fn new(mib: usize) -> TranspositionTable {
-        let count = (mib.max(1) * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
-        let clusters = (0..count).map(|_| Cluster::default()).collect::<Vec<_>>().into_boxed_slice();
-        TranspositionTable { clusters, generation: AtomicU8::new(0) }
+        TranspositionTable::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// Size in bytes.
+    /// A table of about `mib` MiB, or why not. The memory comes zeroed from the allocator (all
+    /// zero is an empty table) with a word's alignment, which the allocator serves from fresh
+    /// pages without writing them: memory is touched only as the search writes entries.
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
+        let clusters = (mib.max(1) * 1024 * 1024 / CLUSTER_BYTES).max(1);
+        let len = clusters * CLUSTER_WORDS + CLUSTER_WORDS;
+        let layout =
+            std::alloc::Layout::array::<AtomicU64>(len).map_err(|_| format!("a {mib} MiB table is too large"))?;
+        // SAFETY: the layout has non-zero size; all-zero bits are a valid AtomicU64; the pointer is
+        // checked and given to a Box of the same element type and length (so the same layout).
+        let words = unsafe {
+            let ptr = std::alloc::alloc_zeroed(layout) as *mut AtomicU64;
+            if ptr.is_null() {
+                return Err(format!("cannot allocate a {mib} MiB table"));
+            }
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len))
+        };
+        let misalign = words.as_ptr() as usize % CLUSTER_BYTES;
+        let offset = if misalign == 0 { 0 } else { (CLUSTER_BYTES - misalign) / 8 };
+        Ok(TranspositionTable { words, offset, clusters, generation: AtomicU8::new(0) })
+    }
+
+    /// Size in bytes (of the clusters).
     pub fn bytes(&self) -> usize {
-        self.clusters.len() * std::mem::size_of::<Cluster>()
+        self.clusters * CLUSTER_BYTES
     }
 
-    /// Forgets everything.
+    /// Forgets everything (writing every word: for a fresh table of the same size without
+    /// touching memory, make a new one).
     pub fn clear(&mut self) {
-        for c in self.clusters.iter_mut() {
-            *c = Cluster::default();
+        for w in self.words.iter_mut() {
+            *w.get_mut() = 0;
         }
         self.generation.store(0, Ordering::Relaxed);
     }
@@ -84,19 +103,21 @@ impl TranspositionTable {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// The four entries (key XOR data, data) of the key's cluster.
     #[inline]
-    fn cluster(&self, key: u64) -> &Cluster {
+    fn cluster(&self, key: u64) -> impl Iterator<Item = (&AtomicU64, &AtomicU64)> {
         // Multiply-shift maps the key onto the table without a modulo.
-        let index = ((u128::from(key) * self.clusters.len() as u128) >> 64) as usize;
-        &self.clusters[index]
+        let index = ((u128::from(key) * self.clusters as u128) >> 64) as usize;
+        let start = self.offset + index * CLUSTER_WORDS;
+        self.words[start..start + CLUSTER_WORDS].chunks_exact(2).map(|pair| (&pair[0], &pair[1]))
     }
 
     /// The entry for `key`, if stored.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtHit> {
-        for e in &self.cluster(key).entries {
-            let data = e.data.load(Ordering::Relaxed);
-            if e.key_xor_data.load(Ordering::Relaxed) ^ data == key && data != 0 {
+        for (key_xor_data, data) in self.cluster(key) {
+            let data = data.load(Ordering::Relaxed);
+            if key_xor_data.load(Ordering::Relaxed) ^ data == key && data != 0 {
                 return Some(unpack(data).0);
             }
         }
@@ -108,12 +129,11 @@ impl TranspositionTable {
     /// the same key (but may update its best turn when it had none).
     pub fn store(&self, key: u64, depth: i32, lower: i32, upper: i32, best: u16) {
         let generation = self.generation.load(Ordering::Relaxed);
-        let cluster = self.cluster(key);
-        let mut victim = &cluster.entries[0];
+        let mut victim = None;
         let mut victim_worth = i32::MAX;
-        for e in &cluster.entries {
-            let data = e.data.load(Ordering::Relaxed);
-            if data != 0 && e.key_xor_data.load(Ordering::Relaxed) ^ data == key {
+        for (key_xor_data, data_word) in self.cluster(key) {
+            let data = data_word.load(Ordering::Relaxed);
+            if data != 0 && key_xor_data.load(Ordering::Relaxed) ^ data == key {
                 let (old, _) = unpack(data);
                 let new = if depth == old.depth {
                     let (lo, hi) = (lower.max(old.lower), upper.min(old.upper));
@@ -130,8 +150,8 @@ impl TranspositionTable {
                 } else {
                     return;
                 };
-                e.data.store(new, Ordering::Relaxed);
-                e.key_xor_data.store(key ^ new, Ordering::Relaxed);
+                data_word.store(new, Ordering::Relaxed);
+                key_xor_data.store(key ^ new, Ordering::Relaxed);
                 return;
             }
             let (old, old_generation) = unpack(data);
@@ -139,23 +159,25 @@ impl TranspositionTable {
             let age = i32::from(generation.wrapping_sub(old_generation));
             let worth = if data == 0 { i32::MIN } else { old.depth - 4 * age };
             if worth < victim_worth {
-                victim = e;
+                victim = Some((key_xor_data, data_word));
                 victim_worth = worth;
             }
         }
+        let (key_xor_data, data_word) = victim.expect("a cluster has entries");
         let data = pack(best, lower, upper, depth, generation);
-        victim.data.store(data, Ordering::Relaxed);
-        victim.key_xor_data.store(key ^ data, Ordering::Relaxed);
+        data_word.store(data, Ordering::Relaxed);
+        key_xor_data.store(key ^ data, Ordering::Relaxed);
     }
 
     /// Per mille of a sample of entries written in this search (UCI's `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed);
-        let sample = self.clusters.len().min(250);
+        let sample = self.clusters.min(250);
         let mut used = 0;
-        for c in &self.clusters[..sample] {
-            for e in &c.entries {
-                let data = e.data.load(Ordering::Relaxed);
+        for i in 0..sample {
+            let start = self.offset + i * CLUSTER_WORDS;
+            for pair in self.words[start..start + CLUSTER_WORDS].chunks_exact(2) {
+                let data = pair[1].load(Ordering::Relaxed);
                 if data != 0 && unpack(data).1 == generation {
                     used += 1;
                 }

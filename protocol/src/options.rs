@@ -42,8 +42,8 @@ impl Default for Options {
     }
 }
 
-pub const MAX_HASH_MIB: usize = 65_536;
-pub const MAX_THREADS: usize = 256;
+pub const MAX_HASH_MIB: usize = 16_384;
+pub const MAX_THREADS: usize = 64;
 pub const MAX_MULTIPV: usize = 256;
 pub const MAX_SEED: u64 = (1 << 53) - 1;
 

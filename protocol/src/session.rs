@@ -188,7 +188,13 @@ impl Session {
         let before = self.options.clone();
         match self.options.set(name, value) {
             Ok(Changed::Rules) if self.options != before => self.reset_game(),
-            Ok(Changed::Hash) => self.shared = Arc::new(Shared::new(self.options.hash_mib)),
+            Ok(Changed::Hash) => match Shared::try_new(self.options.hash_mib) {
+                Ok(shared) => self.shared = Arc::new(shared),
+                Err(e) => {
+                    self.out.error(format!("{e}; the table stays at {} MiB", before.hash_mib));
+                    self.options.hash_mib = before.hash_mib;
+                }
+            },
             Ok(_) if self.options.seed != before.seed => self.dice = go::new_dice(self.options.seed),
             Ok(_) => {}
             Err(e) => self.out.error(e),
@@ -198,7 +204,7 @@ impl Session {
     /// A new game: the start position, an empty table, the dice seeded afresh.
     fn new_game(&mut self) {
         self.reset_game();
-        self.shared = Arc::new(Shared::new(self.options.hash_mib));
+        self.shared = Arc::new(Shared::try_new(self.options.hash_mib).unwrap_or_else(|_| Shared::new(1)));
         self.dice = go::new_dice(self.options.seed);
     }
 

@@ -169,6 +169,15 @@ impl Shared {
         Shared { tt: TranspositionTable::new(hash_mib), stop: AtomicBool::new(false), nodes: AtomicU64::new(0) }
     }
 
+    /// As [`Shared::new`], or why the table cannot be had.
+    pub fn try_new(hash_mib: usize) -> Result<Shared, String> {
+        Ok(Shared {
+            tt: TranspositionTable::try_new(hash_mib)?,
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        })
+    }
+
     /// Asks a running search to stop as soon as it can (`stop`).
     pub fn request_stop(&self) {
         self.stop.store(true, Ordering::Relaxed);

@@ -1,0 +1,548 @@
+//! The protocol of shared/PROTOCOL.md, through the built binary: a scripted exchange for each
+//! command, the conformance cases through `legalmoves`, a fuzz test, and responsiveness.
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// The engine as a GUI sees it.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start alea");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, stdin, lines }
+    }
+
+    fn send(&mut self, line: &str) {
+        self.stdin.write_all(line.as_bytes()).unwrap();
+        self.stdin.write_all(b"\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("no '{prefix}' within {timeout:?}; saw {seen:?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("engine exited waiting for '{prefix}'; saw {seen:?}"),
+            }
+        }
+    }
+
+    /// Sends a line and returns the replies up to `readyok` (which is sent after it).
+    fn ask(&mut self, line: &str) -> Vec<String> {
+        self.send(line);
+        self.send("isready");
+        let mut lines = self.until("readyok", Duration::from_secs(30));
+        lines.pop();
+        lines
+    }
+
+    fn go(&mut self, line: &str) -> Vec<String> {
+        self.send(line);
+        self.until("bestmove", Duration::from_secs(60))
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(5) {
+            if self.child.try_wait().unwrap().is_some() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        panic!("quit did not end the engine");
+    }
+}
+
+fn errors(lines: &[String]) -> usize {
+    lines.iter().filter(|l| l.starts_with("info string error: ")).count()
+}
+
+#[test]
+fn uci_handshake_lists_every_option() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok", Duration::from_secs(5));
+    assert!(lines[0].starts_with("id name Alea"));
+    for option in [
+        "option name Hash type spin",
+        "option name Threads type spin",
+        "option name MultiPV type spin",
+        "option name Move Overhead type spin",
+        "option name UCI_ShowWDL type check default false",
+        "option name UCI_Variant type combo default freedom var freedom var classic var brainking",
+        "option name UCI_Chess960 type check default false",
+        "option name EngineRolls type check default false",
+        "option name Seed type spin",
+        "option name ChancePruning type combo default star2 var none var star1 var star2",
+    ] {
+        assert!(lines.iter().any(|l| l.starts_with(option)), "missing {option}: {lines:?}");
+    }
+    e.send("isready");
+    assert_eq!(e.until("readyok", Duration::from_secs(5)), vec!["readyok".to_string()]);
+    e.quit();
+}
+
+#[test]
+fn setoption_accepts_good_values_and_refuses_bad_ones() {
+    let mut e = Engine::start();
+    for good in [
+        "setoption name Hash value 32",
+        "setoption name Threads value 2",
+        "setoption name MultiPV value 3",
+        "setoption name Move Overhead value 20",
+        "setoption name UCI_ShowWDL value true",
+        "setoption name UCI_Variant value classic",
+        "setoption name UCI_Chess960 value true",
+        "setoption name EngineRolls value true",
+        "setoption name Seed value 7",
+        "setoption name ChancePruning value star1",
+        "setoption name Clear Hash",
+        "setoption name uci_variant value BrainKing",
+    ] {
+        assert_eq!(errors(&e.ask(good)), 0, "{good}");
+    }
+    for bad in [
+        "setoption name Hash value 0",
+        "setoption name Hash value lots",
+        "setoption name Threads value 100000",
+        "setoption name UCI_Variant value checkers",
+        "setoption name UCI_Chess960 value maybe",
+        "setoption name ChancePruning value star3",
+        "setoption name NoSuchOption value 1",
+        "setoption name Seed",
+    ] {
+        let replies = e.ask(bad);
+        assert_eq!(errors(&replies), 1, "{bad}: {replies:?}");
+    }
+    // The refused variant left brainking in place.
+    let d = e.ask("d");
+    assert!(d.iter().any(|l| l.starts_with("Variant: brainking")), "{d:?}");
+    e.quit();
+}
+
+#[test]
+fn positions_moves_passes_and_recapture() {
+    let mut e = Engine::start();
+    assert_eq!(e.ask("position startpos moves e2e4 d7d5 e4d5"), Vec::<String>::new());
+    let d = e.ask("d");
+    assert!(d.iter().any(|l| l == "Fen: rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"), "{d:?}");
+    assert!(d.iter().any(|l| l == "Recapture square: d5"));
+    assert_eq!(e.ask("legalmoves"), vec!["freedom d8d5".to_string()]);
+    // The same through a FEN and an explicit recapture square.
+    e.ask("position fen rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2 recapture d5");
+    assert_eq!(e.ask("legalmoves"), vec!["freedom d8d5".to_string()]);
+    // Classic passes, and the king capture after a pass in check.
+    e.ask("setoption name UCI_Variant value classic");
+    e.ask("position fen rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2 moves 0000");
+    assert_eq!(e.ask("legalmoves roll 5 1")[0].split(' ').filter(|m| *m == "h5e8").count(), 1);
+    // Refused commands keep the previous position.
+    for bad in [
+        "position startpos moves e2e5",
+        "position startpos moves e2e4 e2e4",
+        "position fen rnbqkbnr/pppppppp/8/8 w KQkq - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 recapture z9",
+        "position startpos moves e2e4,e7e5",
+        "position startpos moves a1a1",
+    ] {
+        let replies = e.ask(bad);
+        assert_eq!(errors(&replies), 1, "{bad}: {replies:?}");
+        assert!(e.ask("d").iter().any(|l| l == "Fen: rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 2 3"));
+    }
+    e.quit();
+}
+
+#[test]
+fn go_with_a_roll_before_the_roll_and_any() {
+    let mut e = Engine::start();
+    e.ask("position startpos moves e2e4 d7d5 e4d5");
+    // Before the roll: the Freedom recapture beats rolling, with the advice table first.
+    let lines = e.go("go depth 2");
+    assert_eq!(lines.last().unwrap(), "bestmove d8d5");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("info roll ")).count(), 6);
+    assert!(lines.iter().any(|l| l.starts_with("info string expected score cp ")));
+    assert!(lines.iter().any(|l| l.starts_with("info depth 2 ") && l.contains(" score cp ") && l.contains(" pv d8d5")));
+    // After a roll: a move of the rolled type.
+    let lines = e.go("go roll 2 depth 2");
+    let best = lines.last().unwrap();
+    assert!(best == "bestmove b8c6" || best == "bestmove b8a6" || best == "bestmove g8f6" || best == "bestmove g8h6");
+    let lines = e.go("go roll any depth 2");
+    assert_eq!(lines.last().unwrap(), "bestmove d8d5");
+    // A roll of the wrong shape, or out of range: an error and still one bestmove.
+    for bad in ["go roll 2 3", "go roll 7", "go roll"] {
+        let lines = e.go(bad);
+        assert_eq!(errors(&lines), 1, "{bad}");
+        assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    }
+    // No choice before the roll: bestmove roll at once.
+    e.ask("position startpos");
+    assert_eq!(e.go("go"), vec!["bestmove roll".to_string()]);
+    // Classic: a roll that allows nothing passes.
+    e.ask("setoption name UCI_Variant value classic");
+    e.ask("position startpos");
+    assert_eq!(e.go("go roll 3 4 depth 2").last().unwrap(), "bestmove 0000");
+    e.quit();
+}
+
+#[test]
+fn engine_rolls_its_own_dice_reproducibly() {
+    let run = |seed: u64| {
+        let mut e = Engine::start();
+        e.ask("setoption name EngineRolls value true");
+        e.ask(&format!("setoption name Seed value {seed}"));
+        let mut rolls = Vec::new();
+        let mut moves = Vec::new();
+        for _ in 0..6 {
+            e.ask(&format!("position startpos moves {}", moves.join(" ")));
+            let lines = e.go("go depth 1");
+            let roll = lines.iter().find(|l| l.starts_with("info string roll ")).expect("a roll line").clone();
+            rolls.push(roll);
+            moves.push(lines.last().unwrap().strip_prefix("bestmove ").unwrap().to_string());
+        }
+        e.quit();
+        (rolls, moves)
+    };
+    assert_eq!(run(11), run(11));
+    assert_ne!(run(11).0, run(12).0);
+}
+
+#[test]
+fn finished_games_answer_with_the_result() {
+    let mut e = Engine::start();
+    e.ask("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    let lines = e.go("go depth 2");
+    assert_eq!(lines, vec!["info string result 0-1 checkmate".to_string(), "bestmove (none)".to_string()]);
+    let lines = e.go("go roll 3 depth 2");
+    assert_eq!(errors(&lines), 1);
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    assert!(e.ask("d").iter().any(|l| l == "Result: 0-1 checkmate"));
+    assert_eq!(e.ask("legalmoves"), vec!["freedom".to_string()]);
+    e.ask("setoption name UCI_Variant value brainking");
+    e.ask("position fen 4k3/8/8/8/8/8/4r3/4K3 b - - 0 1 moves e2e1");
+    assert_eq!(e.go("go").first().unwrap(), "info string result 0-1 king capture");
+    e.quit();
+}
+
+#[test]
+fn perft_bench_and_display() {
+    let mut e = Engine::start();
+    e.send("go perft 3");
+    let lines = e.until("Nodes searched", Duration::from_secs(30));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
+    e.send("bench");
+    let lines = e.until("", Duration::from_secs(1)); // the first bench line
+    assert!(lines[0].starts_with("info string bench") || lines[0].is_empty(), "{lines:?}");
+    let mut last = String::new();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while Instant::now() < deadline {
+        let l = e.until("", Duration::from_secs(120)).pop().unwrap();
+        if l.ends_with(" nps") {
+            last = l;
+            break;
+        }
+    }
+    let words: Vec<&str> = last.split(' ').collect();
+    assert_eq!(words.len(), 4, "{last}");
+    assert_eq!(words[1], "nodes");
+    assert!(words[0].parse::<u64>().unwrap() > 10_000);
+    let d = e.ask("d");
+    assert!(d.iter().any(|l| l.starts_with("Key: 463B96181691FC9C")), "{d:?}");
+    assert!(d.iter().any(|l| l == "Side to move: white"));
+    assert!(d.iter().any(|l| l == "Pre-roll options: none (must roll)"));
+    e.quit();
+}
+
+/// `legalmoves` through the protocol agrees with every conformance case.
+#[test]
+fn legalmoves_agrees_with_every_conformance_case() {
+    let mut e = Engine::start();
+    let mut checked = 0;
+    for (file, variant, chess960) in [
+        ("freedom", "freedom", false),
+        ("freedom960", "freedom", true),
+        ("classic", "classic", false),
+        ("brainking", "brainking", false),
+    ] {
+        e.ask(&format!("setoption name UCI_Variant value {variant}"));
+        e.ask(&format!("setoption name UCI_Chess960 value {chess960}"));
+        let text =
+            std::fs::read_to_string(format!("{}/tests/data/conformance/{file}.jsonl", env!("CARGO_MANIFEST_DIR")))
+                .unwrap();
+        for line in text.lines() {
+            let case: serde_json::Value = serde_json::from_str(line).unwrap();
+            let moves: Vec<&str> = case["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+            // The generator's games run on past repetitions; set up the final FEN with the
+            // rule state where that matters.
+            let recapture = case.get("recapture").and_then(|r| r.as_str());
+            let position = match (recapture, case.get("king_capturable").and_then(|k| k.as_bool())) {
+                (_, Some(true)) => {
+                    format!("position fen {} moves {}", case["start"].as_str().unwrap(), moves.join(" "))
+                }
+                (Some(sq), _) => format!("position fen {} recapture {sq}", case["fen"].as_str().unwrap()),
+                _ => format!("position fen {}", case["fen"].as_str().unwrap()),
+            };
+            let replies = e.ask(&position);
+            if errors(&replies) > 0 {
+                // A game past a threefold repetition: the FEN alone is the same position.
+                assert_eq!(errors(&e.ask(&format!("position fen {}", case["fen"].as_str().unwrap()))), 0);
+            }
+            if let Some(free) = case.get("freedom") {
+                let want: Vec<&str> = free.as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+                let got = e.ask("legalmoves");
+                assert_eq!(got[0], format!("freedom {}", want.join(" ")).trim_end(), "{file}: {line}");
+            }
+            for (roll, want) in case["rolls"].as_object().unwrap() {
+                let want: Vec<&str> = want.as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+                let faces: Vec<String> = roll.chars().map(|c| c.to_string()).collect();
+                let got = e.ask(&format!("legalmoves roll {}", faces.join(" ")));
+                assert_eq!(got[0], format!("legalmoves {}", want.join(" ")), "{file} roll {roll}: {line}");
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 1981);
+    e.quit();
+}
+
+/// Random and mutated lines, seeded: the engine answers every isready and works afterwards.
+#[test]
+fn fuzz_20000_lines_never_break_the_engine() {
+    let mut rng = StdRng::seed_from_u64(0xf022);
+    let words = [
+        "uci",
+        "isready",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "UCI_Variant",
+        "freedom",
+        "classic",
+        "brainking",
+        "UCI_Chess960",
+        "true",
+        "false",
+        "EngineRolls",
+        "Seed",
+        "ChancePruning",
+        "star1",
+        "ucinewgame",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "recapture",
+        "go",
+        "roll",
+        "any",
+        "depth",
+        "nodes",
+        "movetime",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "infinite",
+        "stop",
+        "ponderhit",
+        "legalmoves",
+        "d",
+        "debug",
+        "on",
+        "off",
+        "searchmoves",
+        "e2e4",
+        "e7e5",
+        "0000",
+        "g1f3",
+        "e1g1",
+        "a7a8q",
+        "e4",
+        "d5",
+        "1",
+        "2",
+        "3",
+        "6",
+        "7",
+        "0",
+        "-5",
+        "99999999999999999999",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "w",
+        "b",
+        "KQkq",
+        "-",
+        "8/8/8/8/8/8/8/8",
+        "4k3/8/8/8/8/8/4r3/4K3",
+        "\u{fffd}",
+        "é",
+        "",
+    ];
+    let seeds = [
+        "position startpos moves e2e4 e7e5",
+        "go roll 1 depth 1",
+        "go depth 1",
+        "legalmoves roll 3",
+        "setoption name UCI_Variant value classic",
+        "position fen 4k3/8/8/8/8/8/4r3/4K3 b - - 0 1 moves e2e1",
+        "go roll 2 5 nodes 100",
+        "setoption name Hash value 8",
+    ];
+    let mut e = Engine::start();
+    for i in 0..20_000 {
+        let line: Vec<u8> = match rng.random_range(0..6) {
+            // Words of the protocol in random order.
+            0 | 1 => {
+                let n = rng.random_range(0..8);
+                let text: Vec<&str> = (0..n).map(|_| words[rng.random_range(0..words.len())]).collect();
+                text.join(" ").into_bytes()
+            }
+            // A real command with a word changed, dropped or repeated.
+            2 | 3 => {
+                let mut text: Vec<&str> = seeds[rng.random_range(0..seeds.len())].split(' ').collect();
+                let at = rng.random_range(0..text.len());
+                match rng.random_range(0..3) {
+                    0 => text[at] = words[rng.random_range(0..words.len())],
+                    1 => {
+                        text.remove(at);
+                    }
+                    _ => text.insert(at, text[at]),
+                }
+                text.join(" ").into_bytes()
+            }
+            // Bytes, valid UTF-8 or not.
+            4 => (0..rng.random_range(0..40)).map(|_| rng.random_range(1..=255u8)).filter(|&b| b != b'\n').collect(),
+            // Now and then a very long line.
+            _ if i % 500 == 0 => vec![b'x'; 1 << 20],
+            _ => b"position startpos moves e2e4 e7e5 g1f3".to_vec(),
+        };
+        // quit and bench are valid commands that end the process or take a second: not fuzz.
+        let as_text = String::from_utf8_lossy(&line);
+        if as_text.split_whitespace().next().is_some_and(|w| w == "quit" || w == "bench") {
+            continue;
+        }
+        e.send_bytes(&line);
+        e.send_bytes(b"\n");
+        if i % 10 == 0 {
+            e.send("isready");
+            e.until("readyok", Duration::from_secs(30));
+        }
+    }
+    // Drain what the last lines produced: stop joins any search, and the error for a command
+    // named nowhere else fences off everything before it.
+    e.send("stop");
+    e.send("fence-after-fuzz");
+    e.until("info string error: unknown command 'fence-after-fuzz'", Duration::from_secs(30));
+    e.send("setoption name UCI_Variant value freedom");
+    e.send("setoption name UCI_Chess960 value false");
+    e.send("setoption name Hash value 16");
+    e.ask("position startpos moves e2e4");
+    let lines = e.go("go roll 1 depth 2");
+    assert!(lines.last().unwrap().starts_with("bestmove "));
+    assert_ne!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+    e.quit();
+}
+
+/// During `go infinite`, isready is answered at once and stop ends the search quickly. The
+/// limits are loose for a loaded CI machine; the README gives the measured figures.
+#[test]
+fn isready_and_stop_during_an_infinite_search() {
+    let mut e = Engine::start();
+    e.ask("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let mut worst_ready = Duration::ZERO;
+    for _ in 0..20 {
+        let start = Instant::now();
+        e.send("isready");
+        e.until("readyok", Duration::from_secs(5));
+        worst_ready = worst_ready.max(start.elapsed());
+    }
+    let start = Instant::now();
+    e.send("stop");
+    let lines = e.until("bestmove", Duration::from_secs(5));
+    let stop_time = start.elapsed();
+    assert!(worst_ready < Duration::from_millis(200), "isready took {worst_ready:?}");
+    assert!(stop_time < Duration::from_millis(500), "stop took {stop_time:?}");
+    assert!(lines.last().unwrap().starts_with("bestmove "));
+    eprintln!("isready worst {worst_ready:?}, stop {stop_time:?}");
+    e.quit();
+}
+
+#[test]
+fn end_of_input_ends_the_engine() {
+    let mut child =
+        Command::new(env!("CARGO_BIN_EXE_alea")).stdin(Stdio::piped()).stdout(Stdio::null()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(b"position startpos\ngo infinite\n").unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < Duration::from_secs(5), "still running after end of input");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The process stays within Hash + 32 MiB while it searches.
+#[test]
+fn memory_stays_within_hash_plus_32_mib() {
+    let mut e = Engine::start();
+    e.ask("setoption name Hash value 64");
+    e.ask("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    e.send("go movetime 2000");
+    let pid = e.child.id();
+    let mut peak = 0u64;
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(1800) {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        if let Some(kb) = status.lines().find(|l| l.starts_with("VmRSS:")).and_then(|l| l.split_whitespace().nth(1)) {
+            peak = peak.max(kb.parse().unwrap());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    e.until("bestmove", Duration::from_secs(10));
+    assert!(peak > 0, "no VmRSS read");
+    assert!(peak <= (64 + 32) * 1024, "resident {peak} KiB");
+    e.quit();
+}
