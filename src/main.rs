@@ -40,6 +40,9 @@ enum Cmd {
         /// Chance-node pruning: none, star1 or star2.
         #[arg(long, default_value = "star2")]
         pruning: String,
+        /// Search threads (the node count is the same on every run only with one).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
 }
 
@@ -51,11 +54,11 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Cmd::Perft { depth, fen, chess960 }) => perft(depth, fen.as_deref(), chess960),
-        Some(Cmd::Bench { depth, pruning }) => bench(depth, &pruning),
+        Some(Cmd::Bench { depth, pruning, threads }) => bench(depth, &pruning, threads),
     }
 }
 
-fn bench(depth: u32, pruning: &str) -> ExitCode {
+fn bench(depth: u32, pruning: &str, threads: usize) -> ExitCode {
     use alea_engine::search::{ChancePruning, SearchOptions};
     let chance_pruning = match pruning {
         "none" => ChancePruning::None,
@@ -66,11 +69,11 @@ fn bench(depth: u32, pruning: &str) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if depth == 0 {
-        eprintln!("alea bench: depth must be at least 1");
+    if depth == 0 || !(1..=64).contains(&threads) {
+        eprintln!("alea bench: depth must be at least 1 and threads from 1 to 64");
         return ExitCode::from(2);
     }
-    let options = SearchOptions { chance_pruning, ..SearchOptions::default() };
+    let options = SearchOptions { chance_pruning, threads, ..SearchOptions::default() };
     let (nodes, elapsed) = alea_engine::bench::run(depth, &options, |line| {
         eprintln!(
             "{:<45} {:>10} nodes {:>8.3} s  best {} score {}",
@@ -82,6 +85,7 @@ fn bench(depth: u32, pruning: &str) -> ExitCode {
         );
     });
     let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+    eprintln!("total time {:.3} s", elapsed.as_secs_f64());
     println!("{nodes} nodes {nps} nps");
     ExitCode::SUCCESS
 }

@@ -140,7 +140,8 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
         let key = decision_key(hash, outcome);
         let mut tt_best = NO_TURN;
         if let Some(hit) = self.tt_probe(key) {
-            if hit.depth >= depth && !probe_only {
+            // A stored bound answers a probe's question (is the node >= beta?) as well as a search.
+            if hit.depth >= depth {
                 if hit.lower >= beta || hit.lower == hit.upper {
                     return hit.lower;
                 }
@@ -153,7 +154,13 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
         let mut order: ArrayVec<(usize, i32), { crate::movegen::MAX_MOVES }> = ArrayVec::new();
         for (k, &mask) in table.masks.iter().enumerate() {
             if mask >> outcome & 1 == 1 {
-                let score = self.ordering.score::<R, E>(self.eval, pos, table.turns[k], usize::from(tt_best) == k, ply);
+                // A turn another outcome has already shown to be good goes first, by its bound:
+                // a probe then often succeeds without a search.
+                let score = if children[k].lower > -WIN {
+                    i32::MAX - WIN + children[k].lower
+                } else {
+                    self.ordering.score::<R, E>(self.eval, pos, table.turns[k], usize::from(tt_best) == k, ply)
+                };
                 order.push((k, score));
             }
         }
