@@ -89,6 +89,16 @@ fn check_file(file: &str, kind: VariantKind) -> usize {
             if table.outcomes != outcomes {
                 problems.push(format!("turn table outcomes {:?} != {outcomes:?}", table.outcomes));
             }
+            // The rules' set keys group outcomes exactly as comparing their columns does.
+            let mut by_keys = alea_engine::search::Groups::new();
+            alea_engine::search::group_outcomes(&table, &mut by_keys);
+            let mut unkeyed = table.clone();
+            unkeyed.set_keys.clear();
+            let mut by_columns = alea_engine::search::Groups::new();
+            alea_engine::search::group_outcomes(&unkeyed, &mut by_columns);
+            if by_keys != by_columns {
+                problems.push(format!("groups by key {by_keys:?} != by column {by_columns:?}"));
+            }
             for (i, o) in outcomes.iter().enumerate() {
                 let mut list = TurnList::new();
                 rules.allowed_turns(&pos, &o.roll, &mut list);

@@ -100,6 +100,9 @@ impl Rules for BrainKing {
             }
         };
         let playable = moves.iter().fold(0u8, |acc, &m| acc | faces_of(m));
+        // Faces with moves other than castling; a face that only castles allows what the other
+        // castling face allows if that one only castles too.
+        let own = moves.iter().filter(|m| !m.is_castle()).fold(0u8, |acc, &m| acc | faces_of(m));
         if playable == 0 {
             table.outcomes.extend(one_die());
             table.push(Move::NULL, table.all_outcomes());
@@ -112,6 +115,8 @@ impl Rules for BrainKing {
             if playable >> f & 1 == 1 {
                 index[f] = table.outcomes.len();
                 table.outcomes.push(outcome);
+                // Faces' own moves never overlap (each is its role's, or its promotions).
+                table.set_keys.push(if own >> f & 1 == 1 { f as u64 } else { 100 });
             }
         }
         let probability = 1.0 / table.outcomes.len() as f64;

@@ -98,22 +98,29 @@ impl Rules for Classic {
                 moves.by_role[role.index()].push(m);
             }
         }
-        let movable = Role::ALL.into_iter().filter(|&r| moves.can_move(r)).fold(RoleSet::EMPTY, RoleSet::with);
         let mut by_role: RoleOutcomes = [0; 6];
         let mut passes: OutcomeMask = 0;
         for (i, outcome) in two_dice().into_iter().enumerate() {
             let roles = Classic::roles_of(&outcome.roll);
-            let mut any = false;
+            // The roles of the roll that can move decide the allowed set (none: a pass).
+            // Key: the rolled roles with moves of their own, and whether castling is allowed.
+            let mut key = 0u64;
             for role in Role::ALL {
                 if roles.contains(role) {
                     by_role[role.index()] |= 1 << i;
-                    any |= movable.contains(role);
+                    if !moves.by_role[role.index()].is_empty() {
+                        key |= 1 << role.index();
+                    }
+                    if matches!(role, Role::King | Role::Rook) && !moves.castles.is_empty() {
+                        key |= 1 << 6;
+                    }
                 }
             }
-            if !any {
+            if key == 0 {
                 passes |= 1 << i;
             }
             table.outcomes.push(outcome);
+            table.set_keys.push(key);
         }
         table_by_role(&moves, &by_role, table);
         table.push(Move::NULL, passes);

@@ -126,6 +126,11 @@ impl Rules for Freedom {
             let role = if moves.can_move(rolled) { rolled } else { lowest };
             by_role[role.index()] |= 1 << i;
             table.outcomes.push(outcome);
+            // The set is the role's own moves, plus castling for a king or rook: a role that
+            // only castles allows the same set as the other castling role.
+            let own = if moves.by_role[role.index()].is_empty() { 0 } else { 1 << role.index() };
+            let castles = matches!(role, Role::King | Role::Rook) && !moves.castles.is_empty();
+            table.set_keys.push(own | u64::from(castles) << 6);
         }
         table_by_role(&moves, &by_role, table);
     }

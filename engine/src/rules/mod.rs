@@ -20,7 +20,7 @@ use std::fmt;
 
 pub use brainking::BrainKing;
 pub use classic::Classic;
-pub use dice::{Outcome, OutcomeList, Roll, RollError};
+pub use dice::{MAX_OUTCOMES, Outcome, OutcomeList, Roll, RollError};
 pub use freedom::Freedom;
 pub use position::Position;
 
@@ -39,17 +39,26 @@ pub struct TurnTable<T> {
     pub turns: TurnList<T>,
     /// `masks[k]` holds the outcomes that allow `turns[k]`.
     pub masks: ArrayVec<OutcomeMask, MAX_MOVES>,
+    /// Optional, one per outcome: equal keys exactly when two outcomes allow the same turns.
+    /// Rules that know this cheaply fill it; otherwise the columns are compared.
+    pub set_keys: ArrayVec<u64, MAX_OUTCOMES>,
 }
 
 impl<T: Copy + Eq> TurnTable<T> {
     pub fn new() -> TurnTable<T> {
-        TurnTable { outcomes: OutcomeList::new(), turns: TurnList::new(), masks: ArrayVec::new() }
+        TurnTable {
+            outcomes: OutcomeList::new(),
+            turns: TurnList::new(),
+            masks: ArrayVec::new(),
+            set_keys: ArrayVec::new(),
+        }
     }
 
     pub fn clear(&mut self) {
         self.outcomes.clear();
         self.turns.clear();
         self.masks.clear();
+        self.set_keys.clear();
     }
 
     /// Adds `turn` as allowed by the outcomes in `mask` (merging with an earlier entry).

@@ -10,7 +10,7 @@
 
 use super::{ChildBounds, INF, WIN, Worker, ceil_div, floor_div};
 use crate::eval::Evaluator;
-use crate::rules::{OutcomeMask, Rules, TurnTable};
+use crate::rules::{MAX_OUTCOMES, OutcomeMask, Rules, TurnTable};
 use arrayvec::ArrayVec;
 
 /// Outcomes that allow the same turns, searched once.
@@ -24,37 +24,51 @@ pub struct OutcomeGroup {
     pub weight: u32,
 }
 
-/// Groups a turn table's outcomes by the turns they allow, heaviest group first.
-pub fn group_outcomes(
-    table: &TurnTable<impl Copy + Eq>,
-) -> ArrayVec<OutcomeGroup, { crate::rules::dice::MAX_OUTCOMES }> {
+/// The groups of one chance node.
+pub type Groups = ArrayVec<OutcomeGroup, MAX_OUTCOMES>;
+
+/// Groups a turn table's outcomes by the turns they allow, heaviest group first: by the rules'
+/// set keys where given, else by comparing columns.
+pub fn group_outcomes(table: &TurnTable<impl Copy + Eq>, groups: &mut Groups) {
+    groups.clear();
     let n = table.outcomes.len();
-    let mut groups: ArrayVec<OutcomeGroup, { crate::rules::dice::MAX_OUTCOMES }> = ArrayVec::new();
-    // A column's signature: a sum of per-turn keys, equal for equal columns; equality is then
-    // confirmed turn by turn.
-    let key = |k: usize| (k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17);
-    let mut signatures = [0u64; crate::rules::dice::MAX_OUTCOMES];
-    for (k, &mask) in table.masks.iter().enumerate() {
-        let mut m = mask;
-        while m != 0 {
-            let i = m.trailing_zeros() as usize;
-            signatures[i] = signatures[i].wrapping_add(key(k));
-            m &= m - 1;
+    if table.set_keys.len() == n {
+        'keyed: for i in 0..n {
+            for g in groups.iter_mut() {
+                if table.set_keys[g.representative] == table.set_keys[i] {
+                    g.members |= 1 << i;
+                    g.weight += table.outcomes[i].weight;
+                    continue 'keyed;
+                }
+            }
+            groups.push(OutcomeGroup { representative: i, members: 1 << i, weight: table.outcomes[i].weight });
         }
-    }
-    'outcomes: for i in 0..n {
-        for g in groups.iter_mut() {
-            let r = g.representative;
-            if signatures[r] == signatures[i] && table.masks.iter().all(|&m| (m >> r & 1) == (m >> i & 1)) {
-                g.members |= 1 << i;
-                g.weight += table.outcomes[i].weight;
-                continue 'outcomes;
+    } else {
+        // A column's signature: a sum of per-turn keys, equal for equal columns; equality is
+        // then confirmed turn by turn.
+        let key = |k: usize| (k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17);
+        let mut signatures = [0u64; MAX_OUTCOMES];
+        for (k, &mask) in table.masks.iter().enumerate() {
+            let mut m = mask;
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                signatures[i] = signatures[i].wrapping_add(key(k));
+                m &= m - 1;
             }
         }
-        groups.push(OutcomeGroup { representative: i, members: 1 << i, weight: table.outcomes[i].weight });
+        'outcomes: for i in 0..n {
+            for g in groups.iter_mut() {
+                let r = g.representative;
+                if signatures[r] == signatures[i] && table.masks.iter().all(|&m| (m >> r & 1) == (m >> i & 1)) {
+                    g.members |= 1 << i;
+                    g.weight += table.outcomes[i].weight;
+                    continue 'outcomes;
+                }
+            }
+            groups.push(OutcomeGroup { representative: i, members: 1 << i, weight: table.outcomes[i].weight });
+        }
     }
     groups.sort_by_key(|g| std::cmp::Reverse(g.weight));
-    groups
 }
 
 impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
@@ -102,8 +116,7 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
             self.worst_outcome(pos, hash, table, groups, children, depth, alpha, beta, ply)
         } else {
             let total: u32 = groups.iter().map(|g| g.weight).sum();
-            let mut lower_bounds: ArrayVec<i32, { crate::rules::dice::MAX_OUTCOMES }> =
-                groups.iter().map(|_| -WIN).collect();
+            let mut lower_bounds: ArrayVec<i32, MAX_OUTCOMES> = groups.iter().map(|_| -WIN).collect();
             match self.options.chance_pruning {
                 super::ChancePruning::None => {
                     let mut sum = 0i64;

@@ -21,7 +21,7 @@ use ordering::OrderingTables;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-pub use chance::OutcomeGroup;
+pub use chance::{Groups, OutcomeGroup, group_outcomes};
 pub use threads::search;
 
 /// A win, scored from the winner's side; a win `p` turns from the root scores `WIN - p`.
@@ -347,12 +347,14 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
     }
 }
 
-/// Fills `table` for `pos` and groups its outcomes.
+/// Fills `table` for `pos` and `groups` with its outcomes' groups.
+#[inline]
 pub(crate) fn table_and_groups<R: Rules>(
     rules: &R,
     pos: &R::Position,
     table: &mut TurnTable<R::Turn>,
-) -> arrayvec::ArrayVec<OutcomeGroup, { crate::rules::dice::MAX_OUTCOMES }> {
+    groups: &mut chance::Groups,
+) {
     rules.turn_table(pos, table);
-    chance::group_outcomes(table)
+    chance::group_outcomes(table, groups);
 }

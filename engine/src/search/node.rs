@@ -44,7 +44,8 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
 
     fn turn_node_inner(&mut self, pos: &R::Position, hash: u64, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         let mut table = TurnTable::new();
-        let groups = table_and_groups(self.rules, pos, &mut table);
+        let mut groups = super::chance::Groups::new();
+        table_and_groups(self.rules, pos, &mut table, &mut groups);
         let mut children: ArrayVec<ChildBounds, { crate::movegen::MAX_MOVES }> =
             table.turns.iter().map(|_| ChildBounds::UNKNOWN).collect();
         let mut pre = TurnList::new();

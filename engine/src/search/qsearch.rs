@@ -26,19 +26,22 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
             return stand;
         }
         let mut table = TurnTable::new();
-        let groups = table_and_groups(self.rules, pos, &mut table);
+        let mut groups = super::chance::Groups::new();
+        table_and_groups(self.rules, pos, &mut table, &mut groups);
         let mut children: ArrayVec<ChildBounds, { crate::movegen::MAX_MOVES }> =
             table.turns.iter().map(|_| ChildBounds::UNKNOWN).collect();
-        // Which turns the horizon looks at: captures and promotions, or every turn in check.
-        let mut tactical: ArrayVec<Option<i32>, { crate::movegen::MAX_MOVES }> = ArrayVec::new();
-        for &t in &table.turns {
-            tactical.push(match self.eval.tactical(pos, t) {
-                Some(s) if in_check || self.eval.worth_at_horizon(pos, t) => Some(s),
-                Some(_) => None,
-                None if in_check => Some(i32::MIN),
-                None => None,
-            });
+        // The turns the horizon looks at, best first: winning captures and promotions, or every
+        // turn in check.
+        let mut tactical: ArrayVec<(usize, i32), { crate::movegen::MAX_MOVES }> = ArrayVec::new();
+        for (k, &t) in table.turns.iter().enumerate() {
+            match self.eval.tactical(pos, t) {
+                Some(s) if in_check || self.eval.worth_at_horizon(pos, t) => tactical.push((k, s)),
+                Some(_) => {}
+                None if in_check => tactical.push((k, i32::MIN)),
+                None => {}
+            }
         }
+        tactical.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
 
         let mut best = -INF;
         // Freedom captures (or answers to check) come first: they can only raise the value.
@@ -89,17 +92,8 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
         };
         let chance = self.expected_value(&groups, &lower_bounds, total, a, b, |w, g, ga, gb| {
             let outcome = groups[g].representative;
-            let mut order: ArrayVec<(usize, i32), { crate::movegen::MAX_MOVES }> = ArrayVec::new();
-            for (k, &mask) in table.masks.iter().enumerate() {
-                if mask >> outcome & 1 == 1
-                    && let Some(s) = tactical[k]
-                {
-                    order.push((k, s));
-                }
-            }
-            order.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
             let mut group_best = if in_check { -INF } else { stand };
-            for &(k, _) in &order {
+            for &(k, _) in tactical.iter().filter(|&&(k, _)| table.masks[k] >> outcome & 1 == 1) {
                 if group_best >= gb {
                     break;
                 }

@@ -256,7 +256,8 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
 
         let hash = self.rules.hash(pos);
         let mut table = TurnTable::new();
-        let groups = table_and_groups(self.rules, pos, &mut table);
+        let mut groups = super::chance::Groups::new();
+        table_and_groups(self.rules, pos, &mut table, &mut groups);
         let mut children: ArrayVec<ChildBounds, { crate::movegen::MAX_MOVES }> =
             table.turns.iter().map(|_| ChildBounds::UNKNOWN).collect();
 
