@@ -546,3 +546,39 @@ fn memory_stays_within_hash_plus_32_mib() {
     assert!(peak <= (64 + 32) * 1024, "resident {peak} KiB");
     e.quit();
 }
+
+#[test]
+fn debug_ponderhit_newgame_empty_lines_multipv_and_wdl() {
+    let mut e = Engine::start();
+    assert_eq!(e.ask("debug on"), Vec::<String>::new());
+    assert_eq!(e.ask("debug off"), Vec::<String>::new());
+    assert_eq!(errors(&e.ask("debug sideways")), 1);
+    // Nothing is searching: stop and ponderhit change nothing and say nothing.
+    assert_eq!(e.ask("stop"), Vec::<String>::new());
+    assert_eq!(e.ask("ponderhit"), Vec::<String>::new());
+    // An empty line is bad input too: one error, nothing changed.
+    e.ask("position startpos moves e2e4");
+    assert_eq!(e.ask(""), vec!["info string error: empty line".to_string()]);
+    assert!(e.ask("d").iter().any(|l| l.starts_with("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b")));
+    // ucinewgame goes back to the start.
+    e.ask("ucinewgame");
+    assert!(e.ask("d").iter().any(|l| l.starts_with("Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w")));
+    // MultiPV 3 after a roll: three ranked lines at each depth; WDL on each.
+    e.ask("setoption name MultiPV value 3");
+    e.ask("setoption name UCI_ShowWDL value true");
+    let lines = e.go("go roll 2 depth 2");
+    let depth2: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth 2 ")).collect();
+    assert_eq!(depth2.len(), 3, "{lines:?}");
+    for (i, l) in depth2.iter().enumerate() {
+        assert!(l.contains(&format!(" multipv {} ", i + 1)), "{l}");
+        let wdl: Vec<u32> = l.split(" wdl ").nth(1).unwrap().split(' ').take(3).map(|w| w.parse().unwrap()).collect();
+        assert_eq!(wdl.iter().sum::<u32>(), 1000, "{l}");
+    }
+    // Ranked best first.
+    let scores: Vec<i32> = depth2
+        .iter()
+        .map(|l| l.split(" score cp ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    e.quit();
+}
