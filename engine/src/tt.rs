@@ -20,6 +20,24 @@ pub struct TtHit {
     pub depth: i32,
 }
 
+impl TtHit {
+    /// The value this entry settles for a node searched `depth` deep with window `(alpha,
+    /// beta)`, if it does: an exact value, or a bound outside the window.
+    #[inline]
+    pub fn cutoff(&self, depth: i32, alpha: i32, beta: i32) -> Option<i32> {
+        if self.depth < depth {
+            return None;
+        }
+        if self.lower >= beta || self.lower == self.upper {
+            Some(self.lower)
+        } else if self.upper <= alpha {
+            Some(self.upper)
+        } else {
+            None
+        }
+    }
+}
+
 /// Atomics per cluster: four entries of two words.
 const CLUSTER_WORDS: usize = 8;
 const CLUSTER_BYTES: usize = CLUSTER_WORDS * 8;

@@ -102,15 +102,8 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
             );
         }
         let key = hash ^ crate::zobrist::NODE_KIND[super::node::CHANCE_KIND];
-        if let Some(hit) = self.tt_probe(key)
-            && hit.depth >= depth
-        {
-            if hit.lower >= beta || hit.lower == hit.upper {
-                return hit.lower;
-            }
-            if hit.upper <= alpha {
-                return hit.upper;
-            }
+        if let Some(v) = self.tt_probe(key).and_then(|hit| hit.cutoff(depth, alpha, beta)) {
+            return v;
         }
         let value = if self.adversarial {
             self.worst_outcome(pos, hash, table, groups, children, depth, alpha, beta, ply)

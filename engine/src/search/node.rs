@@ -58,13 +58,8 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
         let key = hash ^ NODE_KIND[TURN_KIND];
         let mut tt_best = NO_TURN;
         if let Some(hit) = self.tt_probe(key) {
-            if hit.depth >= depth {
-                if hit.lower >= beta || hit.lower == hit.upper {
-                    return hit.lower;
-                }
-                if hit.upper <= alpha {
-                    return hit.upper;
-                }
+            if let Some(v) = hit.cutoff(depth, alpha, beta) {
+                return v;
             }
             tt_best = hit.best;
         }
@@ -142,13 +137,8 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
         let mut tt_best = NO_TURN;
         if let Some(hit) = self.tt_probe(key) {
             // A stored bound answers a probe's question (is the node >= beta?) as well as a search.
-            if hit.depth >= depth {
-                if hit.lower >= beta || hit.lower == hit.upper {
-                    return hit.lower;
-                }
-                if hit.upper <= alpha {
-                    return hit.upper;
-                }
+            if let Some(v) = hit.cutoff(depth, alpha, beta) {
+                return v;
             }
             tt_best = hit.best;
         }
