@@ -298,3 +298,22 @@ fn stop_flag_ends_an_infinite_search() {
     assert!(start.elapsed().as_millis() < 2000);
     assert!(r.depth >= 1);
 }
+
+#[test]
+fn a_mate_is_proven_within_movetime() {
+    let c = case(VariantKind::Freedom, "6k1/5ppp/8/8/8/8/5PPP/1Q4K1 w - - 0 30", &[], &[]);
+    let rules = *c.game.rules();
+    let eval = MaterialEval::new(PieceValues::for_variant(rules.kind()));
+    let input = SearchInput {
+        rules: &rules,
+        eval: &eval,
+        position: c.game.position(),
+        root: c.root.clone(),
+        history: c.game.hashes(),
+        limits: Limits { movetime: Some(200), move_overhead: 0, ..Default::default() },
+        options: SearchOptions::default(),
+    };
+    let r = search::search(&input, &Shared::new(16), &mut |_| {});
+    assert_eq!(r.mate, Some(1));
+    assert!(r.elapsed.as_millis() <= 220, "{:?}", r.elapsed);
+}

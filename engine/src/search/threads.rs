@@ -76,45 +76,27 @@ where
     });
     result.nodes = shared.nodes();
     result.elapsed = budget.elapsed();
-    if result.score.abs() >= MATE_ZONE && !budget.out_of_time() {
-        result.mate = prove_mate(input, result.depth);
-    }
     result
 }
 
-/// Is the win (or loss) certain whatever the dice? Searched again with the dice as an adversary;
-/// returns the mate distance in our moves, or `None` if not proven within the node budget.
-fn prove_mate<R, E>(input: &SearchInput<'_, R, E>, depth: u32) -> Option<i32>
-where
-    R: Rules + Sync,
-    R::Position: Send + Sync,
-    R::Turn: Send + Sync,
-    E: Evaluator<R>,
-{
+/// Is the win (or loss) certain whatever the dice? Searched again, on the calling search thread,
+/// with the dice as an adversary, within the search's own deadline; returns the mate distance in
+/// our moves, or `None` if not proven within that and a node budget.
+fn prove_mate<R: Rules, E: Evaluator<R>>(input: &SearchInput<'_, R, E>, depth: u32, budget: TimeBudget) -> Option<i32> {
     let shared = Shared::new(1);
-    let budget = TimeBudget::new(&crate::timeman::Limits { nodes: Some(MATE_PROOF_NODES), ..Default::default() });
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || {
-                let mut worker = Worker::new(input, &shared, budget, true);
-                worker.adversarial = true;
-                worker.node_limit = Some(MATE_PROOF_NODES);
-                let it = worker.search_root(input, depth as i32, None)?;
-                let score = it.choices.first()?.score;
-                let plies = WIN - score.abs();
-                if score >= MATE_ZONE {
-                    Some((plies + 1) / 2)
-                } else if score <= -MATE_ZONE {
-                    Some(-(plies / 2).max(1))
-                } else {
-                    None
-                }
-            })
-            .expect("spawn the proof thread")
-            .join()
-            .expect("the proof thread")
-    })
+    let mut worker = Worker::new(input, &shared, budget, true);
+    worker.adversarial = true;
+    worker.node_limit = Some(MATE_PROOF_NODES);
+    let it = worker.search_root(input, depth as i32, None)?;
+    let score = it.choices.first()?.score;
+    let plies = WIN - score.abs();
+    if score >= MATE_ZONE {
+        Some((plies + 1) / 2)
+    } else if score <= -MATE_ZONE {
+        Some(-(plies / 2).max(1))
+    } else {
+        None
+    }
 }
 
 impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
@@ -176,6 +158,13 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
                 Choice::Roll => Vec::new(),
             };
             self.flush_nodes();
+            // A win or loss in reach: prove it whatever the dice, and stop deepening once proven
+            // (no deeper search finds a shorter forced mate).
+            let mate = if self.is_main && best.score.abs() >= MATE_ZONE && !self.budget.out_of_time() {
+                prove_mate(input, depth as u32, self.budget)
+            } else {
+                None
+            };
             let result = SearchResult {
                 best: best.choice,
                 score: best.score,
@@ -187,13 +176,16 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
                 choices: it.choices,
                 outcomes: it.outcomes,
                 roll_score: it.roll_score,
-                mate: None,
+                mate,
                 hashfull: if self.options.use_tt { self.shared.tt.hashfull() } else { 0 },
             };
             if self.is_main {
                 report(&result);
             }
             last = Some(result);
+            if mate.is_some() {
+                break;
+            }
             if self.is_main && (!self.budget.may_start_iteration() || (single_choice && timed)) {
                 break;
             }
