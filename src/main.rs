@@ -1,6 +1,8 @@
 //! The `alea` binary: the protocol on stdin/stdout by default, and subcommands for people and
 //! tools. Each subcommand is a few lines calling the library crates.
 
+mod advise;
+
 use alea_engine::Board;
 use alea_engine::perft::perft_divide;
 use clap::{Parser, Subcommand};
@@ -31,6 +33,9 @@ enum Cmd {
         #[arg(long)]
         chess960: bool,
     },
+    /// The engine's advice on a position: with a roll, every allowed move ranked with its score and
+    /// its cost; before the roll, what each outcome brings and whether to take a Freedom move.
+    Advise(advise::AdviseArgs),
     /// Searches a fixed suite of positions to a fixed depth; the last line is
     /// `<N> nodes <M> nps` (OpenBench's form), and N is the same on every machine.
     Bench {
@@ -55,6 +60,7 @@ fn main() -> ExitCode {
         }
         Some(Cmd::Perft { depth, fen, chess960 }) => perft(depth, fen.as_deref(), chess960),
         Some(Cmd::Bench { depth, pruning, threads }) => bench(depth, &pruning, threads),
+        Some(Cmd::Advise(args)) => advise::run(args),
     }
 }
 
@@ -114,4 +120,13 @@ fn perft(depth: u32, fen: Option<&str>, chess960: bool) -> ExitCode {
     println!();
     eprintln!("{total} nodes in {secs:.3} s, {:.0} nodes/s", total as f64 / secs.max(1e-9));
     ExitCode::SUCCESS
+}
+
+/// A root choice in UCI: a move, or `roll`.
+fn choice_uci(rules: &alea_engine::Variant, choice: alea_engine::search::Choice<alea_engine::Move>) -> String {
+    use alea_engine::Rules;
+    match choice {
+        alea_engine::search::Choice::Turn(t) => rules.turn_to_uci(t),
+        alea_engine::search::Choice::Roll => "roll".into(),
+    }
 }

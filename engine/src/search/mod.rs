@@ -141,20 +141,30 @@ impl<T> SearchResult<T> {
         self.nodes * 1000 / ms
     }
 
-    /// Win/draw/loss per mille for the side to move: a logistic of the expected score (dice chess
-    /// has few draws), or certain where a mate is proven.
+    /// Win/draw/loss per mille for the side to move ([`wdl`]), or certain where a mate is proven.
     pub fn wdl(&self) -> (u32, u32, u32) {
         match self.mate {
-            Some(n) if n > 0 => return (1000, 0, 0),
-            Some(_) => return (0, 0, 1000),
-            None => {}
+            Some(n) if n > 0 => (1000, 0, 0),
+            Some(_) => (0, 0, 1000),
+            None => wdl(self.score),
         }
-        let p = 1.0 / (1.0 + (-(self.score as f64) / 250.0).exp());
-        let draw = 0.04 * (1.0 - (2.0 * p - 1.0).abs());
-        let w = ((1.0 - draw) * p * 1000.0).round() as u32;
-        let d = (draw * 1000.0).round() as u32;
-        (w, d, 1000u32.saturating_sub(w + d))
     }
+}
+
+/// Win/draw/loss per mille for an expected score: a logistic of the centipawns (dice chess has few
+/// draws; a small share is kept for balanced scores), not yet fitted to games.
+pub fn wdl(score: i32) -> (u32, u32, u32) {
+    if score >= MATE_ZONE {
+        return (1000, 0, 0);
+    }
+    if score <= -MATE_ZONE {
+        return (0, 0, 1000);
+    }
+    let p = 1.0 / (1.0 + (-(score as f64) / 250.0).exp());
+    let draw = 0.04 * (1.0 - (2.0 * p - 1.0).abs());
+    let w = ((1.0 - draw) * p * 1000.0).round() as u32;
+    let d = (draw * 1000.0).round() as u32;
+    (w, d, 1000u32.saturating_sub(w + d))
 }
 
 /// What all threads of one search share.

@@ -1,0 +1,95 @@
+//! `alea advise` through the binary: rankings, the table of outcomes, the Freedom decision, JSON,
+//! and refused input.
+
+use std::process::Command;
+
+fn advise(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_alea")).arg("advise").args(args).output().unwrap();
+    (out.status.success(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+fn advise_json(args: &[&str]) -> serde_json::Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let (ok, stdout, stderr) = advise(&all);
+    assert!(ok, "{stderr}");
+    serde_json::from_str(&stdout).expect("advise --json prints JSON")
+}
+
+#[test]
+fn with_a_roll_every_allowed_move_is_ranked() {
+    let v = advise_json(&["--fen", "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", "--roll", "4", "--depth", "3"]);
+    let choices = v["choices"].as_array().unwrap();
+    // Every rook move, best first: the free queen.
+    assert_eq!(choices.len(), 7);
+    assert_eq!(v["best"], "d1d5");
+    assert_eq!(choices[0]["san"], "Rxd5");
+    assert_eq!(choices[0]["loss"], 0);
+    let scores: Vec<i64> = choices.iter().map(|c| c["score"].as_i64().unwrap()).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    for c in choices {
+        assert!(c["exact"].as_bool().unwrap());
+        assert_eq!(c["loss"].as_i64().unwrap(), scores[0] - c["score"].as_i64().unwrap());
+        let wdl: i64 = c["wdl"].as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).sum();
+        assert_eq!(wdl, 1000);
+    }
+}
+
+#[test]
+fn before_the_roll_the_outcome_table_and_the_freedom_decision() {
+    let v = advise_json(&["--moves", "e2e4", "d7d5", "e4d5", "--depth", "3"]);
+    let outcomes = v["outcomes"].as_array().unwrap();
+    assert_eq!(outcomes.len(), 6);
+    let total: f64 = outcomes.iter().map(|o| o["probability"].as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    let expected: f64 =
+        outcomes.iter().map(|o| o["probability"].as_f64().unwrap() * o["score"].as_f64().unwrap()).sum();
+    assert!((expected - v["expected"].as_f64().unwrap()).abs() <= 1.0);
+    // The recapture without rolling beats rolling.
+    assert_eq!(v["best"], "d8d5");
+    let options = v["choices"].as_array().unwrap();
+    let roll = options.iter().find(|c| c["move"] == "roll").unwrap();
+    let recapture = options.iter().find(|c| c["move"] == "d8d5").unwrap();
+    assert!(recapture["score"].as_i64() > roll["score"].as_i64());
+    assert_eq!(recapture["freedom"], serde_json::json!(["recapture"]));
+    // Two dice: 21 outcomes.
+    let v = advise_json(&["--variant", "classic", "--depth", "2"]);
+    assert_eq!(v["outcomes"].as_array().unwrap().len(), 21);
+    assert_eq!(v["best"], "roll");
+}
+
+#[test]
+fn text_shows_a_board_and_the_verdict() {
+    let (ok, out, _) = advise(&["--moves", "e2e4", "--roll", "1", "--depth", "2"]);
+    assert!(ok);
+    assert!(out.contains(" 8  ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜"), "{out}");
+    assert!(out.contains("    a b c d e f g h"));
+    assert!(out.contains("last move e2e4"));
+    assert!(out.contains("roll 1 (pawn)"));
+    assert!(out.contains("\nbest: play "));
+}
+
+#[test]
+fn a_certain_mate_is_called_a_win() {
+    let v = advise_json(&["--fen", "6k1/5ppp/8/8/8/8/5PPP/1Q4K1 w - - 0 30", "--depth", "2"]);
+    assert_eq!(v["best"], "b1b8");
+    assert_eq!(v["mate"], 1);
+}
+
+#[test]
+fn bad_input_is_refused_with_a_reason() {
+    for (args, reason) in [
+        (vec!["--roll", "7"], "not 1 to 6"),
+        (vec!["--roll", "2,5"], "rolls 1 die"),
+        (vec!["--variant", "checkers"], "unknown variant"),
+        (vec!["--fen", "rnbqkbnr/8 w - - 0 1"], "invalid FEN"),
+        (vec!["--moves", "e2e5"], "illegal move e2e5"),
+        (vec!["--depth", "0"], "--depth"),
+        (vec!["--time", "-1"], "--time"),
+    ] {
+        let (ok, stdout, stderr) = advise(&args);
+        assert!(!ok, "{args:?} accepted");
+        assert!(stderr.contains(reason), "{args:?}: {stderr}");
+        assert!(stdout.is_empty());
+    }
+}
