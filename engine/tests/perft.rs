@@ -182,3 +182,30 @@ fn side_not_to_move_in_check_and_missing_kings_are_boards_too() {
     let b = Board::from_fen("8/8/8/8/8/8/4r3/8 w - - 0 1").unwrap();
     assert!(legal_moves(&b).is_empty());
 }
+
+/// Our SAN equals shakmaty's for every legal move along random games (standard and Chess960).
+#[test]
+fn san_matches_shakmaty_on_random_games() {
+    let mut rng = StdRng::seed_from_u64(0x5a4);
+    let mut checked = 0;
+    for game in 0..60 {
+        let mut board = if game % 2 == 0 { Board::startpos() } else { Board::chess960(rng.random_range(0..960)) };
+        for _ in 0..rng.random_range(10..120) {
+            let theirs = shakmaty_position(&board.fen());
+            let ours = legal_moves(&board);
+            for &m in &ours {
+                let uci: shakmaty::uci::UciMove = m.to_uci(true).to_string().parse().unwrap();
+                let their_move = uci.to_move(&theirs).unwrap();
+                let want = shakmaty::san::SanPlus::from_move(theirs.clone(), their_move).to_string();
+                assert_eq!(alea_engine::san::to_san(&board, m, &ours), want, "{}", board.fen());
+                assert_eq!(alea_engine::san::from_san(&board, &want, &ours), Some(m));
+                checked += 1;
+            }
+            if ours.is_empty() {
+                break;
+            }
+            board.play(ours[rng.random_range(0..ours.len())]);
+        }
+    }
+    assert!(checked > 10_000);
+}

@@ -1,0 +1,339 @@
+//! PGN with rolls: a dice game as standard PGN, each move followed by its roll as a command comment
+//! (`{[%roll 3]}`, `{[%roll 2,5]}`), a move played without rolling marked `{[%freedom recapture]}`
+//! (or `check`, `defend`), a passed turn written `--` with its roll. The variant is the `Variant`
+//! tag (`freedom`, `classic`, `brainking`, with `960` appended for a Chess960 start, which also
+//! gets `SetUp` and `FEN`). Reading checks every turn against the rules and its roll.
+
+use alea_engine::rules::freedom::FreedomKinds;
+use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind};
+use alea_engine::san::{from_san, to_san};
+use alea_engine::{Board, Game, Move};
+use std::fmt;
+
+/// One turn of a recorded game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordedTurn {
+    pub turn: Move,
+    /// The dice rolled before it; `None` for a move played without rolling (Freedom).
+    pub roll: Option<Roll>,
+    /// Free text after the roll in the move's comment (annotations).
+    pub comment: Option<String>,
+}
+
+/// A game: its rules, start, turns with rolls, tags and result.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub rules: Variant,
+    pub start: Board,
+    pub turns: Vec<RecordedTurn>,
+    /// Tags other than Variant, SetUp, FEN and Result, in order.
+    pub tags: Vec<(String, String)>,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+}
+
+/// Why a PGN was refused: the message names the move where it went wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnError(pub String);
+
+impl fmt::Display for PgnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PgnError {}
+
+impl GameRecord {
+    pub fn new(rules: Variant, start: Board) -> GameRecord {
+        GameRecord { rules, start, turns: Vec::new(), tags: Vec::new(), result: "*".into() }
+    }
+
+    /// The game replayed (the turns were checked when they were recorded or read).
+    pub fn game(&self) -> Game<Variant> {
+        let mut game = Game::new(self.rules, Position::new(self.start.clone()));
+        for t in &self.turns {
+            game.play(t.turn);
+        }
+        game
+    }
+
+    fn variant_tag(&self) -> String {
+        format!("{}{}", self.rules.name(), if self.rules.chess960() { "960" } else { "" })
+    }
+
+    /// The record as PGN text.
+    pub fn to_pgn(&self) -> String {
+        let mut out = String::new();
+        let mut tags: Vec<(String, String)> = Vec::new();
+        for name in ["Event", "Site", "Date", "Round", "White", "Black"] {
+            let value = self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+            let default = if name == "Date" { "????.??.??" } else { "?" };
+            tags.push((name.into(), value.unwrap_or_else(|| default.into())));
+        }
+        tags.push(("Result".into(), self.result.clone()));
+        tags.push(("Variant".into(), self.variant_tag()));
+        if self.rules.chess960() || self.start != Board::startpos() {
+            tags.push(("SetUp".into(), "1".into()));
+            tags.push(("FEN".into(), self.start.fen()));
+        }
+        for (n, v) in &self.tags {
+            if !tags.iter().any(|(m, _)| m == n) {
+                tags.push((n.clone(), v.clone()));
+            }
+        }
+        for (n, v) in tags {
+            out.push_str(&format!("[{n} \"{}\"]\n", v.replace('\\', "\\\\").replace('"', "\\\"")));
+        }
+        out.push('\n');
+        let mut words: Vec<String> = Vec::new();
+        let mut game = Game::new(self.rules, Position::new(self.start.clone()));
+        for (i, t) in self.turns.iter().enumerate() {
+            let pos = game.position();
+            let board = &pos.board;
+            let white = board.turn() == alea_engine::Color::White;
+            if white {
+                words.push(format!("{}.", board.fullmove_number()));
+            } else if i == 0 {
+                words.push(format!("{}...", board.fullmove_number()));
+            }
+            let mut candidates = TurnList::new();
+            self.rules.any_turns(pos, &mut candidates);
+            words.push(to_san(board, t.turn, &candidates));
+            let command = match t.roll {
+                Some(r) => {
+                    let faces: Vec<String> = r.faces().iter().map(|f| f.to_string()).collect();
+                    format!("[%roll {}]", faces.join(","))
+                }
+                None => format!("[%freedom {}]", freedom_kinds(&self.rules, pos, t.turn)),
+            };
+            match &t.comment {
+                Some(c) => words.push(format!("{{{command} {}}}", c.replace('}', ")"))),
+                None => words.push(format!("{{{command}}}")),
+            }
+            game.play(t.turn);
+        }
+        words.push(self.result.clone());
+        // Lines of at most 80 characters.
+        let mut line = String::new();
+        for w in words {
+            if !line.is_empty() && line.len() + 1 + w.len() > 80 {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&w);
+        }
+        out.push_str(&line);
+        out.push('\n');
+        out
+    }
+
+    /// Reads one game from PGN text, checking every turn against its roll.
+    pub fn from_pgn(text: &str) -> Result<GameRecord, PgnError> {
+        let (tags, movetext) = split_tags(text)?;
+        let tag = |name: &str| tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str());
+        let variant_name = tag("Variant").unwrap_or("freedom").to_ascii_lowercase();
+        let (name, chess960) = match variant_name.strip_suffix("960") {
+            Some(base) => (base.trim_end_matches([' ', '-']), true),
+            None => (variant_name.as_str(), false),
+        };
+        let kind = VariantKind::from_name(name)
+            .ok_or_else(|| PgnError(format!("unknown variant '{variant_name}' in the Variant tag")))?;
+        let rules = Variant::new(kind, chess960);
+        let start = match tag("FEN") {
+            Some(fen) => Board::from_fen(fen).map_err(|e| PgnError(format!("FEN tag: {e}")))?,
+            None => Board::startpos(),
+        };
+        let start_pos = Position::new(start.clone());
+        rules.validate(&start_pos).map_err(|e| PgnError(format!("FEN tag: {e}")))?;
+        let mut record = GameRecord::new(rules, start);
+        record.result = tag("Result").unwrap_or("*").to_string();
+        record.tags = tags
+            .iter()
+            .filter(|(n, _)| !["Variant", "SetUp", "FEN", "Result"].iter().any(|t| t.eq_ignore_ascii_case(n)))
+            .cloned()
+            .collect();
+
+        let mut game = Game::new(rules, start_pos);
+        for (ply, (san, comments)) in movetext_moves(&movetext)?.into_iter().enumerate() {
+            let pos = game.position().clone();
+            let at = format!("ply {} ({san})", ply + 1);
+            if let Some(end) = game.end() {
+                return Err(PgnError(format!("{at}: the game had already ended ({end})")));
+            }
+            let mut roll = None;
+            let mut freedom = false;
+            let mut rest = Vec::new();
+            for c in &comments {
+                let (commands, text) = parse_commands(c);
+                for (name, value) in commands {
+                    match name.as_str() {
+                        "roll" => {
+                            let faces: Vec<&str> = value.split([',', ' ']).filter(|f| !f.is_empty()).collect();
+                            let r = Roll::parse(&faces)
+                                .and_then(|r| rules.check_roll(&r).map(|()| r))
+                                .map_err(|e| PgnError(format!("{at}: [%roll {value}]: {e}")))?;
+                            roll = Some(r);
+                        }
+                        "freedom" => freedom = true,
+                        _ => {}
+                    }
+                }
+                if !text.is_empty() {
+                    rest.push(text);
+                }
+            }
+            let mut allowed = TurnList::new();
+            match roll {
+                Some(r) => rules.allowed_turns(&pos, &r, &mut allowed),
+                None if freedom => rules.pre_roll_turns(&pos, &mut allowed),
+                None => return Err(PgnError(format!("{at}: no [%roll] and no [%freedom] comment"))),
+            }
+            let turn = if san == "--" {
+                Move::NULL
+            } else {
+                let mut candidates = TurnList::new();
+                rules.any_turns(&pos, &mut candidates);
+                from_san(&pos.board, &san, &candidates)
+                    .ok_or_else(|| PgnError(format!("{at}: not a move here ({})", pos.board.fen())))?
+            };
+            if !allowed.contains(&turn) {
+                let why = match roll {
+                    Some(r) => format!("the roll {r} does not allow it"),
+                    None => "it is not a Freedom move here".into(),
+                };
+                return Err(PgnError(format!("{at}: {why} ({})", pos.board.fen())));
+            }
+            game.play(turn);
+            record.turns.push(RecordedTurn {
+                turn,
+                roll,
+                comment: if rest.is_empty() { None } else { Some(rest.join(" ")) },
+            });
+        }
+        Ok(record)
+    }
+}
+
+/// `recapture`, `check`, `defend` (comma-joined where several hold), for a move played without
+/// rolling.
+fn freedom_kinds(rules: &Variant, pos: &Position, m: Move) -> String {
+    let Variant::Freedom(f) = rules else { return "any".into() };
+    let FreedomKinds { recapture, defend, check } = f.freedom_kinds(pos, m);
+    let kinds: Vec<&str> = [(recapture, "recapture"), (check, "check"), (defend, "defend")]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+    if kinds.is_empty() { "any".into() } else { kinds.join(",") }
+}
+
+/// The tag pairs and the movetext of one game.
+fn split_tags(text: &str) -> Result<(Vec<(String, String)>, String), PgnError> {
+    let mut tags = Vec::new();
+    let mut movetext = String::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if let Some(inner) = line.strip_prefix('[').filter(|_| movetext.trim().is_empty()) {
+            let inner = inner
+                .strip_suffix(']')
+                .ok_or_else(|| PgnError(format!("line {}: a tag without its closing ']'", n + 1)))?;
+            let (name, value) = inner
+                .split_once(' ')
+                .ok_or_else(|| PgnError(format!("line {}: a tag needs a name and a quoted value", n + 1)))?;
+            let value = value.trim();
+            let value = value
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .ok_or_else(|| PgnError(format!("line {}: the tag value is not quoted", n + 1)))?;
+            tags.push((name.to_string(), value.replace("\\\"", "\"").replace("\\\\", "\\")));
+        } else {
+            movetext.push_str(line);
+            movetext.push('\n');
+        }
+    }
+    Ok((tags, movetext))
+}
+
+/// The movetext's moves with the comments that follow each; variations and NAGs are skipped.
+fn movetext_moves(text: &str) -> Result<Vec<(String, Vec<String>)>, PgnError> {
+    let mut moves: Vec<(String, Vec<String>)> = Vec::new();
+    let mut chars = text.chars().peekable();
+    let mut depth = 0;
+    while let Some(c) = chars.next() {
+        match c {
+            '{' => {
+                let mut comment = String::new();
+                loop {
+                    match chars.next() {
+                        Some('}') => break,
+                        Some(ch) => comment.push(ch),
+                        None => return Err(PgnError("a comment without its closing '}'".into())),
+                    }
+                }
+                if depth == 0
+                    && let Some(last) = moves.last_mut()
+                {
+                    last.1.push(comment);
+                }
+            }
+            ';' => {
+                for ch in chars.by_ref() {
+                    if ch == '\n' {
+                        break;
+                    }
+                }
+            }
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth < 0 {
+                    return Err(PgnError("a ')' without its '('".into()));
+                }
+            }
+            c if c.is_whitespace() => {}
+            _ => {
+                let mut word = String::from(c);
+                while let Some(&ch) = chars.peek() {
+                    if ch.is_whitespace() || "{}();".contains(ch) {
+                        break;
+                    }
+                    word.push(ch);
+                    chars.next();
+                }
+                if depth > 0 || word.starts_with('$') || ["1-0", "0-1", "1/2-1/2", "*"].contains(&word.as_str()) {
+                    continue;
+                }
+                // Move numbers, possibly glued to the move (`1.e4`).
+                let san = word.trim_start_matches(|ch: char| ch.is_ascii_digit()).trim_start_matches('.');
+                if !san.is_empty() {
+                    moves.push((san.to_string(), Vec::new()));
+                }
+            }
+        }
+    }
+    if depth != 0 {
+        return Err(PgnError("a '(' without its ')'".into()));
+    }
+    Ok(moves)
+}
+
+/// The `[%name value]` commands of a comment, and the rest of its text.
+fn parse_commands(comment: &str) -> (Vec<(String, String)>, String) {
+    let mut commands = Vec::new();
+    let mut rest = String::new();
+    let mut s = comment;
+    while let Some(start) = s.find("[%") {
+        rest.push_str(&s[..start]);
+        let Some(end) = s[start..].find(']') else { break };
+        let body = &s[start + 2..start + end];
+        let (name, value) = body.split_once(' ').unwrap_or((body, ""));
+        commands.push((name.trim().to_string(), value.trim().to_string()));
+        s = &s[start + end + 1..];
+    }
+    rest.push_str(s);
+    (commands, rest.split_whitespace().collect::<Vec<_>>().join(" "))
+}

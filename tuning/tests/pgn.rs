@@ -1,0 +1,140 @@
+//! PGN with rolls: export and import give back the same game in every variant; python-chess reads
+//! a Freedom game as a legal chess game; bad records are refused with the move named.
+
+use alea_engine::rules::{OutcomeList, Position, Rules, TurnList, Variant, VariantKind};
+use alea_engine::{Board, Game};
+use alea_tuning::pgn::{GameRecord, RecordedTurn};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+/// A random game with real rolls (and, in freedom, a Freedom move now and then).
+fn random_game(kind: VariantKind, chess960: bool, seed: u64) -> GameRecord {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let rules = Variant::new(kind, chess960);
+    let start = if chess960 { Board::chess960(rng.random_range(0..960)) } else { Board::startpos() };
+    let mut record = GameRecord::new(rules, start.clone());
+    let mut game = Game::new(rules, Position::new(start));
+    for _ in 0..rng.random_range(20..160) {
+        if let Some(end) = game.end() {
+            record.result = end.result.to_string();
+            break;
+        }
+        let pos = game.position().clone();
+        let mut pre = TurnList::new();
+        rules.pre_roll_turns(&pos, &mut pre);
+        let (turn, roll) = if !pre.is_empty() && rng.random_range(0..2) == 0 {
+            (pre[rng.random_range(0..pre.len())], None)
+        } else {
+            let mut outcomes = OutcomeList::new();
+            rules.outcomes(&pos, &mut outcomes);
+            let roll = outcomes[rng.random_range(0..outcomes.len())].roll;
+            let mut allowed = TurnList::new();
+            rules.allowed_turns(&pos, &roll, &mut allowed);
+            (allowed[rng.random_range(0..allowed.len())], Some(roll))
+        };
+        game.play(turn);
+        record.turns.push(RecordedTurn { turn, roll, comment: None });
+    }
+    record
+}
+
+#[test]
+fn round_trip_in_every_variant() {
+    let mut passes = 0;
+    for (kind, chess960) in [
+        (VariantKind::Freedom, false),
+        (VariantKind::Freedom, true),
+        (VariantKind::Classic, false),
+        (VariantKind::Classic, true),
+        (VariantKind::BrainKing, false),
+    ] {
+        for seed in 0..12 {
+            let record = random_game(kind, chess960, seed);
+            let text = record.to_pgn();
+            let back = GameRecord::from_pgn(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!(back.rules, record.rules);
+            assert_eq!(back.start, record.start);
+            assert_eq!(back.result, record.result);
+            assert_eq!(back.turns, record.turns, "{text}");
+            assert_eq!(back.to_pgn(), text);
+            passes += record.turns.iter().filter(|t| t.turn.is_null()).count();
+        }
+    }
+    assert!(passes > 0, "some classic or brainking game passed a turn");
+}
+
+#[test]
+fn the_format_is_as_documented() {
+    let rules = Variant::new(VariantKind::Freedom, false);
+    let mut record = GameRecord::new(rules, Board::startpos());
+    let game = Game::new(rules, Position::new(Board::startpos()));
+    let mut pos = game.position().clone();
+    for (uci, roll) in [("e2e4", Some(1)), ("d7d5", Some(4)), ("e4d5", Some(1)), ("d8d5", None)] {
+        let turn = rules.parse_turn(&pos, uci).unwrap();
+        pos = rules.play(&pos, turn);
+        record.turns.push(RecordedTurn { turn, roll: roll.map(alea_engine::Roll::single), comment: None });
+    }
+    record.tags.push(("White".into(), "Alea".into()));
+    let text = record.to_pgn();
+    assert!(text.contains("[Variant \"freedom\"]"));
+    assert!(text.contains("[White \"Alea\"]"));
+    assert!(!text.contains("[FEN"));
+    assert!(
+        text.contains("1. e4 {[%roll 1]} d5 {[%roll 4]} 2. exd5 {[%roll 1]} Qxd5 {[%freedom recapture]}"),
+        "{text}"
+    );
+    assert!(text.trim_end().ends_with('*'));
+    // Chess960 and a pass.
+    let record = random_game(VariantKind::Classic, true, 3);
+    let text = record.to_pgn();
+    assert!(text.contains("[Variant \"classic960\"]") && text.contains("[SetUp \"1\"]") && text.contains("[FEN "));
+}
+
+#[test]
+fn python_chess_reads_a_freedom_game_as_legal_chess() {
+    let record = random_game(VariantKind::Freedom, false, 7);
+    let dir = std::env::temp_dir().join(format!("alea-pgn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.pgn");
+    std::fs::write(&path, record.to_pgn()).unwrap();
+    let script = r#"
+import sys, chess, chess.pgn, chess.variant
+class FreedomBoard(chess.Board):
+    uci_variant = "freedom"
+    aliases = ["freedom"]
+chess.variant.VARIANTS.append(FreedomBoard)
+game = chess.pgn.read_game(open(sys.argv[1]))
+assert not game.errors, game.errors
+board = game.board()
+n = 0
+for move in game.mainline_moves():
+    assert move in board.legal_moves, move
+    board.push(move)
+    n += 1
+print(n)
+"#;
+    let out = std::process::Command::new("python3").args(["-c", script, path.to_str().unwrap()]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let moves: usize = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    assert_eq!(moves, record.turns.len());
+}
+
+#[test]
+fn bad_records_are_refused_with_the_move_named() {
+    let good = "[Variant \"freedom\"]\n\n1. e4 {[%roll 1]} d5 {[%roll 4]} 2. exd5 {[%roll 1]} *\n";
+    assert!(GameRecord::from_pgn(good).is_ok());
+    for (text, reason) in [
+        ("[Variant \"freedom\"]\n\n1. e5 {[%roll 1]} *", "ply 1 (e5): not a move"),
+        ("[Variant \"freedom\"]\n\n1. e4 d5 {[%roll 4]} *", "ply 1 (e4): no [%roll]"),
+        ("[Variant \"freedom\"]\n\n1. e4 {[%roll 2]} *", "ply 1 (e4): the roll 2 does not allow it"),
+        ("[Variant \"freedom\"]\n\n1. e4 {[%roll 7]} *", "ply 1 (e4): [%roll 7]"),
+        ("[Variant \"freedom\"]\n\n1. e4 {[%freedom check]} *", "ply 1 (e4): it is not a Freedom move"),
+        ("[Variant \"classic\"]\n\n1. e4 {[%roll 1]} *", "rolls 2 dice"),
+        ("[Variant \"checkers\"]\n\n1. e4 {[%roll 1]} *", "unknown variant"),
+        ("[Variant \"freedom\"]\n[FEN \"8/8 w - - 0 1\"]\n\n*", "FEN tag"),
+        ("[Variant \"freedom\"]\n\n1. e4 {[%roll 1] *", "closing '}'"),
+    ] {
+        let err = GameRecord::from_pgn(text).expect_err(text);
+        assert!(err.to_string().contains(reason), "{text}: {err}");
+    }
+}
