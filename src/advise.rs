@@ -3,12 +3,10 @@
 //! against the best; before the roll, what each outcome would bring and whether to take a Freedom
 //! move instead of rolling.
 
-use alea_engine::eval::MaterialEval;
 use alea_engine::rules::freedom::FreedomKinds;
 use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind};
-use alea_engine::search::{self, Choice, Root, SearchInput, SearchOptions, SearchResult, Shared, wdl};
+use alea_engine::search::{self, Choice, Root, SearchOptions, SearchResult, Shared, wdl};
 use alea_engine::timeman::Limits;
-use alea_engine::values::PieceValues;
 use alea_engine::{Board, Color, Game, Move, Role, Square};
 use serde_json::json;
 use std::process::ExitCode;
@@ -117,17 +115,8 @@ pub fn run(args: AdviseArgs) -> ExitCode {
         (Some(d), _) => Limits { depth: Some(d), ..Default::default() },
         (None, t) => Limits { movetime: Some((t.unwrap_or(1.0) * 1000.0) as u64), ..Default::default() },
     };
-    let eval = MaterialEval::new(PieceValues::for_variant(kind));
-    let input = SearchInput {
-        rules: &rules,
-        eval: &eval,
-        position: pos,
-        root: root.clone(),
-        history: game.hashes(),
-        limits,
-        options: SearchOptions { multipv: args.multipv.unwrap_or(choices).max(1), ..SearchOptions::default() },
-    };
-    let result = search::search(&input, &Shared::new(64), &mut |_| {});
+    let options = SearchOptions { multipv: args.multipv.unwrap_or(choices).max(1), ..SearchOptions::default() };
+    let result = search::search_game(&game, root, limits, options, &Shared::new(64));
     if args.json {
         println!("{}", to_json(&game, roll, &result));
     } else {
@@ -138,7 +127,7 @@ pub fn run(args: AdviseArgs) -> ExitCode {
 
 /// The move in SAN where shakmaty can read the position (not after a passed turn in check, nor
 /// without a king), else in UCI.
-fn san(game: &Game<Variant>, m: Move) -> String {
+pub(crate) fn san(game: &Game<Variant>, m: Move) -> String {
     let rules = game.rules();
     let uci = rules.turn_to_uci(m);
     if m.is_null() {
@@ -163,7 +152,7 @@ fn freedom_kinds(game: &Game<Variant>, m: Move) -> Vec<&'static str> {
         .collect()
 }
 
-fn score_text(score: i32) -> String {
+pub(crate) fn score_text(score: i32) -> String {
     if score >= search::MATE_ZONE {
         "win".into()
     } else if score <= -search::MATE_ZONE {

@@ -2,6 +2,7 @@
 //! tools. Each subcommand is a few lines calling the library crates.
 
 mod advise;
+mod analyse;
 
 use alea_engine::Board;
 use alea_engine::perft::perft_divide;
@@ -36,6 +37,9 @@ enum Cmd {
     /// The engine's advice on a position: with a roll, every allowed move ranked with its score and
     /// its cost; before the roll, what each outcome brings and whether to take a Freedom move.
     Advise(advise::AdviseArgs),
+    /// A game with its rolls (PGN), move by move: the best move for each roll, the loss of the move
+    /// played, the luck of the roll; a summary per player; an annotated PGN with --out.
+    Analyse(analyse::AnalyseArgs),
     /// Searches a fixed suite of positions to a fixed depth; the last line is
     /// `<N> nodes <M> nps` (OpenBench's form), and N is the same on every machine.
     Bench {
@@ -61,6 +65,7 @@ fn main() -> ExitCode {
         Some(Cmd::Perft { depth, fen, chess960 }) => perft(depth, fen.as_deref(), chess960),
         Some(Cmd::Bench { depth, pruning, threads }) => bench(depth, &pruning, threads),
         Some(Cmd::Advise(args)) => advise::run(args),
+        Some(Cmd::Analyse(args)) => analyse::run(args),
     }
 }
 

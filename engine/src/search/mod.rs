@@ -368,3 +368,26 @@ pub(crate) fn table_and_groups<R: Rules>(
     rules.turn_table(pos, table);
     chance::group_outcomes(table, groups);
 }
+
+/// Searches the position of a game of one of the 8x8 variants with that variant's evaluation:
+/// the way in for the front ends (advice, analysis) that need no more control than this.
+pub fn search_game(
+    game: &crate::game::Game<crate::rules::Variant>,
+    root: Root<crate::Move>,
+    limits: Limits,
+    options: SearchOptions,
+    shared: &Shared,
+) -> SearchResult<crate::Move> {
+    let rules = *game.rules();
+    let eval = crate::eval::MaterialEval::new(crate::values::PieceValues::for_variant(rules.kind()));
+    let input = SearchInput {
+        rules: &rules,
+        eval: &eval,
+        position: game.position(),
+        root,
+        history: game.hashes(),
+        limits,
+        options,
+    };
+    search(&input, shared, &mut |_| {})
+}

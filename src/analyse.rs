@@ -1,0 +1,195 @@
+//! `alea analyse`: a game with its rolls, move by move. For a move after a roll: the best move for
+//! that roll, what the move played lost against it, and the luck of the roll (the best move's value
+//! for this roll minus the expected value of rolling). For a move played without rolling: what it
+//! lost against the best choice before the roll. Then a summary per player, and an annotated PGN.
+
+use crate::advise::{san, score_text};
+use alea_engine::rules::{Rules, TurnList};
+use alea_engine::search::{Choice, Root, SearchOptions, Shared, search_game};
+use alea_engine::timeman::Limits;
+use alea_engine::{Color, Game, Move};
+use alea_tuning::pgn::GameRecord;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct AnalyseArgs {
+    /// The game: PGN with rolls (as `alea` writes it).
+    pgn: std::path::PathBuf,
+    /// Seconds for each search (two a move: before and after the roll).
+    #[arg(long, conflicts_with = "depth", allow_negative_numbers = true)]
+    time: Option<f64>,
+    /// Turns deep for each search, instead of a time.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Write the game annotated with each move's loss and luck to this file.
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+}
+
+/// What one move was worth.
+struct MoveReport {
+    ply: usize,
+    side: Color,
+    played: String,
+    roll: Option<String>,
+    best: String,
+    best_score: i32,
+    loss: i32,
+    /// `None` for a move played without rolling.
+    luck: Option<i32>,
+}
+
+fn refuse(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("alea analyse: {message}");
+    ExitCode::from(2)
+}
+
+pub fn run(args: AnalyseArgs) -> ExitCode {
+    let text = match std::fs::read_to_string(&args.pgn) {
+        Ok(t) => t,
+        Err(e) => return refuse(format!("cannot read {}: {e}", args.pgn.display())),
+    };
+    let mut record = match GameRecord::from_pgn(&text) {
+        Ok(r) => r,
+        Err(e) => return refuse(format!("{}: {e}", args.pgn.display())),
+    };
+    if args.time.is_some_and(|t| !(t > 0.0 && t <= 3600.0)) || args.depth == Some(0) {
+        return refuse("--time takes seconds above 0 (at most an hour) and --depth a whole number above 0");
+    }
+    let limits = match (args.depth, args.time) {
+        (Some(d), _) => Limits { depth: Some(d), ..Default::default() },
+        (None, t) => Limits { movetime: Some((t.unwrap_or(0.5) * 1000.0) as u64), ..Default::default() },
+    };
+    let rules = record.rules;
+    let mut game = Game::new(rules, alea_engine::Position::new(record.start.clone()));
+    let mut reports = Vec::new();
+    for (ply, turn) in record.turns.iter().enumerate() {
+        let report = analyse_turn(&game, ply, turn.turn, turn.roll, &limits);
+        println!(
+            "{:>3}. {:<7} {:<6} best {:<7} {:>6}  loss {:>5}  luck {}",
+            ply / 2 + 1,
+            report.played,
+            report.roll.clone().unwrap_or_else(|| "free".into()),
+            report.best,
+            score_text(report.best_score),
+            report.loss,
+            report.luck.map_or("-".into(), |l| format!("{l:+}"))
+        );
+        reports.push(report);
+        game.play(turn.turn);
+    }
+    print!("{}", summary(&reports));
+    if let Some(path) = &args.out {
+        for (t, r) in record.turns.iter_mut().zip(&reports) {
+            let mut note = format!("best {} {}", r.best, score_text(r.best_score));
+            if r.loss > 0 {
+                note.push_str(&format!(", loss {}", r.loss));
+            }
+            if let Some(l) = r.luck {
+                note.push_str(&format!(", luck {l:+}"));
+            }
+            t.comment = Some(note);
+        }
+        record.tags.push(("Annotator".into(), format!("Alea {}", env!("CARGO_PKG_VERSION"))));
+        if let Err(e) = std::fs::write(path, record.to_pgn()) {
+            return refuse(format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn analyse_turn(
+    game: &Game<alea_engine::Variant>,
+    ply: usize,
+    played: Move,
+    roll: Option<alea_engine::Roll>,
+    limits: &Limits,
+) -> MoveReport {
+    let rules = game.rules();
+    let pos = game.position();
+    let search = |root: Root<Move>, choices: usize| {
+        // A fresh table and one thread: the same search whoever runs it, so the engine's own
+        // moves at the same depth lose nothing.
+        let options = SearchOptions { multipv: choices.max(1), threads: 1, ..SearchOptions::default() };
+        search_game(game, root, limits.clone(), options, &Shared::new(16))
+    };
+    let mut pre = TurnList::new();
+    rules.pre_roll_turns(pos, &mut pre);
+    // Before the roll: the expected value of rolling and of each Freedom move.
+    let before = search(Root::PreRoll, pre.len() + 1);
+    let side = pos.board.turn();
+    match roll {
+        None => {
+            let best = before.choices[0];
+            let played_score =
+                before.choices.iter().find(|c| c.choice == Choice::Turn(played)).map_or(best.score, |c| c.score);
+            MoveReport {
+                ply,
+                side,
+                played: san(game, played),
+                roll: None,
+                best: match best.choice {
+                    Choice::Turn(t) => san(game, t),
+                    Choice::Roll => "roll".into(),
+                },
+                best_score: best.score,
+                loss: (best.score - played_score).max(0),
+                luck: None,
+            }
+        }
+        Some(r) => {
+            let mut allowed = TurnList::new();
+            rules.allowed_turns(pos, &r, &mut allowed);
+            let after = search(Root::Turns(allowed.to_vec()), allowed.len());
+            let best = after.choices[0];
+            let played_score =
+                after.choices.iter().find(|c| c.choice == Choice::Turn(played)).map_or(best.score, |c| c.score);
+            let expected = before.roll_score.unwrap_or(best.score);
+            MoveReport {
+                ply,
+                side,
+                played: san(game, played),
+                roll: Some(r.to_string()),
+                best: match best.choice {
+                    Choice::Turn(t) => san(game, t),
+                    Choice::Roll => "roll".into(),
+                },
+                best_score: best.score,
+                loss: (best.score - played_score).max(0),
+                luck: Some(best.score - expected),
+            }
+        }
+    }
+}
+
+fn summary(reports: &[MoveReport]) -> String {
+    let mut out = String::new();
+    for side in [Color::White, Color::Black] {
+        let mine: Vec<&MoveReport> = reports.iter().filter(|r| r.side == side).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let total_loss: i64 = mine.iter().map(|r| i64::from(r.loss)).sum();
+        let luck: i64 = mine.iter().filter_map(|r| r.luck).map(i64::from).sum();
+        out.push_str(&format!(
+            "{}: {} moves, average loss {:.1}, total luck {luck:+}\n",
+            side.name(),
+            mine.len(),
+            total_loss as f64 / mine.len() as f64
+        ));
+        let mut worst: Vec<&&MoveReport> = mine.iter().filter(|r| r.loss > 0).collect();
+        worst.sort_by_key(|r| std::cmp::Reverse(r.loss));
+        for r in worst.iter().take(3) {
+            out.push_str(&format!(
+                "  move {}{}: {} ({}) lost {}; best was {}\n",
+                r.ply / 2 + 1,
+                if r.side == Color::White { "." } else { "..." },
+                r.played,
+                r.roll.clone().unwrap_or_else(|| "free".into()),
+                r.loss,
+                r.best
+            ));
+        }
+    }
+    out
+}

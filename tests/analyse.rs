@@ -1,0 +1,108 @@
+//! `alea analyse` through the binary: the engine's own moves lose nothing at the same depth; the
+//! annotated PGN reads back; bad records are refused.
+
+use alea_engine::rules::{OutcomeList, Rules, TurnList, Variant, VariantKind};
+use alea_engine::search::{Choice, Root, SearchOptions, Shared, search_game};
+use alea_engine::timeman::Limits;
+use alea_engine::{Board, Game, Position};
+use alea_tuning::pgn::{GameRecord, RecordedTurn};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::process::Command;
+
+/// A game the engine plays against itself at `depth` (fresh table, one thread), with seeded dice.
+fn engine_game(kind: VariantKind, depth: u32, plies: usize) -> GameRecord {
+    let rules = Variant::new(kind, false);
+    let mut game = Game::new(rules, Position::new(Board::startpos()));
+    let mut record = GameRecord::new(rules, Board::startpos());
+    let mut rng = StdRng::seed_from_u64(99);
+    let limits = Limits { depth: Some(depth), ..Default::default() };
+    let options = SearchOptions { threads: 1, ..SearchOptions::default() };
+    for _ in 0..plies {
+        if game.end().is_some() {
+            break;
+        }
+        let pos = game.position().clone();
+        let decision = search_game(&game, Root::PreRoll, limits.clone(), options.clone(), &Shared::new(16));
+        let (turn, roll) = match decision.best {
+            Choice::Turn(t) => (t, None),
+            Choice::Roll => {
+                let mut outcomes = OutcomeList::new();
+                rules.outcomes(&pos, &mut outcomes);
+                let roll = outcomes[rng.random_range(0..outcomes.len())].roll;
+                let mut allowed = TurnList::new();
+                rules.allowed_turns(&pos, &roll, &mut allowed);
+                let r = search_game(
+                    &game,
+                    Root::Turns(allowed.to_vec()),
+                    limits.clone(),
+                    options.clone(),
+                    &Shared::new(16),
+                );
+                let Choice::Turn(t) = r.best else { unreachable!() };
+                (t, Some(roll))
+            }
+        };
+        game.play(turn);
+        record.turns.push(RecordedTurn { turn, roll, comment: None });
+    }
+    record
+}
+
+fn analyse(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_alea")).arg("analyse").args(args).output().unwrap();
+    (out.status.success(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+#[test]
+fn the_engines_own_moves_lose_nothing_at_the_same_depth() {
+    let dir = std::env::temp_dir().join(format!("alea-analyse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for kind in [VariantKind::Freedom, VariantKind::Classic] {
+        let record = engine_game(kind, 2, 16);
+        let path = dir.join(format!("{}.pgn", kind.name()));
+        let out = dir.join(format!("{}-annotated.pgn", kind.name()));
+        std::fs::write(&path, record.to_pgn()).unwrap();
+        let (ok, stdout, stderr) = analyse(&[path.to_str().unwrap(), "--depth", "2", "--out", out.to_str().unwrap()]);
+        assert!(ok, "{stderr}");
+        assert!(stdout.contains("white: 8 moves, average loss 0.0"), "{stdout}");
+        assert!(stdout.contains("black: 8 moves, average loss 0.0"), "{stdout}");
+        // The annotated game reads back with the same moves, each with its note.
+        let annotated = GameRecord::from_pgn(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        assert_eq!(
+            annotated.turns.iter().map(|t| t.turn).collect::<Vec<_>>(),
+            record.turns.iter().map(|t| t.turn).collect::<Vec<_>>()
+        );
+        assert!(annotated.turns.iter().all(|t| t.comment.as_deref().is_some_and(|c| c.starts_with("best "))));
+    }
+}
+
+#[test]
+fn a_mistake_has_a_loss_and_rolls_have_luck() {
+    let dir = std::env::temp_dir().join(format!("alea-analyse-m-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("m.pgn");
+    // 2...Qd8?? leaves the queen's recapture of d5 undone, a pawn down for nothing.
+    std::fs::write(
+        &path,
+        "[Variant \"freedom\"]\n\n1. e4 {[%roll 1]} d5 {[%roll 1]} 2. exd5 {[%roll 1]} Nf6 {[%roll 2]} *\n",
+    )
+    .unwrap();
+    let (ok, stdout, _) = analyse(&[path.to_str().unwrap(), "--depth", "2"]);
+    assert!(ok);
+    assert!(stdout.contains("black: 2 moves"), "{stdout}");
+    assert!(stdout.contains("total luck"));
+}
+
+#[test]
+fn bad_records_are_refused() {
+    let dir = std::env::temp_dir().join(format!("alea-analyse-b-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.pgn");
+    std::fs::write(&bad, "[Variant \"freedom\"]\n\n1. e4 {[%roll 1]} e5 *\n").unwrap();
+    let (ok, stdout, stderr) = analyse(&[bad.to_str().unwrap(), "--depth", "1"]);
+    assert!(!ok && stdout.is_empty());
+    assert!(stderr.contains("ply 2 (e5): no [%roll]"), "{stderr}");
+    let (ok, _, stderr) = analyse(&[dir.join("missing.pgn").to_str().unwrap()]);
+    assert!(!ok && stderr.contains("cannot read"), "{stderr}");
+}
