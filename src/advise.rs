@@ -163,7 +163,7 @@ pub(crate) fn score_text(score: i32) -> String {
 }
 
 /// The position as a board of Unicode pieces, White at the bottom, with the last move.
-pub fn diagram(game: &Game<Variant>) -> String {
+pub(crate) fn diagram(game: &Game<Variant>) -> String {
     let board = &game.position().board;
     let glyph = |sq: Square| match board.piece_at(sq) {
         None => '·',

@@ -3,6 +3,7 @@
 
 mod advise;
 mod analyse;
+mod play;
 
 use alea_engine::Board;
 use alea_engine::perft::perft_divide;
@@ -40,6 +41,8 @@ enum Cmd {
     /// A game with its rolls (PGN), move by move: the best move for each roll, the loss of the move
     /// played, the luck of the roll; a summary per player; an annotated PGN with --out.
     Analyse(analyse::AnalyseArgs),
+    /// Play the engine at the terminal: the dice are rolled for you, the allowed moves listed.
+    Play(play::PlayArgs),
     /// Searches a fixed suite of positions to a fixed depth; the last line is
     /// `<N> nodes <M> nps` (OpenBench's form), and N is the same on every machine.
     Bench {
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         Some(Cmd::Bench { depth, pruning, threads }) => bench(depth, &pruning, threads),
         Some(Cmd::Advise(args)) => advise::run(args),
         Some(Cmd::Analyse(args)) => analyse::run(args),
+        Some(Cmd::Play(args)) => play::run(args),
     }
 }
 

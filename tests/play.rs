@@ -1,0 +1,57 @@
+//! `alea play` through the binary, answering its prompts as a person would.
+
+use alea_tuning::pgn::GameRecord;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+#[test]
+fn a_person_plays_refused_input_is_explained_and_the_game_is_saved() {
+    let dir = std::env::temp_dir().join(format!("alea-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("game.pgn");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
+        .args(["play", "--seed", "7", "--depth", "1", "--pgn", pgn.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut transcript = String::new();
+    let mut moves_played = 0;
+    let mut refused = false;
+    while moves_played < 6 {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        transcript.push_str(&line);
+        if let Some(list) = line.strip_prefix("Your move (").and_then(|l| l.trim_end().strip_suffix("):")) {
+            if !refused {
+                // Not a move at all: refused with the reason, and asked again.
+                writeln!(stdin, "Zz9").unwrap();
+                refused = true;
+                continue;
+            }
+            writeln!(stdin, "{}", list.split(' ').next().unwrap()).unwrap();
+            moves_played += 1;
+        } else if line.starts_with("Freedom: ") {
+            writeln!(stdin, "roll").unwrap();
+        }
+    }
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    let mut rest = String::new();
+    for line in stdout.lines() {
+        rest.push_str(&line.unwrap());
+        rest.push('\n');
+    }
+    assert!(child.wait().unwrap().success());
+    assert!(transcript.contains("You rolled "), "{transcript}");
+    assert!(transcript.contains("Zz9 is not a move here."), "{transcript}");
+    assert!(transcript.contains("Alea "), "{transcript}");
+    assert!(rest.contains("Game saved to"), "{rest}");
+    let record = GameRecord::from_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+    assert!(record.turns.len() >= 2 * moves_played - 1, "{} turns", record.turns.len());
+    assert!(record.tags.iter().any(|(n, v)| n == "White" && v == "You"));
+}
