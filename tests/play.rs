@@ -55,3 +55,29 @@ fn a_person_plays_refused_input_is_explained_and_the_game_is_saved() {
     assert!(record.turns.len() >= 2 * moves_played - 1, "{} turns", record.turns.len());
     assert!(record.tags.iter().any(|(n, v)| n == "White" && v == "You"));
 }
+
+#[test]
+fn ctrl_c_saves_the_game() {
+    let dir = std::env::temp_dir().join(format!("alea-play-int-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("interrupted.pgn");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
+        .args(["play", "--seed", "3", "--depth", "1", "--color", "black", "--pgn", pgn.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    // Alea moves first as White; wait for our first prompt.
+    let mut line = String::new();
+    while !(line.starts_with("Your move (") || line.starts_with("Freedom: ")) {
+        line.clear();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "no prompt");
+    }
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let exit = child.wait().unwrap();
+    assert!(!exit.success(), "interrupted");
+    let record = GameRecord::from_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+    assert_eq!(record.turns.len(), 1, "Alea's first move was saved");
+}
