@@ -3,6 +3,7 @@
 
 mod advise;
 mod analyse;
+mod match_cmd;
 mod play;
 
 use alea_engine::Board;
@@ -43,6 +44,8 @@ enum Cmd {
     Analyse(analyse::AnalyseArgs),
     /// Play the engine at the terminal: the dice are rolled for you, the allowed moves listed.
     Play(play::PlayArgs),
+    /// Engine against engine: pairs of games with the same dice, Elo, SPRT, PGN as it goes.
+    Match(match_cmd::MatchArgs),
     /// Searches a fixed suite of positions to a fixed depth; the last line is
     /// `<N> nodes <M> nps` (OpenBench's form), and N is the same on every machine.
     Bench {
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
         Some(Cmd::Advise(args)) => advise::run(args),
         Some(Cmd::Analyse(args)) => analyse::run(args),
         Some(Cmd::Play(args)) => play::run(args),
+        Some(Cmd::Match(args)) => match_cmd::run(args),
     }
 }
 

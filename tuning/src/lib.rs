@@ -1,4 +1,10 @@
-//! Alea's tools around the engine: game records (PGN with rolls) now; self-play, matches, SPRT
-//! and parameter tuning to come. Uses the engine crate; the engine never uses this one.
+//! Alea's tools around the engine: game records (PGN with rolls), matches between players with
+//! paired dice and their statistics (SPRT); self-play data and tuning to come. Uses the engine
+//! crate; the engine never uses this one.
 
+pub mod match_runner;
+pub mod pairing;
 pub mod pgn;
+pub mod players;
+pub mod referee;
+pub mod sprt;

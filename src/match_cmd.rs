@@ -1,0 +1,179 @@
+//! `alea match`: two players, pairs of games with shared dice, the running score, PGN as it goes.
+
+use alea_engine::rules::{Variant, VariantKind};
+use alea_tuning::match_runner::{MatchConfig, Openings, Sprt, run_match};
+use alea_tuning::players::{AleaPlayer, EngineProcess, GreedyPlayer, MoveLimit, Player, Proto, RandomPlayer};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct MatchArgs {
+    /// A player, twice: `builtin=alea|random|greedy`, or `cmd=PATH [name=N] [proto=alea|uci]
+    /// [option.NAME=VALUE ...]`; `depth=D`, `nodes=N` or `movetime=MS` for its own limit. Words of
+    /// one player are joined with spaces: --engine "cmd=/usr/games/stockfish proto=uci".
+    #[arg(long, num_args = 1, required = true)]
+    engine: Vec<String>,
+    #[arg(long, default_value = "freedom")]
+    variant: String,
+    /// Random Chess960 starts (one per pair).
+    #[arg(long)]
+    chess960: bool,
+    /// Pairs of games (each opening played with both colours).
+    #[arg(long, default_value_t = 50)]
+    pairs: u64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A game still on after this many plies is a draw.
+    #[arg(long, default_value_t = 600)]
+    max_plies: usize,
+    /// Default limit of every player: turns deep.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Default limit: nodes a move.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Default limit: milliseconds a move.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// The games, appended as each ends (and read back with --resume).
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+    /// Continue the match in --pgn: finished games are kept, not replayed.
+    #[arg(long)]
+    resume: bool,
+    /// Stop at an SPRT bound: `elo0=0 elo1=10 alpha=0.05 beta=0.05`.
+    #[arg(long, num_args = 1..)]
+    sprt: Vec<String>,
+}
+
+fn refuse(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("alea match: {message}");
+    ExitCode::from(2)
+}
+
+fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Player>, String> {
+    let mut limit = default.clone();
+    let mut builtin = None;
+    let mut cmd = None;
+    let mut name = None;
+    let mut proto = Proto::Alea;
+    let mut options = Vec::new();
+    for word in spec.split_whitespace() {
+        let (key, value) = word.split_once('=').ok_or_else(|| format!("'{word}' in --engine is not key=value"))?;
+        let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{key} takes a number, not '{v}'"));
+        match key {
+            "builtin" => builtin = Some(value.to_string()),
+            "cmd" => cmd = Some(value.to_string()),
+            "name" => name = Some(value.to_string()),
+            "proto" => {
+                proto = match value {
+                    "alea" => Proto::Alea,
+                    "uci" => Proto::Uci,
+                    _ => return Err(format!("proto takes alea or uci, not '{value}'")),
+                }
+            }
+            "depth" => limit = MoveLimit::Depth(number(value)? as u32),
+            "nodes" => limit = MoveLimit::Nodes(number(value)?),
+            "movetime" => limit = MoveLimit::Movetime(number(value)?),
+            k if k.starts_with("option.") => options.push((k["option.".len()..].to_string(), value.to_string())),
+            _ => return Err(format!("unknown key '{key}' in --engine")),
+        }
+    }
+    match (builtin.as_deref(), cmd) {
+        (Some("alea"), None) => Ok(Box::new(AleaPlayer { limit })),
+        (Some("random"), None) => Ok(Box::new(RandomPlayer { state: 0x5eed + index as u64 })),
+        (Some("greedy"), None) => Ok(Box::new(GreedyPlayer)),
+        (Some(other), None) => Err(format!("unknown builtin '{other}' (alea, random, greedy)")),
+        (None, Some(cmd)) => {
+            let name = name.unwrap_or_else(|| cmd.rsplit('/').next().unwrap_or(&cmd).to_string());
+            Ok(Box::new(EngineProcess::new(name, cmd, proto, limit, options)))
+        }
+        _ => Err("an --engine needs builtin=... or cmd=...".into()),
+    }
+}
+
+pub fn run(args: MatchArgs) -> ExitCode {
+    if args.engine.len() != 2 {
+        return refuse("give exactly two --engine");
+    }
+    let Some(kind) = VariantKind::from_name(&args.variant) else {
+        return refuse(format!("unknown variant '{}'", args.variant));
+    };
+    let limit = match (args.depth, args.nodes, args.movetime) {
+        (Some(d), None, None) => MoveLimit::Depth(d),
+        (None, Some(n), None) => MoveLimit::Nodes(n),
+        (None, None, Some(ms)) => MoveLimit::Movetime(ms),
+        (None, None, None) => MoveLimit::Depth(2),
+        _ => return refuse("give at most one of --depth, --nodes, --movetime"),
+    };
+    let mut players = Vec::new();
+    for (i, spec) in args.engine.iter().enumerate() {
+        match player(spec, &limit, i) {
+            Ok(p) => players.push(p),
+            Err(e) => return refuse(e),
+        }
+    }
+    let sprt = if args.sprt.is_empty() {
+        None
+    } else {
+        let mut s = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+        for word in &args.sprt {
+            let Some((k, v)) = word.split_once('=') else { return refuse(format!("--sprt '{word}' is not key=value")) };
+            let Ok(v) = v.parse::<f64>() else { return refuse(format!("--sprt {k} takes a number")) };
+            match k {
+                "elo0" => s.elo0 = v,
+                "elo1" => s.elo1 = v,
+                "alpha" => s.alpha = v,
+                "beta" => s.beta = v,
+                _ => return refuse(format!("--sprt has no '{k}'")),
+            }
+        }
+        Some(s)
+    };
+    if let Some(path) = &args.pgn
+        && path.exists()
+        && !args.resume
+    {
+        return refuse(format!("{} exists: add --resume to continue that match, or name another file", path.display()));
+    }
+    let config = MatchConfig {
+        rules: Variant::new(kind, args.chess960),
+        pairs: args.pairs,
+        seed: args.seed,
+        max_plies: args.max_plies,
+        openings: if args.chess960 { Openings::Chess960 } else { Openings::StartPos },
+        pgn: args.pgn.clone(),
+        sprt,
+    };
+    let (mut a, mut b) = {
+        let mut it = players.into_iter();
+        (it.next().expect("two"), it.next().expect("two"))
+    };
+    let names = (a.name(), b.name());
+    eprintln!("{} vs {}, {}, {} pairs, seed {}", names.0, names.1, args.variant, args.pairs, args.seed);
+    let result = run_match(a.as_mut(), b.as_mut(), &config, |r| {
+        eprint!("\r{} vs {}: {}   ", names.0, names.1, r.summary());
+    });
+    eprintln!();
+    match result {
+        Ok(report) => {
+            println!("{} vs {}: {}", names.0, names.1, report.summary());
+            if let Some(ratio) = report.penta.pairing_ratio() {
+                println!("pair score variance {:.2} of what independent games would give", ratio);
+            }
+            if let Some(s) = config.sprt {
+                let verdict = match report.sprt {
+                    Some(true) => "H1 accepted",
+                    Some(false) => "H0 accepted",
+                    None => "no decision",
+                };
+                println!("SPRT [{}, {}]: LLR {:.2}, {verdict}", s.elo0, s.elo1, report.penta.llr(s.elo0, s.elo1));
+            }
+            for f in &report.failures {
+                println!("failure: {f}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => refuse(e),
+    }
+}

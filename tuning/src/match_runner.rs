@@ -1,0 +1,212 @@
+//! A match: pairs of games from the same opening with colours swapped and the same dice, each game
+//! appended to the PGN file as soon as it ends, resumable from that file, scored by pairs.
+
+use crate::pgn::GameRecord;
+use crate::players::Player;
+use crate::referee::play_game;
+use crate::sprt::{Pentanomial, sprt_bounds};
+use alea_engine::rules::Variant;
+use alea_engine::{Board, Color, GameResult};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Where the games start.
+#[derive(Clone, Debug)]
+pub enum Openings {
+    StartPos,
+    /// A Chess960 start per pair, drawn from the seed.
+    Chess960,
+    /// Positions in turn, one per pair.
+    Fens(Vec<Board>),
+}
+
+/// An SPRT to stop at.
+#[derive(Copy, Clone, Debug)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub rules: Variant,
+    pub pairs: u64,
+    pub seed: u64,
+    pub max_plies: usize,
+    pub openings: Openings,
+    pub pgn: Option<PathBuf>,
+    pub sprt: Option<Sprt>,
+}
+
+/// The state of a match: the first player's results.
+#[derive(Clone, Debug, Default)]
+pub struct MatchReport {
+    pub penta: Pentanomial,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Games that ended by a player's failure, with the reason.
+    pub failures: Vec<String>,
+    /// `Some(true)`: H1 accepted; `Some(false)`: H0 accepted.
+    pub sprt: Option<bool>,
+}
+
+impl MatchReport {
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    fn count(&mut self, points: f64) {
+        if points == 1.0 {
+            self.wins += 1;
+        } else if points == 0.5 {
+            self.draws += 1;
+        } else {
+            self.losses += 1;
+        }
+    }
+
+    /// One line: score, Elo with its interval, LOS, draw ratio.
+    pub fn summary(&self) -> String {
+        let (lo, elo, hi) = self.penta.elo();
+        format!(
+            "games {} (+{} ={} -{}), pairs {}, Elo {:+.1} [{:+.1}, {:+.1}], LOS {:.1}%, draws {:.1}%",
+            self.games(),
+            self.wins,
+            self.draws,
+            self.losses,
+            self.penta.pairs(),
+            elo,
+            lo,
+            hi,
+            self.penta.los() * 100.0,
+            self.draws as f64 * 100.0 / self.games().max(1) as f64
+        )
+    }
+}
+
+fn points_for(result: GameResult, color: Color) -> f64 {
+    match result {
+        GameResult::Win(c) if c == color => 1.0,
+        GameResult::Win(_) => 0.0,
+        GameResult::Draw => 0.5,
+    }
+}
+
+fn opening(config: &MatchConfig, pair: u64) -> Board {
+    match &config.openings {
+        Openings::StartPos => Board::startpos(),
+        Openings::Chess960 => Board::chess960(crate::pairing::draw(config.seed, pair, u64::MAX, 960) as u16),
+        Openings::Fens(list) => list[(pair as usize) % list.len()].clone(),
+    }
+}
+
+/// Games already in the PGN file: (pair, game of the pair 1 or 2, points of the first player).
+fn finished_games(path: &PathBuf) -> Result<Vec<(u64, u8, f64)>, String> {
+    let Ok(text) = std::fs::read_to_string(path) else { return Ok(Vec::new()) };
+    let mut done = Vec::new();
+    for chunk in text.split("\n[Event ").filter(|c| !c.trim().is_empty()) {
+        let chunk = if chunk.starts_with("[Event ") { chunk.to_string() } else { format!("[Event {chunk}") };
+        // A game cut off by a kill is simply played again.
+        let Ok(record) = GameRecord::from_pgn(&chunk) else { continue };
+        let tag = |n: &str| record.tags.iter().find(|(t, _)| t == n).map(|(_, v)| v.clone());
+        let Some(round) = tag("Round") else { continue };
+        let Some((pair, game)) = round.split_once('.') else { continue };
+        let (Ok(pair), Ok(game)) = (pair.parse::<u64>(), game.parse::<u8>()) else { continue };
+        if record.result == "*" {
+            continue;
+        }
+        let first_is_white = game == 1;
+        let points = match record.result.as_str() {
+            "1-0" => {
+                if first_is_white {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+            "0-1" => {
+                if first_is_white {
+                    0.0
+                } else {
+                    1.0
+                }
+            }
+            _ => 0.5,
+        };
+        done.push((pair - 1, game, points));
+    }
+    Ok(done)
+}
+
+/// Runs (or resumes) a match of `first` against `second`; `progress` is called after each pair.
+pub fn run_match(
+    first: &mut dyn Player,
+    second: &mut dyn Player,
+    config: &MatchConfig,
+    mut progress: impl FnMut(&MatchReport),
+) -> Result<MatchReport, String> {
+    let done = match &config.pgn {
+        Some(path) => finished_games(path)?,
+        None => Vec::new(),
+    };
+    let mut file = match &config.pgn {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let mut report = MatchReport::default();
+    for pair in 0..config.pairs {
+        let start = opening(config, pair);
+        let mut pair_points = 0.0;
+        for game_of_pair in [1u8, 2] {
+            if let Some(&(_, _, points)) = done.iter().find(|&&(p, g, _)| p == pair && g == game_of_pair) {
+                pair_points += points;
+                report.count(points);
+                continue;
+            }
+            let (white, black): (&mut dyn Player, &mut dyn Player) =
+                if game_of_pair == 1 { (&mut *first, &mut *second) } else { (&mut *second, &mut *first) };
+            let mut refereed = play_game(white, black, config.rules, &start, config.seed, pair, config.max_plies);
+            let first_color = if game_of_pair == 1 { Color::White } else { Color::Black };
+            let points = points_for(refereed.result, first_color);
+            if refereed.failed {
+                report.failures.push(format!("pair {} game {game_of_pair}: {}", pair + 1, refereed.reason));
+            }
+            refereed.record.tags.insert(0, ("Event".into(), "alea match".into()));
+            refereed.record.tags.push(("Round".into(), format!("{}.{game_of_pair}", pair + 1)));
+            refereed.record.tags.push(("Seed".into(), config.seed.to_string()));
+            if let Some(f) = file.as_mut() {
+                // Written and flushed at once: a kill loses at most the game being played.
+                f.write_all(refereed.record.to_pgn().as_bytes())
+                    .and_then(|()| f.write_all(b"\n"))
+                    .and_then(|()| f.flush())
+                    .map_err(|e| format!("cannot write the PGN: {e}"))?;
+            }
+            pair_points += points;
+            report.count(points);
+        }
+        report.penta.add(pair_points);
+        if let Some(s) = config.sprt {
+            let llr = report.penta.llr(s.elo0, s.elo1);
+            let (lower, upper) = sprt_bounds(s.alpha, s.beta);
+            if llr >= upper {
+                report.sprt = Some(true);
+            } else if llr <= lower {
+                report.sprt = Some(false);
+            }
+        }
+        progress(&report);
+        if report.sprt.is_some() {
+            break;
+        }
+    }
+    Ok(report)
+}

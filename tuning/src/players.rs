@@ -1,0 +1,340 @@
+//! The players of a match: Alea searching in this process, the `random` and `greedy` baselines,
+//! and any engine process: one that speaks shared/PROTOCOL.md, or a plain UCI engine that knows no
+//! dice (restricted to the rolled moves with `go searchmoves`).
+
+use alea_engine::rules::{Roll, Rules, TurnList, Variant};
+use alea_engine::search::{Choice, Root, SearchOptions, Shared, search_game};
+use alea_engine::timeman::Limits;
+use alea_engine::{Game, Move};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::Duration;
+
+/// Why a player lost a game without the rules deciding it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// A move the rules do not allow here.
+    Illegal(String),
+    /// The process ended.
+    Crashed,
+    /// No answer in time.
+    Timeout,
+    /// An answer that is not a move.
+    Garbage(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Illegal(m) => write!(f, "illegal move {m}"),
+            Failure::Crashed => f.write_str("engine crashed"),
+            Failure::Timeout => f.write_str("no answer in time"),
+            Failure::Garbage(l) => write!(f, "unreadable answer {l:?}"),
+        }
+    }
+}
+
+/// How long a player may think a move.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MoveLimit {
+    Depth(u32),
+    Nodes(u64),
+    Movetime(u64),
+}
+
+impl MoveLimit {
+    fn go_words(&self) -> String {
+        match self {
+            MoveLimit::Depth(d) => format!("depth {d}"),
+            MoveLimit::Nodes(n) => format!("nodes {n}"),
+            MoveLimit::Movetime(ms) => format!("movetime {ms}"),
+        }
+    }
+
+    /// How long to wait for an answer before calling it a hang.
+    fn patience(&self) -> Duration {
+        match self {
+            MoveLimit::Movetime(ms) => Duration::from_millis(ms * 3 + 2000),
+            _ => Duration::from_secs(30),
+        }
+    }
+}
+
+/// A player: asked before the roll (a Freedom move, or `None` to roll) and after it.
+pub trait Player {
+    fn name(&self) -> String;
+    /// A new game begins (under these rules).
+    fn new_game(&mut self, rules: &Variant) -> Result<(), Failure>;
+    fn before_roll(&mut self, game: &Game<Variant>, freedom: &[Move]) -> Result<Option<Move>, Failure>;
+    fn after_roll(&mut self, game: &Game<Variant>, roll: &Roll, allowed: &[Move]) -> Result<Move, Failure>;
+}
+
+/// Alea in this process: a fresh table each move, one thread.
+pub struct AleaPlayer {
+    pub limit: MoveLimit,
+}
+
+impl AleaPlayer {
+    fn think(&self, game: &Game<Variant>, root: Root<Move>) -> Choice<Move> {
+        let limits = match self.limit {
+            MoveLimit::Depth(d) => Limits { depth: Some(d), ..Default::default() },
+            MoveLimit::Nodes(n) => Limits { nodes: Some(n), ..Default::default() },
+            MoveLimit::Movetime(ms) => Limits { movetime: Some(ms), ..Default::default() },
+        };
+        search_game(game, root, limits, SearchOptions::default(), &Shared::new(16)).best
+    }
+}
+
+impl Player for AleaPlayer {
+    fn name(&self) -> String {
+        "alea".into()
+    }
+    fn new_game(&mut self, _rules: &Variant) -> Result<(), Failure> {
+        Ok(())
+    }
+    fn before_roll(&mut self, game: &Game<Variant>, freedom: &[Move]) -> Result<Option<Move>, Failure> {
+        if freedom.is_empty() {
+            return Ok(None);
+        }
+        Ok(match self.think(game, Root::PreRoll) {
+            Choice::Turn(t) => Some(t),
+            Choice::Roll => None,
+        })
+    }
+    fn after_roll(&mut self, game: &Game<Variant>, _roll: &Roll, allowed: &[Move]) -> Result<Move, Failure> {
+        if allowed.len() == 1 {
+            return Ok(allowed[0]);
+        }
+        Ok(match self.think(game, Root::Turns(allowed.to_vec())) {
+            Choice::Turn(t) => t,
+            Choice::Roll => allowed[0],
+        })
+    }
+}
+
+/// Uniform over the allowed moves; always rolls.
+pub struct RandomPlayer {
+    pub state: u64,
+}
+
+impl RandomPlayer {
+    fn next(&mut self, n: usize) -> usize {
+        self.state = self.state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        ((u128::from(self.state >> 11) * n as u128) >> 53) as usize
+    }
+}
+
+impl Player for RandomPlayer {
+    fn name(&self) -> String {
+        "random".into()
+    }
+    fn new_game(&mut self, _rules: &Variant) -> Result<(), Failure> {
+        Ok(())
+    }
+    fn before_roll(&mut self, _game: &Game<Variant>, _freedom: &[Move]) -> Result<Option<Move>, Failure> {
+        Ok(None)
+    }
+    fn after_roll(&mut self, _game: &Game<Variant>, _roll: &Roll, allowed: &[Move]) -> Result<Move, Failure> {
+        Ok(allowed[self.next(allowed.len())])
+    }
+}
+
+/// The move that wins the most material at once; a Freedom move when it wins material.
+pub struct GreedyPlayer;
+
+fn material_gain(game: &Game<Variant>, m: Move) -> i32 {
+    let board = &game.position().board;
+    let values = alea_engine::values::PieceValues::for_variant(game.rules().kind());
+    let victim = board.captured_square(m).and_then(|sq| board.role_at(sq)).map_or(0, |r| values.of(r));
+    let king = if board.captured_square(m).and_then(|sq| board.role_at(sq)) == Some(alea_engine::Role::King) {
+        100_000
+    } else {
+        0
+    };
+    victim + king + m.promotion_role().map_or(0, |r| values.of(r) - values.of(alea_engine::Role::Pawn))
+}
+
+impl Player for GreedyPlayer {
+    fn name(&self) -> String {
+        "greedy".into()
+    }
+    fn new_game(&mut self, _rules: &Variant) -> Result<(), Failure> {
+        Ok(())
+    }
+    fn before_roll(&mut self, game: &Game<Variant>, freedom: &[Move]) -> Result<Option<Move>, Failure> {
+        Ok(freedom.iter().copied().filter(|&m| material_gain(game, m) > 0).max_by_key(|&m| material_gain(game, m)))
+    }
+    fn after_roll(&mut self, game: &Game<Variant>, _roll: &Roll, allowed: &[Move]) -> Result<Move, Failure> {
+        // The first of the best, so the choice is reproducible.
+        let best = allowed.iter().map(|&m| material_gain(game, m)).max().unwrap_or(0);
+        Ok(*allowed.iter().find(|&&m| material_gain(game, m) == best).expect("an allowed move"))
+    }
+}
+
+/// How an engine process talks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Proto {
+    /// shared/PROTOCOL.md: it knows the dice.
+    Alea,
+    /// Plain UCI: restricted to the allowed moves with `go searchmoves`; always rolls.
+    Uci,
+}
+
+/// An engine in its own process.
+pub struct EngineProcess {
+    pub name: String,
+    pub command: String,
+    pub args: Vec<String>,
+    pub options: Vec<(String, String)>,
+    pub proto: Proto,
+    pub limit: MoveLimit,
+    child: Option<(Child, ChildStdin, Receiver<String>)>,
+}
+
+impl EngineProcess {
+    pub fn new(name: String, command: String, proto: Proto, limit: MoveLimit, options: Vec<(String, String)>) -> Self {
+        EngineProcess { name, command, args: Vec::new(), options, proto, limit, child: None }
+    }
+
+    fn start(&mut self, rules: &Variant) -> Result<(), Failure> {
+        self.stop();
+        let mut child = Command::new(&self.command)
+            .args(&self.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|_| Failure::Crashed)?;
+        let stdin = child.stdin.take().ok_or(Failure::Crashed)?;
+        let stdout = child.stdout.take().ok_or(Failure::Crashed)?;
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        self.child = Some((child, stdin, rx));
+        self.send("uci")?;
+        self.wait_for("uciok", Duration::from_secs(10))?;
+        let mut options = self.options.clone();
+        if self.proto == Proto::Alea {
+            options.push(("UCI_Variant".into(), rules.name().into()));
+        }
+        options.push(("UCI_Chess960".into(), rules.chess960().to_string()));
+        for (name, value) in options {
+            self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        self.send("ucinewgame")?;
+        self.send("isready")?;
+        self.wait_for("readyok", Duration::from_secs(10))?;
+        Ok(())
+    }
+
+    fn stop(&mut self) {
+        if let Some((mut child, mut stdin, _)) = self.child.take() {
+            let _ = writeln!(stdin, "quit");
+            std::thread::sleep(Duration::from_millis(10));
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        let (_, stdin, _) = self.child.as_mut().ok_or(Failure::Crashed)?;
+        writeln!(stdin, "{line}").and_then(|()| stdin.flush()).map_err(|_| Failure::Crashed)
+    }
+
+    fn wait_for(&mut self, prefix: &str, patience: Duration) -> Result<String, Failure> {
+        let (_, _, rx) = self.child.as_mut().ok_or(Failure::Crashed)?;
+        let deadline = std::time::Instant::now() + patience;
+        loop {
+            match rx.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now())) {
+                Ok(line) if line.starts_with(prefix) => return Ok(line),
+                Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) => return Err(Failure::Timeout),
+                Err(RecvTimeoutError::Disconnected) => return Err(Failure::Crashed),
+            }
+        }
+    }
+
+    /// Sends the game and a `go`, and reads the `bestmove` word.
+    fn ask(&mut self, game: &Game<Variant>, go_extra: &str) -> Result<String, Failure> {
+        let rules = game.rules();
+        let moves: Vec<String> = game.turns().iter().map(|&t| rules.turn_to_uci(t)).collect();
+        let position = format!("position fen {}", game.start().board.fen());
+        let position = if moves.is_empty() { position } else { format!("{position} moves {}", moves.join(" ")) };
+        self.send(&position)?;
+        self.send(&format!("go {go_extra} {}", self.limit.go_words()))?;
+        let line = self.wait_for("bestmove", self.limit.patience())?;
+        line.split_whitespace().nth(1).map(str::to_string).ok_or(Failure::Garbage(line))
+    }
+
+    fn pick(game: &Game<Variant>, word: &str, allowed: &[Move]) -> Result<Move, Failure> {
+        let rules = game.rules();
+        match rules.parse_turn(game.position(), word) {
+            Some(m) if allowed.contains(&m) => Ok(m),
+            Some(_) | None if word.len() >= 4 && word.is_ascii() => Err(Failure::Illegal(word.into())),
+            _ => Err(Failure::Garbage(word.into())),
+        }
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+impl Player for EngineProcess {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn new_game(&mut self, rules: &Variant) -> Result<(), Failure> {
+        // A fresh process each game: a crash or a hang in one costs only that game.
+        self.start(rules)
+    }
+
+    fn before_roll(&mut self, game: &Game<Variant>, freedom: &[Move]) -> Result<Option<Move>, Failure> {
+        if freedom.is_empty() {
+            return Ok(None);
+        }
+        match self.proto {
+            Proto::Alea => {
+                let word = self.ask(game, "")?;
+                if word == "roll" { Ok(None) } else { Self::pick(game, &word, freedom).map(Some) }
+            }
+            // A plain engine rolls, except in check, where every legal move is free: it searches
+            // them all.
+            Proto::Uci => {
+                let mut all = TurnList::new();
+                game.rules().any_turns(game.position(), &mut all);
+                if game.position().board.in_check() && freedom.len() == all.len() {
+                    let list: Vec<String> = freedom.iter().map(|&m| game.rules().turn_to_uci(m)).collect();
+                    let word = self.ask(game, &format!("searchmoves {}", list.join(" ")))?;
+                    Self::pick(game, &word, freedom).map(Some)
+                } else {
+                    Ok(None)
+                }
+            }
+        }
+    }
+
+    fn after_roll(&mut self, game: &Game<Variant>, roll: &Roll, allowed: &[Move]) -> Result<Move, Failure> {
+        if allowed == [Move::NULL] {
+            return Ok(Move::NULL);
+        }
+        let word = match self.proto {
+            Proto::Alea => self.ask(game, &format!("roll {roll}"))?,
+            Proto::Uci => {
+                let list: Vec<String> = allowed.iter().map(|&m| game.rules().turn_to_uci(m)).collect();
+                self.ask(game, &format!("searchmoves {}", list.join(" ")))?
+            }
+        };
+        Self::pick(game, &word, allowed)
+    }
+}

@@ -1,0 +1,134 @@
+//! Match statistics from pairs of games (pentanomial): the score of each pair (0, ½, 1, 1½ or 2
+//! points of 2) is one sample, which cancels much of the dice's luck. Elo with a 95 % interval,
+//! the likelihood of superiority, and the SPRT log-likelihood ratio in the normal approximation
+//! fishtest and fastchess use (generalised SPRT on the mean pair score).
+
+/// How many pairs ended with 0, ½, 1, 1½ and 2 points for the first engine.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial(pub [u64; 5]);
+
+/// The score expected at `elo` (logistic).
+pub fn score_of_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The Elo of a score (logistic), clamped away from 0 and 1.
+pub fn elo_of_score(score: f64) -> f64 {
+    let s = score.clamp(1e-6, 1.0 - 1e-6);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+impl Pentanomial {
+    /// Adds a pair scored `points` (0, 0.5, 1, 1.5 or 2) for the first engine.
+    pub fn add(&mut self, points: f64) {
+        let i = (points * 2.0).round().clamp(0.0, 4.0) as usize;
+        self.0[i] += 1;
+    }
+
+    pub fn pairs(&self) -> u64 {
+        self.0.iter().sum()
+    }
+
+    /// Mean score per game (0..1) and the variance of the per-pair mean.
+    pub fn mean_and_variance(&self) -> (f64, f64) {
+        let n = self.pairs() as f64;
+        if n == 0.0 {
+            return (0.5, 0.0);
+        }
+        let values = [0.0, 0.25, 0.5, 0.75, 1.0];
+        let mean = self.0.iter().zip(values).map(|(&c, v)| c as f64 * v).sum::<f64>() / n;
+        let var = self.0.iter().zip(values).map(|(&c, v)| c as f64 * (v - mean).powi(2)).sum::<f64>() / n;
+        (mean, var)
+    }
+
+    /// Elo and its 95 % interval (lower, estimate, upper).
+    pub fn elo(&self) -> (f64, f64, f64) {
+        let (mean, var) = self.mean_and_variance();
+        let n = self.pairs().max(1) as f64;
+        let half = 1.959_964 * (var / n).sqrt();
+        (elo_of_score(mean - half), elo_of_score(mean), elo_of_score(mean + half))
+    }
+
+    /// Likelihood of superiority: the chance the first engine is the stronger.
+    pub fn los(&self) -> f64 {
+        let (mean, var) = self.mean_and_variance();
+        let n = self.pairs() as f64;
+        if var == 0.0 || n == 0.0 {
+            return if mean > 0.5 {
+                1.0
+            } else if mean < 0.5 {
+                0.0
+            } else {
+                0.5
+            };
+        }
+        normal_cdf((mean - 0.5) / (var / n).sqrt())
+    }
+
+    /// The SPRT log-likelihood ratio of `elo1` against `elo0`.
+    pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
+        let (mean, var) = self.mean_and_variance();
+        if var == 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (score_of_elo(elo0), score_of_elo(elo1));
+        self.pairs() as f64 * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    }
+
+    /// The variance of pair scores against what independent games of the same results would give
+    /// (under 1: pairing cancelled some luck).
+    pub fn pairing_ratio(&self) -> Option<f64> {
+        let (mean, var) = self.mean_and_variance();
+        // Independent games: each game's score variance is at most mean*(1-mean); a pair's mean
+        // of two has half of it.
+        let independent = mean * (1.0 - mean) / 2.0;
+        (independent > 0.0).then(|| var / independent)
+    }
+}
+
+/// The SPRT's decision bounds for error rates `alpha` and `beta`: (lower, upper).
+pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
+    ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
+}
+
+fn normal_cdf(x: f64) -> f64 {
+    0.5 * (1.0 + erf(x / std::f64::consts::SQRT_2))
+}
+
+/// Error function (Abramowitz and Stegun 7.1.26, error under 1.5e-7).
+fn erf(x: f64) -> f64 {
+    let sign = x.signum();
+    let x = x.abs();
+    let t = 1.0 / (1.0 + 0.327_591_1 * x);
+    let poly =
+        t * (0.254_829_592 + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    sign * (1.0 - poly * (-x * x).exp())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arithmetic_matches_hand_computation() {
+        // 10 pairs: 1 at 0, 2 at 1/2, 3 at 1, 3 at 3/2, 1 at 2 points.
+        let p = Pentanomial([1, 2, 3, 3, 1]);
+        let (mean, var) = p.mean_and_variance();
+        // mean = (0*1 + .25*2 + .5*3 + .75*3 + 1*1)/10 = 5.25/10
+        assert!((mean - 0.525).abs() < 1e-12);
+        // var = sum c*(v-.525)^2/10 = (.275625 + 2*.075625 + 3*.000625 + 3*.050625 + .225625)/10
+        assert!((var - 0.080_625).abs() < 1e-9, "{var}");
+        // Elo of 0.525: -400*log10(1/0.525 - 1) = 17.39
+        assert!((p.elo().1 - 17.393).abs() < 0.01, "{:?}", p.elo());
+        // LLR for elo0 0, elo1 10: s0 .5, s1 = 1/(1+10^-0.025) = .514387;
+        // 10*(.014387)*(1.05-.5-.514387)/(2*.080625) = .031775
+        assert!((p.llr(0.0, 10.0) - 0.031_775).abs() < 1e-4, "{}", p.llr(0.0, 10.0));
+        // Bounds for alpha = beta = 0.05: ln(.05/.95) = -2.944, ln(.95/.05) = 2.944.
+        let (a, b) = sprt_bounds(0.05, 0.05);
+        assert!((a + 2.944_439).abs() < 1e-5 && (b - 2.944_439).abs() < 1e-5);
+        // LOS of a mean of .525 with sd sqrt(.080625/10) = .089791: Phi(.27843) = .6097
+        assert!((p.los() - 0.6097).abs() < 1e-3, "{}", p.los());
+        assert!((score_of_elo(0.0) - 0.5).abs() < 1e-12);
+        assert!((elo_of_score(score_of_elo(123.0)) - 123.0).abs() < 1e-9);
+    }
+}

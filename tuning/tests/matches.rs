@@ -1,0 +1,112 @@
+//! Matches: Alea beats random; the two games of a pair share their dice; engines that crash, hang
+//! or play an illegal move lose and the match goes on; a resumed match loses and replays nothing.
+
+use alea_engine::Board;
+use alea_engine::rules::{Variant, VariantKind};
+use alea_tuning::match_runner::{MatchConfig, Openings, run_match};
+use alea_tuning::players::{AleaPlayer, EngineProcess, MoveLimit, Proto, RandomPlayer};
+use alea_tuning::referee::play_game;
+
+fn config(kind: VariantKind, pairs: u64) -> MatchConfig {
+    MatchConfig {
+        rules: Variant::new(kind, false),
+        pairs,
+        seed: 17,
+        max_plies: 600,
+        openings: Openings::StartPos,
+        pgn: None,
+        sprt: None,
+    }
+}
+
+#[test]
+fn alea_at_depth_1_beats_random_in_95_of_100_games_in_each_variant() {
+    for kind in [VariantKind::Freedom, VariantKind::Classic, VariantKind::BrainKing] {
+        let mut alea = AleaPlayer { limit: MoveLimit::Depth(1) };
+        let mut random = RandomPlayer { state: 3 };
+        let report = run_match(&mut alea, &mut random, &config(kind, 50), |_| {}).unwrap();
+        assert_eq!(report.games(), 100);
+        assert!(report.wins >= 95, "{}: {}", kind.name(), report.summary());
+    }
+}
+
+#[test]
+fn the_games_of_a_pair_share_their_dice() {
+    let rules = Variant::new(VariantKind::Classic, false);
+    let (mut a, mut b) = (RandomPlayer { state: 1 }, RandomPlayer { state: 2 });
+    let first = play_game(&mut a, &mut b, rules, &Board::startpos(), 5, 3, 80);
+    let second = play_game(&mut b, &mut a, rules, &Board::startpos(), 5, 3, 80);
+    let plies = first.record.turns.len().min(second.record.turns.len());
+    assert!(plies > 20);
+    let mut same = 0;
+    for k in 0..plies {
+        if let (Some(x), Some(y)) = (first.record.turns[k].roll, second.record.turns[k].roll) {
+            assert_eq!(x, y, "ply {k}");
+            same += 1;
+        }
+    }
+    assert!(same > 20);
+    // Another pair rolls differently.
+    let other = play_game(&mut a, &mut b, rules, &Board::startpos(), 5, 4, 80);
+    let differ = (0..plies.min(other.record.turns.len()))
+        .filter(|&k| other.record.turns[k].roll != first.record.turns[k].roll)
+        .count();
+    assert!(differ > 5);
+}
+
+fn fake_engine(dir: &std::path::Path, name: &str, go_answer: &str) -> EngineProcess {
+    let script = dir.join(format!("{name}.sh"));
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/bash\nwhile read line; do\n  case \"$line\" in\n    uci) echo uciok;;\n    isready) echo readyok;;\n    go*) {go_answer};;\n    quit) exit 0;;\n  esac\ndone\n"
+        ),
+    )
+    .unwrap();
+    let mut engine = EngineProcess::new(name.into(), "bash".into(), Proto::Alea, MoveLimit::Movetime(20), Vec::new());
+    engine.args = vec![script.to_str().unwrap().to_string()];
+    engine
+}
+
+#[test]
+fn engines_that_crash_hang_or_cheat_lose_and_the_match_goes_on() {
+    let dir = std::env::temp_dir().join(format!("alea-fakes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, answer) in [("crasher", "exit 1"), ("hanger", "sleep 600"), ("cheater", "echo bestmove a1a8")] {
+        let mut fake = fake_engine(&dir, name, answer);
+        let mut random = RandomPlayer { state: 9 };
+        let report = run_match(&mut random, &mut fake, &config(VariantKind::Freedom, 2), |_| {}).unwrap();
+        assert_eq!(report.games(), 4, "{name}");
+        assert_eq!(report.wins, 4, "{name}: {}", report.summary());
+        assert_eq!(report.failures.len(), 4, "{name}: {:?}", report.failures);
+    }
+}
+
+#[test]
+fn a_resumed_match_loses_and_replays_nothing() {
+    let dir = std::env::temp_dir().join(format!("alea-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("match.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let mut cfg = config(VariantKind::Freedom, 2);
+    cfg.pgn = Some(pgn.clone());
+    let (mut a, mut b) = (AleaPlayer { limit: MoveLimit::Depth(1) }, RandomPlayer { state: 4 });
+    let first = run_match(&mut a, &mut b, &cfg, |_| {}).unwrap();
+    // A kill in the middle of writing a game leaves a piece of one: it is played again.
+    let mut text = std::fs::read_to_string(&pgn).unwrap();
+    text.push_str("[Event \"alea match\"]\n[Round \"3.1\"]\n\n1. e4 {[%roll");
+    std::fs::write(&pgn, &text).unwrap();
+    cfg.pairs = 4;
+    let resumed = run_match(&mut a, &mut b, &cfg, |_| {}).unwrap();
+    assert_eq!(resumed.games(), 8);
+    assert!(resumed.wins >= first.wins);
+    // Every round once in the file, but 3.1: the cut-off piece and the game played again.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    for round in ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2", "4.1", "4.2"] {
+        let count = text.matches(&format!("[Round \"{round}\"]")).count();
+        assert_eq!(count, if round == "3.1" { 2 } else { 1 }, "round {round}");
+    }
+    // The same seed and settings give the same games.
+    let again = run_match(&mut a, &mut b, &MatchConfig { pgn: None, ..cfg.clone() }, |_| {}).unwrap();
+    assert_eq!(again.penta, resumed.penta);
+}
