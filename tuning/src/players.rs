@@ -268,7 +268,8 @@ impl EngineProcess {
         let position = format!("position fen {}", game.start().board.fen());
         let position = if moves.is_empty() { position } else { format!("{position} moves {}", moves.join(" ")) };
         self.send(&position)?;
-        self.send(&format!("go {go_extra} {}", self.limit.go_words()))?;
+        // The limit first: UCI engines read every word after `searchmoves` as a move.
+        self.send(&format!("go {} {go_extra}", self.limit.go_words()))?;
         let line = self.wait_for("bestmove", self.limit.patience())?;
         line.split_whitespace().nth(1).map(str::to_string).ok_or(Failure::Garbage(line))
     }

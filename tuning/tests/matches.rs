@@ -110,3 +110,23 @@ fn a_resumed_match_loses_and_replays_nothing() {
     let again = run_match(&mut a, &mut b, &MatchConfig { pgn: None, ..cfg.clone() }, |_| {}).unwrap();
     assert_eq!(again.penta, resumed.penta);
 }
+
+#[test]
+fn plain_uci_engines_get_their_limit_before_searchmoves() {
+    // A UCI engine reads every word after `searchmoves` as a move; this one answers with the last
+    // word of its go line, which must therefore be an allowed move.
+    let dir = std::env::temp_dir().join(format!("alea-uci-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("last-word.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/bash\nwhile read -a w; do\n  case \"${w[0]}\" in\n    uci) echo uciok;;\n    isready) echo readyok;;\n    go) echo \"bestmove ${w[-1]}\";;\n    quit) exit 0;;\n  esac\ndone\n",
+    )
+    .unwrap();
+    let mut engine =
+        EngineProcess::new("last-word".into(), "bash".into(), Proto::Uci, MoveLimit::Movetime(20), Vec::new());
+    engine.args = vec![script.to_str().unwrap().to_string()];
+    let mut random = RandomPlayer { state: 5 };
+    let report = run_match(&mut random, &mut engine, &config(VariantKind::Freedom, 1), |_| {}).unwrap();
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+}
