@@ -39,8 +39,13 @@ pub struct PlayArgs {
     pgn: PathBuf,
 }
 
+/// Saves the game whole or not at all: written beside the file, then renamed over it, so a save cut
+/// off by the process ending leaves the last complete one.
 fn save(record: &GameRecord, path: &PathBuf) {
-    match std::fs::write(path, record.to_pgn()) {
+    let mut partial = path.clone().into_os_string();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    match std::fs::write(&partial, record.to_pgn()).and_then(|()| std::fs::rename(&partial, path)) {
         Ok(()) => println!("Game saved to {}.", path.display()),
         Err(e) => eprintln!("alea play: cannot save the game to {}: {e}", path.display()),
     }
@@ -105,7 +110,10 @@ pub fn run(args: PlayArgs) -> ExitCode {
         let path = args.pgn.clone();
         let _ = ctrlc::set_handler(move || {
             println!();
-            save(&record.lock().unwrap_or_else(|e| e.into_inner()), &path);
+            // The lock is held until the process ends, so a save the main thread starts (its read
+            // interrupted by the same signal) cannot be cut off halfway by this exit.
+            let guard = record.lock().unwrap_or_else(|e| e.into_inner());
+            save(&guard, &path);
             std::process::exit(130);
         });
     }

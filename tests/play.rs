@@ -76,8 +76,8 @@ fn ctrl_c_saves_the_game() {
     }
     let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(status.success());
-    let exit = child.wait().unwrap();
-    assert!(!exit.success(), "interrupted");
+    // Whether the handler or the interrupted read gets there first, the game is saved.
+    child.wait().unwrap();
     let record = GameRecord::from_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
     assert_eq!(record.turns.len(), 1, "Alea's first move was saved");
 }
