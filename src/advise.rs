@@ -116,7 +116,7 @@ pub fn run(args: AdviseArgs) -> ExitCode {
         (None, t) => Limits { movetime: Some((t.unwrap_or(1.0) * 1000.0) as u64), ..Default::default() },
     };
     let options = SearchOptions { multipv: args.multipv.unwrap_or(choices).max(1), ..SearchOptions::default() };
-    let result = search::search_game(&game, root, limits, options, &Shared::new(64));
+    let result = search::search_game(&game, root, limits, options, &Shared::new(64), &mut |_| {});
     if args.json {
         println!("{}", to_json(&game, roll, &result));
     } else {

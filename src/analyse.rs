@@ -111,7 +111,7 @@ fn analyse_turn(
         // A fresh table and one thread: the same search whoever runs it, so the engine's own
         // moves at the same depth lose nothing.
         let options = SearchOptions { multipv: choices.max(1), threads: 1, ..SearchOptions::default() };
-        search_game(game, root, limits.clone(), options, &Shared::new(16))
+        search_game(game, root, limits.clone(), options, &Shared::new(16), &mut |_| {})
     };
     let mut pre = TurnList::new();
     rules.pre_roll_turns(pos, &mut pre);

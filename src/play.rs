@@ -123,7 +123,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         None => Limits { movetime: Some((args.time * 1000.0) as u64), ..Default::default() },
     };
     let think = |game: &Game<Variant>, root: Root<Move>| {
-        search_game(game, root, limits.clone(), SearchOptions::default(), &Shared::new(64))
+        search_game(game, root, limits.clone(), SearchOptions::default(), &Shared::new(64), &mut |_| {})
     };
     let roll_dice = |game: &Game<Variant>, dice: &mut StdRng| {
         let mut outcomes = OutcomeList::new();

@@ -23,7 +23,8 @@ fn engine_game(kind: VariantKind, depth: u32, plies: usize) -> GameRecord {
             break;
         }
         let pos = game.position().clone();
-        let decision = search_game(&game, Root::PreRoll, limits.clone(), options.clone(), &Shared::new(16));
+        let decision =
+            search_game(&game, Root::PreRoll, limits.clone(), options.clone(), &Shared::new(16), &mut |_| {});
         let (turn, roll) = match decision.best {
             Choice::Turn(t) => (t, None),
             Choice::Roll => {
@@ -38,6 +39,7 @@ fn engine_game(kind: VariantKind, depth: u32, plies: usize) -> GameRecord {
                     limits.clone(),
                     options.clone(),
                     &Shared::new(16),
+                    &mut |_| {},
                 );
                 let Choice::Turn(t) = r.best else { unreachable!() };
                 (t, Some(roll))

@@ -253,18 +253,14 @@ fn movetime_is_kept() {
         case(VariantKind::Freedom, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[], &[]);
     for movetime in [50u64, 300] {
         let limits = Limits { movetime: Some(movetime), move_overhead: 0, ..Default::default() };
-        let rules = *c.game.rules();
-        let eval = MaterialEval::new(PieceValues::for_variant(rules.kind()));
-        let input = SearchInput {
-            rules: &rules,
-            eval: &eval,
-            position: c.game.position(),
-            root: c.root.clone(),
-            history: c.game.hashes(),
+        let r = search::search_game(
+            &c.game,
+            c.root.clone(),
             limits,
-            options: SearchOptions::default(),
-        };
-        let r = search::search(&input, &Shared::new(16), &mut |_| {});
+            SearchOptions::default(),
+            &Shared::new(16),
+            &mut |_| {},
+        );
         let limit = movetime as f64 * 1.05 + 10.0;
         assert!((r.elapsed.as_secs_f64() * 1000.0) <= limit, "{movetime} ms asked, {:?} taken", r.elapsed);
         assert!(r.depth >= 1);
@@ -302,18 +298,9 @@ fn stop_flag_ends_an_infinite_search() {
 #[test]
 fn a_mate_is_proven_within_movetime() {
     let c = case(VariantKind::Freedom, "6k1/5ppp/8/8/8/8/5PPP/1Q4K1 w - - 0 30", &[], &[]);
-    let rules = *c.game.rules();
-    let eval = MaterialEval::new(PieceValues::for_variant(rules.kind()));
-    let input = SearchInput {
-        rules: &rules,
-        eval: &eval,
-        position: c.game.position(),
-        root: c.root.clone(),
-        history: c.game.hashes(),
-        limits: Limits { movetime: Some(200), move_overhead: 0, ..Default::default() },
-        options: SearchOptions::default(),
-    };
-    let r = search::search(&input, &Shared::new(16), &mut |_| {});
+    let limits = Limits { movetime: Some(200), move_overhead: 0, ..Default::default() };
+    let r =
+        search::search_game(&c.game, c.root.clone(), limits, SearchOptions::default(), &Shared::new(16), &mut |_| {});
     assert_eq!(r.mate, Some(1));
     assert!(r.elapsed.as_millis() <= 220, "{:?}", r.elapsed);
 }

@@ -5,11 +5,9 @@ use crate::command::{GoParams, RollSpec};
 use crate::options::{ChancePruningOption, Options};
 use crate::output::Output;
 use crate::reply::{choice_text, info_lines, outcome_lines};
-use alea_engine::eval::MaterialEval;
 use alea_engine::rules::{OutcomeList, Roll, Rules, TurnList, Variant};
-use alea_engine::search::{self, ChancePruning, Choice, Root, SearchInput, SearchOptions, SearchResult, Shared};
+use alea_engine::search::{self, ChancePruning, Choice, Root, SearchOptions, SearchResult, Shared};
 use alea_engine::timeman::{Limits, TimeBudget};
-use alea_engine::values::PieceValues;
 use alea_engine::{Color, Game, Move};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -159,20 +157,12 @@ pub fn start(request: GoRequest) -> SearchJob {
 fn run(request: GoRequest) {
     let GoRequest { game, plan, limits, options, shared, dice, out } = request;
     let rules = *game.rules();
-    let eval = MaterialEval::new(PieceValues::for_variant(rules.kind()));
     let search = |root: Root<Move>, limits: Limits| -> SearchResult<Move> {
-        let input = SearchInput {
-            rules: &rules,
-            eval: &eval,
-            position: game.position(),
-            root,
-            history: game.hashes(),
-            limits,
-            options: search_options(&options),
-        };
         let reporter = out.clone();
         let (multipv, wdl) = (options.multipv, options.show_wdl);
-        let result = search::search(&input, &shared, &mut move |r| reporter.lines(info_lines(&rules, r, multipv, wdl)));
+        let result = search::search_game(&game, root, limits, search_options(&options), &shared, &mut move |r| {
+            reporter.lines(info_lines(&rules, r, multipv, wdl))
+        });
         if result.mate.is_some() {
             out.lines(info_lines(&rules, &result, multipv, wdl));
         }

@@ -82,7 +82,7 @@ impl AleaPlayer {
             MoveLimit::Nodes(n) => Limits { nodes: Some(n), ..Default::default() },
             MoveLimit::Movetime(ms) => Limits { movetime: Some(ms), ..Default::default() },
         };
-        search_game(game, root, limits, SearchOptions::default(), &Shared::new(16)).best
+        search_game(game, root, limits, SearchOptions::default(), &Shared::new(16), &mut |_| {}).best
     }
 }
 

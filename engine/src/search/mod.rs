@@ -369,14 +369,16 @@ pub(crate) fn table_and_groups<R: Rules>(
     chance::group_outcomes(table, groups);
 }
 
-/// Searches the position of a game of one of the 8x8 variants with that variant's evaluation:
-/// the way in for the front ends (advice, analysis) that need no more control than this.
+/// Searches the position of a game of one of the 8x8 variants with that variant's evaluation,
+/// calling `report` after each iteration: the front ends' way in (protocol, advice, analysis,
+/// matches).
 pub fn search_game(
     game: &crate::game::Game<crate::rules::Variant>,
     root: Root<crate::Move>,
     limits: Limits,
     options: SearchOptions,
     shared: &Shared,
+    report: &mut (dyn FnMut(&SearchResult<crate::Move>) + Send),
 ) -> SearchResult<crate::Move> {
     let rules = *game.rules();
     let eval = crate::eval::MaterialEval::new(crate::values::PieceValues::for_variant(rules.kind()));
@@ -389,5 +391,5 @@ pub fn search_game(
         limits,
         options,
     };
-    search(&input, shared, &mut |_| {})
+    search(&input, shared, report)
 }
