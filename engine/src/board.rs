@@ -229,18 +229,6 @@ impl Board {
         }
     }
 
-    /// The role of the piece that moves (the king for castling).
-    #[inline]
-    pub fn moving_role(&self, m: Move) -> Option<Role> {
-        self.role_at(m.from())
-    }
-
-    /// Where the moved piece stands after `m` (the king's square for castling).
-    #[inline]
-    pub fn landing_square(&self, m: Move) -> Square {
-        if m.is_castle() { m.castle_king_target() } else { m.to() }
-    }
-
     // ----- changing the board -----
 
     /// Puts a piece on an empty square (for setting up positions).

@@ -107,12 +107,6 @@ impl Move {
         self.0
     }
 
-    /// The move from raw bits stored by [`Move::bits`].
-    #[inline]
-    pub const fn from_bits(bits: u16) -> Move {
-        Move(bits)
-    }
-
     /// The king's destination of a castling move.
     #[inline]
     pub fn castle_king_target(self) -> Square {

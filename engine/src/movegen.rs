@@ -284,11 +284,6 @@ impl Generator<'_> {
             self.pawn_moves(true, promote_to, list);
         }
     }
-
-    /// Is the side to move in check (legal mode only)?
-    pub fn in_check(&self) -> bool {
-        self.checkers.any()
-    }
 }
 
 /// Appends the moves of the roles in `roles` to `list`.
@@ -366,13 +361,6 @@ pub fn legal_moves(board: &Board) -> MoveList {
     let mut list = MoveList::new();
     generate(board, RoleSet::ALL, Legality::Legal, &mut list);
     list
-}
-
-/// Does the side to move have any move of these roles?
-pub fn has_moves(board: &Board, roles: RoleSet, legality: Legality) -> bool {
-    let mut list = MoveList::new();
-    generate(board, roles, legality, &mut list);
-    !list.is_empty()
 }
 
 /// Does `m` (assumed legal) give check to the opponent's king?

@@ -209,3 +209,22 @@ fn san_matches_shakmaty_on_random_games() {
     }
     assert!(checked > 10_000);
 }
+
+/// A position and its mirror (colours swapped, ranks flipped) have the same perft, hash rules
+/// and material balance from the side to move.
+#[test]
+fn mirrored_positions_agree() {
+    use alea_engine::eval::{Evaluator, MaterialEval};
+    use alea_engine::rules::{Position, Variant, VariantKind};
+    let eval = MaterialEval::new(alea_engine::values::PieceValues::CLASSIC);
+    let rules = Variant::new(VariantKind::Classic, false);
+    for (fen, _) in STANDARD.iter().skip(1) {
+        let board = Board::from_fen(fen).unwrap();
+        let mirror = board.mirrored();
+        assert_eq!(perft(&board, 3), perft(&mirror, 3), "{fen}");
+        assert_eq!(mirror.mirrored(), board);
+        assert_eq!(mirror.hash(), mirror.hash_from_scratch());
+        let (a, b) = (Position::new(board), Position::new(mirror));
+        assert_eq!(eval.evaluate(&rules, &a), eval.evaluate(&rules, &b));
+    }
+}

@@ -93,11 +93,6 @@ impl Roll {
     pub fn is_doubles(&self) -> bool {
         self.len > 1 && self.faces().iter().all(|&f| f == self.faces[0])
     }
-
-    /// The faces run together, as the conformance files key rolls (`25`).
-    pub fn compact(&self) -> String {
-        self.faces().iter().map(|f| char::from(b'0' + f)).collect()
-    }
 }
 
 impl fmt::Display for Roll {
@@ -141,9 +136,4 @@ pub fn two_dice() -> OutcomeList {
         }
     }
     out
-}
-
-/// The sum of the weights of a list of outcomes.
-pub fn total_weight(outcomes: &[Outcome]) -> u32 {
-    outcomes.iter().map(|o| o.weight).sum()
 }
