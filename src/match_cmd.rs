@@ -1,7 +1,7 @@
 //! `alea match`: two players, pairs of games with shared dice, the running score, PGN as it goes.
 
 use alea_engine::rules::{Variant, VariantKind};
-use alea_tuning::match_runner::{MatchConfig, Openings, Sprt, run_match};
+use alea_tuning::match_runner::{MatchConfig, Openings, Sprt, read_openings, run_match};
 use alea_tuning::players::{AleaPlayer, EngineProcess, GreedyPlayer, MoveLimit, Player, Proto, RandomPlayer};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,6 +18,12 @@ pub struct MatchArgs {
     /// Random Chess960 starts (one per pair).
     #[arg(long)]
     chess960: bool,
+    /// Openings: a file of FENs or EPD lines, one per pair in turn.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Print the final summary as JSON.
+    #[arg(long)]
+    json: bool,
     /// Pairs of games (each opening played with both colours).
     #[arg(long, default_value_t = 50)]
     pairs: u64,
@@ -136,12 +142,20 @@ pub fn run(args: MatchArgs) -> ExitCode {
     {
         return refuse(format!("{} exists: add --resume to continue that match, or name another file", path.display()));
     }
+    let openings = match &args.openings {
+        Some(path) => match std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|t| read_openings(&t)) {
+            Ok(boards) => Openings::Fens(boards),
+            Err(e) => return refuse(format!("--openings {}: {e}", path.display())),
+        },
+        None if args.chess960 => Openings::Chess960,
+        None => Openings::StartPos,
+    };
     let config = MatchConfig {
         rules: Variant::new(kind, args.chess960),
         pairs: args.pairs,
         seed: args.seed,
         max_plies: args.max_plies,
-        openings: if args.chess960 { Openings::Chess960 } else { Openings::StartPos },
+        openings,
         pgn: args.pgn.clone(),
         sprt,
     };
@@ -156,6 +170,22 @@ pub fn run(args: MatchArgs) -> ExitCode {
     });
     eprintln!();
     match result {
+        Ok(report) if args.json => {
+            let (lo, elo, hi) = report.penta.elo();
+            let summary = serde_json::json!({
+                "first": names.0, "second": names.1, "variant": args.variant,
+                "games": report.games(), "wins": report.wins, "draws": report.draws, "losses": report.losses,
+                "pentanomial": report.penta.0, "elo": elo, "elo_low": lo, "elo_high": hi,
+                "los": report.penta.los(), "pair_variance_ratio": report.penta.pairing_ratio(),
+                "sprt": config.sprt.map(|s| serde_json::json!({
+                    "elo0": s.elo0, "elo1": s.elo1, "llr": report.penta.llr(s.elo0, s.elo1),
+                    "decision": report.sprt.map(|h1| if h1 { "H1" } else { "H0" }),
+                })),
+                "failures": report.failures,
+            });
+            println!("{summary}");
+            ExitCode::SUCCESS
+        }
         Ok(report) => {
             println!("{} vs {}: {}", names.0, names.1, report.summary());
             if let Some(ratio) = report.penta.pairing_ratio() {

@@ -87,6 +87,30 @@ impl MatchReport {
     }
 }
 
+/// Opening positions from a file of FENs or EPD lines (the first four fields are the position;
+/// blank lines and `#` comments skipped). Every line must be a position; the first bad one is named.
+pub fn read_openings(text: &str) -> Result<Vec<Board>, String> {
+    let mut boards = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        // EPD has four position fields then operations; a FEN may add the two clocks.
+        let fen = if fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok() {
+            fields[..6].join(" ")
+        } else {
+            fields[..fields.len().min(4)].join(" ")
+        };
+        boards.push(Board::from_fen(&fen).map_err(|e| format!("line {}: {e}", n + 1))?);
+    }
+    if boards.is_empty() {
+        return Err("no positions in the openings file".into());
+    }
+    Ok(boards)
+}
+
 fn points_for(result: GameResult, color: Color) -> f64 {
     match result {
         GameResult::Win(c) if c == color => 1.0,
@@ -209,4 +233,20 @@ pub fn run_match(
         }
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openings_from_fen_and_epd_lines() {
+        let text = "# comment\n\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n\
+                    rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - id \"open\";\n";
+        let boards = read_openings(text).unwrap();
+        assert_eq!(boards.len(), 2);
+        assert_eq!(boards[1].fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1");
+        assert!(read_openings("").is_err());
+        assert!(read_openings("8/8 w\n").unwrap_err().starts_with("line 1:"));
+    }
 }
