@@ -24,6 +24,9 @@ pub struct MatchArgs {
     /// Print the final summary as JSON.
     #[arg(long)]
     json: bool,
+    /// Pairs played at once (each thread has its own engines).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
     /// Pairs of games (each opening played with both colours).
     #[arg(long, default_value_t = 50)]
     pairs: u64,
@@ -57,7 +60,7 @@ fn refuse(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
-fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Player>, String> {
+fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Player + Send>, String> {
     let mut limit = default.clone();
     let mut builtin = None;
     let mut cmd = None;
@@ -112,12 +115,16 @@ pub fn run(args: MatchArgs) -> ExitCode {
         (None, None, None) => MoveLimit::Depth(2),
         _ => return refuse("give at most one of --depth, --nodes, --movetime"),
     };
-    let mut players = Vec::new();
+    // Each spec is checked once here; every thread then makes its own players from it.
+    let mut names = Vec::new();
     for (i, spec) in args.engine.iter().enumerate() {
         match player(spec, &limit, i) {
-            Ok(p) => players.push(p),
+            Ok(p) => names.push(p.name()),
             Err(e) => return refuse(e),
         }
+    }
+    if !(1..=64).contains(&args.concurrency) {
+        return refuse("--concurrency takes 1 to 64");
     }
     let sprt = if args.sprt.is_empty() {
         None
@@ -159,14 +166,14 @@ pub fn run(args: MatchArgs) -> ExitCode {
         pgn: args.pgn.clone(),
         sprt,
     };
-    let (mut a, mut b) = {
-        let mut it = players.into_iter();
-        (it.next().expect("two"), it.next().expect("two"))
-    };
-    let names = (a.name(), b.name());
+    let names = (names[0].clone(), names[1].clone());
     eprintln!("{} vs {}, {}, {} pairs, seed {}", names.0, names.1, args.variant, args.pairs, args.seed);
-    let result = run_match(a.as_mut(), b.as_mut(), &config, |r| {
-        eprint!("\r{} vs {}: {}   ", names.0, names.1, r.summary());
+    let (spec_a, spec_b) = (args.engine[0].clone(), args.engine[1].clone());
+    let make_a = || player(&spec_a, &limit, 0).expect("checked above");
+    let make_b = || player(&spec_b, &limit, 1).expect("checked above");
+    let label = names.clone();
+    let result = run_match(&make_a, &make_b, &config, args.concurrency, &mut |r| {
+        eprint!("\r{} vs {}: {}   ", label.0, label.1, r.summary());
     });
     eprintln!();
     match result {

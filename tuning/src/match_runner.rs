@@ -165,18 +165,31 @@ fn finished_games(path: &PathBuf) -> Result<Vec<(u64, u8, f64)>, String> {
     Ok(done)
 }
 
-/// Runs (or resumes) a match of `first` against `second`; `progress` is called after each pair.
+/// Makes a player: each thread of a match gets its own pair of players.
+pub type PlayerFactory<'a> = dyn Fn() -> Box<dyn Player + Send> + Sync + 'a;
+
+/// What the threads of a match share.
+struct Shared<'a> {
+    report: MatchReport,
+    file: Option<std::fs::File>,
+    progress: &'a mut (dyn FnMut(&MatchReport) + Send),
+    error: Option<String>,
+}
+
+/// Runs (or resumes) a match of the `first` player against the `second`, `concurrency` pairs at
+/// a time; `progress` is called after each pair.
 pub fn run_match(
-    first: &mut dyn Player,
-    second: &mut dyn Player,
+    first: &PlayerFactory,
+    second: &PlayerFactory,
     config: &MatchConfig,
-    mut progress: impl FnMut(&MatchReport),
+    concurrency: usize,
+    progress: &mut (dyn FnMut(&MatchReport) + Send),
 ) -> Result<MatchReport, String> {
     let done = match &config.pgn {
         Some(path) => finished_games(path)?,
         None => Vec::new(),
     };
-    let mut file = match &config.pgn {
+    let file = match &config.pgn {
         Some(path) => Some(
             std::fs::OpenOptions::new()
                 .create(true)
@@ -186,53 +199,95 @@ pub fn run_match(
         ),
         None => None,
     };
-    let mut report = MatchReport::default();
-    for pair in 0..config.pairs {
-        let start = opening(config, pair);
-        let mut pair_points = 0.0;
-        for game_of_pair in [1u8, 2] {
-            if let Some(&(_, _, points)) = done.iter().find(|&&(p, g, _)| p == pair && g == game_of_pair) {
-                pair_points += points;
-                report.count(points);
-                continue;
-            }
-            let (white, black): (&mut dyn Player, &mut dyn Player) =
-                if game_of_pair == 1 { (&mut *first, &mut *second) } else { (&mut *second, &mut *first) };
-            let mut refereed = play_game(white, black, config.rules, &start, config.seed, pair, config.max_plies);
-            let first_color = if game_of_pair == 1 { Color::White } else { Color::Black };
-            let points = points_for(refereed.result, first_color);
-            if refereed.failed {
-                report.failures.push(format!("pair {} game {game_of_pair}: {}", pair + 1, refereed.reason));
-            }
-            refereed.record.tags.insert(0, ("Event".into(), "alea match".into()));
-            refereed.record.tags.push(("Round".into(), format!("{}.{game_of_pair}", pair + 1)));
-            refereed.record.tags.push(("Seed".into(), config.seed.to_string()));
-            if let Some(f) = file.as_mut() {
-                // Written and flushed at once: a kill loses at most the game being played.
-                f.write_all(refereed.record.to_pgn().as_bytes())
-                    .and_then(|()| f.write_all(b"\n"))
-                    .and_then(|()| f.flush())
-                    .map_err(|e| format!("cannot write the PGN: {e}"))?;
-            }
+    let shared = std::sync::Mutex::new(Shared { report: MatchReport::default(), file, progress, error: None });
+    let next_pair = std::sync::atomic::AtomicU64::new(0);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for _ in 0..concurrency.max(1) {
+            scope.spawn(|| {
+                let (mut a, mut b) = (first(), second());
+                loop {
+                    let pair = next_pair.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if pair >= config.pairs || stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        return;
+                    }
+                    if !play_pair(a.as_mut(), b.as_mut(), config, pair, &done, &shared, &stop) {
+                        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    let shared = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    match shared.error {
+        Some(e) => Err(e),
+        None => Ok(shared.report),
+    }
+}
+
+/// Plays (or takes from the file) both games of one pair; false if the match must stop (an
+/// SPRT bound, or the PGN cannot be written).
+fn play_pair(
+    first: &mut dyn Player,
+    second: &mut dyn Player,
+    config: &MatchConfig,
+    pair: u64,
+    done: &[(u64, u8, f64)],
+    shared: &std::sync::Mutex<Shared>,
+    stop: &std::sync::atomic::AtomicBool,
+) -> bool {
+    let start = opening(config, pair);
+    let mut pair_points = 0.0;
+    for game_of_pair in [1u8, 2] {
+        if let Some(&(_, _, points)) = done.iter().find(|&&(p, g, _)| p == pair && g == game_of_pair) {
             pair_points += points;
-            report.count(points);
+            shared.lock().unwrap_or_else(|e| e.into_inner()).report.count(points);
+            continue;
         }
-        report.penta.add(pair_points);
-        if let Some(s) = config.sprt {
-            let llr = report.penta.llr(s.elo0, s.elo1);
-            let (lower, upper) = sprt_bounds(s.alpha, s.beta);
-            if llr >= upper {
-                report.sprt = Some(true);
-            } else if llr <= lower {
-                report.sprt = Some(false);
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return false;
+        }
+        let (white, black): (&mut dyn Player, &mut dyn Player) =
+            if game_of_pair == 1 { (&mut *first, &mut *second) } else { (&mut *second, &mut *first) };
+        let mut refereed = play_game(white, black, config.rules, &start, config.seed, pair, config.max_plies);
+        let first_color = if game_of_pair == 1 { Color::White } else { Color::Black };
+        let points = points_for(refereed.result, first_color);
+        refereed.record.tags.insert(0, ("Event".into(), "alea match".into()));
+        refereed.record.tags.push(("Round".into(), format!("{}.{game_of_pair}", pair + 1)));
+        refereed.record.tags.push(("Seed".into(), config.seed.to_string()));
+        let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
+        if refereed.failed {
+            s.report.failures.push(format!("pair {} game {game_of_pair}: {}", pair + 1, refereed.reason));
+        }
+        if let Some(f) = s.file.as_mut() {
+            // Written and flushed at once: a kill loses at most the games being played.
+            let written = f
+                .write_all(refereed.record.to_pgn().as_bytes())
+                .and_then(|()| f.write_all(b"\n"))
+                .and_then(|()| f.flush());
+            if let Err(e) = written {
+                s.error = Some(format!("cannot write the PGN: {e}"));
+                return false;
             }
         }
-        progress(&report);
-        if report.sprt.is_some() {
-            break;
+        s.report.count(points);
+        pair_points += points;
+    }
+    let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
+    s.report.penta.add(pair_points);
+    if let Some(sprt) = config.sprt {
+        let llr = s.report.penta.llr(sprt.elo0, sprt.elo1);
+        let (lower, upper) = sprt_bounds(sprt.alpha, sprt.beta);
+        if llr >= upper {
+            s.report.sprt = Some(true);
+        } else if llr <= lower {
+            s.report.sprt = Some(false);
         }
     }
-    Ok(report)
+    let report = s.report.clone();
+    (s.progress)(&report);
+    s.report.sprt.is_none()
 }
 
 #[cfg(test)]

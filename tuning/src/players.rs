@@ -113,15 +113,16 @@ impl Player for AleaPlayer {
     }
 }
 
-/// Uniform over the allowed moves; always rolls.
+/// Uniform over the allowed moves; always rolls. The choice is a function of the seed and the
+/// position, so games replay alike whatever thread plays them.
 pub struct RandomPlayer {
     pub state: u64,
 }
 
 impl RandomPlayer {
-    fn next(&mut self, n: usize) -> usize {
-        self.state = self.state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        ((u128::from(self.state >> 11) * n as u128) >> 53) as usize
+    fn pick(&self, game: &Game<Variant>, n: usize) -> usize {
+        let key = game.rules().hash(game.position()) ^ (game.turns().len() as u64).rotate_left(32);
+        crate::pairing::draw(self.state, key, 0, n as u64) as usize
     }
 }
 
@@ -135,8 +136,8 @@ impl Player for RandomPlayer {
     fn before_roll(&mut self, _game: &Game<Variant>, _freedom: &[Move]) -> Result<Option<Move>, Failure> {
         Ok(None)
     }
-    fn after_roll(&mut self, _game: &Game<Variant>, _roll: &Roll, allowed: &[Move]) -> Result<Move, Failure> {
-        Ok(allowed[self.next(allowed.len())])
+    fn after_roll(&mut self, game: &Game<Variant>, _roll: &Roll, allowed: &[Move]) -> Result<Move, Failure> {
+        Ok(allowed[self.pick(game, allowed.len())])
     }
 }
 

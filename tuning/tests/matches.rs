@@ -4,7 +4,7 @@
 use alea_engine::Board;
 use alea_engine::rules::{Variant, VariantKind};
 use alea_tuning::match_runner::{MatchConfig, Openings, run_match};
-use alea_tuning::players::{AleaPlayer, EngineProcess, MoveLimit, Proto, RandomPlayer};
+use alea_tuning::players::{AleaPlayer, EngineProcess, MoveLimit, Player, Proto, RandomPlayer};
 use alea_tuning::referee::play_game;
 
 fn config(kind: VariantKind, pairs: u64) -> MatchConfig {
@@ -20,11 +20,11 @@ fn config(kind: VariantKind, pairs: u64) -> MatchConfig {
 }
 
 #[test]
-fn alea_at_depth_1_beats_random_in_95_of_100_games_in_each_variant() {
+fn alea_at_depth_2_beats_random_in_95_of_100_games_in_each_variant() {
     for kind in [VariantKind::Freedom, VariantKind::Classic, VariantKind::BrainKing] {
-        let mut alea = AleaPlayer { limit: MoveLimit::Depth(1) };
-        let mut random = RandomPlayer { state: 3 };
-        let report = run_match(&mut alea, &mut random, &config(kind, 50), |_| {}).unwrap();
+        let alea = || Box::new(AleaPlayer { limit: MoveLimit::Depth(2) }) as Box<dyn Player + Send>;
+        let random = || Box::new(RandomPlayer { state: 3 }) as Box<dyn Player + Send>;
+        let report = run_match(&alea, &random, &config(kind, 50), 2, &mut |_| {}).unwrap();
         assert_eq!(report.games(), 100);
         assert!(report.wins >= 95, "{}: {}", kind.name(), report.summary());
     }
@@ -73,9 +73,9 @@ fn engines_that_crash_hang_or_cheat_lose_and_the_match_goes_on() {
     let dir = std::env::temp_dir().join(format!("alea-fakes-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (name, answer) in [("crasher", "exit 1"), ("hanger", "sleep 600"), ("cheater", "echo bestmove a1a8")] {
-        let mut fake = fake_engine(&dir, name, answer);
-        let mut random = RandomPlayer { state: 9 };
-        let report = run_match(&mut random, &mut fake, &config(VariantKind::Freedom, 2), |_| {}).unwrap();
+        let fake = || Box::new(fake_engine(&dir, name, answer)) as Box<dyn Player + Send>;
+        let random = || Box::new(RandomPlayer { state: 9 }) as Box<dyn Player + Send>;
+        let report = run_match(&random, &fake, &config(VariantKind::Freedom, 2), 2, &mut |_| {}).unwrap();
         assert_eq!(report.games(), 4, "{name}");
         assert_eq!(report.wins, 4, "{name}: {}", report.summary());
         assert_eq!(report.failures.len(), 4, "{name}: {:?}", report.failures);
@@ -90,14 +90,15 @@ fn a_resumed_match_loses_and_replays_nothing() {
     let _ = std::fs::remove_file(&pgn);
     let mut cfg = config(VariantKind::Freedom, 2);
     cfg.pgn = Some(pgn.clone());
-    let (mut a, mut b) = (AleaPlayer { limit: MoveLimit::Depth(1) }, RandomPlayer { state: 4 });
-    let first = run_match(&mut a, &mut b, &cfg, |_| {}).unwrap();
+    let a = || Box::new(AleaPlayer { limit: MoveLimit::Depth(1) }) as Box<dyn Player + Send>;
+    let b = || Box::new(RandomPlayer { state: 4 }) as Box<dyn Player + Send>;
+    let first = run_match(&a, &b, &cfg, 1, &mut |_| {}).unwrap();
     // A kill in the middle of writing a game leaves a piece of one: it is played again.
     let mut text = std::fs::read_to_string(&pgn).unwrap();
     text.push_str("[Event \"alea match\"]\n[Round \"3.1\"]\n\n1. e4 {[%roll");
     std::fs::write(&pgn, &text).unwrap();
     cfg.pairs = 4;
-    let resumed = run_match(&mut a, &mut b, &cfg, |_| {}).unwrap();
+    let resumed = run_match(&a, &b, &cfg, 2, &mut |_| {}).unwrap();
     assert_eq!(resumed.games(), 8);
     assert!(resumed.wins >= first.wins);
     // Every round once in the file, but 3.1: the cut-off piece and the game played again.
@@ -106,8 +107,8 @@ fn a_resumed_match_loses_and_replays_nothing() {
         let count = text.matches(&format!("[Round \"{round}\"]")).count();
         assert_eq!(count, if round == "3.1" { 2 } else { 1 }, "round {round}");
     }
-    // The same seed and settings give the same games.
-    let again = run_match(&mut a, &mut b, &MatchConfig { pgn: None, ..cfg.clone() }, |_| {}).unwrap();
+    // The same seed and settings give the same games, however many threads play them.
+    let again = run_match(&a, &b, &MatchConfig { pgn: None, ..cfg.clone() }, 3, &mut |_| {}).unwrap();
     assert_eq!(again.penta, resumed.penta);
 }
 
@@ -123,10 +124,13 @@ fn plain_uci_engines_get_their_limit_before_searchmoves() {
         "#!/bin/bash\nwhile read -a w; do\n  case \"${w[0]}\" in\n    uci) echo uciok;;\n    isready) echo readyok;;\n    go) echo \"bestmove ${w[-1]}\";;\n    quit) exit 0;;\n  esac\ndone\n",
     )
     .unwrap();
-    let mut engine =
-        EngineProcess::new("last-word".into(), "bash".into(), Proto::Uci, MoveLimit::Movetime(20), Vec::new());
-    engine.args = vec![script.to_str().unwrap().to_string()];
-    let mut random = RandomPlayer { state: 5 };
-    let report = run_match(&mut random, &mut engine, &config(VariantKind::Freedom, 1), |_| {}).unwrap();
+    let engine = || {
+        let mut e =
+            EngineProcess::new("last-word".into(), "bash".into(), Proto::Uci, MoveLimit::Movetime(20), Vec::new());
+        e.args = vec![script.to_str().unwrap().to_string()];
+        Box::new(e) as Box<dyn Player + Send>
+    };
+    let random = || Box::new(RandomPlayer { state: 5 }) as Box<dyn Player + Send>;
+    let report = run_match(&random, &engine, &config(VariantKind::Freedom, 1), 1, &mut |_| {}).unwrap();
     assert!(report.failures.is_empty(), "{:?}", report.failures);
 }
