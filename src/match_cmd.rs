@@ -44,6 +44,9 @@ pub struct MatchArgs {
     /// Default limit: milliseconds a move.
     #[arg(long)]
     movetime: Option<u64>,
+    /// Clocks for both players, `SECONDS+INCREMENT` (as `10+0.1`); replaces the per-move limits.
+    #[arg(long)]
+    tc: Option<String>,
     /// The games, appended as each ends (and read back with --resume).
     #[arg(long)]
     pgn: Option<PathBuf>,
@@ -89,7 +92,7 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
         }
     }
     match (builtin.as_deref(), cmd) {
-        (Some("alea"), None) => Ok(Box::new(AleaPlayer { limit })),
+        (Some("alea"), None) => Ok(Box::new(AleaPlayer::new(limit))),
         (Some("random"), None) => Ok(Box::new(RandomPlayer { state: 0x5eed + index as u64 })),
         (Some("greedy"), None) => Ok(Box::new(GreedyPlayer)),
         (Some(other), None) => Err(format!("unknown builtin '{other}' (alea, random, greedy)")),
@@ -149,6 +152,11 @@ pub fn run(args: MatchArgs) -> ExitCode {
     {
         return refuse(format!("{} exists: add --resume to continue that match, or name another file", path.display()));
     }
+    let tc = match args.tc.as_deref().map(parse_tc) {
+        None => None,
+        Some(Ok(tc)) => Some(tc),
+        Some(Err(e)) => return refuse(e),
+    };
     let openings = match &args.openings {
         Some(path) => match std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|t| read_openings(&t)) {
             Ok(boards) => Openings::Fens(boards),
@@ -165,6 +173,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
         openings,
         pgn: args.pgn.clone(),
         sprt,
+        tc,
     };
     let names = (names[0].clone(), names[1].clone());
     eprintln!("{} vs {}, {}, {} pairs, seed {}", names.0, names.1, args.variant, args.pairs, args.seed);
@@ -212,5 +221,18 @@ pub fn run(args: MatchArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => refuse(e),
+    }
+}
+
+/// `10+0.1` (seconds and increment) as milliseconds.
+fn parse_tc(text: &str) -> Result<alea_tuning::referee::TimeControl, String> {
+    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+    let seconds = |v: &str| v.trim().parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0 && *s <= 86_400.0);
+    match (seconds(base), seconds(inc)) {
+        (Some(b), Some(i)) if b > 0.0 => Ok(alea_tuning::referee::TimeControl {
+            base: (b * 1000.0).round() as u64,
+            increment: (i * 1000.0).round() as u64,
+        }),
+        _ => Err(format!("--tc takes SECONDS+INCREMENT such as 10+0.1, not '{text}'")),
     }
 }

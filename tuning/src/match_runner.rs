@@ -38,6 +38,8 @@ pub struct MatchConfig {
     pub openings: Openings,
     pub pgn: Option<PathBuf>,
     pub sprt: Option<Sprt>,
+    /// Clocks for both players (replacing their per-move limits).
+    pub tc: Option<crate::referee::TimeControl>,
 }
 
 /// The state of a match: the first player's results.
@@ -250,7 +252,8 @@ fn play_pair(
         }
         let (white, black): (&mut dyn Player, &mut dyn Player) =
             if game_of_pair == 1 { (&mut *first, &mut *second) } else { (&mut *second, &mut *first) };
-        let mut refereed = play_game(white, black, config.rules, &start, config.seed, pair, config.max_plies);
+        let mut refereed =
+            play_game(white, black, config.rules, &start, config.seed, pair, config.max_plies, config.tc);
         let first_color = if game_of_pair == 1 { Color::White } else { Color::Black };
         let points = points_for(refereed.result, first_color);
         refereed.record.tags.insert(0, ("Event".into(), "alea match".into()));

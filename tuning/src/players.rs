@@ -61,8 +61,28 @@ impl MoveLimit {
     }
 }
 
+/// The clocks of a game with a time control, in milliseconds, as the referee keeps them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Clocks {
+    pub white: u64,
+    pub black: u64,
+    pub increment: u64,
+    /// The side about to think.
+    pub white_to_move: bool,
+}
+
+impl Clocks {
+    fn ours(&self) -> u64 {
+        if self.white_to_move { self.white } else { self.black }
+    }
+}
+
 /// A player: asked before the roll (a Freedom move, or `None` to roll) and after it.
 pub trait Player {
+    /// The clocks before a decision, in games with a time control (which then replaces the
+    /// player's own per-move limit). Players that take no time may ignore it.
+    fn clocks(&mut self, _clocks: Option<Clocks>) {}
+
     fn name(&self) -> String;
     /// A new game begins (under these rules).
     fn new_game(&mut self, rules: &Variant) -> Result<(), Failure>;
@@ -73,20 +93,40 @@ pub trait Player {
 /// Alea in this process: a fresh table each move, one thread.
 pub struct AleaPlayer {
     pub limit: MoveLimit,
+    pub clocks: Option<Clocks>,
 }
 
 impl AleaPlayer {
+    pub fn new(limit: MoveLimit) -> AleaPlayer {
+        AleaPlayer { limit, clocks: None }
+    }
+
+    /// With clocks: a turn's share of the time left (planning for 40 more turns, at most a
+    /// quarter of the clock), of which the decision before the roll takes a third and the move after
+    /// it two thirds, each as a hard move time.
+    fn turn_share(c: &Clocks, before_roll: bool) -> u64 {
+        let left = c.ours().saturating_sub(50);
+        let share = (left / 40 + c.increment * 3 / 4).min(left / 4).max(1);
+        if before_roll { (share / 3).max(1) } else { (share * 2 / 3).max(1) }
+    }
+
     fn think(&self, game: &Game<Variant>, root: Root<Move>) -> Choice<Move> {
-        let limits = match self.limit {
-            MoveLimit::Depth(d) => Limits { depth: Some(d), ..Default::default() },
-            MoveLimit::Nodes(n) => Limits { nodes: Some(n), ..Default::default() },
-            MoveLimit::Movetime(ms) => Limits { movetime: Some(ms), ..Default::default() },
+        let before_roll = matches!(root, Root::PreRoll);
+        let limits = match (self.clocks, &self.limit) {
+            (Some(c), _) => Limits { movetime: Some(Self::turn_share(&c, before_roll)), ..Default::default() },
+            (None, MoveLimit::Depth(d)) => Limits { depth: Some(*d), ..Default::default() },
+            (None, MoveLimit::Nodes(n)) => Limits { nodes: Some(*n), ..Default::default() },
+            (None, MoveLimit::Movetime(ms)) => Limits { movetime: Some(*ms), ..Default::default() },
         };
         search_game(game, root, limits, SearchOptions::default(), &Shared::new(16), &mut |_| {}).best
     }
 }
 
 impl Player for AleaPlayer {
+    fn clocks(&mut self, clocks: Option<Clocks>) {
+        self.clocks = clocks;
+    }
+
     fn name(&self) -> String {
         "alea".into()
     }
@@ -190,12 +230,13 @@ pub struct EngineProcess {
     pub options: Vec<(String, String)>,
     pub proto: Proto,
     pub limit: MoveLimit,
+    clocks: Option<Clocks>,
     child: Option<(Child, ChildStdin, Receiver<String>)>,
 }
 
 impl EngineProcess {
     pub fn new(name: String, command: String, proto: Proto, limit: MoveLimit, options: Vec<(String, String)>) -> Self {
-        EngineProcess { name, command, args: Vec::new(), options, proto, limit, child: None }
+        EngineProcess { name, command, args: Vec::new(), options, proto, limit, clocks: None, child: None }
     }
 
     fn start(&mut self, rules: &Variant) -> Result<(), Failure> {
@@ -270,8 +311,15 @@ impl EngineProcess {
         let position = if moves.is_empty() { position } else { format!("{position} moves {}", moves.join(" ")) };
         self.send(&position)?;
         // The limit first: UCI engines read every word after `searchmoves` as a move.
-        self.send(&format!("go {} {go_extra}", self.limit.go_words()))?;
-        let line = self.wait_for("bestmove", self.limit.patience())?;
+        let (limit, patience) = match self.clocks {
+            Some(c) => (
+                format!("wtime {} btime {} winc {} binc {}", c.white, c.black, c.increment, c.increment),
+                Duration::from_millis(c.ours() + 2000),
+            ),
+            None => (self.limit.go_words(), self.limit.patience()),
+        };
+        self.send(&format!("go {limit} {go_extra}"))?;
+        let line = self.wait_for("bestmove", patience)?;
         line.split_whitespace().nth(1).map(str::to_string).ok_or(Failure::Garbage(line))
     }
 
@@ -292,6 +340,10 @@ impl Drop for EngineProcess {
 }
 
 impl Player for EngineProcess {
+    fn clocks(&mut self, clocks: Option<Clocks>) {
+        self.clocks = clocks;
+    }
+
     fn name(&self) -> String {
         self.name.clone()
     }

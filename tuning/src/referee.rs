@@ -4,7 +4,7 @@
 
 use crate::pairing;
 use crate::pgn::{GameRecord, RecordedTurn};
-use crate::players::Player;
+use crate::players::{Clocks, Player};
 use alea_engine::rules::{OutcomeList, Position, Rules, TurnList, Variant};
 use alea_engine::{Board, Color, Game, GameResult};
 
@@ -18,7 +18,17 @@ pub struct Refereed {
     pub failed: bool,
 }
 
-/// Plays one game; the dice of ply `k` come from (seed, pair, k), whoever plays.
+/// A time control: each side's starting clock and the increment a move, in milliseconds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub base: u64,
+    pub increment: u64,
+}
+
+/// Plays one game; the dice of ply `k` come from (seed, pair, k), whoever plays. With a time
+/// control the referee keeps the clocks: a turn's thinking (before and after the roll) is charged
+/// to the mover, the increment added, and a clock run out loses.
+#[allow(clippy::too_many_arguments)]
 pub fn play_game(
     white: &mut dyn Player,
     black: &mut dyn Player,
@@ -27,6 +37,7 @@ pub fn play_game(
     seed: u64,
     pair: u64,
     max_plies: usize,
+    tc: Option<TimeControl>,
 ) -> Refereed {
     let mut game = Game::new(rules, Position::new(start.clone()));
     let mut record = GameRecord::new(rules, start.clone());
@@ -43,6 +54,7 @@ pub fn play_game(
     if let Err(f) = black.new_game(&rules) {
         return finish(record, GameResult::Win(Color::White), format!("black {f}"), true);
     }
+    let mut clock = tc.map(|t| [t.base, t.base]);
     for ply in 0..max_plies {
         if let Some(end) = game.end() {
             return finish(record, end.result, end.reason.name().into(), false);
@@ -50,6 +62,13 @@ pub fn play_game(
         let pos = game.position().clone();
         let mover = pos.board.turn();
         let player: &mut dyn Player = if mover == Color::White { &mut *white } else { &mut *black };
+        player.clocks(clock.map(|[w, b]| Clocks {
+            white: w,
+            black: b,
+            increment: tc.map_or(0, |t| t.increment),
+            white_to_move: mover == Color::White,
+        }));
+        let started = std::time::Instant::now();
         let mut freedom = TurnList::new();
         rules.pre_roll_turns(&pos, &mut freedom);
         let lost = |f: crate::players::Failure| (GameResult::Win(!mover), format!("{} {f}", mover.name()));
@@ -70,6 +89,14 @@ pub fn play_game(
                 }
             }
         };
+        if let (Some(clock), Some(tc)) = (clock.as_mut(), tc) {
+            let side = if mover == Color::White { 0 } else { 1 };
+            let used = started.elapsed().as_millis() as u64;
+            if used > clock[side] {
+                return finish(record, GameResult::Win(!mover), format!("{} lost on time", mover.name()), true);
+            }
+            clock[side] = clock[side] - used + tc.increment;
+        }
         match chosen {
             Ok((turn, roll)) => {
                 game.play(turn);

@@ -16,13 +16,14 @@ fn config(kind: VariantKind, pairs: u64) -> MatchConfig {
         openings: Openings::StartPos,
         pgn: None,
         sprt: None,
+        tc: None,
     }
 }
 
 #[test]
 fn alea_at_depth_2_beats_random_in_95_of_100_games_in_each_variant() {
     for kind in [VariantKind::Freedom, VariantKind::Classic, VariantKind::BrainKing] {
-        let alea = || Box::new(AleaPlayer { limit: MoveLimit::Depth(2) }) as Box<dyn Player + Send>;
+        let alea = || Box::new(AleaPlayer::new(MoveLimit::Depth(2))) as Box<dyn Player + Send>;
         let random = || Box::new(RandomPlayer { state: 3 }) as Box<dyn Player + Send>;
         let report = run_match(&alea, &random, &config(kind, 50), 2, &mut |_| {}).unwrap();
         assert_eq!(report.games(), 100);
@@ -34,8 +35,8 @@ fn alea_at_depth_2_beats_random_in_95_of_100_games_in_each_variant() {
 fn the_games_of_a_pair_share_their_dice() {
     let rules = Variant::new(VariantKind::Classic, false);
     let (mut a, mut b) = (RandomPlayer { state: 1 }, RandomPlayer { state: 2 });
-    let first = play_game(&mut a, &mut b, rules, &Board::startpos(), 5, 3, 80);
-    let second = play_game(&mut b, &mut a, rules, &Board::startpos(), 5, 3, 80);
+    let first = play_game(&mut a, &mut b, rules, &Board::startpos(), 5, 3, 80, None);
+    let second = play_game(&mut b, &mut a, rules, &Board::startpos(), 5, 3, 80, None);
     let plies = first.record.turns.len().min(second.record.turns.len());
     assert!(plies > 20);
     let mut same = 0;
@@ -47,7 +48,7 @@ fn the_games_of_a_pair_share_their_dice() {
     }
     assert!(same > 20);
     // Another pair rolls differently.
-    let other = play_game(&mut a, &mut b, rules, &Board::startpos(), 5, 4, 80);
+    let other = play_game(&mut a, &mut b, rules, &Board::startpos(), 5, 4, 80, None);
     let differ = (0..plies.min(other.record.turns.len()))
         .filter(|&k| other.record.turns[k].roll != first.record.turns[k].roll)
         .count();
@@ -90,7 +91,7 @@ fn a_resumed_match_loses_and_replays_nothing() {
     let _ = std::fs::remove_file(&pgn);
     let mut cfg = config(VariantKind::Freedom, 2);
     cfg.pgn = Some(pgn.clone());
-    let a = || Box::new(AleaPlayer { limit: MoveLimit::Depth(1) }) as Box<dyn Player + Send>;
+    let a = || Box::new(AleaPlayer::new(MoveLimit::Depth(1))) as Box<dyn Player + Send>;
     let b = || Box::new(RandomPlayer { state: 4 }) as Box<dyn Player + Send>;
     let first = run_match(&a, &b, &cfg, 1, &mut |_| {}).unwrap();
     // A kill in the middle of writing a game leaves a piece of one: it is played again.
@@ -133,4 +134,35 @@ fn plain_uci_engines_get_their_limit_before_searchmoves() {
     let random = || Box::new(RandomPlayer { state: 5 }) as Box<dyn Player + Send>;
     let report = run_match(&random, &engine, &config(VariantKind::Freedom, 1), 1, &mut |_| {}).unwrap();
     assert!(report.failures.is_empty(), "{:?}", report.failures);
+}
+
+#[test]
+fn clocks_are_kept_and_a_slow_engine_loses_on_time() {
+    use alea_tuning::referee::TimeControl;
+    // Alea keeps to a one-second clock.
+    let alea = || Box::new(AleaPlayer::new(MoveLimit::Depth(1))) as Box<dyn Player + Send>;
+    let random = || Box::new(RandomPlayer { state: 8 }) as Box<dyn Player + Send>;
+    let mut cfg = config(VariantKind::Freedom, 1);
+    cfg.tc = Some(TimeControl { base: 1000, increment: 20 });
+    let report = run_match(&alea, &random, &cfg, 1, &mut |_| {}).unwrap();
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    assert_eq!(report.wins, 2);
+    // An engine that takes half a second a move on a 0.3 s clock loses on time.
+    let dir = std::env::temp_dir().join(format!("alea-slow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("slow.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/bash\nwhile read -a w; do\n  case \"${w[0]}\" in\n    uci) echo uciok;;\n    isready) echo readyok;;\n    go) sleep 0.5; echo \"bestmove ${w[-1]}\";;\n    quit) exit 0;;\n  esac\ndone\n",
+    )
+    .unwrap();
+    let slow = || {
+        let mut e = EngineProcess::new("slow".into(), "bash".into(), Proto::Uci, MoveLimit::Movetime(20), Vec::new());
+        e.args = vec![script.to_str().unwrap().to_string()];
+        Box::new(e) as Box<dyn Player + Send>
+    };
+    cfg.tc = Some(TimeControl { base: 300, increment: 0 });
+    let report = run_match(&random, &slow, &cfg, 1, &mut |_| {}).unwrap();
+    assert_eq!(report.wins, 2, "{}", report.summary());
+    assert!(report.failures.iter().all(|f| f.contains("lost on time")), "{:?}", report.failures);
 }
