@@ -5,6 +5,7 @@ mod advise;
 mod analyse;
 mod match_cmd;
 mod play;
+mod tune_cmd;
 
 use alea_engine::Board;
 use alea_engine::perft::perft_divide;
@@ -46,6 +47,9 @@ enum Cmd {
     Play(play::PlayArgs),
     /// Engine against engine: pairs of games with the same dice, Elo, SPRT, PGN as it goes.
     Match(match_cmd::MatchArgs),
+    /// Self-play data, the evaluation fitted to it, and a report on both.
+    #[command(subcommand)]
+    Tune(tune_cmd::TuneCmd),
     /// Searches a fixed suite of positions to a fixed depth; the last line is
     /// `<N> nodes <M> nps` (OpenBench's form), and N is the same on every machine.
     Bench {
@@ -74,6 +78,7 @@ fn main() -> ExitCode {
         Some(Cmd::Analyse(args)) => analyse::run(args),
         Some(Cmd::Play(args)) => play::run(args),
         Some(Cmd::Match(args)) => match_cmd::run(args),
+        Some(Cmd::Tune(cmd)) => tune_cmd::run(cmd),
     }
 }
 

@@ -1,5 +1,6 @@
 //! `alea match`: two players, pairs of games with shared dice, the running score, PGN as it goes.
 
+use alea_engine::params::EvalParams;
 use alea_engine::rules::{Variant, VariantKind};
 use alea_tuning::match_runner::{MatchConfig, Openings, Sprt, read_openings, run_match};
 use alea_tuning::players::{AleaPlayer, EngineProcess, GreedyPlayer, MoveLimit, Player, Proto, RandomPlayer};
@@ -9,7 +10,8 @@ use std::process::ExitCode;
 #[derive(clap::Args)]
 pub struct MatchArgs {
     /// A player, twice: `builtin=alea|random|greedy`, or `cmd=PATH [name=N] [proto=alea|uci]
-    /// [option.NAME=VALUE ...]`; `depth=D`, `nodes=N` or `movetime=MS` for its own limit. Words of
+    /// [option.NAME=VALUE ...]`; `depth=D`, `nodes=N` or `movetime=MS` for its own limit; for
+    /// builtin=alea, `eval=FILE` (parameters as `alea tune fit` writes them) and `name=N`. Words of
     /// one player are joined with spaces: --engine "cmd=/usr/games/stockfish proto=uci".
     #[arg(long, num_args = 1, required = true)]
     engine: Vec<String>,
@@ -70,6 +72,7 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
     let mut name = None;
     let mut proto = Proto::Alea;
     let mut options = Vec::new();
+    let mut eval = None;
     for word in spec.split_whitespace() {
         let (key, value) = word.split_once('=').ok_or_else(|| format!("'{word}' in --engine is not key=value"))?;
         let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{key} takes a number, not '{v}'"));
@@ -87,12 +90,23 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
             "depth" => limit = MoveLimit::Depth(number(value)? as u32),
             "nodes" => limit = MoveLimit::Nodes(number(value)?),
             "movetime" => limit = MoveLimit::Movetime(number(value)?),
+            "eval" => {
+                let text = std::fs::read_to_string(value).map_err(|e| format!("eval={value}: {e}"))?;
+                let params = EvalParams::parse(&text).map_err(|e| format!("eval={value}: {e}"))?;
+                eval = Some(std::sync::Arc::new(params));
+            }
             k if k.starts_with("option.") => options.push((k["option.".len()..].to_string(), value.to_string())),
             _ => return Err(format!("unknown key '{key}' in --engine")),
         }
     }
     match (builtin.as_deref(), cmd) {
-        (Some("alea"), None) => Ok(Box::new(AleaPlayer::new(limit))),
+        (Some("alea"), None) => {
+            let mut alea = AleaPlayer::with_eval(limit, eval);
+            if let Some(name) = name {
+                alea.name = name;
+            }
+            Ok(Box::new(alea))
+        }
         (Some("random"), None) => Ok(Box::new(RandomPlayer { state: 0x5eed + index as u64 })),
         (Some("greedy"), None) => Ok(Box::new(GreedyPlayer)),
         (Some(other), None) => Err(format!("unknown builtin '{other}' (alea, random, greedy)")),

@@ -3,12 +3,11 @@
 //! is measured in OpenBench's form, `<N> nodes <M> nps`.
 
 use crate::board::Board;
-use crate::eval::MaterialEval;
+use crate::eval::StaticEval;
 use crate::game::Game;
 use crate::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind};
 use crate::search::{self, Root, SearchInput, SearchOptions, Shared};
 use crate::timeman::Limits;
-use crate::values::PieceValues;
 use std::time::{Duration, Instant};
 
 /// One position of the suite.
@@ -153,7 +152,7 @@ pub fn run(depth: u32, options: &SearchOptions, mut line: impl FnMut(&BenchLine)
     for entry in &SUITE {
         let game = entry.game();
         let rules = *game.rules();
-        let eval = MaterialEval::new(PieceValues::for_variant(entry.variant));
+        let eval = StaticEval::default_for(entry.variant);
         let shared = Shared::new(16);
         let input = SearchInput {
             rules: &rules,

@@ -1,8 +1,10 @@
 //! Static evaluation. The search is generic over an [`Evaluator`], so a variant on another board
-//! brings its own; [`MaterialEval`] serves the 8x8 variants.
+//! brings its own; [`StaticEval`] serves the 8x8 variants.
 
 use crate::chessmove::Move;
+use crate::params::EvalParams;
 use crate::piece::{Color, Role};
+use crate::rules::VariantKind;
 use crate::rules::{Position, Rules};
 use crate::values::PieceValues;
 
@@ -28,30 +30,34 @@ pub trait Evaluator<R: Rules>: Send + Sync {
     fn history_slot(&self, pos: &R::Position, turn: R::Turn) -> usize;
 }
 
-/// Material only, from a [`PieceValues`] table.
-#[derive(Copy, Clone, Debug)]
-pub struct MaterialEval {
+/// The 8x8 variants' evaluation: material and piece-square tables blended by the game phase
+/// ([`EvalParams`]); captures are ordered and judged by the middlegame material.
+#[derive(Clone, Debug)]
+pub struct StaticEval {
+    pub params: EvalParams,
     pub values: PieceValues,
 }
 
-impl MaterialEval {
-    pub fn new(values: PieceValues) -> MaterialEval {
-        MaterialEval { values }
+impl StaticEval {
+    pub fn new(params: EvalParams) -> StaticEval {
+        let values = params.piece_values();
+        StaticEval { params, values }
     }
 
-    /// Material of White minus Black.
-    pub fn material(&self, pos: &Position) -> i32 {
-        let board = &pos.board;
-        Role::ALL
-            .into_iter()
-            .map(|r| self.values.of(r) * (board.count(Color::White, r) as i32 - board.count(Color::Black, r) as i32))
-            .sum()
+    /// Material alone, from a value table.
+    pub fn material(values: PieceValues) -> StaticEval {
+        StaticEval::new(EvalParams::from_values(values))
+    }
+
+    /// What the engine plays a variant with by default.
+    pub fn default_for(kind: VariantKind) -> StaticEval {
+        StaticEval::new(EvalParams::default_for(kind).clone())
     }
 }
 
-impl<R: Rules<Position = Position, Turn = Move>> Evaluator<R> for MaterialEval {
+impl<R: Rules<Position = Position, Turn = Move>> Evaluator<R> for StaticEval {
     fn evaluate(&self, _rules: &R, pos: &Position) -> i32 {
-        let white = self.material(pos);
+        let white = self.params.white_score(&pos.board);
         let score = if pos.board.turn() == Color::White { white } else { -white };
         score.clamp(-EVAL_MAX, EVAL_MAX)
     }

@@ -26,6 +26,7 @@ pub mod rules;
 pub use game::{Game, GameError};
 pub use rules::{GameEnd, GameResult, Position, Roll, Rules, Variant, VariantKind};
 pub mod eval;
+pub mod params;
 pub mod san;
 pub mod search;
 pub mod see;

@@ -214,9 +214,9 @@ fn san_matches_shakmaty_on_random_games() {
 /// and material balance from the side to move.
 #[test]
 fn mirrored_positions_agree() {
-    use alea_engine::eval::{Evaluator, MaterialEval};
+    use alea_engine::eval::{Evaluator, StaticEval};
     use alea_engine::rules::{Position, Variant, VariantKind};
-    let eval = MaterialEval::new(alea_engine::values::PieceValues::CLASSIC);
+    let eval = StaticEval::material(alea_engine::values::PieceValues::CLASSIC);
     let rules = Variant::new(VariantKind::Classic, false);
     for (fen, _) in STANDARD.iter().skip(1) {
         let board = Board::from_fen(fen).unwrap();

@@ -1,7 +1,7 @@
 //! The search: chance pruning is exact (Star1 and Star2 give plain expectimax's value to the
 //! last unit), the tactics a dice-chess engine must see, threads and time limits.
 
-use alea_engine::eval::MaterialEval;
+use alea_engine::eval::StaticEval;
 use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind};
 use alea_engine::search::{
     self, ChancePruning, Choice, MATE_ZONE, Root, SearchInput, SearchOptions, SearchResult, Shared,
@@ -32,7 +32,7 @@ fn case(kind: VariantKind, fen: &str, moves: &[&str], roll: &[u8]) -> Case {
 
 fn run(c: &Case, depth: u32, options: SearchOptions, limits: Limits) -> SearchResult<Move> {
     let rules = *c.game.rules();
-    let eval = MaterialEval::new(PieceValues::for_variant(rules.kind()));
+    let eval = StaticEval::default_for(rules.kind());
     let input = SearchInput {
         rules: &rules,
         eval: &eval,
@@ -46,7 +46,7 @@ fn run(c: &Case, depth: u32, options: SearchOptions, limits: Limits) -> SearchRe
 }
 
 fn exact_search(c: &Case, depth: u32, pruning: ChancePruning) -> SearchResult<Move> {
-    let options = SearchOptions { chance_pruning: pruning, use_tt: false, threads: 1, multipv: 1 };
+    let options = SearchOptions { chance_pruning: pruning, use_tt: false, threads: 1, multipv: 1, eval: None };
     run(c, depth, options, Limits::default())
 }
 
@@ -272,7 +272,7 @@ fn stop_flag_ends_an_infinite_search() {
     let c =
         case(VariantKind::Classic, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[], &[]);
     let rules = *c.game.rules();
-    let eval = MaterialEval::new(PieceValues::for_variant(rules.kind()));
+    let eval = StaticEval::default_for(rules.kind());
     let shared = Shared::new(16);
     let input = SearchInput {
         rules: &rules,

@@ -110,6 +110,7 @@ fn search_options(options: &Options) -> SearchOptions {
         use_tt: true,
         threads: options.threads,
         multipv: options.multipv,
+        eval: options.eval.clone(),
     }
 }
 

@@ -1,6 +1,8 @@
 //! The engine's UCI options: how `uci` lists them and how `setoption` sets them.
 
 use alea_engine::VariantKind;
+use alea_engine::params::EvalParams;
+use std::sync::Arc;
 
 /// Which chance-node pruning the search uses.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -23,6 +25,9 @@ pub struct Options {
     pub engine_rolls: bool,
     pub seed: u64,
     pub chance_pruning: ChancePruningOption,
+    /// Evaluation parameters read from `EvalFile`; `None` is the variant's built-in table.
+    pub eval: Option<Arc<EvalParams>>,
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -38,6 +43,8 @@ impl Default for Options {
             engine_rolls: false,
             seed: 0,
             chance_pruning: ChancePruningOption::Star2,
+            eval: None,
+            eval_file: String::new(),
         }
     }
 }
@@ -74,6 +81,7 @@ impl Options {
             "option name EngineRolls type check default false".into(),
             format!("option name Seed type spin default {} min 0 max {MAX_SEED}", d.seed),
             "option name ChancePruning type combo default star2 var none var star1 var star2".into(),
+            "option name EvalFile type string default <empty>".into(),
             "option name Clear Hash type button".into(),
         ]
     }
@@ -149,6 +157,18 @@ impl Options {
                         return Err(format!("option '{name}' takes none, star1 or star2, not '{value}'"));
                     }
                 };
+                Ok(Changed::Other)
+            }
+            "evalfile" => {
+                if value.is_empty() || value == "<empty>" {
+                    self.eval = None;
+                    self.eval_file.clear();
+                } else {
+                    let text = std::fs::read_to_string(value).map_err(|e| format!("EvalFile '{value}': {e}"))?;
+                    let params = EvalParams::parse(&text).map_err(|e| format!("EvalFile '{value}': {e}"))?;
+                    self.eval = Some(Arc::new(params));
+                    self.eval_file = value.to_string();
+                }
                 Ok(Changed::Other)
             }
             _ => Err(format!("unknown option '{}'", crate::command::truncate(name))),

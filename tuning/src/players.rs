@@ -2,12 +2,14 @@
 //! and any engine process: one that speaks shared/PROTOCOL.md, or a plain UCI engine that knows no
 //! dice (restricted to the rolled moves with `go searchmoves`).
 
+use alea_engine::params::EvalParams;
 use alea_engine::rules::{Roll, Rules, TurnList, Variant};
 use alea_engine::search::{Choice, Root, SearchOptions, Shared, search_game};
 use alea_engine::timeman::Limits;
 use alea_engine::{Game, Move};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
@@ -94,11 +96,18 @@ pub trait Player {
 pub struct AleaPlayer {
     pub limit: MoveLimit,
     pub clocks: Option<Clocks>,
+    /// Evaluation parameters; `None` plays with the variant's default.
+    pub eval: Option<Arc<EvalParams>>,
+    pub name: String,
 }
 
 impl AleaPlayer {
     pub fn new(limit: MoveLimit) -> AleaPlayer {
-        AleaPlayer { limit, clocks: None }
+        AleaPlayer { limit, clocks: None, eval: None, name: "alea".into() }
+    }
+
+    pub fn with_eval(limit: MoveLimit, eval: Option<Arc<EvalParams>>) -> AleaPlayer {
+        AleaPlayer { limit, clocks: None, eval, name: "alea".into() }
     }
 
     /// With clocks: a turn's share of the time left (planning for 40 more turns, at most a
@@ -118,7 +127,8 @@ impl AleaPlayer {
             (None, MoveLimit::Nodes(n)) => Limits { nodes: Some(*n), ..Default::default() },
             (None, MoveLimit::Movetime(ms)) => Limits { movetime: Some(*ms), ..Default::default() },
         };
-        search_game(game, root, limits, SearchOptions::default(), &Shared::new(16), &mut |_| {}).best
+        let options = SearchOptions { eval: self.eval.clone(), ..SearchOptions::default() };
+        search_game(game, root, limits, options, &Shared::new(16), &mut |_| {}).best
     }
 }
 
@@ -128,7 +138,7 @@ impl Player for AleaPlayer {
     }
 
     fn name(&self) -> String {
-        "alea".into()
+        self.name.clone()
     }
     fn new_game(&mut self, _rules: &Variant) -> Result<(), Failure> {
         Ok(())

@@ -68,11 +68,13 @@ pub struct SearchOptions {
     pub threads: usize,
     /// How many root choices get exact scores.
     pub multipv: usize,
+    /// Evaluation parameters for [`search_game`]; `None` is the variant's default.
+    pub eval: Option<std::sync::Arc<crate::params::EvalParams>>,
 }
 
 impl Default for SearchOptions {
     fn default() -> SearchOptions {
-        SearchOptions { chance_pruning: ChancePruning::Star2, use_tt: true, threads: 1, multipv: 1 }
+        SearchOptions { chance_pruning: ChancePruning::Star2, use_tt: true, threads: 1, multipv: 1, eval: None }
     }
 }
 
@@ -381,7 +383,10 @@ pub fn search_game(
     report: &mut (dyn FnMut(&SearchResult<crate::Move>) + Send),
 ) -> SearchResult<crate::Move> {
     let rules = *game.rules();
-    let eval = crate::eval::MaterialEval::new(crate::values::PieceValues::for_variant(rules.kind()));
+    let eval = match &options.eval {
+        Some(params) => crate::eval::StaticEval::new((**params).clone()),
+        None => crate::eval::StaticEval::default_for(rules.kind()),
+    };
     let input = SearchInput {
         rules: &rules,
         eval: &eval,

@@ -1,0 +1,306 @@
+//! The evaluation's parameters: material and piece-square tables, each for the middlegame and the
+//! endgame, blended by the game phase. The score is linear in them, which is what lets the tuning
+//! work fit them to game results (Texel's method). They are data: a text form the engine reads and
+//! the tuner writes, one table set per variant.
+
+use crate::board::Board;
+use crate::piece::{Color, Role};
+use crate::rules::VariantKind;
+use crate::square::Square;
+use crate::values::PieceValues;
+use std::fmt::Write;
+use std::sync::OnceLock;
+
+/// Squares of a piece-square table: files a-d (e-h mirror them), ranks 1-8 from the owner's side.
+pub const HALF_SQUARES: usize = 32;
+/// The phase of the full starting material; 0 is a bare endgame.
+pub const PHASE_MAX: i32 = 24;
+/// Parameters in one phase of one role: its material value, then its square table.
+const PER_ROLE: usize = 1 + HALF_SQUARES;
+/// Parameters in all.
+pub const PARAM_COUNT: usize = 2 * 6 * PER_ROLE;
+
+/// Middlegame or endgame, the two ends the phase blends.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Stage {
+    Middlegame = 0,
+    Endgame = 1,
+}
+
+impl Stage {
+    pub const ALL: [Stage; 2] = [Stage::Middlegame, Stage::Endgame];
+
+    fn word(self) -> &'static str {
+        match self {
+            Stage::Middlegame => "mg",
+            Stage::Endgame => "eg",
+        }
+    }
+}
+
+/// Material and piece-square values in centipawns, per stage and role.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct EvalParams {
+    pub material: [[i32; 6]; 2],
+    pub psqt: [[[i32; HALF_SQUARES]; 6]; 2],
+}
+
+/// The table square of a piece of `color` on `sq`: seen from its own side, files folded.
+#[inline]
+pub fn half_square(color: Color, sq: Square) -> usize {
+    let rank = if color == Color::White { sq.rank() } else { 7 - sq.rank() };
+    let file = sq.file().min(7 - sq.file());
+    usize::from(rank) * 4 + usize::from(file)
+}
+
+/// Minor pieces 1, rooks 2, queens 4, capped at [`PHASE_MAX`] (promotions can exceed it).
+pub fn game_phase(board: &Board) -> i32 {
+    let minors = board.by_role(Role::Knight).count() + board.by_role(Role::Bishop).count();
+    let phase = minors + 2 * board.by_role(Role::Rook).count() + 4 * board.by_role(Role::Queen).count();
+    (phase as i32).min(PHASE_MAX)
+}
+
+/// One piece as the evaluation sees it: whose, what, where on its table.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct PieceFeature {
+    pub white: bool,
+    pub role: Role,
+    pub half: u8,
+}
+
+/// The pieces of a position in the form the score is linear over; returns the phase.
+pub fn features(board: &Board, out: &mut Vec<PieceFeature>) -> i32 {
+    out.clear();
+    for color in Color::ALL {
+        for role in Role::ALL {
+            let mut bb = board.pieces(color, role);
+            while let Some(sq) = bb.first() {
+                bb.0 &= bb.0 - 1;
+                out.push(PieceFeature { white: color == Color::White, role, half: half_square(color, sq) as u8 });
+            }
+        }
+    }
+    game_phase(board)
+}
+
+impl EvalParams {
+    /// Material from a value table (the same in both stages), flat square tables.
+    pub fn from_values(values: PieceValues) -> EvalParams {
+        EvalParams { material: [values.0, values.0], psqt: [[[0; HALF_SQUARES]; 6]; 2] }
+    }
+
+    /// The starting point of a variant: its documents' piece values and nothing else.
+    pub fn starting(kind: VariantKind) -> EvalParams {
+        EvalParams::from_values(PieceValues::for_variant(kind))
+    }
+
+    /// What the engine plays with unless told otherwise: the fitted tables of a variant once they
+    /// have won their match against the starting ones (see the README), else the starting ones.
+    pub fn default_for(kind: VariantKind) -> &'static EvalParams {
+        static TABLES: OnceLock<[EvalParams; 3]> = OnceLock::new();
+        let tables = TABLES.get_or_init(|| {
+            [VariantKind::Freedom, VariantKind::Classic, VariantKind::BrainKing].map(|k| match adopted(k) {
+                Some(text) => EvalParams::parse(text).expect("the adopted tables parse (a unit test checks)"),
+                None => EvalParams::starting(k),
+            })
+        });
+        let slot = match kind {
+            VariantKind::Freedom => 0,
+            VariantKind::Classic => 1,
+            VariantKind::BrainKing => 2,
+        };
+        &tables[slot]
+    }
+
+    /// Middlegame material, the values that order captures and judge exchanges.
+    pub fn piece_values(&self) -> PieceValues {
+        PieceValues(self.material[Stage::Middlegame as usize])
+    }
+
+    /// Where parameter (stage, role, slot) sits in [`EvalParams::to_vec`]; slot 0 is the material
+    /// value, 1 + a table square the square's value.
+    #[inline]
+    pub fn index(stage: usize, role: usize, slot: usize) -> usize {
+        (stage * 6 + role) * PER_ROLE + slot
+    }
+
+    /// All parameters, flat, in [`EvalParams::index`] order.
+    pub fn to_vec(&self) -> Vec<f64> {
+        let mut v = vec![0.0; PARAM_COUNT];
+        for stage in 0..2 {
+            for role in 0..6 {
+                v[Self::index(stage, role, 0)] = f64::from(self.material[stage][role]);
+                for h in 0..HALF_SQUARES {
+                    v[Self::index(stage, role, 1 + h)] = f64::from(self.psqt[stage][role][h]);
+                }
+            }
+        }
+        v
+    }
+
+    /// From the flat form, rounded to centipawns.
+    pub fn from_vec(v: &[f64]) -> EvalParams {
+        assert_eq!(v.len(), PARAM_COUNT);
+        let mut p = EvalParams { material: [[0; 6]; 2], psqt: [[[0; HALF_SQUARES]; 6]; 2] };
+        for stage in 0..2 {
+            for role in 0..6 {
+                p.material[stage][role] = v[Self::index(stage, role, 0)].round() as i32;
+                for h in 0..HALF_SQUARES {
+                    p.psqt[stage][role][h] = v[Self::index(stage, role, 1 + h)].round() as i32;
+                }
+            }
+        }
+        p
+    }
+
+    /// The score for White, in centipawns: each stage's sum blended by the phase.
+    pub fn white_score(&self, board: &Board) -> i32 {
+        let mut stages = [0i32; 2];
+        for color in Color::ALL {
+            let sign = if color == Color::White { 1 } else { -1 };
+            for role in Role::ALL {
+                let r = role.index();
+                let mut bb = board.pieces(color, role);
+                while let Some(sq) = bb.first() {
+                    bb.0 &= bb.0 - 1;
+                    let h = half_square(color, sq);
+                    stages[0] += sign * (self.material[0][r] + self.psqt[0][r][h]);
+                    stages[1] += sign * (self.material[1][r] + self.psqt[1][r][h]);
+                }
+            }
+        }
+        let phase = game_phase(board);
+        (stages[0] * phase + stages[1] * (PHASE_MAX - phase)) / PHASE_MAX
+    }
+
+    /// The text form: a `material` line per stage and a `psqt` line per stage and role (32
+    /// values: rank 1 files a-d, rank 2 files a-d, ... from the owner's side).
+    pub fn to_text(&self) -> String {
+        let mut out = String::from(
+            "# Alea evaluation parameters, centipawns. psqt: 32 squares per table, ranks 1-8 from the\n\
+             # owner's side, files a-d in each (e-h mirror them); mg/eg blended by the game phase.\n",
+        );
+        for stage in Stage::ALL {
+            write!(out, "material {}", stage.word()).unwrap();
+            for role in Role::ALL {
+                write!(out, " {} {}", role.char().to_ascii_uppercase(), self.material[stage as usize][role.index()])
+                    .unwrap();
+            }
+            out.push('\n');
+        }
+        for stage in Stage::ALL {
+            for role in Role::ALL {
+                write!(out, "psqt {} {}", stage.word(), role.char().to_ascii_uppercase()).unwrap();
+                for v in self.psqt[stage as usize][role.index()] {
+                    write!(out, " {v}").unwrap();
+                }
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    /// Reads [`EvalParams::to_text`]'s form: both material lines and all twelve tables, each once,
+    /// values within ±10000; `#` starts a comment.
+    pub fn parse(text: &str) -> Result<EvalParams, String> {
+        let mut p = EvalParams { material: [[0; 6]; 2], psqt: [[[0; HALF_SQUARES]; 6]; 2] };
+        let mut seen_material = [false; 2];
+        let mut seen_psqt = [[false; 6]; 2];
+        for (n, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let at = |e: String| format!("line {}: {e}", n + 1);
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let stage = match words.get(1) {
+                Some(&"mg") => 0,
+                Some(&"eg") => 1,
+                _ => return Err(at(format!("expected 'material mg|eg' or 'psqt mg|eg ROLE', got {line:?}"))),
+            };
+            match words[0] {
+                "material" => {
+                    let values = PieceValues::parse(&words[2..].join(" ")).map_err(at)?;
+                    if std::mem::replace(&mut seen_material[stage], true) {
+                        return Err(at("material given twice".into()));
+                    }
+                    p.material[stage] = values.0;
+                }
+                "psqt" => {
+                    let role = words
+                        .get(2)
+                        .filter(|w| w.len() == 1)
+                        .and_then(|w| w.chars().next())
+                        .and_then(Role::from_char)
+                        .ok_or_else(|| at("psqt needs a piece letter".into()))?;
+                    if words.len() != 3 + HALF_SQUARES {
+                        return Err(at(format!("a table has {HALF_SQUARES} values, got {}", words.len() - 3)));
+                    }
+                    for (h, w) in words[3..].iter().enumerate() {
+                        p.psqt[stage][role.index()][h] = w
+                            .parse()
+                            .ok()
+                            .filter(|v: &i32| v.abs() <= 10_000)
+                            .ok_or_else(|| at(format!("'{w}' is not a value within ±10000")))?;
+                    }
+                    if std::mem::replace(&mut seen_psqt[stage][role.index()], true) {
+                        return Err(at("table given twice".into()));
+                    }
+                }
+                other => return Err(at(format!("unknown line kind '{other}'"))),
+            }
+        }
+        if seen_material != [true; 2] || seen_psqt != [[true; 6]; 2] {
+            return Err("incomplete: both material lines and all twelve psqt lines are needed".into());
+        }
+        Ok(p)
+    }
+}
+
+/// The fitted tables the engine has adopted, per variant (each won an SPRT match against the
+/// starting values; the README has the matches).
+fn adopted(kind: VariantKind) -> Option<&'static str> {
+    match kind {
+        VariantKind::Freedom => None,
+        VariantKind::Classic => None,
+        VariantKind::BrainKing => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_round_trips_and_bad_text_is_refused() {
+        let mut p = EvalParams::starting(VariantKind::Classic);
+        p.psqt[1][3][17] = -42;
+        p.material[1][0] = 130;
+        assert_eq!(EvalParams::parse(&p.to_text()).unwrap(), p);
+        assert_eq!(EvalParams::from_vec(&p.to_vec()), p);
+        let text = p.to_text();
+        let without_last = text.lines().take(text.lines().count() - 1).collect::<Vec<_>>().join("\n");
+        assert!(EvalParams::parse(&without_last).is_err());
+        assert!(EvalParams::parse(&format!("{text}psqt eg K {}\n", "0 ".repeat(32))).is_err());
+        assert!(EvalParams::parse(&text.replace("psqt mg N 0", "psqt mg N x")).is_err());
+        assert!(EvalParams::parse("bogus").is_err());
+        for kind in [VariantKind::Freedom, VariantKind::Classic, VariantKind::BrainKing] {
+            EvalParams::default_for(kind);
+        }
+    }
+
+    #[test]
+    fn score_is_symmetric_and_material_only_from_values() {
+        let board = Board::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4").unwrap();
+        let mut p = EvalParams::starting(VariantKind::Freedom);
+        assert_eq!(p.white_score(&board), 0);
+        p.psqt[0][1][half_square(Color::White, Square::parse("f3").unwrap())] = 30;
+        p.psqt[1][1][half_square(Color::White, Square::parse("f3").unwrap())] = 10;
+        // Both sides have a knight on their f3 (f3 and f6): still level.
+        assert_eq!(p.white_score(&board), 0);
+        assert_eq!(p.white_score(&board.mirrored()), 0);
+        let up = Board::from_fen("4k3/8/8/8/8/5N2/8/4K3 w - - 0 1").unwrap();
+        // Phase 1 of 24: 30 * 1/24 + 10 * 23/24 plus the knight's 200.
+        assert_eq!(p.white_score(&up), (230 + 210 * 23) / 24);
+    }
+}

@@ -1,0 +1,258 @@
+//! `alea tune`: self-play data, the fit of the evaluation to it, and the report on both.
+
+use alea_engine::params::EvalParams;
+use alea_engine::rules::{Variant, VariantKind};
+use alea_tuning::datagen::{DatagenConfig, read_data, run_datagen};
+use alea_tuning::fit::{FitConfig, fit};
+use alea_tuning::players::MoveLimit;
+use alea_tuning::report::{ReportInput, write_report};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(clap::Subcommand)]
+pub enum TuneCmd {
+    /// Self-play games written as quiet positions with the game's result; resumable.
+    Datagen(DatagenArgs),
+    /// Texel fit of the evaluation's parameters to a data file's results.
+    Fit(FitArgs),
+    /// Per-variant statistics of self-play data and fitted values, as Markdown and SVG plots.
+    Report(ReportArgs),
+}
+
+#[derive(clap::Args)]
+pub struct DatagenArgs {
+    #[arg(long, default_value = "freedom")]
+    variant: String,
+    /// Chess960 starts (each game the next of the 960).
+    #[arg(long)]
+    chess960: bool,
+    #[arg(long)]
+    games: u64,
+    /// Turns deep each move (the default: 2).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Nodes a move instead of a depth.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Opening plies played at random, to spread the games out.
+    #[arg(long, default_value_t = 8)]
+    random_plies: usize,
+    /// A game still on after this many plies is a draw.
+    #[arg(long, default_value_t = 600)]
+    max_plies: usize,
+    /// Players' evaluation parameters (default: the engine's).
+    #[arg(long)]
+    eval: Option<PathBuf>,
+    #[arg(long)]
+    out: PathBuf,
+    /// Continue an existing file made with the same settings.
+    #[arg(long)]
+    resume: bool,
+}
+
+#[derive(clap::Args)]
+pub struct FitArgs {
+    /// Data files from `alea tune datagen` (all of one variant).
+    #[arg(long, num_args = 1.., required = true)]
+    data: Vec<PathBuf>,
+    /// The variant whose starting values the fit begins from (default: the data's).
+    #[arg(long)]
+    variant: Option<String>,
+    /// Fit only the material values (the square tables stay flat).
+    #[arg(long)]
+    material_only: bool,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 400)]
+    epochs: usize,
+    /// Where to write the fitted parameters (the engine's `EvalFile` form).
+    #[arg(long)]
+    out: PathBuf,
+    /// Where to write the convergence (CSV: epoch, loss); default: OUT with `.csv` added.
+    #[arg(long)]
+    log: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+pub struct ReportArgs {
+    /// `VARIANT=DATA[,DATA...][:FITTED]`, once per variant: data files and, optionally, the fitted
+    /// parameters (their convergence log is read from FITTED.csv when it exists).
+    #[arg(long = "input", num_args = 1.., required = true)]
+    inputs: Vec<String>,
+    /// Folder for report.md and the SVG plots.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+fn refuse(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("alea tune: {message}");
+    ExitCode::from(2)
+}
+
+fn parse_variant(name: &str) -> Result<VariantKind, String> {
+    VariantKind::from_name(name).ok_or_else(|| format!("unknown variant '{name}' (freedom, classic, brainking)"))
+}
+
+pub fn run(cmd: TuneCmd) -> ExitCode {
+    let result = match cmd {
+        TuneCmd::Datagen(args) => datagen(args),
+        TuneCmd::Fit(args) => run_fit(args),
+        TuneCmd::Report(args) => report(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => refuse(e),
+    }
+}
+
+fn read_params(path: &PathBuf) -> Result<EvalParams, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    EvalParams::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn datagen(args: DatagenArgs) -> Result<(), String> {
+    let kind = parse_variant(&args.variant)?;
+    let limit = match (args.depth, args.nodes) {
+        (Some(_), Some(_)) => return Err("give --depth or --nodes, not both".into()),
+        (_, Some(n)) if n > 0 => MoveLimit::Nodes(n),
+        (Some(d), None) if d > 0 => MoveLimit::Depth(d),
+        (None, None) => MoveLimit::Depth(2),
+        _ => return Err("--depth and --nodes must be at least 1".into()),
+    };
+    if args.games == 0 || args.concurrency == 0 {
+        return Err("--games and --concurrency must be at least 1".into());
+    }
+    let eval = args.eval.as_ref().map(read_params).transpose()?.map(Arc::new);
+    let config = DatagenConfig {
+        rules: Variant::new(kind, args.chess960),
+        games: args.games,
+        limit,
+        seed: args.seed,
+        random_plies: args.random_plies,
+        max_plies: args.max_plies,
+        eval,
+    };
+    let bar = indicatif::ProgressBar::new(args.games);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed_precise} eta {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let played = run_datagen(&config, &args.out, args.resume, args.concurrency, &|done, _| bar.set_position(done))?;
+    bar.finish();
+    let data = read_data(&args.out)?;
+    eprintln!(
+        "{played} games played now; {} games and {} quiet positions in {}",
+        data.games.len(),
+        data.samples.len(),
+        args.out.display()
+    );
+    Ok(())
+}
+
+fn run_fit(args: FitArgs) -> Result<(), String> {
+    let mut samples = Vec::new();
+    let mut header_kind = None;
+    for path in &args.data {
+        let data = read_data(path)?;
+        let kind = data
+            .header
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("variant="))
+            .map(|v| v.trim_end_matches("960"))
+            .and_then(VariantKind::from_name);
+        if header_kind.is_some() && kind != header_kind {
+            return Err("the data files are of different variants".into());
+        }
+        header_kind = kind;
+        samples.extend(data.samples);
+    }
+    let kind = match &args.variant {
+        Some(v) => parse_variant(v)?,
+        None => header_kind.ok_or("the data's header names no variant: give --variant")?,
+    };
+    if samples.is_empty() {
+        return Err("no positions in the data".into());
+    }
+    let start = EvalParams::starting(kind);
+    let config = FitConfig { epochs: args.epochs, material_only: args.material_only, ..FitConfig::default() };
+    eprintln!("{} positions; fitting from the {} starting values", samples.len(), kind.name());
+    let fitted = fit(&samples, &start, &config, &mut |epoch, loss| {
+        if epoch % 50 == 0 {
+            eprintln!("epoch {epoch:>5}  loss {loss:.6}");
+        }
+    });
+    println!("scale K = {:.4} (fitted to the starting values first)", fitted.k);
+    println!("loss {:.6} -> {:.6}", fitted.start_loss, fitted.loss);
+    println!("{:<6} {:>9} {:>9} {:>9}", "piece", "start", "fit mg", "fit eg");
+    for (i, role) in alea_engine::Role::ALL.into_iter().enumerate() {
+        println!(
+            "{:<6} {:>9} {:>9} {:>9}",
+            role.char().to_ascii_uppercase(),
+            start.material[0][i],
+            fitted.params.material[0][i],
+            fitted.params.material[1][i]
+        );
+    }
+    let mut text = fitted.params.to_text();
+    text.insert_str(
+        0,
+        &format!(
+            "# fitted by alea tune fit: variant {}, {} positions, K {:.4}, loss {:.6} (start {:.6})\n",
+            kind.name(),
+            samples.len(),
+            fitted.k,
+            fitted.loss,
+            fitted.start_loss
+        ),
+    );
+    std::fs::write(&args.out, text).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let log = args.log.unwrap_or_else(|| PathBuf::from(format!("{}.csv", args.out.display())));
+    let mut csv = String::from("epoch,loss\n");
+    for (epoch, loss) in fitted.history.iter().enumerate() {
+        csv.push_str(&format!("{epoch},{loss:.8}\n"));
+    }
+    std::fs::write(&log, csv).map_err(|e| format!("{}: {e}", log.display()))?;
+    eprintln!("wrote {} and {}", args.out.display(), log.display());
+    Ok(())
+}
+
+fn report(args: ReportArgs) -> Result<(), String> {
+    let mut inputs = Vec::new();
+    for spec in &args.inputs {
+        let (variant, rest) = spec.split_once('=').ok_or_else(|| format!("'{spec}' is not VARIANT=DATA[:FITTED]"))?;
+        let kind = parse_variant(variant)?;
+        let (data_list, fitted) = match rest.rsplit_once(':') {
+            Some((d, f)) => (d, Some(PathBuf::from(f))),
+            None => (rest, None),
+        };
+        let mut games = Vec::new();
+        let mut samples = 0;
+        for path in data_list.split(',') {
+            let data = read_data(&PathBuf::from(path))?;
+            samples += data.samples.len();
+            games.extend(data.games);
+        }
+        let params = fitted.as_ref().map(read_params).transpose()?;
+        let history = match &fitted {
+            Some(f) => {
+                let log = PathBuf::from(format!("{}.csv", f.display()));
+                std::fs::read_to_string(&log)
+                    .ok()
+                    .map(|text| text.lines().skip(1).filter_map(|l| l.split(',').nth(1)?.parse::<f64>().ok()).collect())
+                    .unwrap_or_default()
+            }
+            None => Vec::new(),
+        };
+        inputs.push(ReportInput { kind, games, samples, fitted: params, history });
+    }
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let markdown = write_report(&inputs, &args.out)?;
+    print!("{markdown}");
+    eprintln!("wrote {}", args.out.join("report.md").display());
+    Ok(())
+}

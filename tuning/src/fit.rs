@@ -1,0 +1,215 @@
+//! Texel's method: fit the evaluation's parameters so that a logistic curve of the score predicts
+//! the games' results. The scale K of the curve is fitted first, to the starting parameters; then
+//! the parameters by gradient descent (Adam) on the mean squared error: material first, then
+//! material and square tables together.
+
+use crate::datagen::Sample;
+use alea_engine::Role;
+use alea_engine::params::{EvalParams, PARAM_COUNT, PHASE_MAX, features};
+
+/// How to fit.
+#[derive(Clone, Debug)]
+pub struct FitConfig {
+    /// Passes over the data (full-batch steps), a quarter of them material only.
+    pub epochs: usize,
+    /// Leave the square tables flat.
+    pub material_only: bool,
+    /// Adam's step, in centipawns.
+    pub learning_rate: f64,
+    /// Weight of a square table entry's squared size in the loss, per position: keeps rarely seen
+    /// squares near zero.
+    pub table_penalty: f64,
+}
+
+impl Default for FitConfig {
+    fn default() -> FitConfig {
+        FitConfig { epochs: 400, material_only: false, learning_rate: 1.0, table_penalty: 1e-8 }
+    }
+}
+
+/// What the fit found.
+#[derive(Clone, Debug)]
+pub struct Fitted {
+    pub params: EvalParams,
+    pub k: f64,
+    pub start_loss: f64,
+    pub loss: f64,
+    /// The loss after each epoch (the first entry: before any).
+    pub history: Vec<f64>,
+}
+
+/// A sample in the form the score is linear over: per piece, its parameters' indices (middlegame
+/// material, middlegame square, endgame material, endgame square) and its sign.
+struct Compact {
+    phase: f64,
+    result: f64,
+    pieces: std::ops::Range<usize>,
+}
+
+struct Prepared {
+    samples: Vec<Compact>,
+    /// Per piece: [mg material, mg square, eg material, eg square] indices and the sign.
+    pieces: Vec<([u16; 4], f64)>,
+}
+
+fn prepare(samples: &[Sample]) -> Prepared {
+    let mut out = Prepared { samples: Vec::with_capacity(samples.len()), pieces: Vec::new() };
+    let mut feats = Vec::new();
+    for s in samples {
+        let phase = features(&s.board, &mut feats);
+        let first = out.pieces.len();
+        for f in &feats {
+            let r = f.role.index();
+            let h = usize::from(f.half);
+            let idx = [
+                EvalParams::index(0, r, 0),
+                EvalParams::index(0, r, 1 + h),
+                EvalParams::index(1, r, 0),
+                EvalParams::index(1, r, 1 + h),
+            ]
+            .map(|i| i as u16);
+            out.pieces.push((idx, if f.white { 1.0 } else { -1.0 }));
+        }
+        out.samples.push(Compact {
+            phase: f64::from(phase) / f64::from(PHASE_MAX),
+            result: s.white_score,
+            pieces: first..out.pieces.len(),
+        });
+    }
+    out
+}
+
+const LN10_OVER_400: f64 = std::f64::consts::LN_10 / 400.0;
+
+fn sigmoid(k: f64, score: f64) -> f64 {
+    1.0 / (1.0 + (-k * score * LN10_OVER_400).exp())
+}
+
+impl Prepared {
+    fn score(&self, s: &Compact, p: &[f64]) -> f64 {
+        let (mut mg, mut eg) = (0.0, 0.0);
+        for (idx, sign) in &self.pieces[s.pieces.clone()] {
+            mg += sign * (p[usize::from(idx[0])] + p[usize::from(idx[1])]);
+            eg += sign * (p[usize::from(idx[2])] + p[usize::from(idx[3])]);
+        }
+        mg * s.phase + eg * (1.0 - s.phase)
+    }
+
+    fn loss(&self, k: f64, p: &[f64]) -> f64 {
+        let total: f64 = self.samples.iter().map(|s| (s.result - sigmoid(k, self.score(s, p))).powi(2)).sum();
+        total / self.samples.len() as f64
+    }
+
+    /// The loss and its gradient over the parameters.
+    fn gradient(&self, k: f64, p: &[f64], grad: &mut [f64]) -> f64 {
+        grad.iter_mut().for_each(|g| *g = 0.0);
+        let mut total = 0.0;
+        for s in &self.samples {
+            let prob = sigmoid(k, self.score(s, p));
+            let err = s.result - prob;
+            total += err * err;
+            // d(err²)/d(score) = -2 err σ' with σ' = K ln10/400 σ(1-σ).
+            let d = -2.0 * err * prob * (1.0 - prob) * k * LN10_OVER_400;
+            let (dmg, deg) = (d * s.phase, d * (1.0 - s.phase));
+            for (idx, sign) in &self.pieces[s.pieces.clone()] {
+                grad[usize::from(idx[0])] += sign * dmg;
+                grad[usize::from(idx[1])] += sign * dmg;
+                grad[usize::from(idx[2])] += sign * deg;
+                grad[usize::from(idx[3])] += sign * deg;
+            }
+        }
+        let n = self.samples.len() as f64;
+        grad.iter_mut().for_each(|g| *g /= n);
+        total / n
+    }
+
+    /// How often each parameter is touched (for centring the square tables on what is seen).
+    fn counts(&self) -> Vec<f64> {
+        let mut c = vec![0.0; PARAM_COUNT];
+        for (idx, _) in &self.pieces {
+            for &i in idx {
+                c[usize::from(i)] += 1.0;
+            }
+        }
+        c
+    }
+}
+
+fn is_material(i: usize) -> bool {
+    i % (1 + alea_engine::params::HALF_SQUARES) == 0
+}
+
+/// The K that best fits the results to `params` (golden-section search over 0.05..5).
+fn fit_k(data: &Prepared, params: &[f64]) -> f64 {
+    let (mut lo, mut hi) = (0.05f64, 5.0f64);
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let a = hi - ratio * (hi - lo);
+        let b = lo + ratio * (hi - lo);
+        if data.loss(a, params) < data.loss(b, params) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Fits parameters to `samples` from `start`; `on_epoch(epoch, loss)` follows the progress.
+pub fn fit(samples: &[Sample], start: &EvalParams, config: &FitConfig, on_epoch: &mut dyn FnMut(usize, f64)) -> Fitted {
+    let data = prepare(samples);
+    let mut p = start.to_vec();
+    let k = fit_k(&data, &p);
+    let start_loss = data.loss(k, &p);
+    let mut history = vec![start_loss];
+    let (mut m, mut v) = (vec![0.0; PARAM_COUNT], vec![0.0; PARAM_COUNT]);
+    let mut grad = vec![0.0; PARAM_COUNT];
+    let (beta1, beta2, eps) = (0.9, 0.999, 1e-12);
+    let material_epochs = if config.material_only { config.epochs } else { config.epochs / 4 };
+    // The king's material never changes the score (one each while the game is on): keep it.
+    let king = |i: usize| (0..2).any(|stage| i == EvalParams::index(stage, Role::King.index(), 0));
+    for epoch in 0..config.epochs {
+        data.gradient(k, &p, &mut grad);
+        let tables = epoch >= material_epochs;
+        for i in 0..PARAM_COUNT {
+            if king(i) || (!is_material(i) && !tables) {
+                continue;
+            }
+            let g = if is_material(i) { grad[i] } else { grad[i] + 2.0 * config.table_penalty * p[i] };
+            m[i] = beta1 * m[i] + (1.0 - beta1) * g;
+            v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
+            let t = (epoch + 1) as i32;
+            let m_hat = m[i] / (1.0 - beta1.powi(t));
+            let v_hat = v[i] / (1.0 - beta2.powi(t));
+            p[i] -= config.learning_rate * m_hat / (v_hat.sqrt() + eps);
+        }
+        let loss = data.loss(k, &p);
+        history.push(loss);
+        on_epoch(epoch + 1, loss);
+    }
+    centre_tables(&data, &mut p);
+    let params = EvalParams::from_vec(&p);
+    let loss = data.loss(k, &params.to_vec());
+    Fitted { params, k, start_loss, loss, history }
+}
+
+/// Moves each square table's mean (weighted by how often its squares occur) into the material
+/// value: the score is unchanged, and the material values read as what a piece is worth on an
+/// average square.
+fn centre_tables(data: &Prepared, p: &mut [f64]) {
+    let counts = data.counts();
+    for stage in 0..2 {
+        for role in 0..6 {
+            let squares = (1..=alea_engine::params::HALF_SQUARES).map(|s| EvalParams::index(stage, role, s));
+            let seen: f64 = squares.clone().map(|i| counts[i]).sum();
+            if seen == 0.0 || role == Role::King.index() {
+                continue;
+            }
+            let mean = squares.clone().map(|i| counts[i] * p[i]).sum::<f64>() / seen;
+            for i in squares {
+                p[i] -= mean;
+            }
+            p[EvalParams::index(stage, role, 0)] += mean;
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Tuning: the fit recovers values that synthetic results were drawn from; self-play data
+//! resumes after a cut without losing or duplicating games.
+
+use alea_engine::params::EvalParams;
+use alea_engine::rules::{OutcomeList, Position, Rules, TurnList, Variant, VariantKind};
+use alea_engine::{Board, Game};
+use alea_tuning::datagen::{DatagenConfig, Sample, parse_data, read_data, run_datagen};
+use alea_tuning::fit::{FitConfig, fit};
+use alea_tuning::pairing;
+use alea_tuning::players::MoveLimit;
+
+/// Positions from random classic games (random moves make lopsided material), each labelled
+/// with a result drawn from the logistic curve of `truth`'s score: what a data set would look
+/// like if `truth` were exactly right.
+fn synthetic(truth: &EvalParams, games: u64, seed: u64) -> Vec<Sample> {
+    let rules = Variant::new(VariantKind::Classic, false);
+    let mut samples = Vec::new();
+    for g in 0..games {
+        let mut game = Game::new(rules, Position::new(Board::startpos()));
+        for ply in 0..160u64 {
+            if game.end().is_some() {
+                break;
+            }
+            let pos = game.position().clone();
+            let mut outcomes = OutcomeList::new();
+            rules.outcomes(&pos, &mut outcomes);
+            let roll = pairing::roll(seed, g, ply, &outcomes);
+            let mut allowed = TurnList::new();
+            rules.allowed_turns(&pos, &roll, &mut allowed);
+            if ply >= 10 && ply % 3 == 0 && !pos.board.in_check() {
+                let score = f64::from(truth.white_score(&pos.board));
+                let p_white = 1.0 / (1.0 + 10f64.powf(-score / 400.0));
+                let u = pairing::draw(seed ^ 0xabc, g, ply, 1_000_000) as f64 / 1e6;
+                samples.push(Sample { board: pos.board.clone(), white_score: if u < p_white { 1.0 } else { 0.0 } });
+            }
+            let pick = pairing::draw(seed ^ 0x77, g, ply, allowed.len() as u64) as usize;
+            game.play(allowed[pick]);
+        }
+    }
+    samples
+}
+
+#[test]
+fn the_fit_recovers_the_values_synthetic_results_were_drawn_from() {
+    let mut truth = EvalParams::starting(VariantKind::Classic);
+    truth.material = [[100, 250, 350, 450, 1000, 2000]; 2];
+    let samples = synthetic(&truth, 1500, 9);
+    assert!(samples.len() > 40_000, "{}", samples.len());
+    let start = EvalParams::starting(VariantKind::Classic);
+    let config = FitConfig { epochs: 300, material_only: true, learning_rate: 2.0, ..FitConfig::default() };
+    let fitted = fit(&samples, &start, &config, &mut |_, _| {});
+    assert!(fitted.loss < fitted.start_loss);
+    // K absorbs the overall scale; what the data determine are the values relative to each other.
+    let k = fitted.k;
+    for role in 0..5 {
+        for stage in 0..2 {
+            let got = f64::from(fitted.params.material[stage][role]) * k;
+            let want = f64::from(truth.material[stage][role]);
+            assert!((got - want).abs() < 0.08 * want + 8.0, "role {role} stage {stage}: {got:.0} vs {want}");
+        }
+    }
+    // Starting from the truth, the values stay about where they are.
+    let again = fit(&samples, &truth, &config, &mut |_, _| {});
+    for role in 0..5 {
+        let got = f64::from(again.params.material[0][role]) * again.k;
+        let want = f64::from(truth.material[0][role]);
+        assert!((got - want).abs() < 0.08 * want + 8.0, "role {role}: {got:.0} vs {want}");
+    }
+}
+
+#[test]
+fn square_tables_are_fitted_too() {
+    // The truth rewards a knight in the centre: the fitted knight table must learn it.
+    let mut truth = EvalParams::starting(VariantKind::Classic);
+    for rank in 2..6 {
+        for file in 2..4 {
+            for stage in 0..2 {
+                truth.psqt[stage][1][rank * 4 + file] = 120;
+            }
+        }
+    }
+    let samples = synthetic(&truth, 800, 4);
+    let start = EvalParams::starting(VariantKind::Classic);
+    let config = FitConfig { epochs: 300, learning_rate: 2.0, ..FitConfig::default() };
+    let fitted = fit(&samples, &start, &config, &mut |_, _| {});
+    let table = &fitted.params.psqt[0][1];
+    let centre = (table[3 * 4 + 3] + table[4 * 4 + 3] + table[3 * 4 + 2] + table[4 * 4 + 2]) / 4;
+    let corner = (table[0] + table[7 * 4]) / 2;
+    assert!(centre - corner > 40, "centre {centre} corner {corner}: {:?}", table);
+}
+
+fn datagen_config(games: u64) -> DatagenConfig {
+    DatagenConfig {
+        rules: Variant::new(VariantKind::Freedom, false),
+        games,
+        limit: MoveLimit::Depth(1),
+        seed: 3,
+        random_plies: 6,
+        max_plies: 120,
+        eval: None,
+    }
+}
+
+fn game_lines(text: &str) -> Vec<String> {
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    lines.sort();
+    lines
+}
+
+#[test]
+fn datagen_resumes_after_a_cut_without_duplicating_games() {
+    let dir = std::env::temp_dir().join(format!("alea-datagen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let whole = dir.join("whole.data");
+    let cut = dir.join("cut.data");
+    let _ = std::fs::remove_file(&whole);
+    let _ = std::fs::remove_file(&cut);
+    let config = datagen_config(12);
+    assert_eq!(run_datagen(&config, &whole, false, 2, &|_, _| {}).unwrap(), 12);
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let data = read_data(&whole).unwrap();
+    assert_eq!(data.games.len(), 12);
+    assert!(data.samples.len() > 100);
+    // A second run without --resume refuses to touch the file.
+    assert!(run_datagen(&config, &whole, false, 1, &|_, _| {}).is_err());
+    // Another header is refused on resume.
+    let other = DatagenConfig { seed: 4, ..config.clone() };
+    assert!(run_datagen(&other, &whole, true, 1, &|_, _| {}).is_err());
+
+    // Cut the file in the middle of a line after the fifth game, as a kill mid-write would.
+    let fifth_end = text.match_indices("\ngame ").nth(4).map(|(i, _)| i + 1).unwrap();
+    let fifth_end = fifth_end + text[fifth_end..].find('\n').unwrap() + 1;
+    let cut_at = fifth_end + text[fifth_end..].find('\n').unwrap() + 10;
+    std::fs::write(&cut, &text[..cut_at]).unwrap();
+    let (partial, complete) = parse_data(&text[..cut_at]).unwrap();
+    assert_eq!(partial.games.len(), 5);
+    assert_eq!(complete, fifth_end);
+    let played = run_datagen(&config, &cut, true, 2, &|_, _| {}).unwrap();
+    assert_eq!(played, 7, "only the missing games are played");
+    let resumed = std::fs::read_to_string(&cut).unwrap();
+    let mut indices: Vec<u64> = read_data(&cut).unwrap().games.iter().map(|g| g.index).collect();
+    indices.sort_unstable();
+    assert_eq!(indices, (0..12).collect::<Vec<_>>());
+    // The same lines as the uninterrupted run (games may finish in another order).
+    assert_eq!(game_lines(&resumed), game_lines(&text));
+    // Resuming a finished file plays nothing.
+    assert_eq!(run_datagen(&config, &cut, true, 2, &|_, _| {}).unwrap(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_corrupt_data_file_is_refused_with_its_line() {
+    let bad = "# alea datagen variant=freedom depth=1 seed=1 random-plies=0 max-plies=10\nnot a fen | 1-0\n";
+    let err = parse_data(bad).unwrap_err();
+    assert!(err.contains("line 2"), "{err}");
+    assert!(parse_data("hello\n").is_err());
+    let bad_result = "# alea datagen variant=freedom\n8/8/8/8/8/8/8/K6k w - - 0 1 | 2-0\ngame 0 1-0 plies 1 white-freedom 0 black-freedom 0 recapture 0 defend 0 check 0 reason x\n";
+    assert!(parse_data(bad_result).is_err());
+}
