@@ -7,7 +7,6 @@ use alea_engine::search::{
     self, ChancePruning, Choice, MATE_ZONE, Root, SearchInput, SearchOptions, SearchResult, Shared,
 };
 use alea_engine::timeman::Limits;
-use alea_engine::values::PieceValues;
 use alea_engine::{Board, Game, Move};
 
 struct Case {

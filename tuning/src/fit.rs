@@ -136,7 +136,7 @@ impl Prepared {
 }
 
 fn is_material(i: usize) -> bool {
-    i % (1 + alea_engine::params::HALF_SQUARES) == 0
+    i.is_multiple_of(1 + alea_engine::params::HALF_SQUARES)
 }
 
 /// The K that best fits the results to `params` (golden-section search over 0.05..5).
