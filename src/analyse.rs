@@ -4,8 +4,8 @@
 //! lost against the best choice before the roll. Then a summary per player, and an annotated PGN.
 
 use crate::advise::{san, score_text};
-use alea_engine::rules::{Rules, TurnList};
-use alea_engine::search::{Choice, Root, SearchOptions, Shared, search_game};
+use alea_engine::analysis;
+use alea_engine::search::Choice;
 use alea_engine::timeman::Limits;
 use alea_engine::{Color, Game, Move};
 use alea_tuning::pgn::GameRecord;
@@ -105,60 +105,19 @@ fn analyse_turn(
     roll: Option<alea_engine::Roll>,
     limits: &Limits,
 ) -> MoveReport {
-    let rules = game.rules();
-    let pos = game.position();
-    let search = |root: Root<Move>, choices: usize| {
-        // A fresh table and one thread: the same search whoever runs it, so the engine's own
-        // moves at the same depth lose nothing.
-        let options = SearchOptions { multipv: choices.max(1), threads: 1, ..SearchOptions::default() };
-        search_game(game, root, limits.clone(), options, &Shared::new(16), &mut |_| {})
-    };
-    let mut pre = TurnList::new();
-    rules.pre_roll_turns(pos, &mut pre);
-    // Before the roll: the expected value of rolling and of each Freedom move.
-    let before = search(Root::PreRoll, pre.len() + 1);
-    let side = pos.board.turn();
-    match roll {
-        None => {
-            let best = before.choices[0];
-            let played_score =
-                before.choices.iter().find(|c| c.choice == Choice::Turn(played)).map_or(best.score, |c| c.score);
-            MoveReport {
-                ply,
-                side,
-                played: san(game, played),
-                roll: None,
-                best: match best.choice {
-                    Choice::Turn(t) => san(game, t),
-                    Choice::Roll => "roll".into(),
-                },
-                best_score: best.score,
-                loss: (best.score - played_score).max(0),
-                luck: None,
-            }
-        }
-        Some(r) => {
-            let mut allowed = TurnList::new();
-            rules.allowed_turns(pos, &r, &mut allowed);
-            let after = search(Root::Turns(allowed.to_vec()), allowed.len());
-            let best = after.choices[0];
-            let played_score =
-                after.choices.iter().find(|c| c.choice == Choice::Turn(played)).map_or(best.score, |c| c.score);
-            let expected = before.roll_score.unwrap_or(best.score);
-            MoveReport {
-                ply,
-                side,
-                played: san(game, played),
-                roll: Some(r.to_string()),
-                best: match best.choice {
-                    Choice::Turn(t) => san(game, t),
-                    Choice::Roll => "roll".into(),
-                },
-                best_score: best.score,
-                loss: (best.score - played_score).max(0),
-                luck: Some(best.score - expected),
-            }
-        }
+    let a = analysis::analyse_turn(game, ply, played, roll, limits);
+    MoveReport {
+        ply,
+        side: a.side,
+        played: san(game, played),
+        roll: a.roll.map(|r| r.to_string()),
+        best: match a.best {
+            Choice::Turn(t) => san(game, t),
+            Choice::Roll => "roll".into(),
+        },
+        best_score: a.best_score,
+        loss: a.loss,
+        luck: a.luck,
     }
 }
 

@@ -47,6 +47,15 @@ enum Cmd {
     Play(play::PlayArgs),
     /// Engine against engine: pairs of games with the same dice, Elo, SPRT, PGN as it goes.
     Match(match_cmd::MatchArgs),
+    /// A web page to play and analyse against Alea, at http://HOST:PORT/ (loopback by default).
+    Serve {
+        /// Address to listen on; 0.0.0.0 opens the page to the network.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: std::net::IpAddr,
+        /// Port (0: any free one; the address is printed).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+    },
     /// Self-play data, the evaluation fitted to it, and a report on both.
     #[command(subcommand)]
     Tune(tune_cmd::TuneCmd),
@@ -79,6 +88,22 @@ fn main() -> ExitCode {
         Some(Cmd::Play(args)) => play::run(args),
         Some(Cmd::Match(args)) => match_cmd::run(args),
         Some(Cmd::Tune(cmd)) => tune_cmd::run(cmd),
+        Some(Cmd::Serve { host, port }) => serve(std::net::SocketAddr::new(host, port)),
+    }
+}
+
+fn serve(addr: std::net::SocketAddr) -> ExitCode {
+    let result = alea_web::serve(addr, |bound| {
+        use std::io::Write;
+        println!("listening on http://{bound}/");
+        let _ = std::io::stdout().flush();
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("alea serve: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! Alea's engine: the 8x8 board and its move generator, the dice rules of each variant, and
 //! (built on them) evaluation and search. Nothing here reads or writes text protocols.
 
+pub mod analysis;
 pub mod attacks;
 pub mod bench;
 pub mod bitboard;

@@ -1,0 +1,202 @@
+// End-to-end: alea serve's page in headless Chromium. Usage: node e2e.mjs URL SCREENSHOT_DIR
+// Plays a freedom game by clicking, sees the engine answer, has an illegal move refused,
+// downloads the PGN and checks it; then plays by keyboard in a phone-sized window.
+import { chromium } from 'playwright-core';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [url, outDir] = process.argv.slice(2);
+if (!url || !outDir) {
+  console.error('usage: node e2e.mjs URL SCREENSHOT_DIR');
+  process.exit(2);
+}
+mkdirSync(outDir, { recursive: true });
+
+function check(condition, message) {
+  if (!condition) throw new Error(`check failed: ${message}`);
+  console.log(`ok: ${message}`);
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync'],
+});
+
+const moveCount = (page) => page.locator('#moves li').count();
+const state = (page) => page.evaluate(() => game);
+
+async function waitForOurTurn(page) {
+  await page.waitForFunction(() => game && !thinking && !game.engine_to_move && game.phase !== 'over'
+    && game.turn === game.human, null, { timeout: 30000 });
+}
+
+/** Rolls and plays an allowed move by clicking its piece and its square (or passes). */
+async function rollAndPlayByClicks(page) {
+  await page.click('#roll-button');
+  await page.waitForFunction(() => game.phase === 'after_roll' && document.querySelectorAll('#dice .die').length > 0);
+  if (await page.isVisible('#pass-button')) {
+    await page.click('#pass-button');
+    return;
+  }
+  const from = page.locator('#board .sq.movable').first();
+  await from.click();
+  const target = page.locator('#board .sq.target').first();
+  await target.waitFor();
+  await target.click();
+}
+
+try {
+  // --- Desktop: play by clicking ---------------------------------------------------------------
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(url);
+  await page.waitForFunction(() => document.querySelectorAll('#board .sq').length === 64);
+  check(true, 'the page shows a board of 64 squares');
+
+  await page.selectOption('#variant', 'freedom');
+  await page.selectOption('#color', 'white');
+  await page.selectOption('#movetime', '200');
+  await page.click('#new-game-button');
+  await waitForOurTurn(page);
+  let s = await state(page);
+  check(s.variant === 'freedom' && s.moves.length === 0 && s.human === 'white', 'a new freedom game with us as White');
+
+  await rollAndPlayByClicks(page);
+  await page.waitForFunction(() => game.moves.length >= 2, null, { timeout: 30000 });
+  await waitForOurTurn(page);
+  s = await state(page);
+  check(s.moves[0].by === 'you' && s.moves[1].by === 'engine', 'our move was played and the engine answered');
+  check(await moveCount(page) === s.moves.length, 'the move list shows every move');
+  const log = await page.textContent('#engine-log');
+  check(/Alea (rolled|plays)/.test(log), 'the engine\'s turn is announced');
+
+  // Roll, then try a move the roll does not allow: pick a movable piece and click an empty
+  // square that is not one of its targets.
+  await page.click('#roll-button');
+  await page.waitForFunction(() => game.phase === 'after_roll');
+  const before = (await state(page)).moves.length;
+  if (!(await page.isVisible('#pass-button'))) {
+    const from = await page.locator('#board .sq.movable').first().getAttribute('data-square');
+    await page.click(`#board .sq[data-square="${from}"]`);
+    // A knight's move is a real chess move; when the roll does not allow it, it is the
+    // illegal move to try. Otherwise, the movable piece to a square it cannot reach.
+    const [badFrom, bad] = await page.evaluate((from) => {
+      const pieces = parseFen(game.fen);
+      for (const [f, t] of [['b1', 'c3'], ['g1', 'f3'], ['b1', 'a3'], ['g1', 'h3']]) {
+        if (pieces[f] === 'N' && !pieces[t] && !game.allowed.includes(f + t)) return [f, t];
+      }
+      const targets = new Set(game.allowed.filter((u) => u.startsWith(from)).map((u) => u.slice(2, 4)));
+      return [from, [...document.querySelectorAll('#board .sq')].map((e) => e.dataset.square)
+        .find((sq) => !pieces[sq] && !targets.has(sq) && sq !== from)];
+    }, from);
+    if (badFrom !== from) {
+      await page.click(`#board .sq[data-square="${from}"]`); // deselect
+      await page.click(`#board .sq[data-square="${badFrom}"]`);
+    }
+    await page.click(`#board .sq[data-square="${bad}"]`);
+    await page.waitForFunction(() => document.getElementById('error').textContent.length > 0);
+    const error = await page.textContent('#error');
+    check(/illegal move/.test(error), `the illegal move ${badFrom}${bad} is refused: "${error}"`);
+    s = await state(page);
+    check(s.moves.length === before && s.phase === 'after_roll', 'the refused move changed nothing');
+    await page.screenshot({ path: join(outDir, 'illegal-move.png') });
+    // Now a legal one.
+    await page.locator('#board .sq.movable').first().click();
+    await page.locator('#board .sq.target').first().click();
+  } else {
+    await page.click('#pass-button');
+  }
+  await page.waitForFunction((n) => game.moves.length >= n + 2, before, { timeout: 30000 });
+  await waitForOurTurn(page);
+  await page.waitForFunction(() => document.querySelector('#advice table') !== null, null, { timeout: 10000 });
+  await rollAndPlayByClicks(page);
+  await waitForOurTurn(page);
+  await page.click('#roll-button');
+  await page.waitForFunction(() => game.phase === 'after_roll');
+  await page.waitForFunction(() => document.querySelector('#advice table[aria-label="Moves ranked"]') !== null, null, { timeout: 10000 });
+  await page.screenshot({ path: join(outDir, 'desktop.png') });
+  check(true, 'desktop screenshot saved');
+
+  // Download the PGN and check it.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-pgn')]);
+  const pgnPath = join(outDir, 'game.pgn');
+  await download.saveAs(pgnPath);
+  const pgn = readFileSync(pgnPath, 'utf8');
+  s = await state(page);
+  check(pgn.includes('[Variant "freedom"]'), 'the PGN names the variant');
+  const rolls = (pgn.match(/\[%roll \d\]/g) || []).length;
+  const free = (pgn.match(/\[%freedom/g) || []).length;
+  check(rolls + free === s.moves.length, `the PGN has a roll or Freedom mark for each of the ${s.moves.length} moves`);
+  for (const m of s.moves) check(pgn.includes(m.pass ? '--' : m.san), `the PGN has ${m.san}`);
+
+  // Analysis of the game so far.
+  await page.click('#analyse-button');
+  await page.waitForSelector('#analysis:not([hidden]) #analysis-chart svg', { timeout: 60000 });
+  check(true, 'the analysis chart is drawn');
+  check(pageErrors.length === 0, `no script errors (${pageErrors.join('; ')})`);
+  await context.close();
+
+  // --- Phone-sized, by keyboard --------------------------------------------------------------
+  const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, deviceScaleFactor: 2, hasTouch: true });
+  const p = await phone.newPage();
+  await p.goto(url);
+  await p.waitForFunction(() => document.querySelectorAll('#board .sq').length === 64 && game !== null);
+  await p.selectOption('#movetime', '200');
+  await p.click('#new-game-button');
+  await waitForOurTurn(p);
+  const overflow = await p.evaluate(() => document.documentElement.scrollWidth);
+  check(overflow <= 375, `nothing is wider than the phone (${overflow} px)`);
+  const boardBox = await p.locator('#board').boundingBox();
+  check(boardBox.width <= 375 && boardBox.width >= 250, `the board fits the phone (${Math.round(boardBox.width)} px)`);
+
+  // Keyboard only: r rolls, arrows walk the board, Enter picks the piece and the square.
+  await p.keyboard.press('r');
+  await p.waitForFunction(() => game.phase === 'after_roll' && !document.getElementById('dice').classList.contains('rolling'));
+  const plan = await p.evaluate(() => {
+    const pieces = parseFen(game.fen);
+    const m = game.allowed.find((u) => u !== '0000' && pieces[u.slice(0, 2)]);
+    return m ? { from: m.slice(0, 2), to: m.slice(2, 4) } : null;
+  });
+  if (plan) {
+    await p.focus('#board .sq[tabindex="0"]');
+    const walkTo = async (target) => {
+      const order = await p.evaluate(() => squareOrder());
+      const current = await p.evaluate(() => document.activeElement.dataset.square);
+      const [a, b] = [order.indexOf(current), order.indexOf(target)];
+      const rows = Math.floor(b / 8) - Math.floor(a / 8);
+      const cols = (b % 8) - (a % 8);
+      for (let i = 0; i < Math.abs(rows); i++) await p.keyboard.press(rows > 0 ? 'ArrowDown' : 'ArrowUp');
+      for (let i = 0; i < Math.abs(cols); i++) await p.keyboard.press(cols > 0 ? 'ArrowRight' : 'ArrowLeft');
+    };
+    await walkTo(plan.from);
+    await p.keyboard.press('Enter');
+    await walkTo(plan.to);
+    await p.screenshot({ path: join(outDir, 'phone-keyboard.png') });
+    await p.keyboard.press('Enter');
+    await p.waitForFunction(() => game.moves.length >= 1 && game.moves[0].by === 'you', null, { timeout: 10000 });
+    check(true, `a move played by keyboard alone (${plan.from}${plan.to})`);
+  } else {
+    await p.click('#pass-button');
+  }
+  await waitForOurTurn(p);
+  await p.screenshot({ path: join(outDir, 'phone.png'), fullPage: true });
+  check(true, 'phone screenshots saved');
+  await phone.close();
+  console.log('all browser checks passed');
+} catch (e) {
+  console.error(e);
+  for (const context of browser.contexts()) {
+    for (const [i, page] of context.pages().entries()) {
+      await page.screenshot({ path: join(outDir, `failure-${i}.png`) }).catch(() => {});
+      console.error('page state:', await page.evaluate(() => JSON.stringify({ game, thinking, selected,
+        error: document.getElementById('error').textContent, status: document.getElementById('status').textContent })).catch(() => '?'));
+    }
+  }
+  process.exitCode = 1;
+} finally {
+  await browser.close();
+}

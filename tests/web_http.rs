@@ -1,0 +1,312 @@
+//! `alea serve` over HTTP: every endpoint, bad input of each kind (refused with a clear error and
+//! changing nothing), the live event stream, and several games at once.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start() -> Server {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("alea serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let addr =
+        line.trim().strip_prefix("listening on http://").expect("the address line").trim_end_matches('/').to_string();
+    assert!(addr.starts_with("127.0.0.1:"), "loopback by default: {addr}");
+    Server { child, addr }
+}
+
+/// One HTTP/1.1 request; the status and the body.
+fn request(addr: &str, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let body = body.unwrap_or("");
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        addr,
+        body.len()
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).unwrap();
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let (head, rest) = text.split_once("\r\n\r\n").expect("a response head");
+    let status: u16 = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let body =
+        if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
+    (status, body)
+}
+
+fn dechunk(mut rest: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        out.push_str(&after[..n]);
+        rest = &after[n + 2..];
+    }
+    out
+}
+
+fn json_of(addr: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    let text = body.map(|b| b.to_string());
+    let (status, body) = request(addr, method, path, text.as_deref());
+    (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{method} {path}: not JSON ({e}): {body}")))
+}
+
+fn new_game(addr: &str, body: Value) -> Value {
+    let (status, state) = json_of(addr, "POST", "/api/games", Some(body));
+    assert_eq!(status, 201, "{state}");
+    state
+}
+
+fn refused(addr: &str, method: &str, path: &str, body: Option<&str>, want: u16, words: &str) {
+    let (status, text) = request(addr, method, path, body);
+    assert_eq!(status, want, "{method} {path} {body:?}: {text}");
+    let v: Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("a JSON error: {text}"));
+    let message = v["error"].as_str().unwrap_or_else(|| panic!("an error message: {text}"));
+    assert!(message.contains(words), "{method} {path}: '{message}' should say '{words}'");
+}
+
+#[test]
+fn the_page_and_its_files_are_served() {
+    let server = start();
+    let (status, page) = request(&server.addr, "GET", "/", None);
+    assert_eq!(status, 200);
+    assert!(page.contains("<title>Alea"));
+    assert!(page.contains("/assets/app.js") && page.contains("piece-n"), "pieces and script are built in");
+    for (file, words) in [("app.js", "EventSource"), ("style.css", "#board")] {
+        let (status, body) = request(&server.addr, "GET", &format!("/assets/{file}"), None);
+        assert_eq!(status, 200, "{file}");
+        assert!(body.contains(words), "{file}");
+    }
+    assert!(!page.contains("http://") && !page.contains("https://"), "the page fetches nothing from the internet");
+    refused(&server.addr, "GET", "/assets/nothing.js", None, 404, "no such file");
+    refused(&server.addr, "GET", "/nowhere", None, 404, "no such page");
+}
+
+#[test]
+fn a_game_through_every_endpoint() {
+    let server = start();
+    let state = new_game(&server.addr, json!({"variant": "freedom", "color": "white", "movetime": 100}));
+    let id = state["id"].as_str().unwrap().to_string();
+    assert_eq!(state["phase"], "before_roll");
+    assert_eq!(state["human"], "white");
+    let (status, shown) = json_of(&server.addr, "GET", &format!("/api/games/{id}"), None);
+    assert_eq!(status, 200);
+    assert_eq!(shown["fen"], state["fen"]);
+
+    // Advice before the roll: the six faces of the die, their chances, and rolling's value.
+    let (status, advice) =
+        json_of(&server.addr, "POST", &format!("/api/games/{id}/advice"), Some(json!({"movetime": 100})));
+    assert_eq!(status, 200, "{advice}");
+    assert_eq!(advice["outcomes"].as_array().unwrap().len(), 6);
+    assert!(advice["expected"].is_i64());
+    assert_eq!(advice["wdl"].as_array().unwrap().len(), 3);
+
+    let (status, rolled) = json_of(&server.addr, "POST", &format!("/api/games/{id}/roll"), None);
+    assert_eq!(status, 200);
+    assert_eq!(rolled["phase"], "after_roll");
+    let allowed: Vec<String> =
+        rolled["allowed"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
+    assert!(!allowed.is_empty());
+    // Advice after the roll: every allowed move ranked.
+    let (_, ranked) = json_of(&server.addr, "POST", &format!("/api/games/{id}/advice"), Some(json!({"movetime": 100})));
+    assert_eq!(ranked["choices"].as_array().unwrap().len(), allowed.len());
+
+    let (status, moved) =
+        json_of(&server.addr, "POST", &format!("/api/games/{id}/move"), Some(json!({"move": allowed[0]})));
+    assert_eq!(status, 200, "{moved}");
+    assert_eq!(moved["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(moved["engine_to_move"], true);
+    let (status, answered) = json_of(&server.addr, "POST", &format!("/api/games/{id}/engine"), None);
+    assert_eq!(status, 200, "{answered}");
+    assert_eq!(answered["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(answered["moves"][1]["by"], "engine");
+    assert!(answered["last_engine"]["move"].is_string());
+
+    let (status, pgn) = request(&server.addr, "GET", &format!("/api/games/{id}/pgn"), None);
+    assert_eq!(status, 200);
+    assert!(pgn.contains("[Variant \"freedom\"]") && pgn.contains("[%roll "), "{pgn}");
+    // The PGN reads back into a game at the same position.
+    let (status, imported) = json_of(&server.addr, "POST", "/api/games/import", Some(json!({"pgn": pgn})));
+    assert_eq!(status, 201, "{imported}");
+    assert_eq!(imported["fen"], answered["fen"]);
+    assert_ne!(imported["id"], answered["id"]);
+
+    let (status, analysis) =
+        json_of(&server.addr, "POST", &format!("/api/games/{id}/analysis"), Some(json!({"depth": 1})));
+    assert_eq!(status, 200, "{analysis}");
+    assert_eq!(analysis["turns"].as_array().unwrap().len(), 2);
+    assert!(analysis["turns"][0]["luck"].is_i64() && analysis["turns"][0]["loss"].is_i64());
+
+    // Undo takes back our move and the engine's answer; the same dice come again.
+    let (status, undone) = json_of(&server.addr, "POST", &format!("/api/games/{id}/undo"), None);
+    assert_eq!(status, 200);
+    assert_eq!(undone["moves"].as_array().unwrap().len(), 0);
+    let (_, again) = json_of(&server.addr, "POST", &format!("/api/games/{id}/roll"), None);
+    assert_eq!(again["roll"], rolled["roll"]);
+}
+
+#[test]
+fn the_engine_moves_first_for_a_black_player_and_streams_its_search() {
+    let server = start();
+    let state = new_game(&server.addr, json!({"variant": "classic", "color": "black", "movetime": 300}));
+    let id = state["id"].as_str().unwrap().to_string();
+    assert_eq!(state["engine_to_move"], true);
+    assert_eq!(state["dice"], 2);
+    // Listen to the events, then let the engine play.
+    let mut stream = TcpStream::connect(&server.addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    write!(stream, "GET /api/games/{id}/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n").unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut head = String::new();
+    reader.read_line(&mut head).unwrap();
+    assert!(head.contains("200"), "{head}");
+    std::thread::sleep(Duration::from_millis(100));
+    let (status, answered) = json_of(&server.addr, "POST", &format!("/api/games/{id}/engine"), None);
+    assert_eq!(status, 200, "{answered}");
+    assert_eq!(answered["moves"][0]["by"], "engine");
+    assert_eq!(answered["moves"][0]["roll"].as_array().unwrap().len(), 2);
+    let mut line = String::new();
+    let mut found = None;
+    for _ in 0..200 {
+        line.clear();
+        if reader.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        if let Some(data) = line.trim().strip_prefix("data:") {
+            found = Some(serde_json::from_str::<Value>(data.trim()).unwrap());
+            break;
+        }
+    }
+    let info = found.expect("a search event");
+    assert_eq!(info["kind"], "engine");
+    assert!(info["depth"].as_u64().unwrap() >= 1);
+}
+
+#[test]
+fn bad_requests_are_refused_clearly_and_change_nothing() {
+    let server = start();
+    refused(&server.addr, "POST", "/api/games", Some(r#"{"variant": "atomic"}"#), 400, "unknown variant");
+    refused(&server.addr, "POST", "/api/games", Some("{not json"), 400, "not JSON");
+    refused(&server.addr, "POST", "/api/games", Some("[1, 2]"), 400, "JSON object");
+    refused(&server.addr, "POST", "/api/games", Some(r#"{"color": "green"}"#), 400, "color");
+    refused(&server.addr, "POST", "/api/games", Some(r#"{"movetime": 0}"#), 400, "movetime");
+    refused(&server.addr, "POST", "/api/games", Some(r#"{"chess960": "yes"}"#), 400, "chess960");
+    refused(&server.addr, "GET", "/api/games/doesnotexist", None, 404, "no game");
+    refused(&server.addr, "POST", "/api/games/doesnotexist/roll", None, 404, "no game");
+    refused(&server.addr, "POST", "/api/games/import", Some(r#"{"pgn": "1. e4 e5 2. Qh5 {[%roll 9]} *"}"#), 400, "PGN");
+    refused(&server.addr, "POST", "/api/games/import", Some(r#"{"text": "x"}"#), 400, "pgn");
+
+    let state = new_game(&server.addr, json!({"variant": "freedom", "movetime": 100}));
+    let id = state["id"].as_str().unwrap().to_string();
+    let path = |end: &str| format!("/api/games/{id}/{end}");
+    // Before the roll: no Freedom move at the start, so a move is refused until the dice are rolled.
+    refused(&server.addr, "POST", &path("move"), Some(r#"{"move": "e2e4"}"#), 400, "roll the dice first");
+    refused(&server.addr, "POST", &path("engine"), None, 409, "your turn");
+    refused(&server.addr, "POST", &path("undo"), None, 409, "nothing of yours");
+    let (_, rolled) = json_of(&server.addr, "POST", &path("roll"), None);
+    refused(&server.addr, "POST", &path("roll"), None, 409, "already rolled");
+    refused(&server.addr, "POST", &path("move"), Some(r#"{"move": "e2e5"}"#), 400, "illegal move e2e5");
+    refused(&server.addr, "POST", &path("move"), Some(r#"{"move": "hello"}"#), 400, "not a move");
+    refused(&server.addr, "POST", &path("move"), Some(r#"{"mv": "e2e4"}"#), 400, "give the move");
+    let allowed: Vec<&str> = rolled["allowed"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    let not_allowed = ["g1f3", "b1c3", "e2e4", "d2d4"].into_iter().find(|m| !allowed.contains(m)).unwrap();
+    refused(
+        &server.addr,
+        "POST",
+        &path("move"),
+        Some(&json!({"move": not_allowed}).to_string()),
+        400,
+        "does not allow",
+    );
+    refused(&server.addr, "POST", &path("advice"), Some(r#"{"movetime": -5}"#), 400, "movetime");
+    refused(&server.addr, "POST", &path("analysis"), Some(r#"{"depth": 9}"#), 400, "depth");
+    let huge = format!(r#"{{"move": "{}"}}"#, "x".repeat(2 << 20));
+    let (status, _) = request(&server.addr, "POST", &path("move"), Some(&huge));
+    assert_eq!(status, 413);
+    // Nothing of that changed the game.
+    let (_, now) = json_of(&server.addr, "GET", &format!("/api/games/{id}"), None);
+    assert_eq!(now["fen"], rolled["fen"]);
+    assert_eq!(now["roll"], rolled["roll"]);
+    assert_eq!(now["moves"].as_array().unwrap().len(), 0);
+
+    // While the engine thinks, the game cannot be changed.
+    json_of(&server.addr, "POST", &path("move"), Some(json!({"move": allowed[0]})));
+    let slow = new_game(&server.addr, json!({"variant": "freedom", "color": "black", "movetime": 1500}));
+    let slow_id = slow["id"].as_str().unwrap().to_string();
+    let thinking = {
+        let addr = server.addr.clone();
+        let slow_id = slow_id.clone();
+        std::thread::spawn(move || request(&addr, "POST", &format!("/api/games/{slow_id}/engine"), None))
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    refused(&server.addr, "POST", &format!("/api/games/{slow_id}/engine"), None, 409, "already thinking");
+    refused(&server.addr, "POST", &format!("/api/games/{slow_id}/roll"), None, 409, "thinking");
+    // Other games are not held up meanwhile.
+    let (status, _) = json_of(&server.addr, "GET", &format!("/api/games/{id}"), None);
+    assert_eq!(status, 200);
+    let (status, _) = thinking.join().unwrap();
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn several_games_at_once() {
+    let server = start();
+    let addr = server.addr.clone();
+    let games: Vec<_> = ["freedom", "classic", "brainking", "freedom", "classic", "brainking"]
+        .into_iter()
+        .enumerate()
+        .map(|(i, variant)| {
+            let addr = addr.clone();
+            std::thread::spawn(move || {
+                let state = new_game(&addr, json!({"variant": variant, "movetime": 50, "chess960": i % 2 == 1}));
+                let id = state["id"].as_str().unwrap().to_string();
+                for turn in 0..3 {
+                    let (_, rolled) = json_of(&addr, "POST", &format!("/api/games/{id}/roll"), None);
+                    if rolled["phase"] == "over" {
+                        break;
+                    }
+                    let first = rolled["allowed"][0].as_str().unwrap().to_string();
+                    let (status, moved) =
+                        json_of(&addr, "POST", &format!("/api/games/{id}/move"), Some(json!({"move": first})));
+                    assert_eq!(status, 200, "{moved}");
+                    if moved["phase"] == "over" {
+                        break;
+                    }
+                    let (status, answered) = json_of(&addr, "POST", &format!("/api/games/{id}/engine"), None);
+                    assert_eq!(status, 200, "{answered}");
+                    assert_eq!(answered["moves"].as_array().unwrap().len(), 2 * (turn + 1), "{answered}");
+                    assert_eq!(answered["variant"], variant);
+                }
+                id
+            })
+        })
+        .collect();
+    let mut ids: Vec<String> = games.into_iter().map(|g| g.join().unwrap()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 6, "every game has its own id");
+}

@@ -1,0 +1,639 @@
+'use strict';
+// Alea's page: the board, the dice and the engine's explanations. The server owns the rules and
+// the dice; the page shows what it says and sends the person's choices.
+
+const $ = (id) => document.getElementById(id);
+const FILES = 'abcdefgh';
+const ROLE_NAMES = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
+const FACE_ROLE = ['', 'p', 'n', 'b', 'r', 'q', 'k'];
+const PIPS = {
+  1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[26, 26], [50, 50], [74, 74]],
+  4: [[28, 28], [72, 28], [28, 72], [72, 72]], 5: [[26, 26], [74, 26], [50, 50], [26, 74], [74, 74]],
+  6: [[28, 24], [72, 24], [28, 50], [72, 50], [28, 76], [72, 76]],
+};
+
+let game = null;        // the server's state of the game
+let selected = null;    // the square picked to move from
+let viewPly = null;     // an earlier position being looked at, or null for the game
+let focusSq = 'e2';     // the square the keyboard is on
+let thinking = false;   // waiting for the engine's turn
+let events = null;      // the engine's live output
+let diceShown = null;   // the faces on show and whose they are
+let adviceFor = null;   // the decision the advice on show is about
+let dragging = null;
+let suppressClick = false;
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers['Content-Type'] = 'application/json';
+    options.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, options);
+  let data;
+  try { data = await res.json(); } catch { data = { error: `HTTP ${res.status}` }; }
+  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  return data;
+}
+
+function showError(message) { $('error').textContent = message || ''; }
+function setStatus(message) { $('status').textContent = message; }
+
+// --- Positions -------------------------------------------------------------------------------
+
+function parseFen(fen) {
+  const pieces = {};
+  const rows = fen.split(' ')[0].split('/');
+  rows.forEach((row, i) => {
+    let file = 0;
+    for (const c of row) {
+      if (/\d/.test(c)) { file += Number(c); continue; }
+      pieces[FILES[file] + (8 - i)] = c;
+      file += 1;
+    }
+  });
+  return pieces;
+}
+
+function shownFen() {
+  if (viewPly === null || viewPly >= game.moves.length) return game.fen;
+  return game.fens[viewPly];
+}
+
+function humansDecision() {
+  return game && viewPly === null && !thinking && game.phase !== 'over' && game.turn === game.human;
+}
+
+/** The moves the person may pick now: Freedom moves before the roll, allowed moves after it. */
+function candidates() {
+  if (!humansDecision()) return [];
+  const list = game.phase === 'before_roll' ? game.freedom : game.allowed;
+  return list.filter((u) => u !== '0000').map((u) => ({ uci: u, from: u.slice(0, 2), to: u.slice(2, 4) }));
+}
+
+function isOwnPiece(piece) {
+  if (!piece) return false;
+  const white = piece === piece.toUpperCase();
+  return white === (game.human === 'white');
+}
+
+// --- Board -----------------------------------------------------------------------------------
+
+function squareOrder() {
+  const squares = [];
+  const flipped = game && game.human === 'black';
+  for (let r = 0; r < 8; r++) {
+    for (let f = 0; f < 8; f++) {
+      const rank = flipped ? r + 1 : 8 - r;
+      const file = flipped ? 7 - f : f;
+      squares.push(FILES[file] + rank);
+    }
+  }
+  return squares;
+}
+
+function pieceSvg(piece) {
+  const colour = piece === piece.toUpperCase() ? 'white' : 'black';
+  const role = piece.toLowerCase();
+  return `<svg class="piece ${colour}" viewBox="0 0 45 45" aria-hidden="true"><use href="#piece-${role}"/></svg>`;
+}
+
+function renderBoard() {
+  const board = $('board');
+  const hadFocus = board.contains(document.activeElement);
+  const pieces = parseFen(shownFen());
+  const cands = candidates();
+  const sources = new Set(cands.map((c) => c.from));
+  const targets = new Set(cands.filter((c) => c.from === selected).map((c) => c.to));
+  const shownMoves = viewPly === null ? game.moves : game.moves.slice(0, viewPly);
+  const last = shownMoves.length ? shownMoves[shownMoves.length - 1] : null;
+  const lastSquares = last && !last.pass ? [last.uci.slice(0, 2), last.uci.slice(2, 4)] : [];
+  const turnWhite = shownFen().split(' ')[1] === 'w';
+  const checked = viewPly === null && game.in_check
+    ? Object.keys(pieces).find((s) => pieces[s] === (turnWhite ? 'K' : 'k')) : null;
+  board.innerHTML = '';
+  for (const sq of squareOrder()) {
+    const el = document.createElement('button');
+    const fileIndex = FILES.indexOf(sq[0]);
+    const dark = (fileIndex + Number(sq[1])) % 2 === 1;
+    el.className = `sq ${dark ? 'dark' : 'light'}`;
+    el.dataset.square = sq;
+    el.setAttribute('role', 'gridcell');
+    el.tabIndex = sq === focusSq ? 0 : -1;
+    const piece = pieces[sq];
+    const words = piece ? `${piece === piece.toUpperCase() ? 'white' : 'black'} ${ROLE_NAMES[piece.toLowerCase()]}` : 'empty';
+    let label = `${sq} ${words}`;
+    if (sources.has(sq)) { el.classList.add(game.phase === 'before_roll' ? 'freedom' : 'movable'); label += ', can move'; }
+    if (sq === selected) { el.classList.add('selected'); label += ', selected'; }
+    if (targets.has(sq)) { el.classList.add('target'); label += ', move here'; }
+    if (lastSquares.includes(sq)) el.classList.add('last');
+    if (sq === checked) el.classList.add('check');
+    el.setAttribute('aria-label', label);
+    el.innerHTML = piece ? pieceSvg(piece) : '';
+    const bottomRank = game.human === 'black' ? '8' : '1';
+    if (sq[1] === bottomRank) el.insertAdjacentHTML('beforeend', `<span class="coord">${sq[0]}</span>`);
+    board.appendChild(el);
+  }
+  if (hadFocus) board.querySelector(`[data-square="${focusSq}"]`)?.focus();
+}
+
+// --- Dice ------------------------------------------------------------------------------------
+
+function dieSvg(face, engine) {
+  const pips = (PIPS[face] || []).map(([x, y]) => `<circle cx="${x}" cy="${y}" r="9"/>`).join('');
+  return `<svg class="die${engine ? ' engine' : ''}" viewBox="0 0 100 100" role="img" aria-label="die showing ${face}">`
+    + `<rect x="4" y="4" width="92" height="92" rx="16"/>${pips}</svg>`;
+}
+
+function renderDice() {
+  const dice = $('dice');
+  if (!diceShown) {
+    dice.innerHTML = '';
+    $('roll-meaning').textContent = '';
+    return;
+  }
+  dice.innerHTML = diceShown.faces.map((f) => dieSvg(f, diceShown.engine)).join('');
+  const names = diceShown.faces.map((f) => ROLE_NAMES[FACE_ROLE[f]]);
+  let meaning = `${diceShown.engine ? 'Alea rolled' : 'You rolled'} ${diceShown.faces.join(' and ')}: ${names.join(', ')}`;
+  // Freedom gives an unusable roll to the lowest piece that can move: say so.
+  if (!diceShown.engine && game && game.phase === 'after_roll' && game.allowed.length) {
+    const pieces = parseFen(game.fen);
+    const movers = new Set(game.allowed.filter((u) => u !== '0000').map((u) => (pieces[u.slice(0, 2)] || '').toLowerCase()));
+    const rolled = diceShown.faces.map((f) => FACE_ROLE[f]);
+    if (movers.size && !rolled.some((r) => movers.has(r))) {
+      meaning += ` — none can move, so ${[...movers].map((r) => ROLE_NAMES[r]).join(', ')} moves`;
+    }
+  }
+  $('roll-meaning').textContent = meaning;
+}
+
+/** A short tumble of random faces before the real ones. */
+function animateDice(faces, engine) {
+  return new Promise((resolve) => {
+    const dice = $('dice');
+    dice.classList.add('rolling');
+    let ticks = 0;
+    const timer = setInterval(() => {
+      dice.innerHTML = faces.map(() => dieSvg(1 + Math.floor(Math.random() * 6), engine)).join('');
+      ticks += 1;
+      if (ticks >= 6) {
+        clearInterval(timer);
+        dice.classList.remove('rolling');
+        diceShown = { faces, engine };
+        renderDice();
+        resolve();
+      }
+    }, 70);
+  });
+}
+
+// --- The rest of the page ---------------------------------------------------------------------
+
+function rollNote(m) {
+  if (m.roll) return `roll ${m.roll.join('+')}`;
+  if (m.freedom && m.freedom.length) return `free: ${m.freedom.join(', ')}`;
+  return 'free';
+}
+
+function renderMoves() {
+  const list = $('moves');
+  list.innerHTML = '';
+  game.moves.forEach((m, i) => {
+    const li = document.createElement('li');
+    li.value = Math.floor(i / 2) + 1;
+    const who = m.by === 'you' ? 'you' : 'Alea';
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = `${m.side === 'black' ? '… ' : ''}${m.pass ? 'pass' : m.san}`;
+    b.title = `Show the position after this move (${who})`;
+    b.addEventListener('click', () => { viewPly = i + 1; selected = null; render(); });
+    li.appendChild(b);
+    li.insertAdjacentHTML('beforeend', ` <span class="rollnote">${rollNote(m)} · ${who}</span>`);
+    list.appendChild(li);
+  });
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderControls() {
+  const mine = humansDecision();
+  $('roll-button').disabled = !(mine && game.phase === 'before_roll');
+  const onlyPass = mine && game.phase === 'after_roll' && game.allowed.length === 1 && game.allowed[0] === '0000';
+  $('pass-button').hidden = !onlyPass;
+  $('undo-button').disabled = thinking || !game.moves.some((m) => m.by === 'you');
+  $('download-pgn').href = `/api/games/${game.id}/pgn`;
+  $('viewing').hidden = viewPly === null;
+  const free = $('freedom-list');
+  free.innerHTML = '';
+  if (mine && game.phase === 'before_roll' && game.freedom.length) {
+    free.append('Freedom moves (play one without rolling, or roll): ');
+    for (const u of game.freedom) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = u;
+      b.addEventListener('click', () => sendMove(u));
+      free.appendChild(b);
+    }
+  }
+  let status;
+  if (game.phase === 'over') {
+    const winner = game.result === '1-0' ? 'White wins' : game.result === '0-1' ? 'Black wins' : 'Draw';
+    const you = game.result === '1/2-1/2' ? '' : ((game.result === '1-0') === (game.human === 'white') ? ' — you win' : ' — Alea wins');
+    status = `${winner} (${game.result}) by ${game.reason}${you}.`;
+  } else if (thinking || game.engine_to_move) {
+    status = 'Alea is thinking…';
+  } else if (game.phase === 'before_roll') {
+    status = game.freedom.length ? 'Your turn: roll, or play a marked Freedom move.' : 'Your turn: roll the dice.';
+  } else if (onlyPass) {
+    status = 'The roll allows no move: you pass.';
+  } else {
+    status = 'Your turn: play one of the moves the roll allows.';
+  }
+  if (game.in_check && game.phase !== 'over') status += ' Check!';
+  setStatus(status);
+}
+
+function render() {
+  if (!game) return;
+  renderBoard();
+  renderDice();
+  renderMoves();
+  renderControls();
+}
+
+function setEval(advice) {
+  const white = advice.side === 'white';
+  const [w, d, l] = advice.wdl;
+  const whiteShare = (white ? w + d / 2 : l + d / 2) / 10;
+  $('eval-fill').style.height = `${whiteShare}%`;
+  $('eval-bar').setAttribute('aria-label', `White's expected share ${whiteShare.toFixed(0)}%`);
+  const score = advice.mate ? (advice.mate > 0 === white ? 'White wins by force' : 'Black wins by force')
+    : `${advice.white_score >= 0 ? '+' : ''}${(advice.white_score / 100).toFixed(2)} for White`;
+  $('eval-text').textContent = `${score} · ${advice.side} to move: win ${(w / 10).toFixed(0)}%, draw ${(d / 10).toFixed(0)}%, loss ${(l / 10).toFixed(0)}% (depth ${advice.depth})`;
+}
+
+function scoreText(s) {
+  if (s >= 3500) return 'win';
+  if (s <= -3500) return 'loss';
+  return `${s >= 0 ? '+' : ''}${s}`;
+}
+
+function renderAdvice(advice) {
+  const box = $('advice');
+  if (advice.over) { box.innerHTML = ''; return; }
+  setEval(advice);
+  let html = '';
+  if (!advice.roll) {
+    html += '<table aria-label="Outcomes of the roll"><thead><tr><th>roll</th><th>chance</th><th>best move</th><th>score</th></tr></thead><tbody>';
+    for (const o of advice.outcomes) {
+      const names = o.roll.map((f) => ROLE_NAMES[FACE_ROLE[f]]).join('+');
+      html += `<tr><td>${o.roll.join('+')} ${names}</td><td class="num">${(o.probability * 100).toFixed(1)}%</td><td>${o.san}</td><td class="num">${scoreText(o.score)}</td></tr>`;
+    }
+    html += '</tbody></table>';
+    if (advice.expected !== null && advice.expected !== undefined) html += `<p>Expected score of rolling: ${scoreText(advice.expected)}</p>`;
+    const free = advice.choices.filter((c) => c.move !== 'roll');
+    if (free.length) {
+      html += '<p>Freedom moves against rolling:</p><table><tbody>';
+      for (const c of free) html += `<tr><td>${c.san}</td><td class="num">${c.exact ? '' : '≤'}${scoreText(c.score)}</td></tr>`;
+      html += '</tbody></table>';
+    }
+    html += `<p>Best: <strong>${advice.best === 'roll' ? 'roll' : advice.best}</strong></p>`;
+  } else {
+    html += '<table aria-label="Moves ranked"><thead><tr><th>#</th><th>move</th><th>score</th><th>loss</th><th>W/D/L</th></tr></thead><tbody>';
+    advice.choices.forEach((c, i) => {
+      html += `<tr><td class="num">${i + 1}</td><td>${c.san}</td><td class="num">${c.exact ? '' : '≤'}${scoreText(c.score)}</td><td class="num">${c.exact ? c.loss : '≥' + c.loss}</td><td class="num">${c.wdl.map((x) => (x / 10).toFixed(0)).join('/')}</td></tr>`;
+    });
+    html += '</tbody></table>';
+  }
+  box.innerHTML = html;
+}
+
+async function requestAdvice() {
+  if (!$('show-advice').checked || !humansDecision()) return;
+  const key = `${game.id}:${game.moves.length}:${game.phase}`;
+  adviceFor = key;
+  try {
+    const advice = await api('POST', `/api/games/${game.id}/advice`, { movetime: 400 });
+    if (adviceFor === key && game && `${game.id}:${game.moves.length}:${game.phase}` === key) renderAdvice(advice);
+  } catch (e) {
+    // Advice is a help, not the game: a refusal here is only logged.
+    log(`advice: ${e.message}`);
+  }
+}
+
+function log(line) {
+  const el = $('engine-log');
+  el.textContent += `${line}\n`;
+  const lines = el.textContent.split('\n');
+  if (lines.length > 60) el.textContent = lines.slice(-60).join('\n');
+  el.scrollTop = el.scrollHeight;
+}
+
+function listen() {
+  if (events) events.close();
+  events = new EventSource(`/api/games/${game.id}/events`);
+  events.onmessage = (e) => {
+    try {
+      const info = JSON.parse(e.data);
+      log(`${info.kind}: depth ${info.depth} score ${scoreText(info.score)} nodes ${info.nodes} (${info.time} ms)`);
+    } catch { /* ignore */ }
+  };
+}
+
+// --- Actions ---------------------------------------------------------------------------------
+
+async function afterChange() {
+  render();
+  if (game.engine_to_move && !thinking) {
+    await engineTurn();
+  } else if (humansDecision()) {
+    requestAdvice();
+  }
+}
+
+async function engineTurn() {
+  thinking = true;
+  selected = null;
+  render();
+  try {
+    game = await api('POST', `/api/games/${game.id}/engine`);
+    const e = game.last_engine;
+    if (e && e.roll) await animateDice(e.roll, true);
+    if (e) {
+      const what = e.move === '0000' ? 'passes' : `plays ${e.san}`;
+      log(e.freedom ? `Alea plays ${e.san} without rolling (Freedom)` : `Alea rolled ${e.roll.join('+')} and ${what}`);
+    }
+  } catch (err) {
+    showError(err.message);
+  } finally {
+    thinking = false;
+  }
+  await afterChange();
+}
+
+async function sendMove(uci) {
+  showError('');
+  $('promotion').hidden = true;
+  try {
+    game = await api('POST', `/api/games/${game.id}/move`, { move: uci });
+    selected = null;
+    diceShown = null;
+    await afterChange();
+  } catch (err) {
+    showError(err.message);
+    selected = null;
+    render();
+  }
+}
+
+function attempt(from, to) {
+  const matches = candidates().filter((c) => c.from === from && c.to === to);
+  if (matches.length > 1) {
+    const box = $('promotion');
+    box.hidden = false;
+    box.querySelector('button').focus();
+    box.dataset.move = from + to;
+    return;
+  }
+  // A move the page does not know is sent anyway: the server says why it is refused.
+  sendMove(matches.length ? matches[0].uci : from + to);
+}
+
+function clickSquare(sq) {
+  if (!game) return;
+  if (viewPly !== null) { viewPly = null; render(); return; }
+  if (thinking || game.engine_to_move) { showError('Wait: it is Alea\'s turn.'); return; }
+  if (game.phase === 'over') { showError('The game is over: start a new one.'); return; }
+  const pieces = parseFen(game.fen);
+  if (selected === null) {
+    if (isOwnPiece(pieces[sq])) { selected = sq; showError(''); render(); }
+    return;
+  }
+  if (sq === selected) { selected = null; render(); return; }
+  const known = candidates().some((c) => c.from === selected && c.to === sq);
+  if (!known && isOwnPiece(pieces[sq])) { selected = sq; render(); return; }
+  attempt(selected, sq);
+}
+
+async function roll() {
+  if (!humansDecision() || game.phase !== 'before_roll') return;
+  showError('');
+  try {
+    const next = await api('POST', `/api/games/${game.id}/roll`);
+    await animateDice(next.roll, false);
+    game = next;
+    selected = null;
+    await afterChange();
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+async function undo() {
+  showError('');
+  try {
+    game = await api('POST', `/api/games/${game.id}/undo`);
+    selected = null;
+    viewPly = null;
+    diceShown = null;
+    $('analysis').hidden = true;
+    await afterChange();
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+async function newGame(event) {
+  if (event) event.preventDefault();
+  showError('');
+  try {
+    const body = {
+      variant: $('variant').value,
+      chess960: $('chess960').checked,
+      color: $('color').value,
+      movetime: Number($('movetime').value),
+    };
+    start(await api('POST', '/api/games', body));
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+function start(state) {
+  game = state;
+  selected = null;
+  viewPly = null;
+  diceShown = null;
+  focusSq = game.human === 'black' ? 'e7' : 'e2';
+  $('advice').innerHTML = '';
+  $('analysis').hidden = true;
+  $('engine-log').textContent = '';
+  $('eval-fill').style.height = '50%';
+  $('eval-text').textContent = '';
+  listen();
+  afterChange();
+}
+
+async function upload(event) {
+  const file = event.target.files[0];
+  if (!file) return;
+  showError('');
+  try {
+    const text = await file.text();
+    start(await api('POST', '/api/games/import', { pgn: text, movetime: Number($('movetime').value) }));
+  } catch (err) {
+    showError(err.message);
+  }
+  event.target.value = '';
+}
+
+// --- Analysis --------------------------------------------------------------------------------
+
+async function analyse() {
+  showError('');
+  const button = $('analyse-button');
+  button.disabled = true;
+  setStatus('Analysing the game…');
+  try {
+    const report = await api('POST', `/api/games/${game.id}/analysis`, { depth: 2 });
+    renderAnalysis(report);
+  } catch (err) {
+    showError(err.message);
+  } finally {
+    button.disabled = false;
+    renderControls();
+  }
+}
+
+function renderAnalysis(report) {
+  $('analysis').hidden = false;
+  const who = (side) => (side === game.human ? 'you' : 'Alea');
+  $('analysis-summary').innerHTML = '<table><thead><tr><th>side</th><th>moves</th><th>average loss</th><th>luck</th></tr></thead><tbody>'
+    + report.summary.map((s) => `<tr><td>${s.side} (${who(s.side)})</td><td class="num">${s.moves}</td><td class="num">${s.average_loss.toFixed(1)}</td><td class="num">${s.luck >= 0 ? '+' : ''}${s.luck}</td></tr>`).join('')
+    + '</tbody></table>';
+  const turns = report.turns;
+  const width = 600; const height = 220; const mid = height / 2;
+  const n = Math.max(turns.length, 1);
+  const step = width / n;
+  const cap = Math.max(100, ...turns.map((t) => Math.min(Math.abs(t.loss), 1000)), ...turns.map((t) => Math.min(Math.abs(t.luck || 0), 1000)));
+  const scale = (mid - 10) / cap;
+  let svg = `<svg viewBox="0 0 ${width} ${height}" role="img" aria-label="Loss of each move and luck of each roll">`;
+  svg += `<line x1="0" y1="${mid}" x2="${width}" y2="${mid}" stroke="#888"/>`;
+  turns.forEach((t, i) => {
+    const h = Math.min(t.loss, 1000) * scale;
+    const colour = t.side === 'white' ? '#c53030' : '#6b46c1';
+    if (h > 0) svg += `<rect x="${i * step + 1}" y="${mid}" width="${Math.max(step - 2, 1)}" height="${h}" fill="${colour}"><title>${Math.floor(i / 2) + 1}. ${t.san}: loss ${t.loss}</title></rect>`;
+  });
+  let path = '';
+  turns.forEach((t, i) => {
+    if (t.luck === null || t.luck === undefined) return;
+    const sign = t.side === 'white' ? 1 : -1; // luck drawn for White: up is good for White
+    const y = mid - Math.max(-1000, Math.min(1000, sign * t.luck)) * scale;
+    path += `${path ? 'L' : 'M'}${(i + 0.5) * step},${y} `;
+  });
+  if (path) svg += `<path d="${path}" fill="none" stroke="#2f855a" stroke-width="1.5"/>`;
+  svg += `<text x="4" y="14" font-size="11">luck for White (green line, up) · loss per move (bars down: red White, purple Black)</text></svg>`;
+  $('analysis-chart').innerHTML = svg;
+  const worst = turns.filter((t) => t.loss > 0).sort((a, b) => b.loss - a.loss).slice(0, 5);
+  const list = $('mistakes');
+  list.innerHTML = '';
+  if (!worst.length) list.innerHTML = '<li>No move lost anything at this depth.</li>';
+  for (const t of worst) {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = `${Math.floor(t.ply / 2) + 1}${t.side === 'white' ? '.' : '…'} ${t.san} (${t.roll ? 'roll ' + t.roll.join('+') : 'free'}, ${who(t.side)}): lost ${t.loss}, best ${t.best}`;
+    b.addEventListener('click', () => { viewPly = t.ply; selected = null; render(); });
+    li.appendChild(b);
+    list.appendChild(li);
+  }
+}
+
+// --- Input -----------------------------------------------------------------------------------
+
+function squareAt(x, y) {
+  const el = document.elementFromPoint(x, y);
+  return el && el.closest('.sq') ? el.closest('.sq').dataset.square : null;
+}
+
+function setupBoardInput() {
+  const board = $('board');
+  board.addEventListener('click', (e) => {
+    if (suppressClick) { suppressClick = false; return; }
+    const sq = e.target.closest('.sq');
+    if (sq) { focusSq = sq.dataset.square; clickSquare(sq.dataset.square); }
+  });
+  board.addEventListener('pointerdown', (e) => {
+    const sq = e.target.closest('.sq');
+    if (!sq || !humansDecision()) return;
+    const piece = parseFen(game.fen)[sq.dataset.square];
+    if (!isOwnPiece(piece)) return;
+    dragging = { from: sq.dataset.square, x: e.clientX, y: e.clientY, ghost: null, piece };
+  });
+  window.addEventListener('pointermove', (e) => {
+    if (!dragging) return;
+    if (!dragging.ghost) {
+      if (Math.hypot(e.clientX - dragging.x, e.clientY - dragging.y) < 6) return;
+      selected = dragging.from;
+      render();
+      const ghost = document.createElement('div');
+      ghost.className = 'drag-ghost';
+      ghost.innerHTML = pieceSvg(dragging.piece);
+      document.body.appendChild(ghost);
+      dragging.ghost = ghost;
+    }
+    dragging.ghost.style.left = `${e.clientX}px`;
+    dragging.ghost.style.top = `${e.clientY}px`;
+  });
+  window.addEventListener('pointerup', (e) => {
+    if (!dragging) return;
+    const drag = dragging;
+    dragging = null;
+    if (!drag.ghost) return;
+    drag.ghost.remove();
+    suppressClick = true;
+    setTimeout(() => { suppressClick = false; }, 0);
+    const to = squareAt(e.clientX, e.clientY);
+    if (to && to !== drag.from) attempt(drag.from, to);
+    else { selected = null; render(); }
+  });
+  board.addEventListener('keydown', (e) => {
+    const order = squareOrder();
+    const i = order.indexOf(focusSq);
+    const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -8, ArrowDown: 8 };
+    if (e.key in moves) {
+      const j = i + moves[e.key];
+      const sameRow = Math.floor(j / 8) === Math.floor(i / 8);
+      if (j >= 0 && j < 64 && (Math.abs(moves[e.key]) === 8 || sameRow)) {
+        focusSq = order[j];
+        board.querySelectorAll('.sq').forEach((el) => { el.tabIndex = el.dataset.square === focusSq ? 0 : -1; });
+        board.querySelector(`[data-square="${focusSq}"]`).focus();
+      }
+      e.preventDefault();
+    }
+  });
+}
+
+function setup() {
+  $('new-game').addEventListener('submit', newGame);
+  $('roll-button').addEventListener('click', roll);
+  $('pass-button').addEventListener('click', () => sendMove('0000'));
+  $('undo-button').addEventListener('click', undo);
+  $('analyse-button').addEventListener('click', analyse);
+  $('upload-pgn').addEventListener('change', upload);
+  $('back-to-game').addEventListener('click', () => { viewPly = null; render(); });
+  $('show-advice').addEventListener('change', () => requestAdvice());
+  $('promotion').addEventListener('click', (e) => {
+    const role = e.target.dataset.role;
+    if (role) sendMove($('promotion').dataset.move + role);
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.target.closest('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === 'r') roll();
+    if (e.key === 'u') undo();
+    if (e.key === 'Escape') { selected = null; $('promotion').hidden = true; if (game) render(); }
+  });
+  setupBoardInput();
+  newGame();
+}
+
+setup();

@@ -1,0 +1,34 @@
+//! `alea serve`: a web page to play and analyse dice chess against Alea. One binary serves the
+//! page (its HTML, CSS, JavaScript and pieces are built in) and a JSON API over the engine crate;
+//! the engine's live search output reaches the page as server-sent events.
+
+mod assets;
+mod routes;
+mod store;
+pub mod webgame;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// Searches run at once across all games.
+const MAX_SEARCHES: usize = 4;
+
+/// Serves until the process ends. `on_listening` gets the bound address (the port may have been
+/// 0: any free one).
+pub fn serve(addr: SocketAddr, on_listening: impl FnOnce(SocketAddr)) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server: {e}"))?;
+    runtime.block_on(async move {
+        let listener =
+            tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        let bound = listener.local_addr().map_err(|e| e.to_string())?;
+        on_listening(bound);
+        let app = Arc::new(routes::App {
+            store: store::Store::default(),
+            searches: tokio::sync::Semaphore::new(MAX_SEARCHES),
+        });
+        axum::serve(listener, routes::router(app)).await.map_err(|e| format!("server stopped: {e}"))
+    })
+}

@@ -1,0 +1,307 @@
+//! The HTTP API the page uses. Requests and answers are JSON; a refused request gets a status
+//! (400 bad input, 404 unknown game, 409 not now) and `{"error": "..."}`, and changes nothing.
+
+use crate::assets;
+use crate::store::{BusyGuard, Entry, Store};
+use crate::webgame::{MAX_MOVETIME, Refusal, WebGame};
+use alea_engine::rules::{Variant, VariantKind};
+use alea_engine::search::{SearchResult, Shared};
+use alea_engine::{Board, Color, Move};
+use alea_tuning::pgn::GameRecord;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use tokio::sync::Semaphore;
+
+pub struct App {
+    pub store: Store,
+    /// Searches at once across all games (each is one thread).
+    pub searches: Semaphore,
+}
+
+pub type AppState = Arc<App>;
+
+/// A refused request.
+pub struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, [(header::CACHE_CONTROL, "no-store")], axum::Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> ApiError {
+        match r {
+            Refusal::Bad(m) => ApiError(StatusCode::BAD_REQUEST, m),
+            Refusal::Conflict(m) => ApiError(StatusCode::CONFLICT, m),
+        }
+    }
+}
+
+fn bad(message: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::BAD_REQUEST, message.into())
+}
+
+type ApiResult = Result<Response, ApiError>;
+
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/", get(|| async { assets::serve("index.html") }))
+        .route("/assets/{name}", get(|Path(name): Path<String>| async move { assets::serve(&name) }))
+        .route("/api/games", post(create))
+        .route("/api/games/import", post(import))
+        .route("/api/games/{id}", get(show))
+        .route("/api/games/{id}/roll", post(roll))
+        .route("/api/games/{id}/move", post(play_move))
+        .route("/api/games/{id}/engine", post(engine))
+        .route("/api/games/{id}/undo", post(undo))
+        .route("/api/games/{id}/pgn", get(pgn))
+        .route("/api/games/{id}/advice", post(advice))
+        .route("/api/games/{id}/analysis", post(analysis))
+        .route("/api/games/{id}/events", get(events))
+        .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page or endpoint".into()) })
+        .layer(axum::extract::DefaultBodyLimit::max(1 << 20))
+        .with_state(state)
+}
+
+/// The request body as a JSON object (an empty body is an empty object).
+fn body_json(body: &Bytes) -> Result<Value, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(json!({}));
+    }
+    let value: Value = serde_json::from_slice(body).map_err(|e| bad(format!("the body is not JSON: {e}")))?;
+    if !value.is_object() {
+        return Err(bad("the body must be a JSON object"));
+    }
+    Ok(value)
+}
+
+fn new_id() -> String {
+    use rand::RngExt;
+    let mut rng = rand::rng();
+    (0..16).map(|_| char::from_digit(rng.random_range(0..16u32), 16).expect("a hex digit")).collect()
+}
+
+fn new_seed() -> u64 {
+    use rand::RngExt;
+    rand::rng().random_range(0..u64::MAX)
+}
+
+fn movetime_of(body: &Value, default: u64) -> Result<u64, ApiError> {
+    match body.get("movetime") {
+        None | Some(Value::Null) => Ok(default),
+        Some(v) => v
+            .as_u64()
+            .filter(|ms| (1..=MAX_MOVETIME).contains(ms))
+            .ok_or_else(|| bad(format!("movetime is milliseconds from 1 to {MAX_MOVETIME}"))),
+    }
+}
+
+fn entry(app: &App, id: &str) -> Result<Arc<Entry>, ApiError> {
+    app.store.get(id).ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no game '{}'", truncate(id))))
+}
+
+fn truncate(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
+fn state_of(entry: &Entry, id: &str) -> Response {
+    let game = entry.game.lock().unwrap_or_else(|e| e.into_inner());
+    let mut state = game.state(id);
+    state["busy"] = json!(entry.busy.load(std::sync::atomic::Ordering::Acquire));
+    axum::Json(state).into_response()
+}
+
+async fn create(State(app): State<AppState>, body: Bytes) -> ApiResult {
+    let body = body_json(&body)?;
+    let variant = body.get("variant").and_then(Value::as_str).unwrap_or("freedom");
+    let kind = VariantKind::from_name(variant)
+        .ok_or_else(|| bad(format!("unknown variant '{}' (freedom, classic, brainking)", truncate(variant))))?;
+    let chess960 = match body.get("chess960") {
+        None | Some(Value::Null) => false,
+        Some(v) => v.as_bool().ok_or_else(|| bad("chess960 is true or false"))?,
+    };
+    let human = match body.get("color").and_then(Value::as_str).unwrap_or("white") {
+        "white" => Color::White,
+        "black" => Color::Black,
+        "random" => {
+            if new_seed().is_multiple_of(2) {
+                Color::White
+            } else {
+                Color::Black
+            }
+        }
+        other => return Err(bad(format!("color is white, black or random, not '{}'", truncate(other)))),
+    };
+    let movetime = movetime_of(&body, 1000)?;
+    let start = if chess960 {
+        use rand::RngExt;
+        Board::chess960(rand::rng().random_range(0..960u16))
+    } else {
+        Board::startpos()
+    };
+    let id = new_id();
+    let game = WebGame::new(Variant::new(kind, chess960), start, human, new_seed(), movetime);
+    let entry = app.store.insert(id.clone(), game);
+    Ok((StatusCode::CREATED, state_of(&entry, &id)).into_response())
+}
+
+async fn import(State(app): State<AppState>, body: Bytes) -> ApiResult {
+    let body = body_json(&body)?;
+    let text = body.get("pgn").and_then(Value::as_str).ok_or_else(|| bad("give the game as {\"pgn\": \"...\"}"))?;
+    let record = GameRecord::from_pgn(text).map_err(|e| bad(format!("the PGN was refused: {e}")))?;
+    let movetime = movetime_of(&body, 1000)?;
+    let id = new_id();
+    let entry = app.store.insert(id.clone(), WebGame::from_record(record, new_seed(), movetime));
+    Ok((StatusCode::CREATED, state_of(&entry, &id)).into_response())
+}
+
+async fn show(State(app): State<AppState>, Path(id): Path<String>) -> ApiResult {
+    Ok(state_of(&*entry(&app, &id)?, &id))
+}
+
+/// Runs a change to a game that is not searching.
+fn change(entry: &Entry, f: impl FnOnce(&mut WebGame) -> Result<(), Refusal>) -> Result<(), ApiError> {
+    // Checked under the lock: a search marks the game busy before it takes its snapshot.
+    let mut game = entry.game.lock().unwrap_or_else(|e| e.into_inner());
+    if entry.busy.load(std::sync::atomic::Ordering::Acquire) {
+        return Err(ApiError(StatusCode::CONFLICT, "the engine is thinking: wait for its answer".into()));
+    }
+    Ok(f(&mut game)?)
+}
+
+async fn roll(State(app): State<AppState>, Path(id): Path<String>) -> ApiResult {
+    let entry = entry(&app, &id)?;
+    change(&entry, WebGame::roll_dice)?;
+    Ok(state_of(&entry, &id))
+}
+
+async fn play_move(State(app): State<AppState>, Path(id): Path<String>, body: Bytes) -> ApiResult {
+    let entry = entry(&app, &id)?;
+    let body = body_json(&body)?;
+    let text = body.get("move").and_then(Value::as_str).ok_or_else(|| bad("give the move as {\"move\": \"e2e4\"}"))?;
+    change(&entry, |g| g.human_move(text))?;
+    Ok(state_of(&entry, &id))
+}
+
+async fn undo(State(app): State<AppState>, Path(id): Path<String>) -> ApiResult {
+    let entry = entry(&app, &id)?;
+    change(&entry, WebGame::undo)?;
+    Ok(state_of(&entry, &id))
+}
+
+async fn pgn(State(app): State<AppState>, Path(id): Path<String>) -> ApiResult {
+    let entry = entry(&app, &id)?;
+    let text = entry.game.lock().unwrap_or_else(|e| e.into_inner()).record.to_pgn();
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8".to_string()),
+            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"alea-{id}.pgn\"")),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// Streams a search's iterations to the game's event stream.
+fn reporter(entry: &Arc<Entry>, kind: &'static str) -> impl FnMut(&SearchResult<Move>) + Send + use<> {
+    let events = entry.events.clone();
+    move |r: &SearchResult<Move>| {
+        let line = json!({"kind": kind, "depth": r.depth, "score": r.score, "nodes": r.nodes, "nps": r.nps(),
+                          "time": r.elapsed.as_millis() as u64});
+        let _ = events.send(line.to_string());
+    }
+}
+
+/// Runs a search for `entry` off the async threads, one game at a time and at most
+/// `app.searches` at once; `f` gets a snapshot of the game and returns the result.
+/// With `exclusive` (the engine's own turn) the game is marked busy meanwhile and changes to it
+/// are refused; advice and analysis read a snapshot and leave the game free.
+async fn search_job<T: Send + 'static>(
+    app: &AppState,
+    entry: &Arc<Entry>,
+    exclusive: bool,
+    f: impl FnOnce(WebGame, &Shared) -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let guard = if exclusive {
+        if !entry.try_start() {
+            return Err(ApiError(StatusCode::CONFLICT, "the engine is already thinking about this game".into()));
+        }
+        Some(BusyGuard(entry.clone()))
+    } else {
+        None
+    };
+    let _permit =
+        app.searches.acquire().await.map_err(|_| ApiError(StatusCode::SERVICE_UNAVAILABLE, "shutting down".into()))?;
+    let snapshot = entry.game.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let out = tokio::task::spawn_blocking(move || {
+        let shared = Shared::new(16);
+        let out = f(snapshot, &shared);
+        drop(guard);
+        out
+    })
+    .await
+    .map_err(|_| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "the search failed".into()))?;
+    Ok(out)
+}
+
+async fn engine(State(app): State<AppState>, Path(id): Path<String>) -> ApiResult {
+    let entry = entry(&app, &id)?;
+    let mut report = reporter(&entry, "engine");
+    let target = entry.clone();
+    let result = search_job(&app, &entry, true, move |mut game, shared| {
+        // Played on the snapshot, then stored while the game is still marked busy, so no other
+        // change can slip in between.
+        let played = game.engine_turn(shared, &mut report);
+        if played.is_ok() {
+            *target.game.lock().unwrap_or_else(|e| e.into_inner()) = game;
+        }
+        played
+    })
+    .await?;
+    result?;
+    Ok(state_of(&entry, &id))
+}
+
+async fn advice(State(app): State<AppState>, Path(id): Path<String>, body: Bytes) -> ApiResult {
+    let entry = entry(&app, &id)?;
+    let body = body_json(&body)?;
+    let movetime = movetime_of(&body, 500)?.min(5_000);
+    let mut report = reporter(&entry, "advice");
+    let value = search_job(&app, &entry, false, move |game, shared| game.advice(movetime, shared, &mut report)).await?;
+    Ok(axum::Json(value).into_response())
+}
+
+async fn analysis(State(app): State<AppState>, Path(id): Path<String>, body: Bytes) -> ApiResult {
+    let entry = entry(&app, &id)?;
+    let body = body_json(&body)?;
+    let depth = match body.get("depth") {
+        None | Some(Value::Null) => 2,
+        Some(v) => v.as_u64().filter(|d| (1..=3).contains(d)).ok_or_else(|| bad("depth is 1, 2 or 3"))? as u32,
+    };
+    let value = search_job(&app, &entry, false, move |game, _| game.analysis(depth)).await?;
+    Ok(axum::Json(value).into_response())
+}
+
+async fn events(State(app): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let entry = entry(&app, &id)?;
+    let receiver = entry.events.subscribe();
+    let stream = futures_util::stream::unfold(receiver, |mut rx| async move {
+        loop {
+            match rx.recv().await {
+                Ok(line) => return Some((Ok::<Event, std::convert::Infallible>(Event::default().data(line)), rx)),
+                // A slow reader skips what it missed.
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()).into_response())
+}
