@@ -232,6 +232,10 @@ fn bad_requests_are_refused_clearly_and_change_nothing() {
     refused(&server.addr, "POST", &path("move"), Some(r#"{"move": "e2e5"}"#), 400, "illegal move e2e5");
     refused(&server.addr, "POST", &path("move"), Some(r#"{"move": "hello"}"#), 400, "not a move");
     refused(&server.addr, "POST", &path("move"), Some(r#"{"mv": "e2e4"}"#), 400, "give the move");
+    for garbage in ["aé2e4", "é", "e2é4", "e7e8x", "", "0000", "e1e1"] {
+        let (status, _) = request(&server.addr, "POST", &path("move"), Some(&json!({ "move": garbage }).to_string()));
+        assert_eq!(status, 400, "{garbage:?}");
+    }
     let allowed: Vec<&str> = rolled["allowed"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
     let not_allowed = ["g1f3", "b1c3", "e2e4", "d2d4"].into_iter().find(|m| !allowed.contains(m)).unwrap();
     refused(

@@ -141,7 +141,7 @@ impl WebGame {
         let pos = self.game.position().clone();
         let text = if text == "pass" { "0000" } else { text };
         let looks_like_uci = (4..=5).contains(&text.len())
-            && alea_engine::Square::parse(&text[..2.min(text.len())]).is_some()
+            && text.get(..2).and_then(alea_engine::Square::parse).is_some()
             && text.get(2..4).and_then(alea_engine::Square::parse).is_some();
         let turn = rules.parse_turn(&pos, text).ok_or_else(|| {
             Refusal::Bad(if looks_like_uci {

@@ -1,0 +1,149 @@
+//! `alea tune` through the binary: datagen killed with SIGKILL mid-run resumes without losing or
+//! duplicating games; fit writes parameters the engine loads; report writes Markdown and plots;
+//! bad input is refused.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn alea() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_alea"))
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("alea-tune-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn game_indices(text: &str) -> Vec<u64> {
+    let mut v: Vec<u64> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("game "))
+        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn datagen_killed_mid_run_resumes_and_fit_and_report_use_its_data() {
+    let dir = temp_dir("kill");
+    let data = dir.join("classic.data");
+    let args = |resume: bool| {
+        let mut a = vec![
+            "tune",
+            "datagen",
+            "--variant",
+            "classic",
+            "--games",
+            "40",
+            "--depth",
+            "1",
+            "--random-plies",
+            "4",
+            "--max-plies",
+            "200",
+            "--out",
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>();
+        a.push(data.display().to_string());
+        if resume {
+            a.push("--resume".into());
+        }
+        a
+    };
+    let mut child = alea().args(args(false)).stderr(Stdio::null()).spawn().unwrap();
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(&data).unwrap_or_default();
+        if game_indices(&text).len() >= 5 {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "datagen made no games");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL: no chance to tidy up
+    child.wait().unwrap();
+    let before = game_indices(&std::fs::read_to_string(&data).unwrap());
+    assert!(before.len() < 40, "killed before the end ({} games)", before.len());
+    // Without --resume the file is not touched.
+    let refused = alea().args(args(false)).output().unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--resume"));
+    let resumed = alea().args(args(true)).output().unwrap();
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    let text = std::fs::read_to_string(&data).unwrap();
+    assert_eq!(game_indices(&text), (0..40).collect::<Vec<_>>(), "every game once");
+    for g in &before {
+        assert!(game_indices(&text).contains(g));
+    }
+
+    // Fit the material to it (few epochs: this checks the plumbing, the library tests check the fit).
+    let fitted = dir.join("classic.eval");
+    let out =
+        alea().args(["tune", "fit", "--epochs", "20", "--data"]).arg(&data).arg("--out").arg(&fitted).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("scale K") && table.contains("Q            900"), "{table}");
+    let params = std::fs::read_to_string(&fitted).unwrap();
+    assert!(params.contains("material mg P") && params.contains("psqt eg K"));
+    assert!(std::fs::read_to_string(dir.join("classic.eval.csv")).unwrap().lines().count() == 22);
+    // The engine plays with it.
+    let advice = alea()
+        .args(["match", "--engine"])
+        .arg(format!("builtin=alea eval={}", fitted.display()))
+        .args(["--engine", "builtin=random", "--pairs", "1", "--depth", "1", "--variant", "classic", "--json"])
+        .output()
+        .unwrap();
+    assert!(advice.status.success(), "{}", String::from_utf8_lossy(&advice.stderr));
+
+    let report_dir = dir.join("report");
+    let out = alea()
+        .args(["tune", "report", "--out"])
+        .arg(&report_dir)
+        .arg("--input")
+        .arg(format!("classic={}:{}", data.display(), fitted.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let md = std::fs::read_to_string(report_dir.join("report.md")).unwrap();
+    assert!(md.contains("| classic | 40 |"), "{md}");
+    assert!(md.contains("fitted, middlegame"));
+    for svg in ["values.svg", "convergence.svg"] {
+        let text = std::fs::read_to_string(report_dir.join(svg)).unwrap();
+        assert!(text.starts_with("<svg") && text.contains("<text"), "{svg}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn tune_refuses_bad_input() {
+    let dir = temp_dir("bad");
+    let corrupt = dir.join("corrupt.data");
+    std::fs::write(&corrupt, "# alea datagen variant=freedom depth=1\nnot a fen | 1-0\n").unwrap();
+    let out =
+        alea().args(["tune", "fit", "--out"]).arg(dir.join("x.eval")).arg("--data").arg(&corrupt).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"));
+    assert!(!dir.join("x.eval").exists(), "nothing written on error");
+    let out = alea()
+        .args(["tune", "datagen", "--variant", "chess", "--games", "1", "--out"])
+        .arg(dir.join("d"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown variant"));
+    let bad_eval = dir.join("bad.eval");
+    std::fs::write(&bad_eval, "material mg P 1\n").unwrap();
+    let out = alea()
+        .args(["match", "--engine"])
+        .arg(format!("builtin=alea eval={}", bad_eval.display()))
+        .args(["--engine", "builtin=random", "--pairs", "1"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
