@@ -184,7 +184,10 @@ fn takes_a_free_queen_when_the_roll_allows_it() {
     let c = case(VariantKind::Freedom, "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", &[], &[4]);
     let r = best(&c, 3);
     assert_eq!(uci(&c, r.best), "d1d5");
-    assert!(r.score >= 400, "a rook up: {}", r.score);
+    // A rook up in a bare endgame: most of a rook's endgame value (the square tables move it a little).
+    let rook =
+        alea_engine::params::EvalParams::default_for(VariantKind::Freedom).material[1][alea_engine::Role::Rook.index()];
+    assert!(r.score >= rook * 3 / 4, "a rook up: {} (a rook: {rook})", r.score);
 }
 
 #[test]
