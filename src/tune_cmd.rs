@@ -232,9 +232,15 @@ fn report(args: ReportArgs) -> Result<(), String> {
         };
         let mut games = Vec::new();
         let mut samples = 0;
+        let mut phases = [[0u64; 25]; 6];
         for path in data_list.split(',') {
             let data = read_data(&PathBuf::from(path))?;
             samples += data.samples.len();
+            for (all, these) in phases.iter_mut().zip(ReportInput::count_phases(&data.samples)) {
+                for (a, t) in all.iter_mut().zip(these) {
+                    *a += t;
+                }
+            }
             games.extend(data.games);
         }
         let params = fitted.as_ref().map(read_params).transpose()?;
@@ -248,7 +254,7 @@ fn report(args: ReportArgs) -> Result<(), String> {
             }
             None => Vec::new(),
         };
-        inputs.push(ReportInput { kind, games, samples, fitted: params, history });
+        inputs.push(ReportInput { kind, games, samples, fitted: params, history, phases });
     }
     std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let markdown = write_report(&inputs, &args.out)?;

@@ -111,7 +111,7 @@ fn datagen_killed_mid_run_resumes_and_fit_and_report_use_its_data() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let md = std::fs::read_to_string(report_dir.join("report.md")).unwrap();
     assert!(md.contains("| classic | 40 |"), "{md}");
-    assert!(md.contains("fitted, middlegame"));
+    assert!(md.contains("fitted, middlegame") && md.contains("fitted, average"));
     for svg in ["values.svg", "convergence.svg"] {
         let text = std::fs::read_to_string(report_dir.join(svg)).unwrap();
         assert!(text.starts_with("<svg") && text.contains("<text"), "{svg}");

@@ -18,6 +18,42 @@ pub struct ReportInput {
     pub fitted: Option<EvalParams>,
     /// The fit's loss per epoch (may be empty).
     pub history: Vec<f64>,
+    /// How often a piece of each role stood in a quiet position of each phase (0..=24): what
+    /// blends the middlegame and endgame values into one average value.
+    pub phases: [[u64; 25]; 6],
+}
+
+impl ReportInput {
+    /// Counts the pieces of each role by the phase of their position.
+    pub fn count_phases(samples: &[crate::datagen::Sample]) -> [[u64; 25]; 6] {
+        let mut phases = [[0u64; 25]; 6];
+        for s in samples {
+            let phase = alea_engine::params::game_phase(&s.board) as usize;
+            for role in Role::ALL {
+                phases[role.index()][phase] += u64::from(s.board.by_role(role).count());
+            }
+        }
+        phases
+    }
+
+    /// A role's value averaged over where it stood: middlegame and endgame values blended by the
+    /// phase of each position it was in.
+    pub fn average_value(&self, params: &EvalParams, role: Role) -> Option<f64> {
+        let r = role.index();
+        let n: u64 = self.phases[r].iter().sum();
+        if n == 0 {
+            return None;
+        }
+        let total: f64 = self.phases[r]
+            .iter()
+            .enumerate()
+            .map(|(phase, &c)| {
+                let p = phase as f64 / 24.0;
+                c as f64 * (f64::from(params.material[0][r]) * p + f64::from(params.material[1][r]) * (1.0 - p))
+            })
+            .sum();
+        Some(total / n as f64)
+    }
 }
 
 /// A share with its 95 % Wilson interval, in percent.
@@ -130,23 +166,31 @@ fn variant_section(md: &mut String, input: &ReportInput, _dir: &Path) -> Result<
     if let Some(fitted) = &input.fitted {
         let start = EvalParams::starting(input.kind);
         md.push_str(
-            "| piece | starting (documents) | fitted, middlegame | fitted, endgame | fitted, in pawns (mg / eg) |\n",
+            "| piece | starting (documents) | fitted, middlegame | fitted, endgame | fitted, average | average in pawns (start) |\n",
         );
-        md.push_str("|---|---:|---:|---:|---:|\n");
+        md.push_str("|---|---:|---:|---:|---:|---:|\n");
+        let pawn = input.average_value(fitted, Role::Pawn).unwrap_or(100.0).max(1.0);
         for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
             let r = role.index();
-            let (mg, eg) = (fitted.material[0][r], fitted.material[1][r]);
-            let (pmg, peg) = (fitted.material[0][0].max(1), fitted.material[1][0].max(1));
+            let average = input.average_value(fitted, role);
             writeln!(
                 md,
-                "| {} | {} | {mg} | {eg} | {:.2} / {:.2} |",
+                "| {} | {} | {} | {} | {} | {} ({:.2}) |",
                 role.char().to_ascii_uppercase(),
                 start.material[0][r],
-                f64::from(mg) / f64::from(pmg),
-                f64::from(eg) / f64::from(peg)
+                fitted.material[0][r],
+                fitted.material[1][r],
+                average.map_or("-".into(), |a| format!("{a:.0}")),
+                average.map_or("-".into(), |a| format!("{:.2}", a / pawn)),
+                f64::from(start.material[0][r]) / f64::from(start.material[0][0])
             )
             .unwrap();
         }
+        md.push_str(
+            "\nThe average blends each piece's middlegame and endgame values by the phase of the quiet \
+             positions it stood in. Values are on the fit's scale (its logistic scale K is fitted to the \
+             starting values first), so compare them in pawns.\n",
+        );
     }
     Ok(())
 }
@@ -164,15 +208,16 @@ fn values_plot(inputs: &[ReportInput], path: &Path) -> Result<(), String> {
         let Some(fitted) = &input.fitted else { continue };
         let start = EvalParams::starting(input.kind);
         let in_pawns = |table: &[i32; 6]| roles.map(|r| f64::from(table[r.index()]) / f64::from(table[0].max(1)));
+        let pawn = input.average_value(fitted, Role::Pawn).unwrap_or(100.0).max(1.0);
+        let average = roles.map(|r| input.average_value(fitted, r).unwrap_or(0.0) / pawn);
         series.push((format!("{} start", input.kind.name()), in_pawns(&start.material[0])));
-        series.push((format!("{} fit mg", input.kind.name()), in_pawns(&fitted.material[0])));
-        series.push((format!("{} fit eg", input.kind.name()), in_pawns(&fitted.material[1])));
+        series.push((format!("{} fitted (average)", input.kind.name()), average));
     }
     let top = series.iter().flat_map(|(_, v)| v.iter().copied()).fold(1.0f64, f64::max) * 1.15;
     let root = SVGBackend::new(path, (900, 420)).into_drawing_area();
     root.fill(&WHITE).map_err(plot_error)?;
     let mut chart = ChartBuilder::on(&root)
-        .caption("Piece values in pawns: starting and fitted", ("sans-serif", 20))
+        .caption("Piece values in pawns: starting and fitted (phase-averaged)", ("sans-serif", 20))
         .margin(12)
         .x_label_area_size(32)
         .y_label_area_size(44)
