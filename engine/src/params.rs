@@ -265,7 +265,8 @@ fn adopted(kind: VariantKind) -> Option<&'static str> {
         VariantKind::Freedom => Some(include_str!("../data/freedom.eval")),
         // Fitted to 20,000 self-play games at depth 2; won its SPRT (+48 Elo at depth 2).
         VariantKind::Classic => Some(include_str!("../data/classic.eval")),
-        VariantKind::BrainKing => None,
+        // Fitted to 20,000 self-play games at depth 2; won its SPRT (+46 Elo at depth 2).
+        VariantKind::BrainKing => Some(include_str!("../data/brainking.eval")),
     }
 }
 

@@ -139,20 +139,21 @@ fn is_material(i: usize) -> bool {
     i.is_multiple_of(1 + alea_engine::params::HALF_SQUARES)
 }
 
-/// The K that best fits the results to `params` (golden-section search over 0.05..5).
+/// The K that best fits the results to `params`: golden-section search over log K in
+/// 0.001..10 (results that hardly depend on material give a small K).
 fn fit_k(data: &Prepared, params: &[f64]) -> f64 {
-    let (mut lo, mut hi) = (0.05f64, 5.0f64);
+    let (mut lo, mut hi) = (0.001f64.ln(), 10f64.ln());
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..60 {
         let a = hi - ratio * (hi - lo);
         let b = lo + ratio * (hi - lo);
-        if data.loss(a, params) < data.loss(b, params) {
+        if data.loss(a.exp(), params) < data.loss(b.exp(), params) {
             hi = b;
         } else {
             lo = a;
         }
     }
-    (lo + hi) / 2.0
+    ((lo + hi) / 2.0).exp()
 }
 
 /// Fits parameters to `samples` from `start`; `on_epoch(epoch, loss)` follows the progress.
@@ -182,6 +183,8 @@ pub fn fit(samples: &[Sample], start: &EvalParams, config: &FitConfig, on_epoch:
             let m_hat = m[i] / (1.0 - beta1.powi(t));
             let v_hat = v[i] / (1.0 - beta2.powi(t));
             p[i] -= config.learning_rate * m_hat / (v_hat.sqrt() + eps);
+            // A piece is worth something: material stays within what the engine's tables take.
+            p[i] = if is_material(i) { p[i].clamp(0.0, 10_000.0) } else { p[i].clamp(-10_000.0, 10_000.0) };
         }
         let loss = data.loss(k, &p);
         history.push(loss);
@@ -206,10 +209,13 @@ fn centre_tables(data: &Prepared, p: &mut [f64]) {
                 continue;
             }
             let mean = squares.clone().map(|i| counts[i] * p[i]).sum::<f64>() / seen;
+            // Never below zero: what stays in the table keeps the score the same.
+            let material = EvalParams::index(stage, role, 0);
+            let shift = mean.max(-p[material]);
             for i in squares {
-                p[i] -= mean;
+                p[i] -= shift;
             }
-            p[EvalParams::index(stage, role, 0)] += mean;
+            p[material] += shift;
         }
     }
 }
