@@ -5,7 +5,7 @@
 
 use alea_engine::rules::freedom::FreedomKinds;
 use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind};
-use alea_engine::search::{self, Choice, Root, SearchOptions, SearchResult, Shared, wdl};
+use alea_engine::search::{self, Choice, Root, SearchOptions, SearchResult, Shared};
 use alea_engine::timeman::Limits;
 use alea_engine::{Board, Color, Game, Move, Role, Square};
 use serde_json::json;
@@ -229,7 +229,7 @@ fn to_text(game: &Game<Variant>, roll: Option<Option<Roll>>, r: &SearchResult<Mo
             out.push_str("   #  move      score    loss   win  draw  loss\n");
             for (i, c) in r.choices.iter().enumerate() {
                 let Choice::Turn(t) = c.choice else { continue };
-                let (w, d, l) = wdl(c.score);
+                let (w, d, l) = r.wdl_of(c.score);
                 let bound = if c.exact { " " } else { "≤" };
                 out.push_str(&format!(
                     "{:>4}  {:<8} {}{:>6} {:>7}  {:>3}%  {:>3}%  {:>3}%\n",
@@ -295,7 +295,7 @@ fn to_json(game: &Game<Variant>, roll: Option<Option<Roll>>, r: &SearchResult<Mo
         .choices
         .iter()
         .map(|c| {
-            let (w, d, l) = wdl(c.score);
+            let (w, d, l) = r.wdl_of(c.score);
             let (uci, san_text, freedom) = match c.choice {
                 Choice::Turn(t) => (rules.turn_to_uci(t), san(game, t), freedom_kinds(game, t)),
                 Choice::Roll => ("roll".into(), "roll".into(), Vec::new()),

@@ -28,6 +28,11 @@ pub trait Evaluator<R: Rules>: Send + Sync {
 
     /// A slot in 0..4096 for history and killer tables (piece destination and origin).
     fn history_slot(&self, pos: &R::Position, turn: R::Turn) -> usize;
+
+    /// How scores turn into expected results: `1 / (1 + 10^(-scale * score / 400))`.
+    fn result_scale(&self) -> f64 {
+        crate::params::DEFAULT_RESULT_SCALE
+    }
 }
 
 /// The 8x8 variants' evaluation: material and piece-square tables blended by the game phase
@@ -84,5 +89,9 @@ impl<R: Rules<Position = Position, Turn = Move>> Evaluator<R> for StaticEval {
 
     fn history_slot(&self, _pos: &Position, m: Move) -> usize {
         usize::from(m.bits() & 0x0fff)
+    }
+
+    fn result_scale(&self) -> f64 {
+        self.params.result_scale
     }
 }

@@ -19,6 +19,8 @@ pub const PHASE_MAX: i32 = 24;
 const PER_ROLE: usize = 1 + HALF_SQUARES;
 /// Parameters in all.
 pub const PARAM_COUNT: usize = 2 * 6 * PER_ROLE;
+/// The result scale of tables that were not fitted: a logistic that reaches 73 % at a pawn.
+pub const DEFAULT_RESULT_SCALE: f64 = 0.695;
 
 /// Middlegame or endgame, the two ends the phase blends.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -39,10 +41,13 @@ impl Stage {
 }
 
 /// Material and piece-square values in centipawns, per stage and role.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Debug)]
 pub struct EvalParams {
     pub material: [[i32; 6]; 2],
     pub psqt: [[[i32; HALF_SQUARES]; 6]; 2],
+    /// How scores predict results: the expected result is `1 / (1 + 10^(-scale * score / 400))`
+    /// (the fit's K). Only win/draw/loss estimates use it; the search compares scores alone.
+    pub result_scale: f64,
 }
 
 /// The table square of a piece of `color` on `sq`: seen from its own side, files folded.
@@ -86,7 +91,11 @@ pub fn features(board: &Board, out: &mut Vec<PieceFeature>) -> i32 {
 impl EvalParams {
     /// Material from a value table (the same in both stages), flat square tables.
     pub fn from_values(values: PieceValues) -> EvalParams {
-        EvalParams { material: [values.0, values.0], psqt: [[[0; HALF_SQUARES]; 6]; 2] }
+        EvalParams {
+            material: [values.0, values.0],
+            psqt: [[[0; HALF_SQUARES]; 6]; 2],
+            result_scale: DEFAULT_RESULT_SCALE,
+        }
     }
 
     /// The starting point of a variant: its documents' piece values and nothing else.
@@ -141,7 +150,8 @@ impl EvalParams {
     /// From the flat form, rounded to centipawns.
     pub fn from_vec(v: &[f64]) -> EvalParams {
         assert_eq!(v.len(), PARAM_COUNT);
-        let mut p = EvalParams { material: [[0; 6]; 2], psqt: [[[0; HALF_SQUARES]; 6]; 2] };
+        let mut p =
+            EvalParams { material: [[0; 6]; 2], psqt: [[[0; HALF_SQUARES]; 6]; 2], result_scale: DEFAULT_RESULT_SCALE };
         for stage in 0..2 {
             for role in 0..6 {
                 p.material[stage][role] = v[Self::index(stage, role, 0)].round() as i32;
@@ -180,6 +190,7 @@ impl EvalParams {
             "# Alea evaluation parameters, centipawns. psqt: 32 squares per table, ranks 1-8 from the\n\
              # owner's side, files a-d in each (e-h mirror them); mg/eg blended by the game phase.\n",
         );
+        writeln!(out, "result-scale {}", self.result_scale).unwrap();
         for stage in Stage::ALL {
             write!(out, "material {}", stage.word()).unwrap();
             for role in Role::ALL {
@@ -201,9 +212,10 @@ impl EvalParams {
     }
 
     /// Reads [`EvalParams::to_text`]'s form: both material lines and all twelve tables, each once,
-    /// values within ±10000; `#` starts a comment.
+    /// values within ±10000; `#` starts a comment. `result-scale` is optional.
     pub fn parse(text: &str) -> Result<EvalParams, String> {
-        let mut p = EvalParams { material: [[0; 6]; 2], psqt: [[[0; HALF_SQUARES]; 6]; 2] };
+        let mut p =
+            EvalParams { material: [[0; 6]; 2], psqt: [[[0; HALF_SQUARES]; 6]; 2], result_scale: DEFAULT_RESULT_SCALE };
         let mut seen_material = [false; 2];
         let mut seen_psqt = [[false; 6]; 2];
         for (n, line) in text.lines().enumerate() {
@@ -213,6 +225,14 @@ impl EvalParams {
             }
             let at = |e: String| format!("line {}: {e}", n + 1);
             let words: Vec<&str> = line.split_whitespace().collect();
+            if words[0] == "result-scale" {
+                p.result_scale = words
+                    .get(1)
+                    .and_then(|w| w.parse::<f64>().ok())
+                    .filter(|k| k.is_finite() && *k > 0.0 && *k <= 100.0 && words.len() == 2)
+                    .ok_or_else(|| at(format!("result-scale takes one number above 0, got {line:?}")))?;
+                continue;
+            }
             let stage = match words.get(1) {
                 Some(&"mg") => 0,
                 Some(&"eg") => 1,
@@ -274,13 +294,20 @@ fn adopted(kind: VariantKind) -> Option<&'static str> {
 mod tests {
     use super::*;
 
+    fn text_with(p: &EvalParams, line: &str) -> String {
+        p.to_text().replace(&format!("result-scale {}", p.result_scale), line)
+    }
+
     #[test]
     fn text_round_trips_and_bad_text_is_refused() {
         let mut p = EvalParams::starting(VariantKind::Classic);
         p.psqt[1][3][17] = -42;
         p.material[1][0] = 130;
+        p.result_scale = 0.2711;
         assert_eq!(EvalParams::parse(&p.to_text()).unwrap(), p);
-        assert_eq!(EvalParams::from_vec(&p.to_vec()), p);
+        assert_eq!(EvalParams::from_vec(&p.to_vec()).material, p.material);
+        assert!(EvalParams::parse(&text_with(&p, "result-scale -1")).is_err());
+        assert!(EvalParams::parse(&text_with(&p, "result-scale x")).is_err());
         let text = p.to_text();
         let without_last = text.lines().take(text.lines().count() - 1).collect::<Vec<_>>().join("\n");
         assert!(EvalParams::parse(&without_last).is_err());

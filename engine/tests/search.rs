@@ -306,3 +306,23 @@ fn a_mate_is_proven_within_movetime() {
     assert_eq!(r.mate, Some(1));
     assert!(r.elapsed.as_millis() <= 220, "{:?}", r.elapsed);
 }
+
+#[test]
+fn win_chances_follow_the_fitted_result_scale() {
+    use alea_engine::search::wdl;
+    // Balanced: even chances with a small draw share.
+    let (w, d, l) = wdl(0, 0.2711);
+    assert_eq!((w, l), (480, 480));
+    assert_eq!(w + d + l, 1000);
+    // 400 / K centipawns is ten to one.
+    let (w, _, l) = wdl((400.0 / 0.2711) as i32, 0.2711);
+    assert!((895..=910).contains(&w) && l < 100, "{w} {l}");
+    // A smaller scale (results depend less on the score) means less certainty for the same score.
+    assert!(wdl(300, 0.0436).0 < wdl(300, 0.2711).0);
+    // The search reports the scale of the evaluation it used.
+    let c = case(VariantKind::Freedom, "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", &[], &[4]);
+    let r = best(&c, 1);
+    let fitted = alea_engine::params::EvalParams::default_for(VariantKind::Freedom).result_scale;
+    assert_eq!(r.result_scale, fitted);
+    assert!(r.wdl().0 > 500);
+}

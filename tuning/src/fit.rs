@@ -191,7 +191,8 @@ pub fn fit(samples: &[Sample], start: &EvalParams, config: &FitConfig, on_epoch:
         on_epoch(epoch + 1, loss);
     }
     centre_tables(&data, &mut p);
-    let params = EvalParams::from_vec(&p);
+    let mut params = EvalParams::from_vec(&p);
+    params.result_scale = (k * 1e4).round() / 1e4;
     let loss = data.loss(k, &params.to_vec());
     Fitted { params, k, start_loss, loss, history }
 }

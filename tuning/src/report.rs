@@ -221,19 +221,19 @@ fn values_plot(inputs: &[ReportInput], path: &Path) -> Result<(), String> {
         .margin(12)
         .x_label_area_size(32)
         .y_label_area_size(44)
-        .build_cartesian_2d(0f64..4f64, 0f64..top)
+        .build_cartesian_2d(0f64..4f64, -0.08 * top..top)
         .map_err(plot_error)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(4)
-        .x_label_formatter(&|x| {
-            let i = (*x - 0.5).round() as usize;
-            roles.get(i).map_or(String::new(), |r| r.char().to_ascii_uppercase().to_string())
-        })
-        .y_desc("pawns")
-        .draw()
-        .map_err(plot_error)?;
+    chart.configure_mesh().disable_x_mesh().x_labels(0).y_desc("pawns").draw().map_err(plot_error)?;
+    // The pieces' names under their groups of bars.
+    for (i, name) in ["knight", "bishop", "rook", "queen"].into_iter().enumerate() {
+        chart
+            .draw_series(std::iter::once(Text::new(
+                name.to_string(),
+                (i as f64 + 0.45, -0.02 * top),
+                ("sans-serif", 15).into_font(),
+            )))
+            .map_err(plot_error)?;
+    }
     let width = 0.8 / series.len().max(1) as f64;
     for (s, (label, values)) in series.iter().enumerate() {
         let colour = Palette99::pick(s).to_rgba();
@@ -260,24 +260,26 @@ fn values_plot(inputs: &[ReportInput], path: &Path) -> Result<(), String> {
 /// The loss per epoch of each variant's fit.
 fn convergence_plot(inputs: &[ReportInput], path: &Path) -> Result<(), String> {
     let fits: Vec<&ReportInput> = inputs.iter().filter(|i| i.history.len() > 1).collect();
-    let epochs = fits.iter().map(|i| i.history.len()).max().unwrap_or(1) as f64;
-    let lo = fits.iter().flat_map(|i| i.history.iter().copied()).fold(f64::MAX, f64::min);
-    let hi = fits.iter().flat_map(|i| i.history.iter().copied()).fold(f64::MIN, f64::max);
-    let pad = ((hi - lo) * 0.05).max(1e-6);
+    // Each fit's loss as a share of where it started, so fits of different variants compare.
+    let relative: Vec<Vec<f64>> =
+        fits.iter().map(|i| i.history.iter().map(|l| 100.0 * l / i.history[0].max(1e-12)).collect()).collect();
+    let epochs = relative.iter().map(Vec::len).max().unwrap_or(1) as f64;
+    let lo = relative.iter().flatten().copied().fold(f64::MAX, f64::min);
+    let pad = ((100.0 - lo) * 0.05).max(0.01);
     let root = SVGBackend::new(path, (900, 420)).into_drawing_area();
     root.fill(&WHITE).map_err(plot_error)?;
     let mut chart = ChartBuilder::on(&root)
-        .caption("Fit: mean squared error per epoch", ("sans-serif", 20))
+        .caption("Fit: mean squared error per epoch, % of the starting values' error", ("sans-serif", 20))
         .margin(12)
         .x_label_area_size(32)
         .y_label_area_size(64)
-        .build_cartesian_2d(0f64..epochs, (lo - pad)..(hi + pad))
+        .build_cartesian_2d(0f64..epochs, (lo - pad)..(100.0 + pad))
         .map_err(plot_error)?;
-    chart.configure_mesh().x_desc("epoch").y_desc("loss").draw().map_err(plot_error)?;
-    for (s, input) in fits.iter().enumerate() {
+    chart.configure_mesh().x_desc("epoch").y_desc("% of the starting error").draw().map_err(plot_error)?;
+    for (s, (input, curve)) in fits.iter().zip(&relative).enumerate() {
         let colour = Palette99::pick(s).to_rgba();
         chart
-            .draw_series(LineSeries::new(input.history.iter().enumerate().map(|(e, &l)| (e as f64, l)), colour))
+            .draw_series(LineSeries::new(curve.iter().enumerate().map(|(e, &l)| (e as f64, l)), colour))
             .map_err(plot_error)?
             .label(input.kind.name())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));

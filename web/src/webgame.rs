@@ -4,7 +4,7 @@
 
 use alea_engine::rules::{OutcomeList, Position, Roll, Rules, TurnList, Variant};
 use alea_engine::san::to_san;
-use alea_engine::search::{Choice, Root, SearchOptions, SearchResult, Shared, search_game, wdl};
+use alea_engine::search::{Choice, Root, SearchOptions, SearchResult, Shared, search_game};
 use alea_engine::timeman::Limits;
 use alea_engine::{Board, Color, Game, Move};
 use alea_tuning::pairing;
@@ -362,7 +362,7 @@ impl WebGame {
             .choices
             .iter()
             .map(|c| {
-                let (w, d, l) = wdl(c.score);
+                let (w, d, l) = r.wdl_of(c.score);
                 let (uci, san) = match c.choice {
                     Choice::Turn(t) => (rules.turn_to_uci(t), self.san(pos, t)),
                     Choice::Roll => ("roll".into(), "roll".into()),

@@ -135,6 +135,9 @@ pub struct SearchResult<T> {
     /// A win (positive) or loss (negative) in this many of our moves, whatever the dice.
     pub mate: Option<i32>,
     pub hashfull: u32,
+    /// The evaluation's result scale ([`crate::params::EvalParams::result_scale`]): how scores
+    /// turn into win chances.
+    pub result_scale: f64,
 }
 
 impl<T> SearchResult<T> {
@@ -148,21 +151,27 @@ impl<T> SearchResult<T> {
         match self.mate {
             Some(n) if n > 0 => (1000, 0, 0),
             Some(_) => (0, 0, 1000),
-            None => wdl(self.score),
+            None => wdl(self.score, self.result_scale),
         }
+    }
+
+    /// Win/draw/loss per mille of another score of this search (a root choice's, say).
+    pub fn wdl_of(&self, score: i32) -> (u32, u32, u32) {
+        wdl(score, self.result_scale)
     }
 }
 
-/// Win/draw/loss per mille for an expected score: a logistic of the centipawns (dice chess has few
-/// draws; a small share is kept for balanced scores), not yet fitted to games.
-pub fn wdl(score: i32) -> (u32, u32, u32) {
+/// Win/draw/loss per mille for an expected score: the expected result is the logistic
+/// `1 / (1 + 10^(-scale * score / 400))` that the tuning fitted to self-play results (Texel's K),
+/// of which a small share is kept for draws around balanced scores.
+pub fn wdl(score: i32, scale: f64) -> (u32, u32, u32) {
     if score >= MATE_ZONE {
         return (1000, 0, 0);
     }
     if score <= -MATE_ZONE {
         return (0, 0, 1000);
     }
-    let p = 1.0 / (1.0 + (-(score as f64) / 250.0).exp());
+    let p = 1.0 / (1.0 + 10f64.powf(-scale * f64::from(score) / 400.0));
     let draw = 0.04 * (1.0 - (2.0 * p - 1.0).abs());
     let w = ((1.0 - draw) * p * 1000.0).round() as u32;
     let d = (draw * 1000.0).round() as u32;

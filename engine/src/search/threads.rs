@@ -178,6 +178,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
                 roll_score: it.roll_score,
                 mate,
                 hashfull: if self.options.use_tt { self.shared.tt.hashfull() } else { 0 },
+                result_scale: input.eval.result_scale(),
             };
             if self.is_main {
                 report(&result);
@@ -219,6 +220,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
             roll_score: None,
             mate: None,
             hashfull: 0,
+            result_scale: input.eval.result_scale(),
         }
     }
 
