@@ -257,8 +257,14 @@ fn bad_requests_are_refused_clearly_and_change_nothing() {
     assert_eq!(now["roll"], rolled["roll"]);
     assert_eq!(now["moves"].as_array().unwrap().len(), 0);
 
+    // Once we have moved it is the engine's turn: our moves, rolls and take-backs wait for it.
+    let (status, moved) = json_of(&server.addr, "POST", &path("move"), Some(json!({"move": allowed[0]})));
+    assert_eq!(status, 200, "{moved}");
+    refused(&server.addr, "POST", &path("move"), Some(r#"{"move": "e7e5"}"#), 409, "engine's turn");
+    refused(&server.addr, "POST", &path("roll"), None, 409, "engine's turn");
+    let (_, still) = json_of(&server.addr, "GET", &format!("/api/games/{id}"), None);
+    assert_eq!(still["moves"].as_array().unwrap().len(), 1);
     // While the engine thinks, the game cannot be changed.
-    json_of(&server.addr, "POST", &path("move"), Some(json!({"move": allowed[0]})));
     let slow = new_game(&server.addr, json!({"variant": "freedom", "color": "black", "movetime": 1500}));
     let slow_id = slow["id"].as_str().unwrap().to_string();
     let thinking = {
