@@ -47,6 +47,24 @@ async function rollAndPlayByClicks(page) {
   await target.click();
 }
 
+/** Rolls and plays an allowed move by dragging its piece to its square. */
+async function rollAndPlayByDrag(page) {
+  await page.click('#roll-button');
+  await page.waitForFunction(() => game.phase === 'after_roll' && !document.getElementById('dice').classList.contains('rolling'));
+  if (await page.isVisible('#pass-button')) {
+    await page.click('#pass-button');
+    return null;
+  }
+  const move = await page.evaluate(() => game.allowed.find((u) => u !== '0000'));
+  const box = async (sq) => page.locator(`#board .sq[data-square="${sq}"]`).boundingBox();
+  const [a, b] = [await box(move.slice(0, 2)), await box(move.slice(2, 4))];
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 });
+  await page.mouse.up();
+  return move;
+}
+
 try {
   // --- Desktop: play by clicking ---------------------------------------------------------------
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
@@ -113,7 +131,13 @@ try {
   await page.waitForFunction((n) => game.moves.length >= n + 2, before, { timeout: 30000 });
   await waitForOurTurn(page);
   await page.waitForFunction(() => document.querySelector('#advice table') !== null, null, { timeout: 10000 });
-  await rollAndPlayByClicks(page);
+  const movesBeforeDrag = (await state(page)).moves.length;
+  const dragged = await rollAndPlayByDrag(page);
+  await page.waitForFunction((n) => game.moves.length > n, movesBeforeDrag, { timeout: 30000 });
+  if (dragged) {
+    s = await state(page);
+    check(s.moves[movesBeforeDrag].uci === dragged && s.moves[movesBeforeDrag].by === 'you', `a move played by dragging (${dragged})`);
+  }
   await waitForOurTurn(page);
   await page.click('#roll-button');
   await page.waitForFunction(() => game.phase === 'after_roll');
