@@ -460,9 +460,12 @@ async function newGame(event) {
 
 function start(state) {
   game = state;
+  // The address names the game, so a reload (or a second tab) comes back to it.
+  history.replaceState(null, '', `#${game.id}`);
   selected = null;
   viewPly = null;
-  diceShown = null;
+  // A game taken up again may be waiting for a move after its roll.
+  diceShown = game.roll ? { faces: game.roll, engine: false } : null;
   focusSq = game.human === 'black' ? 'e7' : 'e2';
   $('advice').innerHTML = '';
   $('analysis').hidden = true;
@@ -633,7 +636,12 @@ function setup() {
     if (e.key === 'Escape') { selected = null; $('promotion').hidden = true; if (game) render(); }
   });
   setupBoardInput();
-  newGame();
+  const id = location.hash.slice(1);
+  if (/^[0-9a-f]{16}$/.test(id)) {
+    api('GET', `/api/games/${id}`).then(start).catch(() => newGame());
+  } else {
+    newGame();
+  }
 }
 
 setup();
