@@ -116,6 +116,7 @@ fn uci_handshake_lists_every_option() {
         "option name EngineRolls type check default false",
         "option name Seed type spin",
         "option name ChancePruning type combo default star2 var none var star1 var star2",
+        "option name EvalFile type string default <empty>",
     ] {
         assert!(lines.iter().any(|l| l.starts_with(option)), "missing {option}: {lines:?}");
     }
@@ -160,6 +161,37 @@ fn setoption_accepts_good_values_and_refuses_bad_ones() {
     let d = e.ask("d");
     assert!(d.iter().any(|l| l.starts_with("Variant: brainking")), "{d:?}");
     e.quit();
+}
+
+#[test]
+fn evalfile_loads_tables_and_refuses_bad_files() {
+    let dir = std::env::temp_dir().join(format!("alea-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Tables where a queen is worth nothing: offered a queen or a knight, the rook takes the knight.
+    let mut params = alea_engine::params::EvalParams::starting(alea_engine::VariantKind::Freedom);
+    params.material = [[100, 200, 300, 400, 0, 0]; 2];
+    let good = dir.join("no-queen.eval");
+    std::fs::write(&good, params.to_text()).unwrap();
+    let bad = dir.join("bad.eval");
+    std::fs::write(&bad, "material mg P 100\n").unwrap();
+    let mut e = Engine::start();
+    e.ask("position fen 4k3/8/8/q7/8/8/4K3/R6n w - - 0 1");
+    assert_eq!(e.go("go roll 4 depth 2").last().unwrap(), "bestmove a1a5");
+    for refused in [
+        format!("setoption name EvalFile value {}", bad.display()),
+        "setoption name EvalFile value /no/such/file".into(),
+    ] {
+        assert_eq!(errors(&e.ask(&refused)), 1, "{refused}");
+    }
+    // A refused file changed nothing.
+    assert_eq!(e.go("go roll 4 depth 2").last().unwrap(), "bestmove a1a5");
+    assert_eq!(errors(&e.ask(&format!("setoption name EvalFile value {}", good.display()))), 0);
+    assert_eq!(e.go("go roll 4 depth 2").last().unwrap(), "bestmove a1h1");
+    // Back to the built-in tables.
+    assert_eq!(errors(&e.ask("setoption name EvalFile value <empty>")), 0);
+    assert_eq!(e.go("go roll 4 depth 2").last().unwrap(), "bestmove a1a5");
+    e.quit();
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -169,7 +169,8 @@ impl Options {
                     self.eval = Some(Arc::new(params));
                     self.eval_file = value.to_string();
                 }
-                Ok(Changed::Other)
+                // The table's scores were made with the old evaluation.
+                Ok(Changed::Hash)
             }
             _ => Err(format!("unknown option '{}'", crate::command::truncate(name))),
         }
