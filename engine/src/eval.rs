@@ -33,6 +33,12 @@ pub trait Evaluator<R: Rules>: Send + Sync {
     fn result_scale(&self) -> f64 {
         crate::params::DEFAULT_RESULT_SCALE
     }
+
+    /// True only if the side to move surely has no capture and no promotion, whatever the roll:
+    /// the horizon then stands pat without generating a move. `false` is always safe.
+    fn surely_quiet(&self, _pos: &R::Position) -> bool {
+        false
+    }
 }
 
 /// The 8x8 variants' evaluation: material and piece-square tables blended by the game phase
@@ -93,5 +99,24 @@ impl<R: Rules<Position = Position, Turn = Move>> Evaluator<R> for StaticEval {
 
     fn result_scale(&self) -> f64 {
         self.params.result_scale
+    }
+
+    /// No enemy piece attacked, no pawn about to promote, no en-passant square.
+    fn surely_quiet(&self, pos: &Position) -> bool {
+        let board = &pos.board;
+        let us = board.turn();
+        let seventh = crate::Bitboard::rank(if us == Color::White { 6 } else { 1 });
+        if (board.pieces(us, Role::Pawn) & seventh).any() || board.ep_square().is_some() {
+            return false;
+        }
+        let occupied = board.occupied();
+        let mut theirs = board.by_color(!us);
+        while let Some(sq) = theirs.first() {
+            theirs.0 &= theirs.0 - 1;
+            if board.attackers(sq, us, occupied).any() {
+                return false;
+            }
+        }
+        true
     }
 }

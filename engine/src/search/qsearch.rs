@@ -22,7 +22,8 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
         if turns >= QSEARCH_TURNS || ply >= MAX_PLY {
             return stand;
         }
-        if !in_check && stand >= beta {
+        if !in_check && (stand >= beta || self.eval.surely_quiet(pos)) {
+            // With no capture to roll for, every outcome stands pat: the value is `stand`.
             return stand;
         }
         let mut table = TurnTable::new();
