@@ -3,7 +3,6 @@
 //! against the best; before the roll, what each outcome would bring and whether to take a Freedom
 //! move instead of rolling.
 
-use alea_engine::rules::freedom::FreedomKinds;
 use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind};
 use alea_engine::search::{self, Choice, Root, SearchOptions, SearchResult, Shared};
 use alea_engine::timeman::Limits;
@@ -145,11 +144,7 @@ pub(crate) fn san(game: &Game<Variant>, m: Move) -> String {
 
 fn freedom_kinds(game: &Game<Variant>, m: Move) -> Vec<&'static str> {
     let Variant::Freedom(f) = game.rules() else { return Vec::new() };
-    let FreedomKinds { recapture, defend, check } = f.freedom_kinds(game.position(), m);
-    [(recapture, "recapture"), (defend, "defend"), (check, "check")]
-        .into_iter()
-        .filter_map(|(on, name)| on.then_some(name))
-        .collect()
+    f.freedom_kinds(game.position(), m).names()
 }
 
 pub(crate) fn score_text(score: i32) -> String {

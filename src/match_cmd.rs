@@ -91,8 +91,7 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
             "nodes" => limit = MoveLimit::Nodes(number(value)?),
             "movetime" => limit = MoveLimit::Movetime(number(value)?),
             "eval" => {
-                let text = std::fs::read_to_string(value).map_err(|e| format!("eval={value}: {e}"))?;
-                let params = EvalParams::parse(&text).map_err(|e| format!("eval={value}: {e}"))?;
+                let params = EvalParams::read(std::path::Path::new(value)).map_err(|e| format!("eval={e}"))?;
                 eval = Some(std::sync::Arc::new(params));
             }
             k if k.starts_with("option.") => options.push((k["option.".len()..].to_string(), value.to_string())),

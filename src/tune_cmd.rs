@@ -110,11 +110,6 @@ pub fn run(cmd: TuneCmd) -> ExitCode {
     }
 }
 
-fn read_params(path: &PathBuf) -> Result<EvalParams, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    EvalParams::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
-}
-
 fn datagen(args: DatagenArgs) -> Result<(), String> {
     let kind = parse_variant(&args.variant)?;
     let limit = match (args.depth, args.nodes) {
@@ -127,7 +122,7 @@ fn datagen(args: DatagenArgs) -> Result<(), String> {
     if args.games == 0 || args.concurrency == 0 {
         return Err("--games and --concurrency must be at least 1".into());
     }
-    let eval = args.eval.as_ref().map(read_params).transpose()?.map(Arc::new);
+    let eval = args.eval.as_deref().map(EvalParams::read).transpose()?.map(Arc::new);
     let config = DatagenConfig {
         rules: Variant::new(kind, args.chess960),
         games: args.games,
@@ -243,7 +238,7 @@ fn report(args: ReportArgs) -> Result<(), String> {
             }
             games.extend(data.games);
         }
-        let params = fitted.as_ref().map(read_params).transpose()?;
+        let params = fitted.as_deref().map(EvalParams::read).transpose()?;
         let history = match &fitted {
             Some(f) => {
                 let log = PathBuf::from(format!("{}.csv", f.display()));

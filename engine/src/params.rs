@@ -211,6 +211,12 @@ impl EvalParams {
         out
     }
 
+    /// Reads a file in [`EvalParams::to_text`]'s form; the error names the file.
+    pub fn read(path: &std::path::Path) -> Result<EvalParams, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        EvalParams::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
     /// Reads [`EvalParams::to_text`]'s form: both material lines and all twelve tables, each once,
     /// values within ±10000; `#` starts a comment. `result-scale` is optional.
     pub fn parse(text: &str) -> Result<EvalParams, String> {

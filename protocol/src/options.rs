@@ -164,8 +164,7 @@ impl Options {
                     self.eval = None;
                     self.eval_file.clear();
                 } else {
-                    let text = std::fs::read_to_string(value).map_err(|e| format!("EvalFile '{value}': {e}"))?;
-                    let params = EvalParams::parse(&text).map_err(|e| format!("EvalFile '{value}': {e}"))?;
+                    let params = EvalParams::read(std::path::Path::new(value)).map_err(|e| format!("EvalFile {e}"))?;
                     self.eval = Some(Arc::new(params));
                     self.eval_file = value.to_string();
                 }

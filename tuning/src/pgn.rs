@@ -4,7 +4,6 @@
 //! tag (`freedom`, `classic`, `brainking`, with `960` appended for a Chess960 start, which also
 //! gets `SetUp` and `FEN`). Reading checks every turn against the rules and its roll.
 
-use alea_engine::rules::freedom::FreedomKinds;
 use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind};
 use alea_engine::san::{from_san, to_san};
 use alea_engine::{Board, Game, Move};
@@ -223,11 +222,7 @@ impl GameRecord {
 /// rolling.
 fn freedom_kinds(rules: &Variant, pos: &Position, m: Move) -> String {
     let Variant::Freedom(f) = rules else { return "any".into() };
-    let FreedomKinds { recapture, defend, check } = f.freedom_kinds(pos, m);
-    let kinds: Vec<&str> = [(recapture, "recapture"), (check, "check"), (defend, "defend")]
-        .into_iter()
-        .filter_map(|(on, name)| on.then_some(name))
-        .collect();
+    let kinds = f.freedom_kinds(pos, m).names();
     if kinds.is_empty() { "any".into() } else { kinds.join(",") }
 }
 

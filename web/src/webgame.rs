@@ -281,13 +281,7 @@ impl WebGame {
             fens.push(game.position().board.fen());
             let side = game.position().board.turn();
             let freedom = match (t.roll, rules) {
-                (None, Variant::Freedom(f)) => {
-                    let k = f.freedom_kinds(game.position(), t.turn);
-                    [(k.recapture, "recapture"), (k.defend, "defend"), (k.check, "check")]
-                        .into_iter()
-                        .filter_map(|(on, n)| on.then_some(n))
-                        .collect::<Vec<_>>()
-                }
+                (None, Variant::Freedom(f)) => f.freedom_kinds(game.position(), t.turn).names(),
                 _ => Vec::new(),
             };
             moves.push(json!({

@@ -31,6 +31,14 @@ impl FreedomKinds {
     pub fn any(self) -> bool {
         self.recapture || self.defend || self.check
     }
+
+    /// The conditions met, by name, in the order PGN comments write them.
+    pub fn names(self) -> Vec<&'static str> {
+        [(self.recapture, "recapture"), (self.check, "check"), (self.defend, "defend")]
+            .into_iter()
+            .filter_map(|(on, name)| on.then_some(name))
+            .collect()
+    }
 }
 
 impl Freedom {
