@@ -47,12 +47,60 @@ pub trait Evaluator<R: Rules>: Send + Sync {
 pub struct StaticEval {
     pub params: EvalParams,
     pub values: PieceValues,
+    squares: Box<SquareScores>,
+}
+
+/// Each piece's material plus square value on each square, from White's side, for both stages:
+/// `[color][role][square] = [mg, eg]`. The parameters unfolded once, so that the score of a
+/// position is one lookup and two additions a piece (the same sums as
+/// [`EvalParams::white_score`]).
+type SquareScores = [[[[i32; 2]; 64]; 6]; 2];
+
+fn square_scores(params: &EvalParams) -> Box<SquareScores> {
+    let mut table = Box::new([[[[0; 2]; 64]; 6]; 2]);
+    for color in Color::ALL {
+        let sign = if color == Color::White { 1 } else { -1 };
+        for role in Role::ALL {
+            let r = role.index();
+            for i in 0..64u8 {
+                let sq = crate::Square::new(i);
+                let h = crate::params::half_square(color, sq);
+                for stage in 0..2 {
+                    table[color.index()][r][sq.index()][stage] =
+                        sign * (params.material[stage][r] + params.psqt[stage][r][h]);
+                }
+            }
+        }
+    }
+    table
 }
 
 impl StaticEval {
     pub fn new(params: EvalParams) -> StaticEval {
         let values = params.piece_values();
-        StaticEval { params, values }
+        let squares = square_scores(&params);
+        StaticEval { params, values, squares }
+    }
+
+    /// The score for White, in centipawns, equal to [`EvalParams::white_score`].
+    #[inline]
+    pub fn white_score(&self, board: &crate::board::Board) -> i32 {
+        let (mut mg, mut eg) = (0i32, 0i32);
+        for color in Color::ALL {
+            let by_role = &self.squares[color.index()];
+            for role in Role::ALL {
+                let table = &by_role[role.index()];
+                let mut bb = board.pieces(color, role);
+                while let Some(sq) = bb.first() {
+                    bb.0 &= bb.0 - 1;
+                    let [m, e] = table[sq.index()];
+                    mg += m;
+                    eg += e;
+                }
+            }
+        }
+        let phase = crate::params::game_phase(board);
+        (mg * phase + eg * (crate::params::PHASE_MAX - phase)) / crate::params::PHASE_MAX
     }
 
     /// Material alone, from a value table.
@@ -68,7 +116,7 @@ impl StaticEval {
 
 impl<R: Rules<Position = Position, Turn = Move>> Evaluator<R> for StaticEval {
     fn evaluate(&self, _rules: &R, pos: &Position) -> i32 {
-        let white = self.params.white_score(&pos.board);
+        let white = self.white_score(&pos.board);
         let score = if pos.board.turn() == Color::White { white } else { -white };
         score.clamp(-EVAL_MAX, EVAL_MAX)
     }
@@ -90,7 +138,15 @@ impl<R: Rules<Position = Position, Turn = Move>> Evaluator<R> for StaticEval {
     }
 
     fn worth_at_horizon(&self, pos: &Position, m: Move) -> bool {
-        m.promotion_role().is_some() || crate::see::see(&pos.board, m, &self.values) > 0
+        if m.promotion_role().is_some() {
+            return true;
+        }
+        // An exchange wins at least the victim less the capturer: a cheaper capturer wins
+        // without counting the exchange out.
+        let board = &pos.board;
+        let victim = board.captured_square(m).and_then(|sq| board.role_at(sq)).map_or(0, |r| self.values.of(r));
+        let attacker = board.role_at(m.from()).map_or(0, |r| self.values.of(r));
+        victim > attacker || crate::see::see(board, m, &self.values) > 0
     }
 
     fn history_slot(&self, _pos: &Position, m: Move) -> usize {
@@ -118,5 +174,36 @@ impl<R: Rules<Position = Position, Turn = Move>> Evaluator<R> for StaticEval {
             }
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::rules::{Rules, Variant};
+
+    /// The unfolded tables give the parameters' own sums, on positions from every variant's
+    /// tables (fitted and starting) along random games.
+    #[test]
+    fn square_scores_equal_the_parameters_sums() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for kind in [VariantKind::Freedom, VariantKind::Classic, VariantKind::BrainKing] {
+            for params in [EvalParams::default_for(kind).clone(), EvalParams::starting(kind)] {
+                let eval = StaticEval::new(params.clone());
+                let rules = Variant::new(kind, false);
+                let mut pos = crate::rules::Position::new(Board::startpos());
+                for _ in 0..200 {
+                    assert_eq!(eval.white_score(&pos.board), params.white_score(&pos.board));
+                    let mut turns = crate::rules::TurnList::new();
+                    rules.any_turns(&pos, &mut turns);
+                    if turns.is_empty() || rules.end(&pos).is_some() {
+                        break;
+                    }
+                    pos = rules.play(&pos, turns[rng.random_range(0..turns.len())]);
+                }
+            }
+        }
     }
 }

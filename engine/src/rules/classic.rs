@@ -89,7 +89,8 @@ impl Rules for Classic {
     fn turn_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
         table.clear();
         let board = &pos.board;
-        let mut moves = MovesByRole::generate(board, Legality::Legal);
+        let mut moves = MovesByRole::new();
+        moves.generate(board, Legality::Legal);
         if pos.passed_in_check {
             let mut captures = MoveList::new();
             king_captures(board, RoleSet::ALL, &mut captures);

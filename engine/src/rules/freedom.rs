@@ -109,6 +109,11 @@ impl Rules for Freedom {
         freedom_set(pos, &table.turns, out);
     }
 
+    fn pre_roll_among(&self, pos: &Position, _table: &TurnTable<Move>, candidates: &[Move], out: &mut TurnList<Move>) {
+        // Each legal move is judged on its own: no need to look at the others.
+        freedom_set(pos, candidates, out);
+    }
+
     fn outcomes(&self, pos: &Position, out: &mut OutcomeList) {
         if self.end(pos).is_none() {
             out.extend(one_die());
@@ -126,7 +131,8 @@ impl Rules for Freedom {
     /// One generation of every legal move; each face goes to its role, or down the order.
     fn turn_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
         table.clear();
-        let moves = MovesByRole::generate(&pos.board, Legality::Legal);
+        let mut moves = MovesByRole::new();
+        moves.generate(&pos.board, Legality::Legal);
         let Some(lowest) = Role::ALL.into_iter().find(|&r| moves.can_move(r)) else { return };
         let mut by_role: RoleOutcomes = [0; 6];
         for (i, outcome) in one_die().into_iter().enumerate() {

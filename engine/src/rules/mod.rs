@@ -180,6 +180,19 @@ pub trait Rules {
         self.pre_roll_turns(pos, out);
     }
 
+    /// The pre-roll turns among `candidates`, which are turns of `table` (the horizon asks only
+    /// about its captures). Variants that can judge one turn at a time override it.
+    fn pre_roll_among(
+        &self,
+        pos: &Self::Position,
+        table: &TurnTable<Self::Turn>,
+        candidates: &[Self::Turn],
+        out: &mut TurnList<Self::Turn>,
+    ) {
+        self.pre_roll_from_table(pos, table, out);
+        out.retain(|t| candidates.contains(t));
+    }
+
     /// Fills `table` with the outcomes and, for each turn some outcome allows, the outcomes
     /// allowing it. The caller has checked that the game is not over. The default asks
     /// [`Rules::allowed_turns`] once per outcome; variants override it with one generation.
@@ -378,6 +391,9 @@ impl Rules for Variant {
     fn pre_roll_from_table(&self, pos: &Position, table: &TurnTable<Move>, out: &mut TurnList<Move>) {
         dispatch!(self, r => r.pre_roll_from_table(pos, table, out))
     }
+    fn pre_roll_among(&self, pos: &Position, table: &TurnTable<Move>, candidates: &[Move], out: &mut TurnList<Move>) {
+        dispatch!(self, r => r.pre_roll_among(pos, table, candidates, out))
+    }
     fn play(&self, pos: &Position, turn: Move) -> Position {
         dispatch!(self, r => r.play(pos, turn))
     }
@@ -438,18 +454,30 @@ pub(crate) mod common {
         pub castles: crate::movegen::MoveList,
     }
 
+    impl Default for MovesByRole {
+        fn default() -> MovesByRole {
+            MovesByRole::new()
+        }
+    }
+
     impl MovesByRole {
-        pub fn generate(board: &Board, legality: crate::movegen::Legality) -> MovesByRole {
-            let generator = crate::movegen::Generator::new(board, legality);
-            let mut moves = MovesByRole {
+        pub fn new() -> MovesByRole {
+            MovesByRole {
                 by_role: std::array::from_fn(|_| crate::movegen::MoveList::new()),
                 castles: crate::movegen::MoveList::new(),
-            };
-            for role in crate::piece::Role::ALL {
-                generator.role_moves(role, &mut moves.by_role[role.index()]);
             }
-            generator.castles(&mut moves.castles);
-            moves
+        }
+
+        /// Fills the lists in place (a turn table is made at most nodes; returning seven
+        /// lists by value would copy them).
+        pub fn generate(&mut self, board: &Board, legality: crate::movegen::Legality) {
+            let generator = crate::movegen::Generator::new(board, legality);
+            for role in crate::piece::Role::ALL {
+                self.by_role[role.index()].clear();
+                generator.role_moves(role, &mut self.by_role[role.index()]);
+            }
+            self.castles.clear();
+            generator.castles(&mut self.castles);
         }
 
         /// Can `role` move (castling counts for king and rook)?

@@ -17,11 +17,11 @@ use arrayvec::ArrayVec;
 impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
     /// The horizon value of `pos` (not a finished game) for the side to move.
     pub(crate) fn qsearch(&mut self, pos: &R::Position, alpha: i32, beta: i32, ply: usize, turns: u32) -> i32 {
-        let in_check = self.rules.in_check(pos);
         let stand = self.eval.evaluate(self.rules, pos);
         if turns >= QSEARCH_TURNS || ply >= MAX_PLY {
             return stand;
         }
+        let in_check = self.rules.in_check(pos);
         if !in_check && (stand >= beta || self.eval.surely_quiet(pos)) {
             // With no capture to roll for, every outcome stands pat: the value is `stand`.
             return stand;
@@ -31,36 +31,31 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
         table_and_groups(self.rules, pos, &mut table, &mut groups);
         let mut children: ArrayVec<ChildBounds, { crate::movegen::MAX_MOVES }> =
             table.turns.iter().map(|_| ChildBounds::UNKNOWN).collect();
-        // The turns the horizon looks at, best first: winning captures and promotions, or every
-        // turn in check.
+        // The turns the horizon may look at, best first: captures and promotions, or every turn
+        // in check. Whether a capture is worth following (by static exchange) is asked only of
+        // those the search reaches, once each.
         let mut tactical: ArrayVec<(usize, i32), { crate::movegen::MAX_MOVES }> = ArrayVec::new();
         for (k, &t) in table.turns.iter().enumerate() {
             match self.eval.tactical(pos, t) {
-                Some(s) if in_check || self.eval.worth_at_horizon(pos, t) => tactical.push((k, s)),
-                Some(_) => {}
+                Some(s) => tactical.push((k, s)),
                 None if in_check => tactical.push((k, i32::MIN)),
                 None => {}
             }
         }
         tactical.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        let mut worth = Worth::new(in_check);
 
         let mut best = -INF;
         // Freedom captures (or answers to check) come first: they can only raise the value.
+        let candidates: TurnList<R::Turn> = tactical.iter().map(|&(k, _)| table.turns[k]).collect();
         let mut pre = TurnList::new();
-        self.rules.pre_roll_from_table(pos, &table, &mut pre);
-        let mut pre_order: ArrayVec<(R::Turn, i32), { crate::movegen::MAX_MOVES }> = ArrayVec::new();
+        self.rules.pre_roll_among(pos, &table, &candidates, &mut pre);
         for &t in &pre {
-            match self.eval.tactical(pos, t) {
-                Some(s) if in_check || self.eval.worth_at_horizon(pos, t) => pre_order.push((t, s)),
-                Some(_) => {}
-                None if in_check => pre_order.push((t, i32::MIN)),
-                None => {}
-            }
-        }
-        pre_order.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
-        for &(t, _) in &pre_order {
-            let a = alpha.max(best);
             let slot = table.turns.iter().position(|&x| x == t);
+            if !slot.is_none_or(|k| worth.follow(self.eval, pos, k, t)) {
+                continue;
+            }
+            let a = alpha.max(best);
             let v = match slot.and_then(|k| known_value(&children[k], a, beta, best)) {
                 Some(v) => v,
                 None => {
@@ -98,6 +93,9 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
                 if group_best >= gb {
                     break;
                 }
+                if !worth.follow(w.eval, pos, k, table.turns[k]) {
+                    continue;
+                }
                 let ca = ga.max(group_best);
                 let v = match known_value(&children[k], ca, gb, group_best) {
                     Some(v) => v,
@@ -131,5 +129,31 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
             return -end_score(self.rules, &child, end, ply + 1);
         }
         -self.qsearch(&child, -beta, -alpha, ply + 1, turns + 1)
+    }
+}
+
+/// Which of a horizon node's captures are worth following, judged when first asked (the static
+/// exchange is the horizon's dearest question, and a cut-off often comes before it is needed).
+struct Worth {
+    /// In check every answer is followed.
+    all: bool,
+    /// Per turn of the table: 0 not asked yet, 1 followed, 2 not.
+    known: [u8; crate::movegen::MAX_MOVES],
+}
+
+impl Worth {
+    fn new(all: bool) -> Worth {
+        Worth { all, known: [0; crate::movegen::MAX_MOVES] }
+    }
+
+    #[inline]
+    fn follow<R: Rules, E: Evaluator<R>>(&mut self, eval: &E, pos: &R::Position, k: usize, turn: R::Turn) -> bool {
+        if self.all {
+            return true;
+        }
+        if self.known[k] == 0 {
+            self.known[k] = if eval.worth_at_horizon(pos, turn) { 1 } else { 2 };
+        }
+        self.known[k] == 1
     }
 }
