@@ -26,6 +26,30 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
             // With no capture to roll for, every outcome stands pat: the value is `stand`.
             return stand;
         }
+        // The horizon's value depends on the position and the turns left alone, so the same
+        // leaf reached by another path (another outcome's move, another order) is not searched
+        // again.
+        let key = horizon_key(self.rules.hash(pos), turns);
+        if let Some(v) = self.tt_probe(key).and_then(|hit| hit.cutoff(0, alpha, beta)) {
+            return v;
+        }
+        let value = self.horizon_node(pos, stand, in_check, alpha, beta, ply, turns);
+        self.tt_store(key, 0, value, alpha, beta, crate::tt::NO_TURN);
+        value
+    }
+
+    /// The horizon below the stand-pat tests and the table: Freedom captures, then the roll.
+    #[allow(clippy::too_many_arguments)]
+    fn horizon_node(
+        &mut self,
+        pos: &R::Position,
+        stand: i32,
+        in_check: bool,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        turns: u32,
+    ) -> i32 {
         let mut table = TurnTable::new();
         let mut groups = super::chance::Groups::new();
         table_and_groups(self.rules, pos, &mut table, &mut groups);
@@ -130,6 +154,12 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
         }
         -self.qsearch(&child, -beta, -alpha, ply + 1, turns + 1)
     }
+}
+
+/// The table key of a horizon node with `turns` turns of captures behind it.
+#[inline]
+fn horizon_key(hash: u64, turns: u32) -> u64 {
+    hash ^ crate::zobrist::NODE_KIND[super::node::TURN_KIND].rotate_left(17 + turns)
 }
 
 /// Which of a horizon node's captures are worth following, judged when first asked (the static
