@@ -34,6 +34,13 @@ pub trait Evaluator<R: Rules>: Send + Sync {
         crate::params::DEFAULT_RESULT_SCALE
     }
 
+    /// How much a quiet turn improves the mover's placement by the evaluation's own measure:
+    /// a key for choosing, from the position alone, which quiet turns the search may look at
+    /// less deeply. Higher is better; `0` for all turns is allowed.
+    fn quiet_gain(&self, _pos: &R::Position, _turn: R::Turn) -> i32 {
+        0
+    }
+
     /// True only if the side to move surely has no capture and no promotion, whatever the roll:
     /// the horizon then stands pat without generating a move. `false` is always safe.
     fn surely_quiet(&self, _pos: &R::Position) -> bool {
@@ -157,6 +164,27 @@ impl<R: Rules<Position = Position, Turn = Move>> Evaluator<R> for StaticEval {
         self.params.result_scale
     }
 
+    /// The moving piece's square value after the turn less before it, blended by the phase
+    /// (castling: the king's move), plus the piece's value if it stands attacked.
+    fn quiet_gain(&self, pos: &Position, m: Move) -> i32 {
+        if m.is_null() {
+            return 0;
+        }
+        let board = &pos.board;
+        let Some(role) = board.role_at(m.from()) else { return 0 };
+        let to = if m.is_castle() { m.castle_king_target() } else { m.to() };
+        let table = &self.squares[board.turn().index()][role.index()];
+        let (before, after) = (table[m.from().index()], table[to.index()]);
+        let phase = crate::params::game_phase(board);
+        let sign = if board.turn() == Color::White { 1 } else { -1 };
+        let placement = sign
+            * ((after[0] - before[0]) * phase + (after[1] - before[1]) * (crate::params::PHASE_MAX - phase))
+            / crate::params::PHASE_MAX;
+        // A piece that stands attacked goes first: moving it away may save it.
+        let threatened = board.attackers(m.from(), !board.turn(), board.occupied()).any();
+        placement + if threatened { self.values.of(role) } else { 0 }
+    }
+
     /// No enemy piece attacked, no pawn about to promote, no en-passant square.
     fn surely_quiet(&self, pos: &Position) -> bool {
         let board = &pos.board;
@@ -182,6 +210,26 @@ mod tests {
     use super::*;
     use crate::board::Board;
     use crate::rules::{Rules, Variant};
+
+    /// A piece that stands attacked is worth moving first: its value is added to the placement.
+    #[test]
+    fn quiet_gain_puts_an_attacked_piece_first() {
+        let rules = Variant::new(VariantKind::Freedom, false);
+        let eval = StaticEval::default_for(VariantKind::Freedom);
+        // The knight on c3 is attacked by the pawn on b4; the one on g1 is not.
+        let pos = crate::rules::Position::new(
+            Board::from_fen("4k3/8/8/8/1p6/2N5/8/4K1N1 w - - 0 1").unwrap(),
+        );
+        let mut turns = crate::rules::TurnList::new();
+        rules.any_turns(&pos, &mut turns);
+        let gain = |uci: &str| {
+            let m = turns.iter().copied().find(|m| m.to_uci(false).to_string() == uci).unwrap();
+            Evaluator::<Variant>::quiet_gain(&eval, &pos, m)
+        };
+        let knight = eval.values.of(Role::Knight);
+        assert!(gain("c3e4") > knight / 2, "escape {}", gain("c3e4"));
+        assert!(gain("g1f3").abs() < knight / 2, "plain move {}", gain("g1f3"));
+    }
 
     /// The unfolded tables give the parameters' own sums, on positions from every variant's
     /// tables (fitted and starting) along random games.

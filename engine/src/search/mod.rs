@@ -34,6 +34,10 @@ pub const MATE_ZONE: i32 = WIN - MAX_PLY as i32 - 1;
 pub(crate) const INF: i32 = WIN + 1;
 /// How many turns of captures the horizon search follows.
 const QSEARCH_TURNS: u32 = 2;
+/// Decision nodes at least this many turns deep search late quiet turns a turn less deep.
+const REDUCTION_DEPTH: i32 = 3;
+/// Quiet turns of each outcome searched to full depth, by [`Evaluator::quiet_gain`].
+const FULL_DEPTH_QUIETS: usize = 3;
 /// Nodes between two looks at the clock.
 const CLOCK_INTERVAL: u64 = 1024;
 
@@ -248,10 +252,12 @@ pub(crate) fn ceil_div(a: i64, b: i64) -> i64 {
 pub(crate) struct ChildBounds {
     pub lower: i32,
     pub upper: i32,
+    /// A late quiet turn, searched a turn less deep ([`Worker::mark_reductions`]).
+    pub reduced: bool,
 }
 
 impl ChildBounds {
-    pub const UNKNOWN: ChildBounds = ChildBounds { lower: -WIN, upper: WIN };
+    pub const UNKNOWN: ChildBounds = ChildBounds { lower: -WIN, upper: WIN, reduced: false };
 
     /// Records a result `v` of a search with window `(alpha, beta)`.
     pub fn learn(&mut self, v: i32, alpha: i32, beta: i32) {

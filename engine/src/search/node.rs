@@ -1,7 +1,7 @@
 //! Decision nodes: the turn node before the roll (Freedom moves against rolling; negamax with
 //! alpha-beta) and the decision after an outcome (the best allowed turn).
 
-use super::{ChildBounds, INF, MAX_PLY, WIN, Worker, end_score, table_and_groups};
+use super::{ChildBounds, FULL_DEPTH_QUIETS, INF, MAX_PLY, REDUCTION_DEPTH, WIN, Worker, end_score, table_and_groups};
 use crate::eval::Evaluator;
 use crate::rules::{Rules, TurnList, TurnTable};
 use crate::tt::NO_TURN;
@@ -48,6 +48,7 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
         table_and_groups(self.rules, pos, &mut table, &mut groups);
         let mut children: ArrayVec<ChildBounds, { crate::movegen::MAX_MOVES }> =
             table.turns.iter().map(|_| ChildBounds::UNKNOWN).collect();
+        self.mark_reductions(pos, &table, &groups, &mut children, depth);
         let mut pre = TurnList::new();
         self.rules.pre_roll_from_table(pos, &table, &mut pre);
         if pre.is_empty() {
@@ -165,7 +166,8 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
                 Some(v) => v,
                 None => {
                     let child = self.rules.play(pos, table.turns[k]);
-                    let v = -self.turn_node(&child, depth - 1, -beta, -a, ply + 1);
+                    let reduction = i32::from(children[k].reduced && !self.rules.in_check(&child));
+                    let v = -self.turn_node(&child, depth - 1 - reduction, -beta, -a, ply + 1);
                     if self.aborted {
                         return 0;
                     }
@@ -193,6 +195,25 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
         best
     }
 
+    /// Marks the late quiet turns of a node `depth` turns deep ([`late_quiet_turns`]), which
+    /// its decisions search a turn less deep unless they give check. Not in check, not when
+    /// proving a mate (every turn counts there).
+    pub(crate) fn mark_reductions(
+        &self,
+        pos: &R::Position,
+        table: &TurnTable<R::Turn>,
+        groups: &[super::OutcomeGroup],
+        children: &mut [ChildBounds],
+        depth: i32,
+    ) {
+        if depth < REDUCTION_DEPTH || self.adversarial || self.rules.in_check(pos) {
+            return;
+        }
+        for (child, late) in children.iter_mut().zip(late_quiet_turns(self.eval, pos, table, groups)) {
+            child.reduced = late;
+        }
+    }
+
     /// The best turn of outcome `outcome` from the children's bounds, after an exact search of its
     /// decision node: the first turn whose child is known to equal `value`.
     pub(crate) fn best_of_outcome(
@@ -210,6 +231,36 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
             .find(|&((_, &m), c)| m >> outcome & 1 == 1 && c.lower == value && c.upper == value)
             .map(|((&t, _), _)| t)
     }
+}
+
+/// Late move reductions that depend neither on the window nor on what the search has seen: a
+/// quiet turn is late when, for every outcome allowing it, `FULL_DEPTH_QUIETS` quiet turns of
+/// that outcome come before it by the evaluation's static key ([`Evaluator::quiet_gain`]; ties
+/// in table order). Being a property of the position and the turn alone, the reduced tree is one
+/// tree whatever the chance pruning, the window or the order of search, so the pruning stays
+/// exact on it; and a turn's depth is the same for every outcome that shares its child.
+pub(crate) fn late_quiet_turns<R: Rules, E: Evaluator<R>>(
+    eval: &E,
+    pos: &R::Position,
+    table: &TurnTable<R::Turn>,
+    groups: &[super::OutcomeGroup],
+) -> ArrayVec<bool, { crate::movegen::MAX_MOVES }> {
+    let mut late: ArrayVec<bool, { crate::movegen::MAX_MOVES }> = table.turns.iter().map(|_| false).collect();
+    let mut quiet: ArrayVec<(usize, i32), { crate::movegen::MAX_MOVES }> = ArrayVec::new();
+    for (k, &t) in table.turns.iter().enumerate() {
+        if eval.tactical(pos, t).is_none() {
+            quiet.push((k, eval.quiet_gain(pos, t)));
+            late[k] = true;
+        }
+    }
+    quiet.sort_by_key(|&(k, g)| (std::cmp::Reverse(g), k));
+    for g in groups {
+        let outcome = g.representative;
+        for &(k, _) in quiet.iter().filter(|&&(k, _)| table.masks[k] >> outcome & 1 == 1).take(FULL_DEPTH_QUIETS) {
+            late[k] = false;
+        }
+    }
+    late
 }
 
 /// A child's value from what is already known, where that is enough for a window `(alpha,
@@ -230,4 +281,53 @@ pub(crate) fn known_value(bounds: &ChildBounds, alpha: i32, beta: i32, best: i32
         return Some(WIN);
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::StaticEval;
+    use crate::rules::{Position, Variant, VariantKind};
+
+    /// Captures are never late; each outcome keeps its best quiet turns by the static key; and
+    /// the rest are late.
+    #[test]
+    fn late_quiet_turns_keep_captures_and_each_outcomes_best() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R1BQKB1R w KQ - 0 8",
+        ];
+        for kind in [VariantKind::Freedom, VariantKind::Classic, VariantKind::BrainKing] {
+            let rules = Variant::new(kind, false);
+            let eval = StaticEval::default_for(kind);
+            for fen in fens {
+                let pos = Position::new(crate::Board::from_fen(fen).unwrap());
+                let mut table = TurnTable::new();
+                let mut groups = crate::search::Groups::new();
+                table_and_groups(&rules, &pos, &mut table, &mut groups);
+                let late = late_quiet_turns::<Variant, _>(&eval, &pos, &table, &groups);
+                let mut any_late = false;
+                for (k, &t) in table.turns.iter().enumerate() {
+                    let quiet = Evaluator::<Variant>::tactical(&eval, &pos, t).is_none();
+                    assert!(quiet || !late[k], "{kind:?}: capture {t:?} marked late");
+                    any_late |= late[k];
+                }
+                assert!(any_late, "{kind:?} {fen}: nothing late");
+                for g in &groups {
+                    let o = g.representative;
+                    let mut quiet: Vec<(i32, usize)> = (0..table.turns.len())
+                        .filter(|&k| table.masks[k] >> o & 1 == 1)
+                        .filter(|&k| Evaluator::<Variant>::tactical(&eval, &pos, table.turns[k]).is_none())
+                        .map(|k| (Evaluator::<Variant>::quiet_gain(&eval, &pos, table.turns[k]), k))
+                        .collect();
+                    quiet.sort_by_key(|&(gain, k)| (std::cmp::Reverse(gain), k));
+                    for (i, &(_, k)) in quiet.iter().enumerate() {
+                        if i < FULL_DEPTH_QUIETS {
+                            assert!(!late[k], "{kind:?}: outcome {o}'s quiet turn {i} is late");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

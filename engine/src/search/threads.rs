@@ -254,6 +254,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
         table_and_groups(self.rules, pos, &mut table, &mut groups);
         let mut children: ArrayVec<ChildBounds, { crate::movegen::MAX_MOVES }> =
             table.turns.iter().map(|_| ChildBounds::UNKNOWN).collect();
+        self.mark_reductions(pos, &table, &groups, &mut children, depth);
 
         let mut scored: Vec<ScoredChoice<R::Turn>> = Vec::with_capacity(order.len());
         let mut outcomes = Vec::new();
