@@ -217,9 +217,7 @@ mod tests {
         let rules = Variant::new(VariantKind::Freedom, false);
         let eval = StaticEval::default_for(VariantKind::Freedom);
         // The knight on c3 is attacked by the pawn on b4; the one on g1 is not.
-        let pos = crate::rules::Position::new(
-            Board::from_fen("4k3/8/8/8/1p6/2N5/8/4K1N1 w - - 0 1").unwrap(),
-        );
+        let pos = crate::rules::Position::new(Board::from_fen("4k3/8/8/8/1p6/2N5/8/4K1N1 w - - 0 1").unwrap());
         let mut turns = crate::rules::TurnList::new();
         rules.any_turns(&pos, &mut turns);
         let gain = |uci: &str| {
