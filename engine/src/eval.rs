@@ -106,8 +106,7 @@ impl StaticEval {
                 }
             }
         }
-        let phase = crate::params::game_phase(board);
-        (mg * phase + eg * (crate::params::PHASE_MAX - phase)) / crate::params::PHASE_MAX
+        crate::params::blend(mg, eg, crate::params::game_phase(board))
     }
 
     /// Material alone, from a value table.
@@ -175,11 +174,9 @@ impl<R: Rules<Position = Position, Turn = Move>> Evaluator<R> for StaticEval {
         let to = if m.is_castle() { m.castle_king_target() } else { m.to() };
         let table = &self.squares[board.turn().index()][role.index()];
         let (before, after) = (table[m.from().index()], table[to.index()]);
-        let phase = crate::params::game_phase(board);
         let sign = if board.turn() == Color::White { 1 } else { -1 };
-        let placement = sign
-            * ((after[0] - before[0]) * phase + (after[1] - before[1]) * (crate::params::PHASE_MAX - phase))
-            / crate::params::PHASE_MAX;
+        let placement =
+            sign * crate::params::blend(after[0] - before[0], after[1] - before[1], crate::params::game_phase(board));
         // A piece that stands attacked goes first: moving it away may save it.
         let threatened = board.attackers(m.from(), !board.turn(), board.occupied()).any();
         placement + if threatened { self.values.of(role) } else { 0 }

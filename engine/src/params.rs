@@ -65,6 +65,12 @@ pub fn game_phase(board: &Board) -> i32 {
     (phase as i32).min(PHASE_MAX)
 }
 
+/// A middlegame and an endgame score blended by the phase (integer, rounded toward zero).
+#[inline]
+pub fn blend(mg: i32, eg: i32, phase: i32) -> i32 {
+    (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX
+}
+
 /// One piece as the evaluation sees it: whose, what, where on its table.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct PieceFeature {
@@ -180,7 +186,7 @@ impl EvalParams {
             }
         }
         let phase = game_phase(board);
-        (stages[0] * phase + stages[1] * (PHASE_MAX - phase)) / PHASE_MAX
+        blend(stages[0], stages[1], phase)
     }
 
     /// The text form: a `material` line per stage and a `psqt` line per stage and role (32
