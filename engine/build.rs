@@ -63,6 +63,32 @@ fn main() {
         write!(out, "{:#018x},", splitmix(&mut state)).unwrap();
     }
     out.push_str("];\n");
+    out.push_str("/// Our keys for the en-passant targets of turns of several moves, by square.\npub const EP_TARGET: [u64; 64] = [");
+    for _ in 0..64 {
+        write!(out, "{:#018x},", splitmix(&mut state)).unwrap();
+    }
+    out.push_str("];\n");
+    out.push_str("/// Our keys for the dice left in a turn: `[role][count]` (count 0 has key 0).\npub const DICE_LEFT: [[u64; 5]; 6] = [");
+    for _ in 0..6 {
+        out.push_str("[0,");
+        for _ in 1..5 {
+            write!(out, "{:#018x},", splitmix(&mut state)).unwrap();
+        }
+        out.push_str("],");
+    }
+    out.push_str("];\n");
+    writeln!(
+        out,
+        "/// Our key for a turn in progress (the dice rolled).\npub const IN_TURN: u64 = {:#018x};",
+        splitmix(&mut state)
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "/// Our key for a turn that may now only end by taking the king (a shorter sequence than the maximum rule asks).\npub const MUST_TAKE_KING: u64 = {:#018x};",
+        splitmix(&mut state)
+    )
+    .unwrap();
     let path = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("zobrist_keys.rs");
     std::fs::write(path, out).unwrap();
     println!("cargo::rerun-if-changed=build.rs");

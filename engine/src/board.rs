@@ -323,6 +323,21 @@ impl Board {
             self.end_turn();
             return;
         }
+        let (moved, irreversible) = self.move_pieces(m);
+        if irreversible {
+            self.halfmove_clock = 0;
+        }
+        self.end_turn();
+        if moved == Role::Pawn && m.from().rank().abs_diff(m.to().rank()) == 2 {
+            self.set_ep_if_capturable(Square::from_coords(m.from().file(), (m.from().rank() + m.to().rank()) / 2));
+        }
+    }
+
+    /// Moves the pieces of `m` (not a pass) and updates the castling rights, leaving the side to
+    /// move, the clocks and the en-passant square alone. Returns the moving piece's role and
+    /// whether the move was a capture or a pawn move (which resets the fifty-move count).
+    #[inline]
+    fn move_pieces(&mut self, m: Move) -> (Role, bool) {
         let us = self.turn;
         let from = m.from();
         let to = m.to();
@@ -335,34 +350,47 @@ impl Board {
                 for side in CastlingSide::ALL {
                     self.set_castling_rook(us, side, None);
                 }
+                (Role::King, false)
             }
             MoveKind::EnPassant => {
                 self.remove(Square::from_coords(to.file(), from.rank()));
                 self.put(to, moved);
-                self.halfmove_clock = 0;
+                (Role::Pawn, true)
             }
             MoveKind::Normal | MoveKind::Promotion(_) => {
-                if self.remove(to).is_some() {
-                    self.halfmove_clock = 0;
+                let captured = self.remove(to).is_some();
+                if captured {
                     self.touch_castling(to);
                 }
                 let role = m.promotion_role().unwrap_or(moved.role);
                 self.put(to, Piece { color: us, role });
-                if moved.role == Role::Pawn {
-                    self.halfmove_clock = 0;
-                } else if moved.role == Role::King {
+                if moved.role == Role::King {
                     for side in CastlingSide::ALL {
                         self.set_castling_rook(us, side, None);
                     }
-                } else {
+                } else if moved.role != Role::Pawn {
                     self.touch_castling(from);
                 }
+                (moved.role, captured || moved.role == Role::Pawn)
             }
         }
+    }
+
+    /// Plays one micro-move of a turn of several (variants with several moves a turn): the
+    /// pieces move, the same side stays to move, and the clocks wait for
+    /// [`Board::finish_turn`]. En passant is the rules' business there (their targets outlive
+    /// one move), so the board keeps none. Returns as [`Board::move_pieces`].
+    pub fn play_micro(&mut self, m: Move) -> (Role, bool) {
+        self.clear_ep();
+        self.move_pieces(m)
+    }
+
+    /// Ends a turn of micro-moves: the halfmove clock counts turns (reset by a turn with a
+    /// capture or a pawn move), and the other side is to move.
+    pub fn finish_turn(&mut self, irreversible: bool) {
+        self.clear_ep();
+        self.halfmove_clock = if irreversible { 0 } else { self.halfmove_clock + 1 };
         self.end_turn();
-        if moved.role == Role::Pawn && from.rank().abs_diff(to.rank()) == 2 {
-            self.set_ep_if_capturable(Square::from_coords(from.file(), (from.rank() + to.rank()) / 2));
-        }
     }
 
     /// The hash computed from scratch (to check the incremental one).

@@ -122,18 +122,56 @@ pub type OutcomeList = ArrayVec<Outcome, MAX_OUTCOMES>;
 
 /// One fair die: six outcomes of 1/6.
 pub fn one_die() -> OutcomeList {
-    (1..=6).map(|f| Outcome { roll: Roll::single(f), probability: 1.0 / 6.0, weight: 1 }).collect()
+    fair_dice(1)
 }
 
 /// Two fair dice as 21 multisets: doubles 1/36, the others 2/36.
 pub fn two_dice() -> OutcomeList {
+    fair_dice(2)
+}
+
+/// `n` fair dice (1 to [`MAX_DICE`]) as multisets of faces, ascending: each multiset weighs its
+/// number of orderings out of `6^n` (three dice: 56 outcomes, `1 1 1` 1/216, `1 2 3` 6/216).
+pub fn fair_dice(n: usize) -> OutcomeList {
+    assert!((1..=MAX_DICE).contains(&n), "1 to {MAX_DICE} dice");
+    let total = 6u32.pow(n as u32);
+    let factorial = |k: u32| (1..=k).product::<u32>();
     let mut out = OutcomeList::new();
-    for a in 1..=6u8 {
-        for b in a..=6u8 {
-            let weight = if a == b { 1 } else { 2 };
-            let probability = f64::from(weight) / 36.0;
-            out.push(Outcome { roll: Roll::new(&[a, b]).expect("faces 1..6"), probability, weight });
+    let mut faces = [1u8; MAX_DICE];
+    loop {
+        let roll = Roll::new(&faces[..n]).expect("faces 1..6");
+        let mut counts = [0u32; 7];
+        for &f in roll.faces() {
+            counts[f as usize] += 1;
+        }
+        let weight = factorial(n as u32) / counts.iter().map(|&c| factorial(c)).product::<u32>();
+        out.push(Outcome { roll, probability: f64::from(weight) / f64::from(total), weight });
+        // The next non-decreasing sequence of faces.
+        let Some(i) = (0..n).rev().find(|&i| faces[i] < 6) else {
+            return out;
+        };
+        faces[i] += 1;
+        for j in i + 1..n {
+            faces[j] = faces[i];
         }
     }
-    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fair_dice_count_multisets_and_weigh_orderings() {
+        for (n, count) in [(1, 6), (2, 21), (3, 56), (4, 126)] {
+            let outcomes = fair_dice(n);
+            assert_eq!(outcomes.len(), count);
+            assert_eq!(outcomes.iter().map(|o| o.weight).sum::<u32>(), 6u32.pow(n as u32));
+            assert!((outcomes.iter().map(|o| o.probability).sum::<f64>() - 1.0).abs() < 1e-12);
+        }
+        let three = fair_dice(3);
+        let weight = |faces: &[u8]| three.iter().find(|o| o.roll.faces() == faces).unwrap().weight;
+        assert_eq!((weight(&[1, 1, 1]), weight(&[1, 1, 4]), weight(&[1, 4, 6])), (1, 3, 6));
+        assert_eq!(two_dice().iter().map(|o| o.weight).collect::<Vec<_>>()[..3], [1, 2, 2]);
+    }
 }

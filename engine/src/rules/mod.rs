@@ -9,7 +9,9 @@
 pub mod brainking;
 pub mod classic;
 pub mod dice;
+pub mod dicechess3;
 pub mod freedom;
+pub mod micro;
 pub mod position;
 
 use crate::chessmove::Move;
@@ -20,6 +22,7 @@ use std::fmt;
 
 pub use brainking::BrainKing;
 pub use classic::Classic;
+pub use dicechess3::DiceChess3;
 pub use dice::{MAX_OUTCOMES, Outcome, OutcomeList, Roll, RollError};
 pub use freedom::Freedom;
 pub use position::Position;

@@ -1,0 +1,550 @@
+//! Turns of several micro-moves (`dicechess3`; the later `burmese`, `gollon`, `grand` share it):
+//! the dice left in a turn ([`DicePool`]), the position during a turn ([`MicroPosition`]), a
+//! whole turn ([`MicroTurn`]) and the maximum rule ([`allowed_steps`]).
+//!
+//! A turn is a state machine: at its start the dice are to be rolled; after the roll the same
+//! player makes micro-moves, each spending dice, until the rules end the turn; then the other
+//! player's turn starts. Each variant says which micro-moves its dice allow ([`MicroRules`]);
+//! the maximum rule is computed here, GNU Backgammon's way: depth first over the dice, with the
+//! answers of positions already seen (the dice order transposes) kept in a [`PlanCache`].
+
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::chessmove::Move;
+use crate::movegen::{MAX_MOVES, MoveList};
+use crate::piece::{Color, Role};
+use crate::rules::dice::{MAX_DICE, Roll};
+use crate::zobrist;
+use arrayvec::ArrayVec;
+use std::fmt;
+
+/// The dice still to use in a turn: how many show each face (a face is the role it moves).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct DicePool {
+    counts: [u8; 6],
+}
+
+impl DicePool {
+    pub const EMPTY: DicePool = DicePool { counts: [0; 6] };
+
+    /// The dice of a roll.
+    pub fn from_roll(roll: &Roll) -> DicePool {
+        let mut pool = DicePool::EMPTY;
+        for &face in roll.faces() {
+            pool.counts[usize::from(face) - 1] += 1;
+        }
+        pool
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.counts.iter().map(|&c| usize::from(c)).sum()
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.counts == [0; 6]
+    }
+
+    #[inline]
+    pub fn count(&self, role: Role) -> u8 {
+        self.counts[role.index()]
+    }
+
+    #[inline]
+    pub fn has(&self, role: Role) -> bool {
+        self.counts[role.index()] > 0
+    }
+
+    /// Spends one die of `role` (which the pool holds).
+    #[inline]
+    pub fn spend(&mut self, role: Role) {
+        debug_assert!(self.has(role), "no {role:?} die left");
+        self.counts[role.index()] -= 1;
+    }
+
+    /// The roles with a die left, each once.
+    pub fn roles(&self) -> impl Iterator<Item = Role> + '_ {
+        Role::ALL.into_iter().filter(|&r| self.has(r))
+    }
+
+    /// The dice as a roll (`None` when none are left).
+    pub fn roll(&self) -> Option<Roll> {
+        let faces: ArrayVec<u8, MAX_DICE> =
+            Role::ALL.into_iter().flat_map(|r| std::iter::repeat_n(r.face(), usize::from(self.count(r)))).collect();
+        Roll::new(&faces).ok()
+    }
+
+    /// The pool's part of a position's hash.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        let mut key = 0;
+        for (r, &c) in self.counts.iter().enumerate() {
+            key ^= zobrist::DICE_LEFT[r][usize::from(c).min(4)];
+        }
+        key
+    }
+
+    /// The DFEN letters, in the order P N B R Q K: upper case for White, lower for Black.
+    pub fn letters(&self, color: Color) -> String {
+        Role::ALL
+            .into_iter()
+            .flat_map(|r| std::iter::repeat_n(r.char(), usize::from(self.count(r))))
+            .map(|c| if color == Color::White { c.to_ascii_uppercase() } else { c })
+            .collect()
+    }
+
+    /// Reads DFEN die letters for `color` (its case), at most `max` of them.
+    pub fn parse_letters(text: &str, color: Color, max: usize) -> Result<DicePool, String> {
+        let mut pool = DicePool::EMPTY;
+        for c in text.chars() {
+            let role = Role::from_char(c.to_ascii_lowercase())
+                .ok_or_else(|| format!("{c:?} is not a die letter (P N B R Q K)"))?;
+            let upper = c.is_ascii_uppercase();
+            if upper != (color == Color::White) {
+                let case = if color == Color::White { "upper" } else { "lower" };
+                return Err(format!("die letter {c:?} has the wrong case: {} is to move, so its dice are {case} case", color.name()));
+            }
+            pool.counts[role.index()] += 1;
+        }
+        if pool.len() > max {
+            return Err(format!("{} dice given ({text}), but a turn has at most {max}", pool.len()));
+        }
+        Ok(pool)
+    }
+}
+
+/// A position of a variant with several moves a turn: the board (its side to move is the player
+/// whose turn it is) and the turn's state.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct MicroPosition {
+    pub board: Board,
+    /// Squares the side to move may take en passant on during this turn (the opponent's double
+    /// steps of its last turn).
+    pub ep_targets: Bitboard,
+    /// The targets of this turn's double steps so far (the opponent's, next turn).
+    pub new_targets: Bitboard,
+    /// Dice still to use; empty at the start of a turn, before the roll.
+    pub dice: DicePool,
+    /// The turn so far is shorter than the maximum rule asks, which allows it only as the start
+    /// of a king capture: the rest must take the king.
+    pub must_take_king: bool,
+    /// The turn so far captured or moved a pawn (the halfmove clock restarts at its end).
+    pub irreversible: bool,
+}
+
+impl MicroPosition {
+    /// The start of a turn on `board`, with these en-passant targets.
+    pub fn new(board: Board, ep_targets: Bitboard) -> MicroPosition {
+        MicroPosition {
+            board,
+            ep_targets,
+            new_targets: Bitboard::EMPTY,
+            dice: DicePool::EMPTY,
+            must_take_king: false,
+            irreversible: false,
+        }
+    }
+
+    /// Is a turn in progress (dice rolled and left)?
+    #[inline]
+    pub fn in_turn(&self) -> bool {
+        !self.dice.is_empty()
+    }
+
+    /// The side whose turn it is.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.board.turn()
+    }
+
+    /// The key of everything that decides what may follow, for repetitions and the table.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        let mut h = self.plan_key();
+        if self.must_take_king {
+            h ^= zobrist::MUST_TAKE_KING;
+        }
+        h
+    }
+
+    /// The key without the must-take-king flag: what the dice can do from here does not depend
+    /// on it ([`PlanCache`]).
+    #[inline]
+    fn plan_key(&self) -> u64 {
+        let mut h = self.board.hash();
+        for sq in self.ep_targets {
+            h ^= zobrist::EP_TARGET[sq.index()];
+        }
+        for sq in self.new_targets {
+            h ^= zobrist::EP_TARGET[sq.index()].rotate_left(32);
+        }
+        if self.in_turn() {
+            h ^= zobrist::IN_TURN ^ self.dice.key();
+        }
+        h
+    }
+
+    /// The position after the roll: the dice to use this turn.
+    pub fn rolled(&self, roll: &Roll) -> MicroPosition {
+        let mut next = self.clone();
+        next.dice = DicePool::from_roll(roll);
+        next
+    }
+
+    /// The en-passant captures the side to move has now: onto a target whose double-stepped pawn
+    /// still stands where it arrived, the target square empty.
+    pub fn en_passant_captures(&self, out: &mut MoveList) {
+        let us = self.turn();
+        let board = &self.board;
+        for target in self.ep_targets {
+            let arrival = pawn_arrival(target, !us);
+            if board.pieces(!us, Role::Pawn).contains(arrival) && !board.occupied().contains(target) {
+                for from in crate::attacks::pawn(!us, target) & board.pieces(us, Role::Pawn) {
+                    out.push(Move::en_passant(from, target));
+                }
+            }
+        }
+    }
+
+    /// Does `m` take the enemy king?
+    #[inline]
+    pub fn takes_king(&self, m: Move) -> bool {
+        !m.is_castle() && self.board.pieces(!self.turn(), Role::King).contains(m.to())
+    }
+
+    /// The position after the micro-move `m`, the turn not yet ended; `spent` are the dice it uses.
+    pub fn after_micro(&self, m: Move, spent: &[Role]) -> MicroPosition {
+        let mut next = self.clone();
+        for &r in spent {
+            next.dice.spend(r);
+        }
+        let (role, irreversible) = next.board.play_micro(m);
+        next.irreversible |= irreversible;
+        if role == Role::Pawn && m.from().rank().abs_diff(m.to().rank()) == 2 {
+            let target = crate::square::Square::from_coords(m.from().file(), (m.from().rank() + m.to().rank()) / 2);
+            next.new_targets |= Bitboard::from_square(target);
+        }
+        next
+    }
+
+    /// The next player's turn start: clocks, side to move, and this turn's double steps whose
+    /// pawns still stand where they arrived become the opponent's targets.
+    pub fn finish_turn(&self) -> MicroPosition {
+        let us = self.turn();
+        let live = self
+            .new_targets
+            .into_iter()
+            .filter(|&t| self.board.pieces(us, Role::Pawn).contains(pawn_arrival(t, us)))
+            .fold(Bitboard::EMPTY, |bb, t| bb | Bitboard::from_square(t));
+        let mut board = self.board.clone();
+        board.finish_turn(self.irreversible);
+        MicroPosition::new(board, live)
+    }
+}
+
+/// Where a pawn of `color` that double-stepped past `target` arrived.
+fn pawn_arrival(target: crate::square::Square, color: Color) -> crate::square::Square {
+    target.offset(if color == Color::White { 8 } else { -8 })
+}
+
+/// A whole turn: its micro-moves in the order played (none: a passed turn, `0000`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
+pub struct MicroTurn {
+    moves: [Move; MAX_DICE],
+    len: u8,
+}
+
+impl MicroTurn {
+    /// A passed turn.
+    pub const PASS: MicroTurn = MicroTurn { moves: [Move::NULL; MAX_DICE], len: 0 };
+
+    /// A turn of these micro-moves (at most [`MAX_DICE`]).
+    pub fn new(moves: &[Move]) -> MicroTurn {
+        let mut turn = MicroTurn::PASS;
+        for &m in moves {
+            turn.push(m);
+        }
+        turn
+    }
+
+    pub fn push(&mut self, m: Move) {
+        self.moves[usize::from(self.len)] = m;
+        self.len += 1;
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        &self.moves[..usize::from(self.len)]
+    }
+
+    pub fn is_pass(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The protocol's form: micro-moves joined by commas, `0000` for a pass.
+    pub fn to_uci(&self, chess960: bool) -> String {
+        if self.is_pass() {
+            return "0000".to_string();
+        }
+        self.moves().iter().map(|m| m.to_uci(chess960).to_string()).collect::<Vec<_>>().join(",")
+    }
+}
+
+impl fmt::Debug for MicroTurn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_uci(false))
+    }
+}
+
+/// What a variant of several moves a turn decides: which micro-moves the dice left allow, and
+/// which dice each one spends. The maximum rule and the turn's bookkeeping are common.
+pub trait MicroRules {
+    /// Appends every micro-move the dice left allow now, before the maximum rule.
+    fn micro_moves(&self, pos: &MicroPosition, out: &mut MoveList);
+
+    /// The dice `m` spends (castling: a rook's and a king's).
+    fn spent(&self, pos: &MicroPosition, m: Move) -> ArrayVec<Role, 2>;
+}
+
+/// One allowed micro-move and what follows it.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Step {
+    pub mv: Move,
+    /// The turn ends with it (the dice are used up as far as the rule asks, or the king falls).
+    pub ends_turn: bool,
+    /// The turn goes on only as a king capture.
+    pub must_take_king: bool,
+}
+
+/// The allowed micro-moves of one point of a turn, on the stack.
+pub type StepList = ArrayVec<Step, MAX_MOVES>;
+
+/// Answers of the maximum rule for positions already seen: how many dice can still be used, and
+/// whether a king capture can still be reached. Direct-mapped, keyed by the position with its dice.
+pub struct PlanCache {
+    entries: Vec<(u64, u8)>,
+}
+
+const BEST_KNOWN: u8 = 0x08;
+const KING_KNOWN: u8 = 0x10;
+const KING_YES: u8 = 0x20;
+
+impl PlanCache {
+    /// A cache of `2^bits` entries.
+    pub fn new(bits: u32) -> PlanCache {
+        PlanCache { entries: vec![(0, 0); 1 << bits] }
+    }
+
+    #[inline]
+    fn slot(&mut self, key: u64) -> &mut (u64, u8) {
+        let mask = self.entries.len() - 1;
+        let slot = &mut self.entries[key as usize & mask];
+        if slot.0 != key {
+            *slot = (key, 0);
+        }
+        slot
+    }
+}
+
+impl Default for PlanCache {
+    fn default() -> PlanCache {
+        PlanCache::new(14)
+    }
+}
+
+/// The position after the allowed step `step` from `pos`: within the turn, or the next turn's
+/// start (the game may then be over, by a king capture).
+pub fn after_step<R: MicroRules>(rules: &R, pos: &MicroPosition, step: Step) -> MicroPosition {
+    let mut next = pos.after_micro(step.mv, &rules.spent(pos, step.mv));
+    if step.ends_turn {
+        next.finish_turn()
+    } else {
+        next.must_take_king = step.must_take_king;
+        next
+    }
+}
+
+/// The most dice any sequence of micro-moves can use from `pos` (a king capture ends a sequence).
+pub fn most_dice<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut PlanCache) -> usize {
+    let left = pos.dice.len();
+    if left == 0 {
+        return 0;
+    }
+    let key = pos.plan_key();
+    let known = cache.slot(key).1;
+    if known & BEST_KNOWN != 0 {
+        return usize::from(known & 0x7);
+    }
+    let mut moves = MoveList::new();
+    rules.micro_moves(pos, &mut moves);
+    let mut best = 0;
+    for &m in &moves {
+        let spent = rules.spent(pos, m);
+        let used = if pos.takes_king(m) {
+            spent.len()
+        } else {
+            spent.len() + most_dice(rules, &pos.after_micro(m, &spent), cache)
+        };
+        best = best.max(used);
+        if best == left {
+            break;
+        }
+    }
+    let slot = cache.slot(key);
+    slot.1 |= BEST_KNOWN | best as u8;
+    best
+}
+
+/// Can some sequence of micro-moves from `pos` take the enemy king?
+pub fn can_take_king<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut PlanCache) -> bool {
+    if pos.dice.is_empty() || pos.board.pieces(!pos.turn(), Role::King).is_empty() {
+        return false;
+    }
+    let key = pos.plan_key();
+    let known = cache.slot(key).1;
+    if known & KING_KNOWN != 0 {
+        return known & KING_YES != 0;
+    }
+    let mut moves = MoveList::new();
+    rules.micro_moves(pos, &mut moves);
+    let mut yes = moves.iter().any(|&m| pos.takes_king(m));
+    if !yes && pos.dice.len() > 1 {
+        yes = moves.iter().any(|&m| can_take_king(rules, &pos.after_micro(m, &rules.spent(pos, m)), cache));
+    }
+    let slot = cache.slot(key);
+    slot.1 |= KING_KNOWN | if yes { KING_YES } else { 0 };
+    yes
+}
+
+/// The micro-moves the rules allow at `pos` (a turn in progress) under the maximum rule: a turn
+/// must use as many dice as any sequence can, except that a sequence taking the king is always
+/// allowed. Empty when the turn is over (or, at its start, passed).
+pub fn allowed_steps<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut PlanCache, out: &mut StepList) {
+    out.clear();
+    if pos.dice.is_empty() || pos.board.pieces(!pos.turn(), Role::King).is_empty() {
+        return;
+    }
+    let mut moves = MoveList::new();
+    rules.micro_moves(pos, &mut moves);
+    let most = if pos.must_take_king { 0 } else { most_dice(rules, pos, cache) };
+    for &m in &moves {
+        if pos.takes_king(m) {
+            out.push(Step { mv: m, ends_turn: true, must_take_king: false });
+            continue;
+        }
+        let spent = rules.spent(pos, m);
+        let next = pos.after_micro(m, &spent);
+        let rest = most_dice(rules, &next, cache);
+        if !pos.must_take_king && spent.len() + rest == most {
+            out.push(Step { mv: m, ends_turn: rest == 0, must_take_king: false });
+        } else if rest > 0 && can_take_king(rules, &next, cache) {
+            out.push(Step { mv: m, ends_turn: false, must_take_king: true });
+        }
+    }
+}
+
+/// Calls `visit` with every whole turn allowed from `pos` (a turn in progress: its remaining
+/// micro-moves), in generation order; a position whose roll allows nothing gives the pass.
+pub fn for_each_turn<R: MicroRules>(
+    rules: &R,
+    pos: &MicroPosition,
+    cache: &mut PlanCache,
+    visit: &mut dyn FnMut(&MicroTurn),
+) {
+    fn walk<R: MicroRules>(
+        rules: &R,
+        pos: &MicroPosition,
+        cache: &mut PlanCache,
+        so_far: &MicroTurn,
+        visit: &mut dyn FnMut(&MicroTurn),
+    ) {
+        let mut steps = StepList::new();
+        allowed_steps(rules, pos, cache, &mut steps);
+        for &step in &steps {
+            let mut turn = *so_far;
+            turn.push(step.mv);
+            if step.ends_turn {
+                visit(&turn);
+            } else {
+                let next = after_step(rules, pos, step);
+                walk(rules, &next, cache, &turn, visit);
+            }
+        }
+    }
+    let mut steps = StepList::new();
+    allowed_steps(rules, pos, cache, &mut steps);
+    if steps.is_empty() {
+        visit(&MicroTurn::PASS);
+        return;
+    }
+    walk(rules, pos, cache, &MicroTurn::PASS, visit);
+}
+
+/// Plays the micro-moves of `turn` from `pos` (a turn in progress), checking each against the
+/// maximum rule; returns the next turn's start, or which micro-move was refused and why.
+pub fn play_turn<R: MicroRules>(
+    rules: &R,
+    pos: &MicroPosition,
+    turn: &[Move],
+    cache: &mut PlanCache,
+) -> Result<MicroPosition, TurnError> {
+    let mut pos = pos.clone();
+    let mut steps = StepList::new();
+    allowed_steps(rules, &pos, cache, &mut steps);
+    if turn.is_empty() {
+        return if steps.is_empty() { Ok(pos.finish_turn()) } else { Err(TurnError::PassNotAllowed) };
+    }
+    for (i, &m) in turn.iter().enumerate() {
+        if !pos.in_turn() || steps.is_empty() {
+            return Err(TurnError::TooLong { index: i });
+        }
+        let Some(&step) = steps.iter().find(|s| s.mv == m) else {
+            return Err(TurnError::NotAllowed { index: i });
+        };
+        pos = after_step(rules, &pos, step);
+        if step.ends_turn {
+            return if i + 1 == turn.len() { Ok(pos) } else { Err(TurnError::TooLong { index: i + 1 }) };
+        }
+        allowed_steps(rules, &pos, cache, &mut steps);
+    }
+    Err(TurnError::Unfinished)
+}
+
+/// Reads a turn written as the protocol writes it (micro-moves joined by commas, `0000` for a
+/// pass) from `pos`, micro-move by micro-move on the board as it changes; whether the dice allow
+/// it is [`play_turn`]'s question.
+pub fn parse_turn<R: MicroRules>(rules: &R, pos: &MicroPosition, text: &str) -> Result<Vec<Move>, String> {
+    if text == "0000" {
+        return Ok(Vec::new());
+    }
+    let mut scratch = pos.clone();
+    let mut moves = Vec::new();
+    for part in text.split(',') {
+        if moves.len() == MAX_DICE {
+            return Err(format!("{text:?} has more micro-moves than a turn can"));
+        }
+        // Every micro-move the pieces could make, whatever the dice.
+        scratch.dice = DicePool { counts: [1; 6] };
+        let mut all = MoveList::new();
+        rules.micro_moves(&scratch, &mut all);
+        let m = crate::movegen::find_uci(&scratch.board, &all, part)
+            .ok_or_else(|| format!("{part:?} is not a move of the position ({})", scratch.board.fen()))?;
+        scratch = scratch.after_micro(m, &[]);
+        moves.push(m);
+    }
+    Ok(moves)
+}
+
+/// Why a turn of micro-moves was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnError {
+    /// The roll allows micro-moves, so the turn may not be passed.
+    PassNotAllowed,
+    /// Micro-move `index` (from 0) is not allowed there (no die for it, or it breaks the
+    /// maximum rule).
+    NotAllowed { index: usize },
+    /// The turn had ended before micro-move `index`.
+    TooLong { index: usize },
+    /// The dice allow (and the maximum rule asks for) more micro-moves.
+    Unfinished,
+}
