@@ -122,6 +122,12 @@ fn dicechess3_agrees_with_every_conformance_case() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} failures of {} cases:\n{}", failures.len(), cases.len(), failures[..failures.len().min(30)].join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures of {} cases:\n{}",
+        failures.len(),
+        cases.len(),
+        failures[..failures.len().min(30)].join("\n")
+    );
     assert!(rolls_checked > 5000, "{rolls_checked} rolls checked");
 }

@@ -22,6 +22,30 @@ pub const DICE: usize = 3;
 pub struct DiceChess3;
 
 impl MicroRules for DiceChess3 {
+    fn name(&self) -> &'static str {
+        "dicechess3"
+    }
+
+    fn dice(&self) -> usize {
+        DICE
+    }
+
+    /// The 56 outcomes of three dice; none once the game is over.
+    fn outcomes(&self, pos: &MicroPosition) -> OutcomeList {
+        if self.end(pos).is_some() { OutcomeList::new() } else { fair_dice(DICE) }
+    }
+
+    /// A captured king, or a hundred turns without a capture or a pawn move.
+    fn end(&self, pos: &MicroPosition) -> Option<GameEnd> {
+        if let Some(loser) = Color::ALL.into_iter().find(|&c| pos.board.pieces(c, Role::King).is_empty()) {
+            return Some(GameEnd { result: GameResult::Win(!loser), reason: EndReason::KingCapture });
+        }
+        if !pos.in_turn() && pos.board.halfmove_clock() >= 100 {
+            return Some(GameEnd { result: GameResult::Draw, reason: EndReason::FiftyMoveRule });
+        }
+        None
+    }
+
     fn micro_moves(&self, pos: &MicroPosition, out: &mut MoveList) {
         let generator = Generator::new(&pos.board, Legality::PseudoLegal);
         for role in pos.dice.roles() {
@@ -48,27 +72,6 @@ impl MicroRules for DiceChess3 {
 }
 
 impl DiceChess3 {
-    pub fn name(&self) -> &'static str {
-        "dicechess3"
-    }
-
-    /// The 56 outcomes of three dice; none once the game is over.
-    pub fn outcomes(&self, pos: &MicroPosition) -> OutcomeList {
-        if self.end(pos).is_some() { OutcomeList::new() } else { fair_dice(DICE) }
-    }
-
-    /// The end judged from the position: a captured king, or a hundred turns without a capture
-    /// or a pawn move. (Repetitions need the game's history.)
-    pub fn end(&self, pos: &MicroPosition) -> Option<GameEnd> {
-        if let Some(loser) = Color::ALL.into_iter().find(|&c| pos.board.pieces(c, Role::King).is_empty()) {
-            return Some(GameEnd { result: GameResult::Win(!loser), reason: EndReason::KingCapture });
-        }
-        if !pos.in_turn() && pos.board.halfmove_clock() >= 100 {
-            return Some(GameEnd { result: GameResult::Draw, reason: EndReason::FiftyMoveRule });
-        }
-        None
-    }
-
     /// The start position.
     pub fn startpos(&self) -> MicroPosition {
         MicroPosition::new(Board::startpos(), Bitboard::EMPTY)
@@ -125,7 +128,7 @@ fn parse_targets(field: &str, board: &Board) -> Result<Bitboard, String> {
     if field == "-" {
         return Ok(Bitboard::EMPTY);
     }
-    if field.len() % 2 != 0 || field.len() > 16 {
+    if !field.len().is_multiple_of(2) || field.len() > 16 {
         return Err(format!("invalid DFEN: en-passant field {field:?} is not a list of squares"));
     }
     let them = !board.turn();

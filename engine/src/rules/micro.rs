@@ -26,6 +26,8 @@ pub struct DicePool {
 
 impl DicePool {
     pub const EMPTY: DicePool = DicePool { counts: [0; 6] };
+    /// One die of each face: every micro-move the pieces could make.
+    pub const ONE_EACH: DicePool = DicePool { counts: [1; 6] };
 
     /// The dice of a roll.
     pub fn from_roll(roll: &Roll) -> DicePool {
@@ -103,7 +105,10 @@ impl DicePool {
             let upper = c.is_ascii_uppercase();
             if upper != (color == Color::White) {
                 let case = if color == Color::White { "upper" } else { "lower" };
-                return Err(format!("die letter {c:?} has the wrong case: {} is to move, so its dice are {case} case", color.name()));
+                return Err(format!(
+                    "die letter {c:?} has the wrong case: {} is to move, so its dice are {case} case",
+                    color.name()
+                ));
             }
             pool.counts[role.index()] += 1;
         }
@@ -299,6 +304,19 @@ impl fmt::Debug for MicroTurn {
 /// What a variant of several moves a turn decides: which micro-moves the dice left allow, and
 /// which dice each one spends. The maximum rule and the turn's bookkeeping are common.
 pub trait MicroRules {
+    /// The variant's name as `UCI_Variant` spells it.
+    fn name(&self) -> &'static str;
+
+    /// How many dice a roll has.
+    fn dice(&self) -> usize;
+
+    /// The outcomes of the roll at the start of a turn; none once the game is over.
+    fn outcomes(&self, pos: &MicroPosition) -> crate::rules::dice::OutcomeList;
+
+    /// The end judged from the position alone (a captured king, the turn clock); repetitions
+    /// need the game's history.
+    fn end(&self, pos: &MicroPosition) -> Option<crate::rules::GameEnd>;
+
     /// Appends every micro-move the dice left allow now, before the maximum rule.
     fn micro_moves(&self, pos: &MicroPosition, out: &mut MoveList);
 
@@ -524,7 +542,7 @@ pub fn parse_turn<R: MicroRules>(rules: &R, pos: &MicroPosition, text: &str) -> 
             return Err(format!("{text:?} has more micro-moves than a turn can"));
         }
         // Every micro-move the pieces could make, whatever the dice.
-        scratch.dice = DicePool { counts: [1; 6] };
+        scratch.dice = DicePool::ONE_EACH;
         let mut all = MoveList::new();
         rules.micro_moves(&scratch, &mut all);
         let m = crate::movegen::find_uci(&scratch.board, &all, part)

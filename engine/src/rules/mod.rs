@@ -22,8 +22,8 @@ use std::fmt;
 
 pub use brainking::BrainKing;
 pub use classic::Classic;
-pub use dicechess3::DiceChess3;
 pub use dice::{MAX_OUTCOMES, Outcome, OutcomeList, Roll, RollError};
+pub use dicechess3::DiceChess3;
 pub use freedom::Freedom;
 pub use position::Position;
 

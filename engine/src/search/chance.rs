@@ -193,53 +193,15 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
         beta: i32,
         mut value_of: impl FnMut(&mut Self, usize, i32, i32) -> i32,
     ) -> i32 {
-        let total = i64::from(total);
-        let upper = i64::from(WIN);
-        // Sum of weight × value over the groups done; weights and lower bounds of the rest.
-        let mut done = 0i64;
-        let mut rest_lower: i64 =
-            groups.iter().zip(lower_bounds).map(|(g, &lb)| i64::from(g.weight) * i64::from(lb)).sum();
-        let mut rest_weight: i64 = total;
-        let alpha_scaled = (i64::from(alpha) + 1) * total - 1;
-        let beta_scaled = i64::from(beta) * total;
-        for (g, group) in groups.iter().enumerate() {
-            let w = i64::from(group.weight);
-            rest_weight -= w;
-            rest_lower -= w * i64::from(lower_bounds[g]);
-            let rest_upper = rest_weight * upper;
-            // The node fails high if this group reaches `child_beta`, low if it stays at or under
-            // `child_alpha`.
-            let child_beta = ceil_div(beta_scaled - done - rest_lower, w);
-            let child_alpha = floor_div(alpha_scaled - done - rest_upper, w);
-            if child_alpha >= upper {
-                return floor_div(done + w * upper + rest_upper, total) as i32;
-            }
-            if child_beta <= -upper {
-                return floor_div(done - w * upper + rest_lower, total) as i32;
-            }
-            let a = child_alpha.max(-i64::from(INF)) as i32;
-            let b = child_beta.min(i64::from(INF)) as i32;
+        star1_mean(groups, lower_bounds, total, alpha, beta, |g, a, b| {
             let v = value_of(self, g, a, b);
-            if self.aborted {
-                return 0;
-            }
-            let v64 = i64::from(v);
-            if v >= b && b < INF {
-                return floor_div(done + w * v64 + rest_lower, total) as i32;
-            }
-            if v <= a && a > -INF {
-                return floor_div(done + w * v64 + rest_upper, total) as i32;
-            }
-            done += w * v64;
-        }
-        floor_div(done, total) as i32
+            (!self.aborted).then_some(v)
+        })
+        .unwrap_or(0)
     }
 
-    /// Star2's probing phase: one turn of each group (the first in order: the table's move, then
-    /// captures), searched with a null window at what the group must reach for the node to fail
-    /// high if the groups not yet probed reach `beta`. Every probe that succeeds is a lower bound
-    /// on its group; if all succeed the node fails high without a full search. The first probe
-    /// that fails ends the phase: the bounds found so far tighten the Star1 windows.
+    /// Star2's probing phase ([`star2_probe`]): one turn of each group, the first in order (the
+    /// table's move, then captures).
     #[allow(clippy::too_many_arguments)]
     fn probe(
         &mut self,
@@ -254,30 +216,11 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
         beta: i32,
         ply: usize,
     ) -> Option<i32> {
-        if beta >= WIN || beta <= -WIN {
-            return None;
-        }
-        let beta64 = i64::from(beta);
-        let total64 = i64::from(total);
-        // Weighted lower bounds of the groups probed so far, and the weight of those left.
-        let mut probed = 0i64;
-        let mut rest_weight = total64;
-        for (g, group) in groups.iter().enumerate() {
-            let w = i64::from(group.weight);
-            rest_weight -= w;
-            let threshold = ceil_div(beta64 * total64 - probed - rest_weight * beta64, w);
-            if threshold > i64::from(WIN) {
-                return None;
-            }
-            let t = threshold.max(i64::from(-WIN) + 1) as i32;
-            let v = self.decision_node(pos, hash, table, children, group.representative, depth, t - 1, t, ply, true);
-            if self.aborted || v < t {
-                return None;
-            }
-            lower_bounds[g] = v;
-            probed += w * i64::from(v);
-        }
-        Some(floor_div(probed, total64) as i32)
+        star2_probe(groups, lower_bounds, total, beta, |g, t| {
+            let v =
+                self.decision_node(pos, hash, table, children, groups[g].representative, depth, t - 1, t, ply, true);
+            (!self.aborted).then_some(v)
+        })
     }
 
     /// Adversarial dice: the worst group for the side to move (a min node, with alpha-beta).
@@ -308,4 +251,94 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
         }
         worst
     }
+}
+
+/// The weighted mean of the groups' values under Star1 windows (Ballard): with every value within
+/// `[-WIN, WIN]`, the groups done and the bounds of the rest give each next group the window that
+/// would decide the node. `value_of(group, alpha, beta)` searches one group; `None` (a stopped
+/// search) stops the mean too. `lower_bounds` are known lower bounds of each group (`-WIN` where
+/// nothing is known).
+pub(crate) fn star1_mean(
+    groups: &[OutcomeGroup],
+    lower_bounds: &[i32],
+    total: u32,
+    alpha: i32,
+    beta: i32,
+    mut value_of: impl FnMut(usize, i32, i32) -> Option<i32>,
+) -> Option<i32> {
+    let total = i64::from(total);
+    let upper = i64::from(WIN);
+    // Sum of weight × value over the groups done; weights and lower bounds of the rest.
+    let mut done = 0i64;
+    let mut rest_lower: i64 = groups.iter().zip(lower_bounds).map(|(g, &lb)| i64::from(g.weight) * i64::from(lb)).sum();
+    let mut rest_weight: i64 = total;
+    let alpha_scaled = (i64::from(alpha) + 1) * total - 1;
+    let beta_scaled = i64::from(beta) * total;
+    for (g, group) in groups.iter().enumerate() {
+        let w = i64::from(group.weight);
+        rest_weight -= w;
+        rest_lower -= w * i64::from(lower_bounds[g]);
+        let rest_upper = rest_weight * upper;
+        // The node fails high if this group reaches `child_beta`, low if it stays at or under
+        // `child_alpha`.
+        let child_beta = ceil_div(beta_scaled - done - rest_lower, w);
+        let child_alpha = floor_div(alpha_scaled - done - rest_upper, w);
+        if child_alpha >= upper {
+            return Some(floor_div(done + w * upper + rest_upper, total) as i32);
+        }
+        if child_beta <= -upper {
+            return Some(floor_div(done - w * upper + rest_lower, total) as i32);
+        }
+        let a = child_alpha.max(-i64::from(INF)) as i32;
+        let b = child_beta.min(i64::from(INF)) as i32;
+        let v = value_of(g, a, b)?;
+        let v64 = i64::from(v);
+        if v >= b && b < INF {
+            return Some(floor_div(done + w * v64 + rest_lower, total) as i32);
+        }
+        if v <= a && a > -INF {
+            return Some(floor_div(done + w * v64 + rest_upper, total) as i32);
+        }
+        done += w * v64;
+    }
+    Some(floor_div(done, total) as i32)
+}
+
+/// Star2's probing phase: one turn of each group searched with a null window at what the group
+/// must reach for the node to fail high if the groups not yet probed reach `beta`
+/// (`probe_of(group, t)` searches with the window `(t - 1, t)`; `None` is a stopped search).
+/// Every probe that succeeds is a lower bound on its group (written to `lower_bounds`); if all
+/// succeed the node fails high without a full search and the bound is returned. The first probe
+/// that fails ends the phase: the bounds found so far tighten the Star1 windows.
+pub(crate) fn star2_probe(
+    groups: &[OutcomeGroup],
+    lower_bounds: &mut [i32],
+    total: u32,
+    beta: i32,
+    mut probe_of: impl FnMut(usize, i32) -> Option<i32>,
+) -> Option<i32> {
+    if beta >= WIN || beta <= -WIN {
+        return None;
+    }
+    let beta64 = i64::from(beta);
+    let total64 = i64::from(total);
+    // Weighted lower bounds of the groups probed so far, and the weight of those left.
+    let mut probed = 0i64;
+    let mut rest_weight = total64;
+    for (g, group) in groups.iter().enumerate() {
+        let w = i64::from(group.weight);
+        rest_weight -= w;
+        let threshold = ceil_div(beta64 * total64 - probed - rest_weight * beta64, w);
+        if threshold > i64::from(WIN) {
+            return None;
+        }
+        let t = threshold.max(i64::from(-WIN) + 1) as i32;
+        let v = probe_of(g, t)?;
+        if v < t {
+            return None;
+        }
+        lower_bounds[g] = v;
+        probed += w * i64::from(v);
+    }
+    Some(floor_div(probed, total64) as i32)
 }

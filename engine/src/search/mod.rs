@@ -8,6 +8,7 @@
 //! and no number of moves a turn.
 
 pub mod chance;
+pub mod micro;
 mod node;
 mod ordering;
 mod qsearch;
@@ -22,6 +23,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 pub use chance::{Groups, OutcomeGroup, group_outcomes};
+pub use micro::{MicroInput, search_micro};
 pub use threads::search;
 
 /// A win, scored from the winner's side; a win `p` turns from the root scores `WIN - p`.

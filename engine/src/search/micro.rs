@@ -1,0 +1,586 @@
+//! The search for variants of several moves a turn ([`MicroRules`]: `dicechess3`, ...), as
+//! Arimaa's bot_Sharp searches its four steps: a turn is a sequence of decisions of one side,
+//! the score keeps its sign within the turn, depth counts whole turns, and the table's key holds
+//! the dice left (so the orders of a turn's micro-moves transpose).
+//!
+//! The states: the start of a turn is a chance node over the roll's outcomes (Star1/Star2, the
+//! same arithmetic as the one-move search, [`super::chance`]); each outcome leads to a decision
+//! node of the mover with those dice, one micro-move at a time under the maximum rule; the
+//! turn's end is the opponent's chance node. The horizon weighs, outcome by outcome, the best
+//! line of captures the dice allow against standing pat.
+
+use super::chance::{OutcomeGroup, star1_mean, star2_probe};
+use super::{
+    ChancePruning, Choice, INF, MAX_PLY, OutcomeAdvice, ScoredChoice, SearchOptions, SearchResult, Shared, WIN,
+    floor_div,
+};
+use crate::eval::{EVAL_MAX, StaticEval};
+use crate::movegen::MoveList;
+use crate::piece::{Color, Role};
+use crate::rules::dice::OutcomeList;
+use crate::rules::micro::{
+    DicePool, MicroPosition, MicroRules, MicroTurn, PlanCache, Step, StepList, after_step, allowed_steps,
+};
+use crate::rules::{GameEnd, GameResult};
+use crate::timeman::{Limits, TimeBudget};
+use crate::tt::NO_TURN;
+use crate::zobrist::NODE_KIND;
+use arrayvec::ArrayVec;
+use std::sync::atomic::Ordering;
+
+/// Nodes between two looks at the clock.
+const CLOCK_INTERVAL: u64 = 1024;
+/// Threads get deep stacks: each decision keeps its lists on the stack.
+const STACK_BYTES: usize = 64 << 20;
+
+/// Everything one search of a variant of several moves a turn needs.
+pub struct MicroInput<'a, R> {
+    pub rules: &'a R,
+    pub eval: &'a StaticEval,
+    /// The start of a turn (the roll to come: the root is the chance node) or a turn in
+    /// progress (the root is the mover's decision).
+    pub position: &'a MicroPosition,
+    /// Hashes of the game's earlier turn starts, oldest first (for repetitions).
+    pub history: &'a [u64],
+    pub limits: Limits,
+    pub options: SearchOptions,
+}
+
+/// Searches `input`'s root by iterative deepening, calling `report` after each completed
+/// iteration. At a turn's start the result has every outcome's best turn and value (the advice
+/// table) and chooses [`Choice::Roll`]; in a turn it chooses the rest of the turn.
+pub fn search_micro<R: MicroRules + Sync>(
+    input: &MicroInput<'_, R>,
+    shared: &Shared,
+    report: &mut (dyn FnMut(&SearchResult<MicroTurn>) + Send),
+) -> SearchResult<MicroTurn> {
+    shared.nodes.store(0, Ordering::Relaxed);
+    if input.options.use_tt {
+        shared.tt.new_search();
+    }
+    let budget = TimeBudget::new(&input.limits);
+    let mut result = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("search-main".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, move || {
+                let mut worker = MicroWorker::new(input, shared, budget);
+                let result = worker.iterate(input, report);
+                shared.stop.store(true, Ordering::Relaxed);
+                result
+            })
+            .expect("spawn the search thread")
+            .join()
+            .expect("the search thread")
+    });
+    result.nodes = shared.nodes();
+    result.elapsed = budget.elapsed();
+    result
+}
+
+/// The value of a finished game for the side to move at `ply` turns from the root.
+fn end_value(end: GameEnd, side: Color, ply: usize) -> i32 {
+    match end.result {
+        GameResult::Draw => 0,
+        GameResult::Win(c) if c == side => WIN - ply as i32,
+        GameResult::Win(_) => -(WIN - ply as i32),
+    }
+}
+
+/// The horizon's table key: the position's, marked apart from the decision and chance keys.
+#[inline]
+fn horizon_key(hash: u64) -> u64 {
+    hash ^ NODE_KIND[0].rotate_left(29)
+}
+
+/// One search thread.
+pub(crate) struct MicroWorker<'a, R> {
+    rules: &'a R,
+    eval: &'a StaticEval,
+    shared: &'a Shared,
+    options: &'a SearchOptions,
+    budget: TimeBudget,
+    node_limit: Option<u64>,
+    local_nodes: u64,
+    seldepth: usize,
+    /// Turn-start hashes: the game's, then the search path's.
+    path: Vec<u64>,
+    cache: PlanCache,
+    /// The roll's outcomes, one group each, heaviest first (the roll is the same at every turn).
+    groups: ArrayVec<OutcomeGroup, { crate::rules::MAX_OUTCOMES }>,
+    outcomes: OutcomeList,
+    total_weight: u32,
+    aborted: bool,
+}
+
+impl<'a, R: MicroRules> MicroWorker<'a, R> {
+    pub(crate) fn new(input: &'a MicroInput<'_, R>, shared: &'a Shared, budget: TimeBudget) -> MicroWorker<'a, R> {
+        let mut path = input.history.to_vec();
+        if !input.position.in_turn() && path.last() != Some(&input.position.hash()) {
+            path.push(input.position.hash());
+        }
+        let outcomes = crate::rules::dice::fair_dice(input.rules.dice());
+        let mut groups: ArrayVec<OutcomeGroup, { crate::rules::MAX_OUTCOMES }> = outcomes
+            .iter()
+            .enumerate()
+            .map(|(i, o)| OutcomeGroup { representative: i, members: 1 << i, weight: o.weight })
+            .collect();
+        groups.sort_by_key(|g| std::cmp::Reverse(g.weight));
+        MicroWorker {
+            rules: input.rules,
+            eval: input.eval,
+            shared,
+            options: &input.options,
+            budget,
+            node_limit: input.limits.nodes,
+            local_nodes: 0,
+            seldepth: 0,
+            path,
+            cache: PlanCache::default(),
+            total_weight: outcomes.iter().map(|o| o.weight).sum(),
+            groups,
+            outcomes,
+            aborted: false,
+        }
+    }
+
+    /// Counts a node and, every so often, looks at the clock and the limits.
+    #[inline]
+    fn visit(&mut self, ply: usize) -> bool {
+        self.local_nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.local_nodes >= CLOCK_INTERVAL {
+            let total = self.shared.nodes.fetch_add(self.local_nodes, Ordering::Relaxed) + self.local_nodes;
+            self.local_nodes = 0;
+            if self.budget.out_of_time() || self.node_limit.is_some_and(|n| total >= n) {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        !self.aborted
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared.nodes.fetch_add(self.local_nodes, Ordering::Relaxed);
+        self.local_nodes = 0;
+    }
+
+    #[inline]
+    fn tt_probe(&self, key: u64) -> Option<crate::tt::TtHit> {
+        if self.options.use_tt { self.shared.tt.probe(key) } else { None }
+    }
+
+    #[inline]
+    fn tt_store(&self, key: u64, depth: i32, value: i32, alpha: i32, beta: i32, best: u16) {
+        if !self.options.use_tt || self.aborted {
+            return;
+        }
+        let (lower, upper) = if value >= beta {
+            (value, WIN)
+        } else if value <= alpha {
+            (-WIN, value)
+        } else {
+            (value, value)
+        };
+        self.shared.tt.store(key, depth, lower, upper, best);
+    }
+
+    /// The value of a turn's start for the side to move, `depth` turns deep.
+    pub(crate) fn turn_start(&mut self, pos: &MicroPosition, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        if !self.visit(ply) {
+            return 0;
+        }
+        let hash = pos.hash();
+        if ply > 0 && is_threefold(&self.path, hash, pos.board.halfmove_clock()) {
+            return 0;
+        }
+        if let Some(end) = self.rules.end(pos) {
+            return end_value(end, pos.turn(), ply);
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.horizon(pos, ply);
+        }
+        self.path.push(hash);
+        let value = self.chance(pos, hash, depth, alpha, beta, ply);
+        self.path.pop();
+        value
+    }
+
+    /// The roll at a turn's start: the weighted mean of the outcomes' decisions.
+    fn chance(&mut self, pos: &MicroPosition, hash: u64, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        let key = hash ^ NODE_KIND[super::node::CHANCE_KIND];
+        if let Some(v) = self.tt_probe(key).and_then(|hit| hit.cutoff(depth, alpha, beta)) {
+            return v;
+        }
+        let groups = self.groups.clone();
+        let total = self.total_weight;
+        let outcome_value = |w: &mut Self, g: usize, a: i32, b: i32, probe: bool| -> Option<i32> {
+            let rolled = pos.rolled(&w.outcomes[groups[g].representative].roll);
+            let v = w.decision(&rolled, depth, a, b, ply, probe);
+            (!w.aborted).then_some(v)
+        };
+        let mut lower_bounds: ArrayVec<i32, { crate::rules::MAX_OUTCOMES }> = groups.iter().map(|_| -WIN).collect();
+        let value = match self.options.chance_pruning {
+            ChancePruning::None => {
+                let mut sum = 0i64;
+                for g in 0..groups.len() {
+                    let Some(v) = outcome_value(self, g, -INF, INF, false) else { return 0 };
+                    sum += i64::from(groups[g].weight) * i64::from(v);
+                }
+                Some(floor_div(sum, i64::from(total)) as i32)
+            }
+            ChancePruning::Star1 => {
+                star1_mean(&groups, &lower_bounds, total, alpha, beta, |g, a, b| outcome_value(self, g, a, b, false))
+            }
+            ChancePruning::Star2 => {
+                match star2_probe(&groups, &mut lower_bounds, total, beta, |g, t| {
+                    outcome_value(self, g, t - 1, t, true)
+                }) {
+                    Some(cut) => Some(cut),
+                    None if self.aborted => None,
+                    None => star1_mean(&groups, &lower_bounds, total, alpha, beta, |g, a, b| {
+                        outcome_value(self, g, a, b, false)
+                    }),
+                }
+            }
+        };
+        let Some(value) = value else { return 0 };
+        self.tt_store(key, depth, value, alpha, beta, NO_TURN);
+        value
+    }
+
+    /// The mover's decision during a turn (dice left), `depth` turns deep counting this one.
+    /// With `probe`, only the first micro-move in order is followed: a lower bound (Star2).
+    fn decision(&mut self, pos: &MicroPosition, depth: i32, alpha: i32, beta: i32, ply: usize, probe: bool) -> i32 {
+        if !self.visit(ply) {
+            return 0;
+        }
+        let key = pos.hash();
+        let mut tt_best = NO_TURN;
+        if let Some(hit) = self.tt_probe(key) {
+            if let Some(v) = hit.cutoff(depth, alpha, beta) {
+                return v;
+            }
+            tt_best = hit.best;
+        }
+        let mut steps = StepList::new();
+        allowed_steps(self.rules, pos, &mut self.cache, &mut steps);
+        if steps.is_empty() {
+            // Nothing the dice allow: the turn passes.
+            return -self.turn_start(&pos.finish_turn(), depth - 1, -beta, -alpha, ply + 1);
+        }
+        let order = self.order(pos, &steps, tt_best);
+        let mut best = -INF;
+        let mut best_index = NO_TURN;
+        for &k in &order {
+            let a = alpha.max(best);
+            let v = self.step_value(pos, steps[k], depth, a, beta, ply, probe);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_index = k as u16;
+            }
+            if best >= beta || probe {
+                break;
+            }
+        }
+        if !probe {
+            self.tt_store(key, depth, best, alpha, beta, best_index);
+        }
+        best
+    }
+
+    /// The value for the mover of playing `step` from `pos`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn step_value(
+        &mut self,
+        pos: &MicroPosition,
+        step: Step,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        probe: bool,
+    ) -> i32 {
+        let child = after_step(self.rules, pos, step);
+        if step.ends_turn {
+            -self.turn_start(&child, depth - 1, -beta, -alpha, ply + 1)
+        } else {
+            self.decision(&child, depth, alpha, beta, ply, probe)
+        }
+    }
+
+    /// The order to try `steps` in: the table's best, king captures, captures by most valuable
+    /// victim and least valuable attacker, promotions, then the rest as generated.
+    fn order(
+        &self,
+        pos: &MicroPosition,
+        steps: &StepList,
+        tt_best: u16,
+    ) -> ArrayVec<usize, { crate::movegen::MAX_MOVES }> {
+        let board = &pos.board;
+        let mut keyed: ArrayVec<(usize, i32), { crate::movegen::MAX_MOVES }> = ArrayVec::new();
+        for (k, step) in steps.iter().enumerate() {
+            let m = step.mv;
+            let key = if k == usize::from(tt_best) {
+                i32::MAX
+            } else if pos.takes_king(m) {
+                i32::MAX - 1
+            } else if let Some(sq) = board.captured_square(m) {
+                let victim = board.role_at(sq).map_or(0, |r| r.index() as i32 + 1);
+                let attacker = board.role_at(m.from()).map_or(0, |r| r.index() as i32);
+                1000 + 10 * victim - attacker
+            } else if m.promotion_role() == Some(Role::Queen) {
+                900
+            } else {
+                0
+            };
+            keyed.push((k, key));
+        }
+        keyed.sort_by_key(|&(k, key)| (std::cmp::Reverse(key), k));
+        keyed.into_iter().map(|(k, _)| k).collect()
+    }
+
+    /// The horizon at a turn's start ([`horizon_value`]), kept in the table: the same leaf is
+    /// reached by many outcomes and orders.
+    fn horizon(&mut self, pos: &MicroPosition, ply: usize) -> i32 {
+        let key = horizon_key(pos.hash());
+        if let Some(hit) = self.tt_probe(key)
+            && let Some(v) = hit.cutoff(0, -INF, INF)
+        {
+            return v;
+        }
+        let value = horizon_value(self.rules, self.eval, pos, ply);
+        self.tt_store(key, 0, value, -INF, INF, NO_TURN);
+        value
+    }
+
+    /// Iterative deepening at the root.
+    fn iterate(
+        &mut self,
+        input: &MicroInput<'_, R>,
+        report: &mut (dyn FnMut(&SearchResult<MicroTurn>) + Send),
+    ) -> SearchResult<MicroTurn> {
+        let max_depth = input.limits.depth.unwrap_or(MAX_PLY as u32 / 2).clamp(1, MAX_PLY as u32 - 1) as i32;
+        let mut last: Option<SearchResult<MicroTurn>> = None;
+        for depth in 1..=max_depth {
+            let Some(result) = self.search_root(input, depth) else { break };
+            report(&result);
+            last = Some(result);
+            if !self.budget.may_start_iteration() || self.shared.stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        self.flush_nodes();
+        last.unwrap_or_else(|| self.fallback(input))
+    }
+
+    /// One iteration at the root; `None` if stopped before its end.
+    fn search_root(&mut self, input: &MicroInput<'_, R>, depth: i32) -> Option<SearchResult<MicroTurn>> {
+        let pos = input.position;
+        let mut outcomes = Vec::new();
+        let (best, score, roll_score) = if pos.in_turn() {
+            let (score, turn) = self.root_decision(pos, depth, -INF, INF)?;
+            (Choice::Turn(turn), score, None)
+        } else {
+            // Every outcome searched exactly: the advice table and the expected value of the roll.
+            let mut sum = 0i64;
+            for o in self.outcomes.clone() {
+                let (score, turn) = self.root_decision(&pos.rolled(&o.roll), depth, -INF, INF)?;
+                sum += i64::from(o.weight) * i64::from(score);
+                outcomes.push(OutcomeAdvice { roll: o.roll, probability: o.probability, best: turn, score });
+            }
+            let expected = floor_div(sum, i64::from(self.total_weight)) as i32;
+            (Choice::Roll, expected, Some(expected))
+        };
+        self.flush_nodes();
+        let pv = match best {
+            Choice::Turn(t) => vec![t],
+            Choice::Roll => Vec::new(),
+        };
+        Some(SearchResult {
+            best,
+            score,
+            depth: depth as u32,
+            seldepth: self.seldepth as u32,
+            nodes: self.shared.nodes(),
+            elapsed: self.budget.elapsed(),
+            pv,
+            choices: vec![ScoredChoice { choice: best, score, exact: true }],
+            outcomes,
+            roll_score,
+            mate: None,
+            hashfull: if self.options.use_tt { self.shared.tt.hashfull() } else { 0 },
+            result_scale: crate::params::DEFAULT_RESULT_SCALE,
+        })
+    }
+
+    /// The mover's best rest of the turn from `pos` (dice left) and its value: the decision
+    /// node, with the best micro-moves kept. Values above `alpha` are exact when `beta` is `INF`.
+    fn root_decision(&mut self, pos: &MicroPosition, depth: i32, alpha: i32, beta: i32) -> Option<(i32, MicroTurn)> {
+        let mut steps = StepList::new();
+        allowed_steps(self.rules, pos, &mut self.cache, &mut steps);
+        if steps.is_empty() {
+            let v = -self.turn_start(&pos.finish_turn(), depth - 1, -beta, -alpha, 1);
+            return (!self.aborted).then_some((v, MicroTurn::PASS));
+        }
+        let tt_best = self.tt_probe(pos.hash()).map_or(NO_TURN, |hit| hit.best);
+        let order = self.order(pos, &steps, tt_best);
+        let mut best = -INF;
+        let mut best_turn = MicroTurn::PASS;
+        for &k in &order {
+            let step = steps[k];
+            let a = alpha.max(best);
+            let child = after_step(self.rules, pos, step);
+            let (v, rest) = if step.ends_turn {
+                (-self.turn_start(&child, depth - 1, -beta, -a, 1), MicroTurn::PASS)
+            } else {
+                self.root_decision(&child, depth, a, beta)?
+            };
+            if self.aborted {
+                return None;
+            }
+            if v > best {
+                best = v;
+                best_turn = MicroTurn::new(&[step.mv]);
+                for &m in rest.moves() {
+                    best_turn.push(m);
+                }
+            }
+            if best >= beta {
+                break;
+            }
+        }
+        Some((best, best_turn))
+    }
+
+    /// A result when stopped before the first iteration ended: the first allowed turn, unsearched.
+    fn fallback(&mut self, input: &MicroInput<'_, R>) -> SearchResult<MicroTurn> {
+        let pos = input.position;
+        let best = if pos.in_turn() {
+            let mut turn = MicroTurn::PASS;
+            let mut at = pos.clone();
+            let mut steps = StepList::new();
+            loop {
+                allowed_steps(self.rules, &at, &mut self.cache, &mut steps);
+                let Some(&step) = steps.first() else { break };
+                turn.push(step.mv);
+                if step.ends_turn {
+                    break;
+                }
+                at = after_step(self.rules, &at, step);
+            }
+            Choice::Turn(turn)
+        } else {
+            Choice::Roll
+        };
+        SearchResult {
+            best,
+            score: 0,
+            depth: 0,
+            seldepth: 0,
+            nodes: self.shared.nodes(),
+            elapsed: self.budget.elapsed(),
+            pv: Vec::new(),
+            choices: vec![ScoredChoice { choice: best, score: 0, exact: false }],
+            outcomes: Vec::new(),
+            roll_score: None,
+            mate: None,
+            hashfull: 0,
+            result_scale: crate::params::DEFAULT_RESULT_SCALE,
+        }
+    }
+}
+
+/// The static score of `pos` for its side to move.
+#[inline]
+pub fn evaluate(eval: &StaticEval, pos: &MicroPosition) -> i32 {
+    let white = eval.white_score(&pos.board).clamp(-EVAL_MAX, EVAL_MAX);
+    if pos.turn() == Color::White { white } else { -white }
+}
+
+/// The search's leaf value at a turn's start (not a finished game), `ply` turns from the root:
+/// for each outcome of the roll, the better of standing pat and the best line of captures (and
+/// queen promotions) its dice allow, weighted by its probability. Captures that lose material by
+/// static exchange are not followed; taking the king wins. A function of the position alone, so
+/// a plain expectiminimax can use the same leaves.
+pub fn horizon_value<R: MicroRules>(rules: &R, eval: &StaticEval, pos: &MicroPosition, ply: usize) -> i32 {
+    let stand = evaluate(eval, pos);
+    // Which dice could start a capture now; outcomes are told apart by those alone.
+    let mut every_die = pos.clone();
+    every_die.dice = DicePool::ONE_EACH;
+    let mut moves = MoveList::new();
+    rules.micro_moves(&every_die, &mut moves);
+    let mut tactical_roles = [false; 6];
+    for &m in &moves {
+        if !m.is_castle() && follows(eval, &every_die, m) {
+            let role = pos.board.role_at(m.from()).expect("a piece on the move's origin");
+            tactical_roles[role.index()] = true;
+        }
+    }
+    if !tactical_roles.contains(&true) {
+        return stand;
+    }
+    // Outcomes with the same dice of those roles have the same line.
+    let outcomes = rules.outcomes(pos);
+    let mut seen: ArrayVec<(u32, i32), { crate::rules::MAX_OUTCOMES }> = ArrayVec::new();
+    let (mut sum, mut total) = (0i64, 0i64);
+    for o in &outcomes {
+        let faces: ArrayVec<u8, 4> =
+            o.roll.faces().iter().copied().filter(|&f| tactical_roles[usize::from(f) - 1]).collect();
+        let signature = faces.iter().fold(0u32, |acc, &f| acc * 8 + u32::from(f));
+        let value = match seen.iter().find(|&&(s, _)| s == signature) {
+            Some(&(_, v)) => v,
+            None => {
+                let v = match crate::rules::Roll::new(&faces) {
+                    Ok(roll) => capture_line(rules, eval, &pos.rolled(&roll), stand, ply),
+                    Err(_) => stand,
+                };
+                seen.push((signature, v));
+                v
+            }
+        };
+        sum += i64::from(o.weight) * i64::from(value);
+        total += i64::from(o.weight);
+    }
+    floor_div(sum, total.max(1)) as i32
+}
+
+/// Is `m` a capture or queen promotion the horizon follows (the king, or no loss by exchange)?
+fn follows(eval: &StaticEval, pos: &MicroPosition, m: crate::Move) -> bool {
+    if pos.takes_king(m) {
+        return true;
+    }
+    let tactical = pos.board.captured_square(m).is_some() || m.promotion_role() == Some(Role::Queen);
+    tactical && crate::see::see(&pos.board, m, &eval.values) >= 0
+}
+
+/// The best a mover with these dice gets from captures alone (standing pat at any point).
+fn capture_line<R: MicroRules>(rules: &R, eval: &StaticEval, pos: &MicroPosition, stand: i32, ply: usize) -> i32 {
+    let mut best = stand;
+    let mut moves = MoveList::new();
+    rules.micro_moves(pos, &mut moves);
+    for &m in &moves {
+        if !follows(eval, pos, m) {
+            continue;
+        }
+        if pos.takes_king(m) {
+            return WIN - ply as i32 - 1;
+        }
+        let child = pos.after_micro(m, &rules.spent(pos, m));
+        let after = evaluate(eval, &child);
+        let v = if child.in_turn() { capture_line(rules, eval, &child, after, ply) } else { after };
+        best = best.max(v);
+    }
+    best
+}
+
+/// Has `hash` stood twice before among the last `reversible` turn starts of `path`?
+fn is_threefold(path: &[u64], hash: u64, reversible: u32) -> bool {
+    path.iter().rev().take(reversible as usize).filter(|&&h| h == hash).count() >= 2
+}

@@ -1,0 +1,226 @@
+//! The search of the variants of several moves a turn against an independent plain
+//! expectiminimax written here (no windows, no table, no reductions; the same leaves): Star1 and
+//! Star2 must return its value to the centipawn, at turn starts (the roll to come) and in turns
+//! (dice left). And what the search finds: a king capture the dice allow, its probability.
+
+use alea_engine::eval::StaticEval;
+use alea_engine::rules::DiceChess3;
+use alea_engine::rules::micro::{MicroPosition, MicroRules, PlanCache, StepList, after_step, allowed_steps};
+use alea_engine::rules::{GameResult, Roll};
+use alea_engine::search::micro::horizon_value;
+use alea_engine::search::{ChancePruning, Choice, MicroInput, SearchOptions, Shared, WIN, search_micro};
+use alea_engine::timeman::Limits;
+use alea_engine::values::PieceValues;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+fn eval() -> StaticEval {
+    StaticEval::material(PieceValues([100, 300, 300, 500, 900, 0]))
+}
+
+/// The plain expectiminimax: the value of a turn's start for its side to move.
+fn plain_turn_start<R: MicroRules>(
+    rules: &R,
+    eval: &StaticEval,
+    pos: &MicroPosition,
+    depth: i32,
+    ply: usize,
+    cache: &mut PlanCache,
+) -> i32 {
+    if let Some(end) = rules.end(pos) {
+        return match end.result {
+            GameResult::Draw => 0,
+            GameResult::Win(c) if c == pos.turn() => WIN - ply as i32,
+            GameResult::Win(_) => -(WIN - ply as i32),
+        };
+    }
+    if depth == 0 {
+        return horizon_value(rules, eval, pos, ply);
+    }
+    let outcomes = rules.outcomes(pos);
+    let total: i64 = outcomes.iter().map(|o| i64::from(o.weight)).sum();
+    let sum: i64 = outcomes
+        .iter()
+        .map(|o| i64::from(o.weight) * i64::from(plain_decision(rules, eval, &pos.rolled(&o.roll), depth, ply, cache)))
+        .sum();
+    sum.div_euclid(total) as i32
+}
+
+/// The plain expectiminimax: the best rest of a turn for the mover.
+fn plain_decision<R: MicroRules>(
+    rules: &R,
+    eval: &StaticEval,
+    pos: &MicroPosition,
+    depth: i32,
+    ply: usize,
+    cache: &mut PlanCache,
+) -> i32 {
+    let mut steps = StepList::new();
+    allowed_steps(rules, pos, cache, &mut steps);
+    if steps.is_empty() {
+        return -plain_turn_start(rules, eval, &pos.finish_turn(), depth - 1, ply + 1, cache);
+    }
+    steps
+        .iter()
+        .map(|&step| {
+            let child = after_step(rules, pos, step);
+            if step.ends_turn {
+                -plain_turn_start(rules, eval, &child, depth - 1, ply + 1, cache)
+            } else {
+                plain_decision(rules, eval, &child, depth, ply, cache)
+            }
+        })
+        .max()
+        .expect("steps")
+}
+
+fn searched(pos: &MicroPosition, depth: u32, pruning: ChancePruning, use_tt: bool) -> i32 {
+    let eval = eval();
+    let input = MicroInput {
+        rules: &DiceChess3,
+        eval: &eval,
+        position: pos,
+        history: &[],
+        limits: Limits { depth: Some(depth), ..Default::default() },
+        options: SearchOptions { chance_pruning: pruning, use_tt, ..Default::default() },
+    };
+    let shared = Shared::new(16);
+    search_micro(&input, &shared, &mut |_| {}).score
+}
+
+/// Positions from seeded random games, each at a turn's start and, rolled, in its turn.
+fn random_positions(seed: u64, count: usize, max_turns: usize) -> Vec<MicroPosition> {
+    let rules = DiceChess3;
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut cache = PlanCache::default();
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = rules.startpos();
+        let turns = rng.random_range(0..max_turns);
+        for _ in 0..turns {
+            if rules.end(&pos).is_some() {
+                break;
+            }
+            let faces: Vec<u8> = (0..3).map(|_| rng.random_range(1..=6u8)).collect();
+            pos = pos.rolled(&Roll::new(&faces).unwrap());
+            let mut steps = StepList::new();
+            loop {
+                allowed_steps(&rules, &pos, &mut cache, &mut steps);
+                if steps.is_empty() {
+                    pos = pos.finish_turn();
+                    break;
+                }
+                let step = steps[rng.random_range(0..steps.len())];
+                pos = after_step(&rules, &pos, step);
+                if step.ends_turn {
+                    break;
+                }
+            }
+        }
+        if rules.end(&pos).is_none() {
+            let faces: Vec<u8> = (0..3).map(|_| rng.random_range(1..=6u8)).collect();
+            out.push(pos.rolled(&Roll::new(&faces).unwrap()));
+            out.push(pos);
+        }
+    }
+    out
+}
+
+fn endgames() -> Vec<MicroPosition> {
+    [
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+        "4k3/4p3/8/8/8/8/8/4K3 b - - 0 1",
+        "8/8/3k4/8/3K4/8/8/8 w - - 0 1",
+        "8/5k2/8/8/2P5/8/8/2K5 b - - 0 1",
+        "k7/8/1K6/8/8/8/8/8 w - - 0 1",
+        "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 RK",
+        "8/8/8/3k4/8/8/3pK3/8 w - - 0 1 KK",
+        "7k/8/8/8/8/8/6p1/7K b - - 0 1 ppk",
+    ]
+    .iter()
+    .map(|d| DiceChess3.parse_dfen(d).expect("a DFEN"))
+    .collect()
+}
+
+fn check(positions: &[MicroPosition], depths: std::ops::RangeInclusive<u32>) {
+    let eval = eval();
+    let mut cache = PlanCache::default();
+    let mut failures = Vec::new();
+    for pos in positions {
+        for depth in depths.clone() {
+            let plain = if pos.in_turn() {
+                plain_decision(&DiceChess3, &eval, pos, depth as i32, 0, &mut cache)
+            } else {
+                plain_turn_start(&DiceChess3, &eval, pos, depth as i32, 0, &mut cache)
+            };
+            for pruning in [ChancePruning::None, ChancePruning::Star1, ChancePruning::Star2] {
+                let v = searched(pos, depth, pruning, false);
+                if v != plain {
+                    failures.push(format!("{} depth {depth} {pruning:?}: {v} != {plain}", DiceChess3.dfen(pos)));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn star1_and_star2_equal_plain_expectiminimax_at_depth_1() {
+    check(&random_positions(1, 16, 20), 1..=1);
+}
+
+#[test]
+fn star1_and_star2_equal_plain_expectiminimax_in_endgames_at_depth_2() {
+    check(&endgames(), 1..=2);
+}
+
+#[test]
+#[ignore = "minutes: cargo test --release -p alea-engine --test micro_search -- --ignored"]
+fn star1_and_star2_equal_plain_expectiminimax_on_many_positions() {
+    check(&random_positions(2, 100, 40), 1..=1);
+    check(&endgames(), 3..=3);
+}
+
+/// A rook on the king's file takes it with any roll holding a 4: 1 - (5/6)^3 = 91/216 of the
+/// time; otherwise the position stands (no other capture). The root's table says so.
+#[test]
+fn a_king_capture_is_found_for_exactly_the_rolls_that_allow_it() {
+    let pos = DiceChess3.parse_dfen("4k3/8/8/8/8/8/8/K3R3 w - - 0 1").unwrap();
+    let eval = eval();
+    let input = MicroInput {
+        rules: &DiceChess3,
+        eval: &eval,
+        position: &pos,
+        history: &[],
+        limits: Limits { depth: Some(1), ..Default::default() },
+        options: SearchOptions::default(),
+    };
+    let result = search_micro(&input, &Shared::new(16), &mut |_| {});
+    assert_eq!(result.best, Choice::Roll);
+    assert_eq!(result.outcomes.len(), 56);
+    let winning: f64 = result.outcomes.iter().filter(|o| o.score > WIN - 10).map(|o| o.probability).sum();
+    assert!((winning - 91.0 / 216.0).abs() < 1e-9, "P(king capture) = {winning}");
+    for o in &result.outcomes {
+        let has_rook = o.roll.faces().contains(&4);
+        assert_eq!(o.score > WIN - 10, has_rook, "roll {}: {}", o.roll, o.score);
+        if has_rook {
+            assert_eq!(o.best.to_uci(false), "e1e8", "roll {}", o.roll);
+        }
+    }
+}
+
+/// Within one depth the table changes the work, not the value.
+#[test]
+fn the_table_keeps_the_value() {
+    let mut positions = random_positions(3, 8, 20);
+    positions.extend(endgames());
+    for pos in positions {
+        let depth = if pos.board.occupied().count() <= 5 { 2 } else { 1 };
+        assert_eq!(
+            searched(&pos, depth, ChancePruning::Star2, true),
+            searched(&pos, depth, ChancePruning::Star2, false),
+            "{}",
+            DiceChess3.dfen(&pos)
+        );
+    }
+}
