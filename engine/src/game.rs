@@ -1,6 +1,8 @@
 //! A game in progress: the position, the turns that led to it, and the history of positions
 //! that threefold repetition needs.
 
+use crate::rules::dice::Roll;
+use crate::rules::micro::{MicroPosition, MicroRules, MicroTurn, PlanCache, TurnError, parse_turn, play_turn};
 use crate::rules::{EndReason, GameEnd, GameResult, Rules};
 use std::fmt;
 
@@ -104,5 +106,109 @@ where
             (self.repetitions() >= 3)
                 .then_some(GameEnd { result: GameResult::Draw, reason: EndReason::ThreefoldRepetition })
         })
+    }
+}
+
+/// A game of a variant of several moves a turn: the position (at a turn's start, or in a turn
+/// set up from a DFEN), the turns played, and the hashes of the turn starts for repetitions.
+#[derive(Clone, Debug)]
+pub struct MicroGame<R: MicroRules> {
+    rules: R,
+    start: MicroPosition,
+    position: MicroPosition,
+    turns: Vec<MicroTurn>,
+    /// Hash of every turn start reached, the start included when it is one.
+    hashes: Vec<u64>,
+}
+
+impl<R: MicroRules + Clone> MicroGame<R> {
+    pub fn new(rules: R, start: MicroPosition) -> MicroGame<R> {
+        let hashes = if start.in_turn() { Vec::new() } else { vec![start.hash()] };
+        MicroGame { rules, position: start.clone(), start, turns: Vec::new(), hashes }
+    }
+
+    pub fn rules(&self) -> &R {
+        &self.rules
+    }
+
+    pub fn position(&self) -> &MicroPosition {
+        &self.position
+    }
+
+    pub fn start(&self) -> &MicroPosition {
+        &self.start
+    }
+
+    pub fn turns(&self) -> &[MicroTurn] {
+        &self.turns
+    }
+
+    /// Hashes of the turn starts so far, oldest first.
+    pub fn hashes(&self) -> &[u64] {
+        &self.hashes
+    }
+
+    /// Plays a turn written as the protocol writes it (`e2e4,g1f3`, `0000`). In a turn in
+    /// progress its dice are known; at a turn's start some roll must allow it (the roll need
+    /// not be known: a record of turns without rolls is checked this way), or exactly `roll`.
+    pub fn play_text(&mut self, text: &str, roll: Option<&Roll>) -> Result<MicroTurn, String> {
+        if let Some(end) = self.end() {
+            return Err(format!("{text} comes after the game ended ({end})"));
+        }
+        let moves = parse_turn(&self.rules, &self.position, text)?;
+        let mut cache = PlanCache::new(12);
+        let next = if self.position.in_turn() {
+            if roll.is_some() {
+                return Err("the turn in progress has its dice already".into());
+            }
+            play_turn(&self.rules, &self.position, &moves, &mut cache).map_err(|e| describe(text, e))?
+        } else if let Some(roll) = roll {
+            play_turn(&self.rules, &self.position.rolled(roll), &moves, &mut cache).map_err(|e| describe(text, e))?
+        } else {
+            let outcomes = self.rules.outcomes(&self.position);
+            outcomes
+                .iter()
+                .find_map(|o| play_turn(&self.rules, &self.position.rolled(&o.roll), &moves, &mut cache).ok())
+                .ok_or_else(|| format!("no roll allows the turn {text}"))?
+        };
+        let turn = MicroTurn::new(&moves);
+        self.position = next;
+        self.turns.push(turn);
+        self.hashes.push(self.position.hash());
+        Ok(turn)
+    }
+
+    /// How many times the current turn start has been reached, this time included.
+    pub fn repetitions(&self) -> usize {
+        if self.position.in_turn() {
+            return 1;
+        }
+        let current = self.position.hash();
+        let window = self.position.board.halfmove_clock() as usize;
+        self.hashes.iter().rev().take(window + 1).filter(|&&h| h == current).count()
+    }
+
+    /// The end of the game, if it is over: by the rules, or by threefold repetition.
+    pub fn end(&self) -> Option<GameEnd> {
+        self.rules.end(&self.position).or_else(|| {
+            (self.repetitions() >= 3)
+                .then_some(GameEnd { result: GameResult::Draw, reason: EndReason::ThreefoldRepetition })
+        })
+    }
+}
+
+/// A refused turn in words.
+fn describe(text: &str, e: TurnError) -> String {
+    let part = |i: usize| text.split(',').nth(i).unwrap_or(text).to_string();
+    match e {
+        TurnError::PassNotAllowed => format!("{text}: the dice allow micro-moves, so the turn may not be passed"),
+        TurnError::NotAllowed { index } => format!(
+            "{text}: micro-move {} is not allowed there (no die left for it, or it breaks the maximum rule)",
+            part(index)
+        ),
+        TurnError::TooLong { index } => format!("{text}: the turn is over before {}", part(index)),
+        TurnError::Unfinished => {
+            format!("{text}: the turn is not finished (the maximum rule asks for more micro-moves)")
+        }
     }
 }

@@ -21,7 +21,9 @@ pub use fen::FenError;
 pub use movegen::{Legality, MoveList};
 pub use piece::{Color, Piece, Role, RoleSet};
 pub use square::Square;
+pub mod driver;
 pub mod game;
+pub mod handle;
 pub mod rules;
 
 pub use game::{Game, GameError};

@@ -3,13 +3,17 @@
 
 use std::fmt;
 
-/// The roll given to `go roll ...` or `legalmoves roll ...`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RollSpec {
-    /// The faces shown, as typed (each checked to be 1..=6).
-    Faces(Vec<u8>),
-    /// `any`: every legal move is allowed (unconditional Freedom).
-    Any,
+pub use alea_engine::handle::RollSpec;
+
+/// What `legalmoves` asks for.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct LegalMovesQuery {
+    /// The roll (none: the moves playable without rolling, or a turn in progress's dice left).
+    pub roll: Option<RollSpec>,
+    /// Only the first micro-moves of the allowed turns (`first`).
+    pub first: bool,
+    /// Only how many turns (`count`).
+    pub count: bool,
 }
 
 /// Limits and inputs of a `go`.
@@ -52,7 +56,7 @@ pub enum Command {
     Stop,
     PonderHit,
     Quit,
-    LegalMoves(Option<RollSpec>),
+    LegalMoves(LegalMovesQuery),
     Display,
     Bench,
 }
@@ -121,11 +125,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "setoption" => parse_setoption(rest),
         "position" => parse_position(rest),
         "go" => parse_go(rest).map(Command::Go),
-        "legalmoves" => match rest {
-            [] => Ok(Command::LegalMoves(None)),
-            ["roll", faces @ ..] => parse_roll(faces).map(|r| Command::LegalMoves(Some(r))),
-            _ => err("legalmoves takes nothing or 'roll <faces>'"),
-        },
+        "legalmoves" => parse_legalmoves(rest).map(Command::LegalMoves),
         _ => err(format!("unknown command '{}'", truncate(head))),
     }
 }
@@ -181,6 +181,30 @@ fn parse_position(rest: &[&str]) -> Result<Command, ParseError> {
         [other, ..] => return err(format!("unexpected '{}' in position", truncate(other))),
     };
     Ok(Command::Position { start, recapture, moves })
+}
+
+/// `legalmoves [count] [roll <faces>] [first]`.
+fn parse_legalmoves(words: &[&str]) -> Result<LegalMovesQuery, ParseError> {
+    let usage = "legalmoves takes [count] [roll <faces>] [first]";
+    let mut query = LegalMovesQuery::default();
+    let mut words = words;
+    if let ["count", tail @ ..] = words {
+        query.count = true;
+        words = tail;
+    }
+    if let [head @ .., "first"] = words {
+        query.first = true;
+        words = head;
+    }
+    match words {
+        [] => {}
+        ["roll", faces @ ..] => query.roll = Some(parse_roll(faces)?),
+        _ => return err(usage),
+    }
+    if query.count && query.first {
+        return err("legalmoves: count and first do not go together");
+    }
+    Ok(query)
 }
 
 fn parse_roll(words: &[&str]) -> Result<RollSpec, ParseError> {
@@ -276,7 +300,26 @@ mod tests {
             parse("go roll any movetime 100").unwrap(),
             Command::Go(GoParams { roll: Some(RollSpec::Any), movetime: Some(100), ..Default::default() })
         );
-        assert_eq!(parse("legalmoves roll 6").unwrap(), Command::LegalMoves(Some(RollSpec::Faces(vec![6]))));
+        assert_eq!(
+            parse("legalmoves roll 6").unwrap(),
+            Command::LegalMoves(LegalMovesQuery { roll: Some(RollSpec::Faces(vec![6])), ..Default::default() })
+        );
+        assert_eq!(
+            parse("legalmoves roll 1 4 6 first").unwrap(),
+            Command::LegalMoves(LegalMovesQuery {
+                roll: Some(RollSpec::Faces(vec![1, 4, 6])),
+                first: true,
+                count: false
+            })
+        );
+        assert_eq!(
+            parse("legalmoves count roll 1 1 1").unwrap(),
+            Command::LegalMoves(LegalMovesQuery {
+                roll: Some(RollSpec::Faces(vec![1, 1, 1])),
+                first: false,
+                count: true
+            })
+        );
         assert_eq!(
             parse("position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1 recapture e4 moves a1a2 0000").unwrap(),
             Command::Position {
@@ -309,6 +352,8 @@ mod tests {
             "uci now",
             "debug maybe",
             "legalmoves e2e4",
+            "legalmoves roll 1 2 3 last",
+            "legalmoves count roll 1 2 3 first",
             "hello",
         ] {
             if bad == "position startpos moves" {

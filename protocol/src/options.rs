@@ -1,6 +1,6 @@
 //! The engine's UCI options: how `uci` lists them and how `setoption` sets them.
 
-use alea_engine::VariantKind;
+use alea_engine::handle::VARIANTS;
 use alea_engine::params::EvalParams;
 use std::sync::Arc;
 
@@ -20,7 +20,8 @@ pub struct Options {
     pub multipv: usize,
     pub move_overhead_ms: u64,
     pub show_wdl: bool,
-    pub variant: VariantKind,
+    /// The `UCI_Variant` name, one of [`VARIANTS`].
+    pub variant: &'static str,
     pub chess960: bool,
     pub engine_rolls: bool,
     pub seed: u64,
@@ -38,7 +39,7 @@ impl Default for Options {
             multipv: 1,
             move_overhead_ms: 10,
             show_wdl: false,
-            variant: VariantKind::Freedom,
+            variant: VARIANTS[0],
             chess960: false,
             engine_rolls: false,
             seed: 0,
@@ -74,8 +75,8 @@ impl Options {
             "option name UCI_ShowWDL type check default false".into(),
             format!(
                 "option name UCI_Variant type combo default {} {}",
-                d.variant.name(),
-                VariantKind::ALL.iter().map(|v| format!("var {}", v.name())).collect::<Vec<_>>().join(" ")
+                d.variant,
+                VARIANTS.iter().map(|v| format!("var {v}")).collect::<Vec<_>>().join(" ")
             ),
             "option name UCI_Chess960 type check default false".into(),
             "option name EngineRolls type check default false".into(),
@@ -130,10 +131,10 @@ impl Options {
                 Ok(Changed::Other)
             }
             "uci_variant" => {
-                self.variant = VariantKind::from_name(value).ok_or_else(|| {
-                    let names: Vec<&str> = VariantKind::ALL.iter().map(|v| v.name()).collect();
-                    format!("unknown variant '{value}' (known: {})", names.join(", "))
-                })?;
+                self.variant = VARIANTS
+                    .into_iter()
+                    .find(|v| v.eq_ignore_ascii_case(value))
+                    .ok_or_else(|| format!("unknown variant '{value}' (known: {})", VARIANTS.join(", ")))?;
                 Ok(Changed::Rules)
             }
             "uci_chess960" => {

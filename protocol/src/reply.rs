@@ -1,27 +1,18 @@
 //! The text of the search's replies: `info` lines, the advice table, `bestmove`.
 
-use alea_engine::Move;
-use alea_engine::rules::{Rules, Variant};
-use alea_engine::search::{Choice, SearchResult};
+use alea_engine::handle::SearchReport;
+use alea_engine::search::Choice;
 
 /// `score cp X` or `score mate N`.
-pub fn score_text(result: &SearchResult<Move>, score: i32) -> String {
+pub fn score_text(result: &SearchReport, score: i32) -> String {
     match result.mate {
         Some(n) if score == result.score => format!("score mate {n}"),
         _ => format!("score cp {score}"),
     }
 }
 
-/// A choice as the protocol writes it: a move, or `roll`.
-pub fn choice_text(rules: &Variant, choice: Choice<Move>) -> String {
-    match choice {
-        Choice::Turn(t) => rules.turn_to_uci(t),
-        Choice::Roll => "roll".into(),
-    }
-}
-
 /// The `info` lines of one iteration (one per MultiPV line).
-pub fn info_lines(rules: &Variant, result: &SearchResult<Move>, multipv: usize, show_wdl: bool) -> Vec<String> {
+pub fn info_lines(result: &SearchReport, multipv: usize, show_wdl: bool) -> Vec<String> {
     let time = result.elapsed.as_millis();
     let exact: Vec<_> = result.choices.iter().filter(|c| c.exact).take(multipv.max(1)).collect();
     let mut lines = Vec::new();
@@ -42,10 +33,10 @@ pub fn info_lines(rules: &Variant, result: &SearchResult<Move>, multipv: usize, 
             result.hashfull
         ));
         let pv: Vec<String> = if i == 0 {
-            result.pv.iter().map(|&t| rules.turn_to_uci(t)).collect()
+            result.pv.clone()
         } else {
-            match choice.choice {
-                Choice::Turn(t) => vec![rules.turn_to_uci(t)],
+            match &choice.choice {
+                Choice::Turn(t) => vec![t.clone()],
                 Choice::Roll => Vec::new(),
             }
         };
@@ -58,19 +49,11 @@ pub fn info_lines(rules: &Variant, result: &SearchResult<Move>, multipv: usize, 
 }
 
 /// The advice table of a search before the roll: one line per outcome, then the expected score.
-pub fn outcome_lines(rules: &Variant, result: &SearchResult<Move>) -> Vec<String> {
+pub fn outcome_lines(result: &SearchReport) -> Vec<String> {
     let mut lines: Vec<String> = result
         .outcomes
         .iter()
-        .map(|o| {
-            format!(
-                "info roll {} prob {:.4} score cp {} pv {}",
-                o.roll,
-                o.probability,
-                o.score,
-                rules.turn_to_uci(o.best)
-            )
-        })
+        .map(|o| format!("info roll {} prob {:.4} score cp {} pv {}", o.roll, o.probability, o.score, o.best))
         .collect();
     if let Some(expected) = result.roll_score {
         lines.push(format!("info string expected score cp {expected}"));

@@ -1,13 +1,12 @@
 //! The protocol session: the game, the options, and the reply to each command.
 
-use crate::command::{Command, GoParams, RollSpec, StartSpec};
+use crate::command::{Command, GoParams, LegalMovesQuery, RollSpec, StartSpec};
 use crate::go::{self, Dice, GoRequest, SearchJob};
 use crate::options::{Changed, Options};
 use crate::output::Output;
-use alea_engine::perft::perft_divide;
-use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant};
+use alea_engine::Square;
+use alea_engine::handle::GameHandle;
 use alea_engine::search::Shared;
-use alea_engine::{Board, Game, Move, Square};
 use std::sync::Arc;
 
 /// What the caller should do after a command.
@@ -20,7 +19,7 @@ pub enum Flow {
 /// One engine session.
 pub struct Session {
     pub(crate) options: Options,
-    pub(crate) game: Game<Variant>,
+    pub(crate) game: GameHandle,
     pub(crate) debug: bool,
     pub(crate) out: Output,
     /// The transposition table and stop flag, kept between searches.
@@ -29,19 +28,11 @@ pub struct Session {
     job: Option<SearchJob>,
 }
 
-fn sorted_uci(rules: &Variant, turns: &[Move]) -> Vec<String> {
-    let mut v: Vec<String> = turns.iter().map(|&m| rules.turn_to_uci(m)).collect();
-    v.sort();
-    v.dedup();
-    v
-}
-
 impl Session {
     pub fn new(out: Output) -> Session {
         let options = Options::default();
-        let rules = Variant::new(options.variant, options.chess960);
         Session {
-            game: Game::new(rules, Position::new(Board::startpos())),
+            game: GameHandle::new(options.variant, options.chess960).expect("the default variant"),
             shared: Arc::new(Shared::new(options.hash_mib)),
             dice: go::new_dice(options.seed),
             options,
@@ -110,19 +101,18 @@ impl Session {
             self.out.lines([format!("info string result {end}"), "bestmove (none)".to_string()]);
             return;
         }
-        let plan = match go::plan(&self.game, &params, self.options.engine_rolls) {
-            Ok(plan) => plan,
+        let root = match go::root(&self.game, &params) {
+            Ok(root) => root,
             Err(e) => {
                 self.out.error(e);
                 self.out.line("bestmove (none)");
                 return;
             }
         };
-        let limits = go::limits(&params, self.game.position().board.turn(), &self.options);
         self.job = Some(go::start(GoRequest {
             game: self.game.clone(),
-            plan,
-            limits,
+            root,
+            params,
             options: self.options.clone(),
             shared: Arc::clone(&self.shared),
             dice: Arc::clone(&self.dice),
@@ -141,11 +131,7 @@ impl Session {
         self.out.line(format!("{nodes} nodes {nps} nps"));
     }
 
-    pub fn rules(&self) -> Variant {
-        *self.game.rules()
-    }
-
-    pub fn game(&self) -> &Game<Variant> {
+    pub fn game(&self) -> &GameHandle {
         &self.game
     }
 
@@ -172,7 +158,7 @@ impl Session {
                     self.out.error(e);
                 }
             }
-            Command::LegalMoves(roll) => self.legal_moves(roll),
+            Command::LegalMoves(query) => self.legal_moves(query),
             Command::Display => self.display(),
             Command::Quit => return Flow::Quit,
             Command::Go(GoParams { perft: Some(depth), .. }) => self.perft(depth),
@@ -187,7 +173,12 @@ impl Session {
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let before = self.options.clone();
         match self.options.set(name, value) {
-            Ok(Changed::Rules) if self.options != before => self.reset_game(),
+            Ok(Changed::Rules) if self.options != before => {
+                if let Err(e) = self.reset_game() {
+                    self.out.error(e);
+                    self.options = before;
+                }
+            }
             Ok(Changed::Hash) => match Shared::try_new(self.options.hash_mib) {
                 Ok(shared) => self.shared = Arc::new(shared),
                 Err(e) => {
@@ -203,96 +194,70 @@ impl Session {
 
     /// A new game: the start position, an empty table, the dice seeded afresh.
     fn new_game(&mut self) {
-        self.reset_game();
+        // The options were accepted with this variant, so its start is there.
+        let _ = self.reset_game();
         self.shared = Arc::new(Shared::try_new(self.options.hash_mib).unwrap_or_else(|_| Shared::new(1)));
         self.dice = go::new_dice(self.options.seed);
     }
 
     /// Back to the start position under the current rules.
-    pub(crate) fn reset_game(&mut self) {
-        let rules = Variant::new(self.options.variant, self.options.chess960);
-        self.game = Game::new(rules, Position::new(Board::startpos()));
+    pub(crate) fn reset_game(&mut self) -> Result<(), String> {
+        self.game = GameHandle::new(self.options.variant, self.options.chess960)?;
+        Ok(())
     }
 
     /// Builds the whole new game first, so a refused command leaves the old one in place.
     pub fn set_position(&mut self, start: &StartSpec, recapture: Option<&str>, moves: &[String]) -> Result<(), String> {
-        let rules = Variant::new(self.options.variant, self.options.chess960);
-        let board = match start {
-            StartSpec::StartPos => Board::startpos(),
-            StartSpec::Fen(fen) => Board::from_fen(fen).map_err(|e| e.to_string())?,
+        let fen = match start {
+            StartSpec::StartPos => None,
+            StartSpec::Fen(fen) => Some(fen.as_str()),
         };
-        let mut pos = Position::new(board);
-        if let Some(sq) = recapture {
-            pos.recapture = Some(Square::parse(sq).ok_or_else(|| format!("recapture square '{sq}' is not a square"))?);
-        }
-        rules.validate(&pos).map_err(|e| format!("position refused: {e}"))?;
-        let mut game = Game::new(rules, pos);
-        for (i, turn) in moves.iter().enumerate() {
-            // A turn of several moves is comma-joined; these variants play one move a turn.
-            if turn.contains(',') {
-                return Err(format!(
-                    "turn {} '{turn}' has several moves, but {} plays one a turn",
-                    i + 1,
-                    rules.name()
-                ));
-            }
-            game.play_uci(turn, |p| p.board.fen()).map_err(|e| format!("position refused: {e}"))?;
-        }
-        self.game = game;
+        self.game = GameHandle::setup(self.options.variant, self.options.chess960, fen, recapture, moves)
+            .map_err(|e| format!("position refused: {e}"))?;
         Ok(())
     }
 
-    fn legal_moves(&mut self, roll: Option<RollSpec>) {
-        let rules = self.rules();
-        let pos = self.game.position();
-        let mut list = TurnList::new();
-        match roll {
-            None => {
-                if self.game.end().is_none() {
-                    rules.pre_roll_turns(pos, &mut list);
-                }
-                let moves = sorted_uci(&rules, &list);
-                self.out.line(if moves.is_empty() {
-                    "freedom".to_string()
-                } else {
-                    format!("freedom {}", moves.join(" "))
-                });
+    /// `legalmoves`: the Freedom moves before the roll, or what a roll allows (whole turns,
+    /// their first micro-moves, or their number). In a turn in progress the dice are its own.
+    fn legal_moves(&mut self, query: LegalMovesQuery) {
+        let game = &self.game;
+        let roll = match (&query.roll, game.dice_left()) {
+            (Some(spec), _) => Some(spec.clone()),
+            (None, Some(left)) => Some(RollSpec::Faces(left.faces().to_vec())),
+            (None, None) => None,
+        };
+        let Some(roll) = roll else {
+            if query.first || query.count {
+                return self.out.error("legalmoves first and count need a roll");
             }
-            Some(spec) => {
-                if let Some(end) = self.game.end() {
-                    self.out.error(format!("the game is over ({end}); no roll can be played"));
-                    return;
-                }
-                match spec {
-                    RollSpec::Any => rules.any_turns(pos, &mut list),
-                    RollSpec::Faces(faces) => match self.check_roll(&faces) {
-                        Ok(roll) => rules.allowed_turns(pos, &roll, &mut list),
-                        Err(e) => return self.out.error(e),
-                    },
-                }
-                self.out.line(format!("legalmoves {}", sorted_uci(&rules, &list).join(" ")));
-            }
+            let moves = game.pre_roll_turns();
+            return self.out.line(if moves.is_empty() {
+                "freedom".to_string()
+            } else {
+                format!("freedom {}", moves.join(" "))
+            });
+        };
+        let reply = if query.count {
+            game.count_turns(&roll).map(|n| format!("legalmoves count {n}"))
+        } else if query.first {
+            game.first_moves(&roll).map(|m| format!("legalmoves {}", m.join(" ")))
+        } else {
+            game.allowed_turns(&roll).map(|t| format!("legalmoves {}", t.join(" ")))
+        };
+        match reply {
+            Ok(line) => self.out.line(line),
+            Err(e) => self.out.error(e),
         }
-    }
-
-    /// The roll as the variant rolls it, or why not.
-    pub(crate) fn check_roll(&self, faces: &[u8]) -> Result<Roll, String> {
-        let roll = Roll::new(faces).map_err(|e| e.to_string())?;
-        self.rules().check_roll(&roll).map_err(|e| e.to_string())?;
-        Ok(roll)
     }
 
     /// Stockfish's `go perft`: each root move's count, then the total.
     fn perft(&self, depth: u32) {
-        if depth == 0 {
-            return self.out.error("perft depth must be at least 1");
-        }
-        let board = &self.game.position().board;
-        let rules = self.rules();
-        let divided = perft_divide(board, depth);
-        let total: u64 = divided.iter().map(|&(_, n)| n).sum();
-        let mut lines: Vec<String> =
-            divided.into_iter().map(|(m, n)| format!("{}: {n}", rules.turn_to_uci(m))).collect();
+        let divided = match self.game.perft(depth) {
+            Ok(d) => d,
+            Err(e) => return self.out.error(e),
+        };
+        let total: u64 = divided.iter().map(|(_, n)| n).sum();
+        let mut lines: Vec<String> = divided.into_iter().map(|(m, n)| format!("{m}: {n}")).collect();
         lines.push(String::new());
         lines.push(format!("Nodes searched: {total}"));
         lines.push(String::new());
@@ -300,9 +265,8 @@ impl Session {
     }
 
     fn display(&self) {
-        let pos = self.game.position();
-        let board = &pos.board;
-        let rules = self.rules();
+        let game = &self.game;
+        let board = game.board();
         let mut lines = vec![String::new(), " +---+---+---+---+---+---+---+---+".to_string()];
         for rank in (0..8).rev() {
             let mut row = String::from(" |");
@@ -316,24 +280,16 @@ impl Session {
         }
         lines.push("   a   b   c   d   e   f   g   h".to_string());
         lines.push(String::new());
-        lines.push(format!("Fen: {}", board.fen()));
-        lines.push(format!("Key: {:016X}", pos.hash()));
-        let checkers: Vec<String> = board.checkers_of(board.turn()).into_iter().map(|s| s.to_string()).collect();
-        lines.push(format!("Checkers: {}", checkers.join(" ")));
-        lines.push(format!("Variant: {}{}", rules.name(), if rules.chess960() { " (Chess960)" } else { "" }));
+        lines.push(format!("Fen: {}", game.fen()));
+        lines.push(format!("Key: {:016X}", game.key()));
+        lines.extend(game.state_lines());
+        lines.push(format!("Variant: {}{}", game.variant(), if game.chess960() { " (Chess960)" } else { "" }));
         lines.push(format!("Side to move: {}", board.turn().name()));
-        if let Some(sq) = pos.recapture {
-            lines.push(format!("Recapture square: {sq}"));
-        }
-        if pos.passed_in_check {
-            lines.push("Opponent passed in check: its king may be captured".into());
-        }
-        match self.game.end() {
+        match game.end() {
             Some(end) => lines.push(format!("Result: {end}")),
+            None if game.dice_left().is_some() => {}
             None => {
-                let mut list = TurnList::new();
-                rules.pre_roll_turns(pos, &mut list);
-                let free = sorted_uci(&rules, &list);
+                let free = game.pre_roll_turns();
                 lines.push(if free.is_empty() {
                     "Pre-roll options: none (must roll)".into()
                 } else {

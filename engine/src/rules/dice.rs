@@ -134,6 +134,12 @@ pub fn two_dice() -> OutcomeList {
 /// number of orderings out of `6^n` (three dice: 56 outcomes, `1 1 1` 1/216, `1 2 3` 6/216).
 pub fn fair_dice(n: usize) -> OutcomeList {
     assert!((1..=MAX_DICE).contains(&n), "1 to {MAX_DICE} dice");
+    // Made once per number of dice: a search asks at every chance node.
+    static LISTS: [std::sync::OnceLock<OutcomeList>; MAX_DICE] = [const { std::sync::OnceLock::new() }; MAX_DICE];
+    LISTS[n - 1].get_or_init(|| enumerate_dice(n)).clone()
+}
+
+fn enumerate_dice(n: usize) -> OutcomeList {
     let total = 6u32.pow(n as u32);
     let factorial = |k: u32| (1..=k).product::<u32>();
     let mut out = OutcomeList::new();

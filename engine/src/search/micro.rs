@@ -200,7 +200,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             return end_value(end, pos.turn(), ply);
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.horizon(pos, ply);
+            return self.horizon(pos, beta, ply);
         }
         self.path.push(hash);
         let value = self.chance(pos, hash, depth, alpha, beta, ply);
@@ -347,8 +347,13 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     }
 
     /// The horizon at a turn's start ([`horizon_value`]), kept in the table: the same leaf is
-    /// reached by many outcomes and orders.
-    fn horizon(&mut self, pos: &MicroPosition, ply: usize) -> i32 {
+    /// reached by many outcomes and orders. Its value is never below standing pat, so a static
+    /// score at or above `beta` settles it (a lower bound, as a fail-high wants).
+    fn horizon(&mut self, pos: &MicroPosition, beta: i32, ply: usize) -> i32 {
+        let stand = evaluate(self.eval, pos);
+        if stand >= beta {
+            return stand;
+        }
         let key = horizon_key(pos.hash());
         if let Some(hit) = self.tt_probe(key)
             && let Some(v) = hit.cutoff(0, -INF, INF)
@@ -505,79 +510,54 @@ pub fn evaluate(eval: &StaticEval, pos: &MicroPosition) -> i32 {
 }
 
 /// The search's leaf value at a turn's start (not a finished game), `ply` turns from the root:
-/// for each outcome of the roll, the better of standing pat and the best line of captures (and
-/// queen promotions) its dice allow, weighted by its probability. Captures that lose material by
-/// static exchange are not followed; taking the king wins. A function of the position alone, so
-/// a plain expectiminimax can use the same leaves.
+/// for each outcome of the roll, the better of standing pat and the best capture (or queen
+/// promotion) its dice allow, weighted by the outcome's probability; an outcome whose dice can
+/// take the king at once wins. A capture counts its victim when it does not lose material by
+/// static exchange (the opponent's recapture needs the right die too). One move generation
+/// answers every outcome, and the value is a function of the position alone, so a plain
+/// expectiminimax can use the same leaves.
 pub fn horizon_value<R: MicroRules>(rules: &R, eval: &StaticEval, pos: &MicroPosition, ply: usize) -> i32 {
     let stand = evaluate(eval, pos);
-    // Which dice could start a capture now; outcomes are told apart by those alone.
     let mut every_die = pos.clone();
     every_die.dice = DicePool::ONE_EACH;
     let mut moves = MoveList::new();
     rules.micro_moves(&every_die, &mut moves);
-    let mut tactical_roles = [false; 6];
+    // By the moving piece's role: the best gain of one capture, and whether it can take the king.
+    let mut gain = [0i32; 6];
+    let mut takes_king = [false; 6];
+    let values = &eval.values;
     for &m in &moves {
-        if !m.is_castle() && follows(eval, &every_die, m) {
-            let role = pos.board.role_at(m.from()).expect("a piece on the move's origin");
-            tactical_roles[role.index()] = true;
+        if m.is_castle() {
+            continue;
+        }
+        let role = pos.board.role_at(m.from()).expect("a piece on the move's origin");
+        if pos.takes_king(m) {
+            takes_king[role.index()] = true;
+            continue;
+        }
+        let promotion = m.promotion_role().map_or(0, |r| values.of(r) - values.of(Role::Pawn));
+        let victim = pos.board.captured_square(m).and_then(|sq| pos.board.role_at(sq)).map_or(0, |r| values.of(r));
+        let g = victim + promotion;
+        if g > gain[role.index()] && (victim == 0 || crate::see::see(&pos.board, m, values) >= 0) {
+            gain[role.index()] = g;
         }
     }
-    if !tactical_roles.contains(&true) {
+    if gain == [0; 6] && takes_king == [false; 6] {
         return stand;
     }
-    // Outcomes with the same dice of those roles have the same line.
-    let outcomes = rules.outcomes(pos);
-    let mut seen: ArrayVec<(u32, i32), { crate::rules::MAX_OUTCOMES }> = ArrayVec::new();
+    let win = WIN - ply as i32 - 1;
     let (mut sum, mut total) = (0i64, 0i64);
-    for o in &outcomes {
-        let faces: ArrayVec<u8, 4> =
-            o.roll.faces().iter().copied().filter(|&f| tactical_roles[usize::from(f) - 1]).collect();
-        let signature = faces.iter().fold(0u32, |acc, &f| acc * 8 + u32::from(f));
-        let value = match seen.iter().find(|&&(s, _)| s == signature) {
-            Some(&(_, v)) => v,
-            None => {
-                let v = match crate::rules::Roll::new(&faces) {
-                    Ok(roll) => capture_line(rules, eval, &pos.rolled(&roll), stand, ply),
-                    Err(_) => stand,
-                };
-                seen.push((signature, v));
-                v
-            }
+    for o in &rules.outcomes(pos) {
+        let faces = o.roll.faces();
+        let value = if faces.iter().any(|&f| takes_king[usize::from(f) - 1]) {
+            win
+        } else {
+            (stand + faces.iter().map(|&f| gain[usize::from(f) - 1]).max().unwrap_or(0)).min(WIN - MAX_PLY as i32 - 2)
         };
         sum += i64::from(o.weight) * i64::from(value);
         total += i64::from(o.weight);
     }
     floor_div(sum, total.max(1)) as i32
-}
-
-/// Is `m` a capture or queen promotion the horizon follows (the king, or no loss by exchange)?
-fn follows(eval: &StaticEval, pos: &MicroPosition, m: crate::Move) -> bool {
-    if pos.takes_king(m) {
-        return true;
-    }
-    let tactical = pos.board.captured_square(m).is_some() || m.promotion_role() == Some(Role::Queen);
-    tactical && crate::see::see(&pos.board, m, &eval.values) >= 0
-}
-
-/// The best a mover with these dice gets from captures alone (standing pat at any point).
-fn capture_line<R: MicroRules>(rules: &R, eval: &StaticEval, pos: &MicroPosition, stand: i32, ply: usize) -> i32 {
-    let mut best = stand;
-    let mut moves = MoveList::new();
-    rules.micro_moves(pos, &mut moves);
-    for &m in &moves {
-        if !follows(eval, pos, m) {
-            continue;
-        }
-        if pos.takes_king(m) {
-            return WIN - ply as i32 - 1;
-        }
-        let child = pos.after_micro(m, &rules.spent(pos, m));
-        let after = evaluate(eval, &child);
-        let v = if child.in_turn() { capture_line(rules, eval, &child, after, ply) } else { after };
-        best = best.max(v);
-    }
-    best
 }
 
 /// Has `hash` stood twice before among the last `reversible` turn starts of `path`?

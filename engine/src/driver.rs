@@ -1,0 +1,158 @@
+//! The turn driver: the one way a player's turn is played by the engine, for every front end
+//! and every variant. It thinks before the roll (the pre-roll options against rolling), rolls
+//! when the engine rolls its own dice, and thinks again after the roll, splitting one time
+//! budget between the two searches; what happens is told through [`TurnEvent`]s.
+
+use crate::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
+use crate::rules::dice::Roll;
+use crate::search::{Choice, SearchOptions, Shared};
+use crate::timeman::{Limits, TimeBudget};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// What the engine is asked to do on its turn.
+#[derive(Clone, Debug)]
+pub struct TurnRequest {
+    /// Where the turn stands: before the roll (or in a turn in progress), after a given roll, or
+    /// among given turns only.
+    pub root: SearchRoot,
+    /// Roll the dice ourselves when rolling is chosen, and play the turn.
+    pub engine_rolls: bool,
+    /// Before the roll with nothing to weigh, search anyway (for the outcome table) rather than
+    /// answer `roll` at once.
+    pub search_forced_roll: bool,
+    pub limits: Limits,
+    pub options: SearchOptions,
+}
+
+/// What the driver tells while it works.
+#[derive(Debug)]
+pub enum TurnEvent<'a> {
+    /// A search iteration completed.
+    Iteration(&'a SearchReport),
+    /// A search ended with this result.
+    Searched(&'a SearchReport),
+    /// The search before the roll ended: its outcome table.
+    Outcomes(&'a SearchReport),
+    /// The engine rolled its dice.
+    Rolled(Roll),
+}
+
+/// Where the driver's events go.
+type Events<'e> = dyn FnMut(TurnEvent<'_>) + Send + 'e;
+
+/// One search of the turn: its root and limits, the events it tells.
+type SearchFn<'s> = dyn FnMut(&SearchRoot, Limits, &mut Events<'_>) -> Result<SearchReport, String> + 's;
+
+/// What the engine plays: a turn (UCI text, `0000` for a pass), or `roll` (roll, then ask again).
+pub type TurnAnswer = String;
+
+/// Plays the engine's turn in `handle`'s position. `pick(total)` gives a number below `total`
+/// for the engine's roll. Refuses (with the reason) a roll or turns the position does not allow.
+pub fn play_turn(
+    handle: &GameHandle,
+    request: TurnRequest,
+    shared: &Shared,
+    pick: &mut dyn FnMut(u32) -> u32,
+    events: &mut (dyn FnMut(TurnEvent<'_>) + Send),
+) -> Result<TurnAnswer, String> {
+    let TurnRequest { root, engine_rolls, search_forced_roll, limits, options } = request;
+    let mut search = |root: &SearchRoot, limits: Limits, events: &mut Events<'_>| {
+        let result = handle.search(root, limits, options.clone(), shared, &mut |r| events(TurnEvent::Iteration(r)))?;
+        events(TurnEvent::Searched(&result));
+        Ok::<_, String>(result)
+    };
+    match root {
+        SearchRoot::Rolled(spec) => after_roll(handle, &spec, limits, &mut search, events),
+        SearchRoot::Only(turns) => {
+            if turns.is_empty() {
+                return Err("no move is allowed here".into());
+            }
+            Ok(choice_text(search(&SearchRoot::Only(turns), limits, events)?.best))
+        }
+        SearchRoot::Decision => {
+            if handle.dice_left().is_some() {
+                // A turn in progress: its dice are known, only the rest of the turn is to choose.
+                return Ok(choice_text(search(&SearchRoot::Decision, limits, events)?.best));
+            }
+            let forced_roll = handle.pre_roll_turns().is_empty();
+            if forced_roll && !engine_rolls && !search_forced_roll {
+                return Ok("roll".into());
+            }
+            let budget = TimeBudget::new(&limits);
+            // Rolling ourselves leaves the move to choose after the roll: the decision before it
+            // gets a third of the time.
+            let decision_limits = if engine_rolls { share_of(&limits, &budget, 3) } else { limits.clone() };
+            let decision = if forced_roll && engine_rolls {
+                Choice::Roll
+            } else {
+                let result = search(&SearchRoot::Decision, decision_limits, events)?;
+                events(TurnEvent::Outcomes(&result));
+                result.best
+            };
+            match decision {
+                Choice::Turn(t) => Ok(t),
+                Choice::Roll if !engine_rolls => Ok("roll".into()),
+                Choice::Roll => {
+                    let roll = handle.roll_for(pick(handle.total_weight())).ok_or("nothing to roll")?;
+                    events(TurnEvent::Rolled(roll));
+                    let move_limits = if shared.stop.load(Ordering::Relaxed) {
+                        // Stopped already: a one-turn look, so the answer comes at once.
+                        shared.stop.store(false, Ordering::Relaxed);
+                        Limits { depth: Some(1), ..Default::default() }
+                    } else {
+                        remaining(&limits, &budget)
+                    };
+                    after_roll(handle, &RollSpec::Faces(roll.faces().to_vec()), move_limits, &mut search, events)
+                }
+            }
+        }
+    }
+}
+
+/// The turn after a roll: a pass at once when it allows nothing, else the search's choice.
+fn after_roll(
+    handle: &GameHandle,
+    spec: &RollSpec,
+    limits: Limits,
+    search: &mut SearchFn<'_>,
+    events: &mut Events<'_>,
+) -> Result<TurnAnswer, String> {
+    if let RollSpec::Faces(_) = spec
+        && handle.first_moves(spec)? == ["0000"]
+    {
+        return Ok("0000".into());
+    }
+    Ok(choice_text(search(&SearchRoot::Rolled(spec.clone()), limits, events)?.best))
+}
+
+fn choice_text(choice: Choice<String>) -> String {
+    match choice {
+        Choice::Turn(t) => t,
+        Choice::Roll => "roll".into(),
+    }
+}
+
+/// Limits for a part (1/`parts`) of this search's time; depth and node limits kept as they are.
+fn share_of(limits: &Limits, budget: &TimeBudget, parts: u32) -> Limits {
+    match budget.soft {
+        Some(soft) => Limits {
+            time: None,
+            movetime: Some(((soft / parts).as_millis() as u64).max(1)),
+            move_overhead: 0,
+            ..limits.clone()
+        },
+        None => limits.clone(),
+    }
+}
+
+/// Limits for what is left of this search's time.
+fn remaining(limits: &Limits, budget: &TimeBudget) -> Limits {
+    match budget.soft {
+        Some(soft) => {
+            let left = soft.saturating_sub(budget.elapsed()).max(Duration::from_millis(1));
+            Limits { time: None, movetime: Some(left.as_millis() as u64), move_overhead: 0, ..limits.clone() }
+        }
+        None => limits.clone(),
+    }
+}

@@ -1,0 +1,519 @@
+//! The game as front ends see it: a variant chosen by name, positions and turns as text, rolls,
+//! the lists of what a roll allows, and the search. The protocol (and, in turn, every other
+//! front end) speaks to this handle alone; which board, which move type and which search serve
+//! a variant is decided here, once.
+
+use crate::eval::StaticEval;
+use crate::game::{Game, MicroGame};
+use crate::params::EvalParams;
+use crate::piece::Color;
+use crate::rules::dice::{OutcomeList, Roll};
+use crate::rules::micro::{MicroRules, MicroTurn, PlanCache, StepList, allowed_steps, for_each_turn};
+use crate::rules::{DiceChess3, GameEnd, Position, Rules, TurnList, Variant, VariantKind};
+use crate::search::{Choice, MicroInput, OutcomeAdvice, Root, ScoredChoice, SearchOptions, SearchResult, Shared};
+use crate::timeman::Limits;
+use crate::values::PieceValues;
+use crate::{Board, Move, Square};
+
+/// Every variant by its `UCI_Variant` name, the default first.
+pub const VARIANTS: [&str; 4] = ["freedom", "classic", "brainking", "dicechess3"];
+
+/// The dice of a `go roll` or `legalmoves roll`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RollSpec {
+    /// The faces shown (each 1..=6), in any order.
+    Faces(Vec<u8>),
+    /// `any`: every legal move is allowed (unconditional Freedom, a GUI's free move).
+    Any,
+}
+
+/// What a search's root is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchRoot {
+    /// Before the roll (the pre-roll options against rolling), or the rest of a turn in progress.
+    Decision,
+    /// After this roll.
+    Rolled(RollSpec),
+    /// Only these turns (UCI text), as `go searchmoves` asks.
+    Only(Vec<String>),
+}
+
+/// A search's findings with turns written as text.
+pub type SearchReport = SearchResult<String>;
+
+/// The piece values dicechess3 starts from (its rules give none: chess's 1/3/3/5/9).
+const DICECHESS3_VALUES: PieceValues = PieceValues([100, 300, 300, 500, 900, 0]);
+
+/// A game of any variant.
+#[derive(Clone, Debug)]
+pub struct GameHandle {
+    played: Played,
+}
+
+#[derive(Clone, Debug)]
+enum Played {
+    /// The 8x8 variants of one move a turn.
+    OneMove(Game<Variant>),
+    /// Several micro-moves a turn.
+    DiceChess3(MicroGame<DiceChess3>),
+}
+
+impl GameHandle {
+    /// A new game from the start position.
+    pub fn new(variant: &str, chess960: bool) -> Result<GameHandle, String> {
+        GameHandle::setup(variant, chess960, None, None, &[])
+    }
+
+    /// A game from `fen` (the start position when `None`; a DFEN where the variant has one), with
+    /// Freedom's recapture square if given, after `turns`. Nothing is kept of a refused setup.
+    pub fn setup(
+        variant: &str,
+        chess960: bool,
+        fen: Option<&str>,
+        recapture: Option<&str>,
+        turns: &[String],
+    ) -> Result<GameHandle, String> {
+        let mut handle = if variant.eq_ignore_ascii_case("dicechess3") {
+            if chess960 {
+                return Err("dicechess3 is played from the standard start only".into());
+            }
+            if recapture.is_some() {
+                return Err("a recapture square is only part of freedom".into());
+            }
+            let rules = DiceChess3;
+            let start = match fen {
+                Some(text) => rules.parse_dfen(text)?,
+                None => rules.startpos(),
+            };
+            GameHandle { played: Played::DiceChess3(MicroGame::new(rules, start)) }
+        } else {
+            let kind = VariantKind::from_name(variant)
+                .ok_or_else(|| format!("unknown variant '{variant}' (one of {})", VARIANTS.join(", ")))?;
+            let rules = Variant::new(kind, chess960);
+            let board = match fen {
+                Some(text) => Board::from_fen(text).map_err(|e| e.to_string())?,
+                None => Board::startpos(),
+            };
+            let mut pos = Position::new(board);
+            if let Some(sq) = recapture {
+                pos.recapture =
+                    Some(Square::parse(sq).ok_or_else(|| format!("recapture square '{sq}' is not a square"))?);
+            }
+            rules.validate(&pos).map_err(|e| format!("position refused: {e}"))?;
+            GameHandle { played: Played::OneMove(Game::new(rules, pos)) }
+        };
+        for (i, turn) in turns.iter().enumerate() {
+            handle.play(turn).map_err(|e| format!("turn {} refused: {e}", i + 1))?;
+        }
+        Ok(handle)
+    }
+
+    /// The variant's `UCI_Variant` name.
+    pub fn variant(&self) -> &'static str {
+        match &self.played {
+            Played::OneMove(g) => g.rules().name(),
+            Played::DiceChess3(g) => g.rules().name(),
+        }
+    }
+
+    pub fn chess960(&self) -> bool {
+        match &self.played {
+            Played::OneMove(g) => g.rules().chess960(),
+            Played::DiceChess3(_) => false,
+        }
+    }
+
+    /// How many dice a roll has.
+    pub fn dice(&self) -> usize {
+        match &self.played {
+            Played::OneMove(g) => g.rules().dice(),
+            Played::DiceChess3(g) => g.rules().dice(),
+        }
+    }
+
+    /// The dice still to use in a turn in progress (a DFEN with dice), if there is one.
+    pub fn dice_left(&self) -> Option<Roll> {
+        match &self.played {
+            Played::OneMove(_) => None,
+            Played::DiceChess3(g) => g.position().dice.roll(),
+        }
+    }
+
+    /// Plays a turn written in UCI (several micro-moves joined by commas where the variant has
+    /// them; `0000` for a pass) after checking that some roll (or Freedom) allows it.
+    pub fn play(&mut self, turn: &str) -> Result<(), String> {
+        match &mut self.played {
+            Played::OneMove(g) => {
+                if turn.contains(',') {
+                    return Err(format!("'{turn}' has several moves, but {} plays one a turn", g.rules().name()));
+                }
+                g.play_uci(turn, |p| p.board.fen()).map(|_| ()).map_err(|e| e.to_string())
+            }
+            Played::DiceChess3(g) => g.play_text(turn, None).map(|_| ()),
+        }
+    }
+
+    /// Plays a turn that `roll` allows (a referee's check: the roll is known).
+    pub fn play_rolled(&mut self, roll: &RollSpec, turn: &str) -> Result<(), String> {
+        let allowed = self.allowed_turns(roll)?;
+        if !allowed.iter().any(|t| t == turn) {
+            return Err(format!("{turn} is not allowed by that roll"));
+        }
+        match &mut self.played {
+            Played::DiceChess3(g) => {
+                let faces = match roll {
+                    RollSpec::Faces(f) => Roll::new(f).map_err(|e| e.to_string())?,
+                    RollSpec::Any => return Err("dicechess3 has no free turn".into()),
+                };
+                let roll = (!g.position().in_turn()).then_some(faces);
+                g.play_text(turn, roll.as_ref()).map(|_| ())
+            }
+            Played::OneMove(_) => self.play(turn),
+        }
+    }
+
+    /// The end of the game, if it is over.
+    pub fn end(&self) -> Option<GameEnd> {
+        match &self.played {
+            Played::OneMove(g) => g.end(),
+            Played::DiceChess3(g) => g.end(),
+        }
+    }
+
+    /// The position as FEN (DFEN in the variants that have it).
+    pub fn fen(&self) -> String {
+        match &self.played {
+            Played::OneMove(g) => g.position().board.fen(),
+            Played::DiceChess3(g) => g.rules().dfen(g.position()),
+        }
+    }
+
+    /// The board, for drawing it.
+    pub fn board(&self) -> &Board {
+        match &self.played {
+            Played::OneMove(g) => &g.position().board,
+            Played::DiceChess3(g) => &g.position().board,
+        }
+    }
+
+    /// The side to move (whose turn it is).
+    pub fn side_to_move(&self) -> Color {
+        self.board().turn()
+    }
+
+    /// The position's key (repetitions, `d`).
+    pub fn key(&self) -> u64 {
+        match &self.played {
+            Played::OneMove(g) => g.position().hash(),
+            Played::DiceChess3(g) => g.position().hash(),
+        }
+    }
+
+    /// The turns played so far, as text.
+    pub fn turns(&self) -> Vec<String> {
+        match &self.played {
+            Played::OneMove(g) => g.turns().iter().map(|&t| g.rules().turn_to_uci(t)).collect(),
+            Played::DiceChess3(g) => g.turns().iter().map(|t| t.to_uci(false)).collect(),
+        }
+    }
+
+    /// Checks a roll against the variant: as many faces as it rolls, or in a turn in progress
+    /// exactly the dice left.
+    pub fn check_roll(&self, faces: &[u8]) -> Result<Roll, String> {
+        let roll = Roll::new(faces).map_err(|e| e.to_string())?;
+        match &self.played {
+            Played::OneMove(g) => g.rules().check_roll(&roll).map_err(|e| e.to_string())?,
+            Played::DiceChess3(g) => match g.position().dice.roll() {
+                Some(left) if left != roll => {
+                    return Err(format!("the turn in progress has the dice {left} left, not {roll}"));
+                }
+                Some(_) => {}
+                None if roll.dice() != g.rules().dice() => {
+                    return Err(format!(
+                        "{} rolls {} dice, but {} faces were given (fewer only in a turn in progress)",
+                        g.rules().name(),
+                        g.rules().dice(),
+                        roll.dice()
+                    ));
+                }
+                None => {}
+            },
+        }
+        Ok(roll)
+    }
+
+    /// The turns playable without rolling (Freedom moves), sorted; empty when there are none.
+    pub fn pre_roll_turns(&self) -> Vec<String> {
+        if self.end().is_some() {
+            return Vec::new();
+        }
+        match &self.played {
+            Played::OneMove(g) => {
+                let mut list = TurnList::new();
+                g.rules().pre_roll_turns(g.position(), &mut list);
+                sorted_texts(list.iter().map(|&t| g.rules().turn_to_uci(t)))
+            }
+            Played::DiceChess3(_) => Vec::new(),
+        }
+    }
+
+    /// Every whole turn the roll allows, sorted (`0000` alone when it allows nothing). In a
+    /// turn in progress, `None` stands for the dice left.
+    pub fn allowed_turns(&self, roll: &RollSpec) -> Result<Vec<String>, String> {
+        if let Some(end) = self.end() {
+            return Err(format!("the game is over ({end}); no roll can be played"));
+        }
+        match &self.played {
+            Played::OneMove(g) => {
+                let mut list = TurnList::new();
+                match roll {
+                    RollSpec::Any => g.rules().any_turns(g.position(), &mut list),
+                    RollSpec::Faces(faces) => {
+                        let roll = self.check_roll(faces)?;
+                        g.rules().allowed_turns(g.position(), &roll, &mut list);
+                    }
+                }
+                Ok(sorted_texts(list.iter().map(|&t| g.rules().turn_to_uci(t))))
+            }
+            Played::DiceChess3(g) => {
+                let pos = self.rolled_micro(g, roll)?;
+                let mut turns = Vec::new();
+                for_each_turn(g.rules(), &pos, &mut PlanCache::default(), &mut |t| turns.push(t.to_uci(false)));
+                Ok(sorted_texts(turns))
+            }
+        }
+    }
+
+    /// How many whole turns the roll allows (for lists too long to print).
+    pub fn count_turns(&self, roll: &RollSpec) -> Result<u64, String> {
+        match &self.played {
+            Played::OneMove(_) => Ok(self.allowed_turns(roll)?.len() as u64),
+            Played::DiceChess3(g) => {
+                if let Some(end) = self.end() {
+                    return Err(format!("the game is over ({end}); no roll can be played"));
+                }
+                let pos = self.rolled_micro(g, roll)?;
+                let mut count = 0u64;
+                for_each_turn(g.rules(), &pos, &mut PlanCache::default(), &mut |_| count += 1);
+                Ok(count)
+            }
+        }
+    }
+
+    /// The first micro-moves of the turns the roll allows, sorted (what a GUI offers while the
+    /// player makes a turn one micro-move at a time); one-move variants list their moves.
+    pub fn first_moves(&self, roll: &RollSpec) -> Result<Vec<String>, String> {
+        match &self.played {
+            Played::OneMove(_) => self.allowed_turns(roll),
+            Played::DiceChess3(g) => {
+                if let Some(end) = self.end() {
+                    return Err(format!("the game is over ({end}); no roll can be played"));
+                }
+                let pos = self.rolled_micro(g, roll)?;
+                let mut steps = StepList::new();
+                allowed_steps(g.rules(), &pos, &mut PlanCache::default(), &mut steps);
+                let first = sorted_texts(steps.iter().map(|s| s.mv.to_uci(false).to_string()));
+                Ok(if first.is_empty() { vec!["0000".into()] } else { first })
+            }
+        }
+    }
+
+    /// The position of a micro-move game after `roll` (or, in a turn in progress, with its dice).
+    fn rolled_micro<R: MicroRules + Clone>(
+        &self,
+        g: &MicroGame<R>,
+        roll: &RollSpec,
+    ) -> Result<crate::rules::micro::MicroPosition, String> {
+        match roll {
+            RollSpec::Any => Err(format!("{} has no free turn: give the dice", g.rules().name())),
+            RollSpec::Faces(faces) => {
+                let roll = self.check_roll(faces)?;
+                Ok(if g.position().in_turn() { g.position().clone() } else { g.position().rolled(&roll) })
+            }
+        }
+    }
+
+    /// The outcomes of the roll to come (none once the game is over or in a turn in progress).
+    pub fn outcomes(&self) -> OutcomeList {
+        if self.end().is_some() {
+            return OutcomeList::new();
+        }
+        match &self.played {
+            Played::OneMove(g) => {
+                let mut out = OutcomeList::new();
+                g.rules().outcomes(g.position(), &mut out);
+                out
+            }
+            Played::DiceChess3(g) if g.position().in_turn() => OutcomeList::new(),
+            Played::DiceChess3(g) => g.rules().outcomes(g.position()),
+        }
+    }
+
+    /// A roll drawn by the outcomes' weights from `pick`, a number below their total weight
+    /// (the one way a roll is chosen: BrainKing never rolls a face with no move, three dice
+    /// weigh each multiset by its orderings).
+    pub fn roll_for(&self, pick: u32) -> Option<Roll> {
+        let outcomes = self.outcomes();
+        let total: u32 = outcomes.iter().map(|o| o.weight).sum();
+        let mut pick = pick % total.max(1);
+        for o in &outcomes {
+            if pick < o.weight {
+                return Some(o.roll);
+            }
+            pick -= o.weight;
+        }
+        None
+    }
+
+    /// The sum of the outcomes' weights (what [`GameHandle::roll_for`] draws below).
+    pub fn total_weight(&self) -> u32 {
+        self.outcomes().iter().map(|o| o.weight).sum()
+    }
+
+    /// `d`'s lines about the rules' state: recapture square, passes in check, dice left.
+    pub fn state_lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        match &self.played {
+            Played::OneMove(g) => {
+                let pos = g.position();
+                let checkers: Vec<String> =
+                    pos.board.checkers_of(pos.board.turn()).into_iter().map(|s| s.to_string()).collect();
+                lines.push(format!("Checkers: {}", checkers.join(" ")));
+                if let Some(sq) = pos.recapture {
+                    lines.push(format!("Recapture square: {sq}"));
+                }
+                if pos.passed_in_check {
+                    lines.push("Opponent passed in check: its king may be captured".into());
+                }
+            }
+            Played::DiceChess3(g) => {
+                let pos = g.position();
+                let targets: Vec<String> = pos.ep_targets.into_iter().map(|s| s.to_string()).collect();
+                if !targets.is_empty() {
+                    lines.push(format!("En-passant targets: {}", targets.join(" ")));
+                }
+                if let Some(roll) = pos.dice.roll() {
+                    lines.push(format!("Turn in progress, dice left: {roll}"));
+                }
+            }
+        }
+        lines
+    }
+
+    /// Stockfish's `go perft`: each root move's count of legal chess move paths (dice ignored).
+    pub fn perft(&self, depth: u32) -> Result<Vec<(String, u64)>, String> {
+        if depth == 0 {
+            return Err("perft depth must be at least 1".into());
+        }
+        let chess960 = self.chess960();
+        Ok(crate::perft::perft_divide(self.board(), depth)
+            .into_iter()
+            .map(|(m, n)| (m.to_uci(chess960).to_string(), n))
+            .collect())
+    }
+
+    /// Searches the position. `eval` replaces the variant's evaluation; `report` sees each
+    /// completed iteration.
+    pub fn search(
+        &self,
+        root: &SearchRoot,
+        limits: Limits,
+        options: SearchOptions,
+        shared: &Shared,
+        report: &mut (dyn FnMut(&SearchReport) + Send),
+    ) -> Result<SearchReport, String> {
+        if let Some(end) = self.end() {
+            return Err(format!("the game is over ({end})"));
+        }
+        match &self.played {
+            Played::OneMove(g) => {
+                let rules = *g.rules();
+                let text = |r: &SearchResult<Move>| map_result(r, |&t| rules.turn_to_uci(t));
+                let root = match root {
+                    SearchRoot::Decision => Root::PreRoll,
+                    SearchRoot::Rolled(spec) => {
+                        let turns = self.allowed_turns(spec)?;
+                        Root::Turns(turns.iter().map(|t| parse_one(g, t)).collect::<Result<_, _>>()?)
+                    }
+                    SearchRoot::Only(turns) => {
+                        Root::Turns(turns.iter().map(|t| parse_one(g, t)).collect::<Result<_, _>>()?)
+                    }
+                };
+                let result = crate::search::search_game(g, root, limits, options, shared, &mut |r| report(&text(r)));
+                Ok(text(&result))
+            }
+            Played::DiceChess3(g) => {
+                let position = match root {
+                    SearchRoot::Decision => g.position().clone(),
+                    SearchRoot::Rolled(spec) => self.rolled_micro(g, spec)?,
+                    SearchRoot::Only(_) => return Err("searchmoves is not available with several moves a turn".into()),
+                };
+                let params =
+                    options.eval.as_deref().cloned().unwrap_or_else(|| EvalParams::from_values(DICECHESS3_VALUES));
+                let eval = StaticEval::new(params);
+                let input = MicroInput {
+                    rules: g.rules(),
+                    eval: &eval,
+                    position: &position,
+                    history: g.hashes(),
+                    limits,
+                    options,
+                };
+                let text = |r: &SearchResult<MicroTurn>| map_result(r, |t| t.to_uci(false));
+                let result = crate::search::search_micro(&input, shared, &mut |r| report(&text(r)));
+                Ok(text(&result))
+            }
+        }
+    }
+
+    /// Dice a turn in progress has left, as DFEN letters (for display).
+    pub fn dice_letters(&self) -> Option<String> {
+        match &self.played {
+            Played::DiceChess3(g) if g.position().in_turn() => Some(g.position().dice.letters(self.side_to_move())),
+            _ => None,
+        }
+    }
+}
+
+/// A one-move turn from its text, as the game's rules read it.
+fn parse_one(g: &Game<Variant>, text: &str) -> Result<Move, String> {
+    g.rules().parse_turn(g.position(), text).ok_or_else(|| format!("{text} is not a move here"))
+}
+
+fn sorted_texts(texts: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut v: Vec<String> = texts.into_iter().collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// A search result with its turns written as text.
+fn map_result<T>(r: &SearchResult<T>, text: impl Fn(&T) -> String) -> SearchReport {
+    let choice = |c: &Choice<T>| match c {
+        Choice::Turn(t) => Choice::Turn(text(t)),
+        Choice::Roll => Choice::Roll,
+    };
+    SearchResult {
+        best: choice(&r.best),
+        score: r.score,
+        depth: r.depth,
+        seldepth: r.seldepth,
+        nodes: r.nodes,
+        elapsed: r.elapsed,
+        pv: r.pv.iter().map(&text).collect(),
+        choices: r
+            .choices
+            .iter()
+            .map(|c| ScoredChoice { choice: choice(&c.choice), score: c.score, exact: c.exact })
+            .collect(),
+        outcomes: r
+            .outcomes
+            .iter()
+            .map(|o| OutcomeAdvice { roll: o.roll, probability: o.probability, best: text(&o.best), score: o.score })
+            .collect(),
+        roll_score: r.roll_score,
+        mate: r.mate,
+        hashfull: r.hashfull,
+        result_scale: r.result_scale,
+    }
+}

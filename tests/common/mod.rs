@@ -1,0 +1,98 @@
+//! The engine through its protocol, as a GUI drives it: shared by the protocol tests.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// The engine as a GUI sees it.
+pub struct Engine {
+    pub child: Child,
+    pub stdin: ChildStdin,
+    pub lines: Receiver<String>,
+}
+
+impl Engine {
+    pub fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start alea");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, stdin, lines }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        self.stdin.write_all(line.as_bytes()).unwrap();
+        self.stdin.write_all(b"\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    pub fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("no '{prefix}' within {timeout:?}; saw {seen:?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("engine exited waiting for '{prefix}'; saw {seen:?}"),
+            }
+        }
+    }
+
+    /// Sends a line and returns the replies up to `readyok` (which is sent after it).
+    pub fn ask(&mut self, line: &str) -> Vec<String> {
+        self.send(line);
+        self.send("isready");
+        let mut lines = self.until("readyok", Duration::from_secs(30));
+        lines.pop();
+        lines
+    }
+
+    pub fn go(&mut self, line: &str) -> Vec<String> {
+        self.send(line);
+        self.until("bestmove", Duration::from_secs(60))
+    }
+
+    pub fn quit(mut self) {
+        self.send("quit");
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(5) {
+            if self.child.try_wait().unwrap().is_some() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        panic!("quit did not end the engine");
+    }
+}
+
+pub fn errors(lines: &[String]) -> usize {
+    lines.iter().filter(|l| l.starts_with("info string error: ")).count()
+}
