@@ -62,9 +62,11 @@ enum Cmd {
     /// Searches a fixed suite of positions to a fixed depth; the last line is
     /// `<N> nodes <M> nps` (OpenBench's form), and N is the same on every machine.
     Bench {
-        /// Turns deep (a turn is a roll and a move).
-        #[arg(default_value_t = alea_engine::bench::DEFAULT_DEPTH)]
-        depth: u32,
+        /// Turns deep (a turn is a roll and its moves): 3 by default, 2 for dicechess3.
+        depth: Option<u32>,
+        /// The suite: freedom, classic and brainking together (the default), or dicechess3.
+        #[arg(long)]
+        variant: Option<String>,
         /// Chance-node pruning: none, star1 or star2.
         #[arg(long, default_value = "star2")]
         pruning: String,
@@ -82,7 +84,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Cmd::Perft { depth, fen, chess960 }) => perft(depth, fen.as_deref(), chess960),
-        Some(Cmd::Bench { depth, pruning, threads }) => bench(depth, &pruning, threads),
+        Some(Cmd::Bench { depth, variant, pruning, threads }) => bench(depth, variant.as_deref(), &pruning, threads),
         Some(Cmd::Advise(args)) => advise::run(args),
         Some(Cmd::Analyse(args)) => analyse::run(args),
         Some(Cmd::Play(args)) => play::run(args),
@@ -107,7 +109,7 @@ fn serve(addr: std::net::SocketAddr) -> ExitCode {
     }
 }
 
-fn bench(depth: u32, pruning: &str, threads: usize) -> ExitCode {
+fn bench(depth: Option<u32>, variant: Option<&str>, pruning: &str, threads: usize) -> ExitCode {
     use alea_engine::search::{ChancePruning, SearchOptions};
     let chance_pruning = match pruning {
         "none" => ChancePruning::None,
@@ -118,12 +120,24 @@ fn bench(depth: u32, pruning: &str, threads: usize) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let micro = match variant {
+        None => false,
+        Some(v) if v.eq_ignore_ascii_case("dicechess3") => true,
+        Some(other) => {
+            eprintln!(
+                "alea bench: --variant takes dicechess3 (the default suite has freedom, classic and brainking), not '{other}'"
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let depth =
+        depth.unwrap_or(if micro { alea_engine::bench::DICECHESS3_DEPTH } else { alea_engine::bench::DEFAULT_DEPTH });
     if depth == 0 || !(1..=64).contains(&threads) {
         eprintln!("alea bench: depth must be at least 1 and threads from 1 to 64");
         return ExitCode::from(2);
     }
     let options = SearchOptions { chance_pruning, threads, ..SearchOptions::default() };
-    let (nodes, elapsed) = alea_engine::bench::run(depth, &options, |line| {
+    let report = |line: &alea_engine::bench::BenchLine| {
         eprintln!(
             "{:<45} {:>10} nodes {:>8.3} s  best {} score {}",
             line.name,
@@ -132,7 +146,12 @@ fn bench(depth: u32, pruning: &str, threads: usize) -> ExitCode {
             line.best,
             line.score
         );
-    });
+    };
+    let (nodes, elapsed) = if micro {
+        alea_engine::bench::run_dicechess3(depth, &options, report)
+    } else {
+        alea_engine::bench::run(depth, &options, report)
+    };
     let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
     eprintln!("total time {:.3} s", elapsed.as_secs_f64());
     println!("{nodes} nodes {nps} nps");

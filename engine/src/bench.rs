@@ -176,3 +176,45 @@ pub fn run(depth: u32, options: &SearchOptions, mut line: impl FnMut(&BenchLine)
     }
     (nodes, elapsed)
 }
+
+/// The `dicechess3` suite (`alea bench --variant dicechess3`): DFENs, each searched after the
+/// roll given (a turn's micro-moves to choose) or, with none, before the roll (all 56 outcomes).
+pub const DICECHESS3_SUITE: [(&str, &[u8], &str); 8] = [
+    (START, &[1, 2, 3], "dicechess3 start, 1 2 3"),
+    (KIWIPETE, &[1, 2, 3], "dicechess3 kiwipete, 1 2 3"),
+    (QGD, &[2, 4, 5], "dicechess3 queen's gambit, 2 4 5"),
+    (GIUOCO, &[1, 3, 5], "dicechess3 giuoco piano, 1 3 5"),
+    ("8/5pk1/6p1/8/3R4/6P1/5PK1/3r4 w - - 0 40", &[1, 4, 6], "dicechess3 rook ending, 1 4 6"),
+    ("4k3/8/8/8/4B3/8/8/K3R3 w - - 0 1", &[], "dicechess3 king hunt"),
+    ("8/8/4k3/8/2K5/3P4/8/8 w - - 0 50", &[], "dicechess3 king and pawn"),
+    (START, &[], "dicechess3 start"),
+];
+
+/// Depth of `bench --variant dicechess3` when none is given (turns).
+pub const DICECHESS3_DEPTH: u32 = 2;
+
+/// Searches the `dicechess3` suite through the game handle, as [`run`] does its suite.
+pub fn run_dicechess3(depth: u32, options: &SearchOptions, mut line: impl FnMut(&BenchLine)) -> (u64, Duration) {
+    use crate::handle::{GameHandle, RollSpec, SearchRoot};
+    let mut nodes = 0;
+    let mut elapsed = Duration::ZERO;
+    for &(dfen, roll, name) in &DICECHESS3_SUITE {
+        let game = GameHandle::setup("dicechess3", false, Some(dfen), None, &[]).expect("bench DFENs are valid");
+        let root =
+            if roll.is_empty() { SearchRoot::Decision } else { SearchRoot::Rolled(RollSpec::Faces(roll.to_vec())) };
+        let shared = Shared::new(16);
+        let limits = Limits { depth: Some(depth), ..Default::default() };
+        let start = Instant::now();
+        let result =
+            game.search(&root, limits, options.clone(), &shared, &mut |_| {}).expect("bench positions are live");
+        let took = start.elapsed();
+        nodes += result.nodes;
+        elapsed += took;
+        let best = match result.best {
+            search::Choice::Turn(t) => t,
+            search::Choice::Roll => "roll".to_string(),
+        };
+        line(&BenchLine { name, nodes: result.nodes, elapsed: took, best, score: result.score });
+    }
+    (nodes, elapsed)
+}

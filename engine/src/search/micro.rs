@@ -110,6 +110,9 @@ pub(crate) struct MicroWorker<'a, R> {
     groups: ArrayVec<OutcomeGroup, { crate::rules::MAX_OUTCOMES }>,
     outcomes: OutcomeList,
     total_weight: u32,
+    /// Beta cutoffs of quiet micro-moves, `[color][from][to]`: quiet moves that refuted other
+    /// lines are tried first elsewhere too.
+    quiet_history: Box<[[[u32; 64]; 64]; 2]>,
     aborted: bool,
 }
 
@@ -140,6 +143,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             total_weight: outcomes.iter().map(|o| o.weight).sum(),
             groups,
             outcomes,
+            quiet_history: Box::new([[[0; 64]; 64]; 2]),
             aborted: false,
         }
     }
@@ -284,7 +288,15 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
                 best = v;
                 best_index = k as u16;
             }
-            if best >= beta || probe {
+            if best >= beta {
+                let m = steps[k].mv;
+                if !probe && pos.board.captured_square(m).is_none() {
+                    let slot = &mut self.quiet_history[pos.turn().index()][m.from().index()][m.to().index()];
+                    *slot = slot.saturating_add((depth * depth) as u32);
+                }
+                break;
+            }
+            if probe {
                 break;
             }
         }
@@ -338,7 +350,9 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             } else if m.promotion_role() == Some(Role::Queen) {
                 900
             } else {
-                0
+                // Quiet: by how often the move refuted other lines (below every capture).
+                let h = self.quiet_history[pos.turn().index()][m.from().index()][m.to().index()];
+                -1_000_000 + h.min(999_999) as i32
             };
             keyed.push((k, key));
         }
