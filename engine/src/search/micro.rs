@@ -403,7 +403,12 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     fn search_root(&mut self, input: &MicroInput<'_, R>, depth: i32) -> Option<SearchResult<MicroTurn>> {
         let pos = input.position;
         let mut outcomes = Vec::new();
-        let (best, score, roll_score) = if pos.in_turn() {
+        let mut choices = Vec::new();
+        let (best, score, roll_score) = if pos.in_turn() && self.options.multipv > 1 {
+            choices = self.ranked_turns(pos, depth, self.options.multipv)?;
+            let first = choices.first().expect("a turn in progress has a turn");
+            (first.choice, first.score, None)
+        } else if pos.in_turn() {
             let (score, turn) = self.root_decision(pos, depth, -INF, INF)?;
             (Choice::Turn(turn), score, None)
         } else {
@@ -430,13 +435,45 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             nodes: self.shared.nodes(),
             elapsed: self.budget.elapsed(),
             pv,
-            choices: vec![ScoredChoice { choice: best, score, exact: true }],
+            choices: if choices.is_empty() { vec![ScoredChoice { choice: best, score, exact: true }] } else { choices },
             outcomes,
             roll_score,
             mate: None,
             hashfull: if self.options.use_tt { self.shared.tt.hashfull() } else { 0 },
             result_scale: crate::params::DEFAULT_RESULT_SCALE,
         })
+    }
+
+    /// Every allowed whole turn from `pos` (a turn in progress), best first, the `multipv` best
+    /// with exact scores and the rest with upper bounds. Orders of the same micro-moves that end
+    /// in the same position are one turn (the first in the rules' order stands for them).
+    fn ranked_turns(&mut self, pos: &MicroPosition, depth: i32, multipv: usize) -> Option<Vec<ScoredChoice<MicroTurn>>> {
+        let mut turns: Vec<(MicroTurn, MicroPosition)> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut start = MicroTurn::PASS;
+        collect_turns(self.rules, pos, &mut self.cache, &mut start, &mut |turn, end| {
+            if seen.insert(end.hash()) {
+                turns.push((*turn, end.clone()));
+            }
+        });
+        let mut scored: Vec<ScoredChoice<MicroTurn>> = Vec::with_capacity(turns.len());
+        for (turn, end) in &turns {
+            // The multipv-th best so far bounds what still needs an exact score.
+            let mut exact: Vec<i32> = scored.iter().filter(|c| c.exact).map(|c| c.score).collect();
+            exact.sort_unstable_by(|a, b| b.cmp(a));
+            let alpha = if exact.len() >= multipv { exact[multipv - 1] } else { -INF };
+            let v = -self.turn_start(end, depth - 1, -INF, -alpha, 1);
+            if self.aborted {
+                return None;
+            }
+            scored.push(ScoredChoice { choice: Choice::Turn(*turn), score: v, exact: v > alpha });
+        }
+        scored.sort_by_key(|c| (std::cmp::Reverse(c.exact), std::cmp::Reverse(c.score)));
+        // Exact scores beyond the multipv best were exact when found; keep the promise of the name.
+        for c in scored.iter_mut().skip(multipv) {
+            c.exact = false;
+        }
+        Some(scored)
     }
 
     /// The mover's best rest of the turn from `pos` (dice left) and its value: the decision
@@ -572,6 +609,33 @@ pub fn horizon_value<R: MicroRules>(rules: &R, eval: &StaticEval, pos: &MicroPos
         total += i64::from(o.weight);
     }
     floor_div(sum, total.max(1)) as i32
+}
+
+/// Calls `visit` with every allowed rest of the turn from `pos` and the position it ends in (a
+/// roll that allows nothing: the pass).
+fn collect_turns<R: MicroRules>(
+    rules: &R,
+    pos: &MicroPosition,
+    cache: &mut PlanCache,
+    so_far: &mut MicroTurn,
+    visit: &mut dyn FnMut(&MicroTurn, &MicroPosition),
+) {
+    let mut steps = StepList::new();
+    allowed_steps(rules, pos, cache, &mut steps);
+    if steps.is_empty() && so_far.is_pass() {
+        visit(so_far, &pos.finish_turn());
+        return;
+    }
+    for &step in &steps {
+        let mut turn = *so_far;
+        turn.push(step.mv);
+        let next = after_step(rules, pos, step);
+        if step.ends_turn {
+            visit(&turn, &next);
+        } else {
+            collect_turns(rules, &next, cache, &mut turn, visit);
+        }
+    }
 }
 
 /// Has `hash` stood twice before among the last `reversible` turn starts of `path`?
