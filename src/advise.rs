@@ -3,8 +3,9 @@
 //! against the best; before the roll, what each outcome would bring and whether to take a Freedom
 //! move instead of rolling.
 
-use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind};
-use alea_engine::search::{self, Choice, Root, SearchOptions, SearchResult, Shared};
+use alea_engine::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
+use alea_engine::rules::{Roll, Rules, Variant};
+use alea_engine::search::{self, Choice, SearchOptions, Shared};
 use alea_engine::timeman::Limits;
 use alea_engine::{Board, Color, Game, Move, Role, Square};
 use serde_json::json;
@@ -12,19 +13,22 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct AdviseArgs {
-    /// Rule set: freedom, classic or brainking.
+    /// Rule set: freedom, classic, brainking or dicechess3.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Chess960 castling and notation.
     #[arg(long)]
     chess960: bool,
-    /// Start from this FEN instead of the start position.
+    /// Start from this FEN (a DFEN in dicechess3, whose dice field makes a turn in progress)
+    /// instead of the start position.
     #[arg(long)]
     fen: Option<String>,
-    /// Turns played from the start, in UCI (`0000` for a pass).
+    /// Turns played from the start, in UCI (`0000` for a pass; micro-moves joined by commas in
+    /// dicechess3).
     #[arg(long, num_args = 1..)]
     moves: Vec<String>,
-    /// The roll: faces such as `4` or `2,5`, or `any`. Without it, the advice before the roll.
+    /// The roll: faces such as `4`, `2,5` or `1,4,6`, or `any`. Without it, the advice before the
+    /// roll.
     #[arg(long)]
     roll: Option<String>,
     /// Seconds to think.
@@ -33,7 +37,7 @@ pub struct AdviseArgs {
     /// Turns deep to search, instead of a time.
     #[arg(long)]
     depth: Option<u32>,
-    /// How many moves to score exactly (all of them by default).
+    /// How many moves to score exactly (all of them by default; in dicechess3 the best ten).
     #[arg(long)]
     multipv: Option<usize>,
     /// Print JSON instead of the board and tables.
@@ -48,31 +52,17 @@ fn refuse(message: impl std::fmt::Display) -> ExitCode {
 }
 
 pub fn run(args: AdviseArgs) -> ExitCode {
-    let Some(kind) = VariantKind::from_name(&args.variant) else {
-        return refuse(format!("unknown variant '{}' (freedom, classic or brainking)", args.variant));
-    };
-    let rules = Variant::new(kind, args.chess960);
-    let board = match args.fen.as_deref().map(Board::from_fen).unwrap_or_else(|| Ok(Board::startpos())) {
-        Ok(b) => b,
+    let game = match GameHandle::setup(&args.variant, args.chess960, args.fen.as_deref(), None, &args.moves) {
+        Ok(g) => g,
         Err(e) => return refuse(e),
     };
-    let start = Position::new(board);
-    if let Err(e) = rules.validate(&start) {
-        return refuse(format!("position refused: {e}"));
-    }
-    let mut game = Game::new(rules, start);
-    for m in &args.moves {
-        if let Err(e) = game.play_uci(m, |p| p.board.fen()) {
-            return refuse(e);
-        }
-    }
     let roll = match args.roll.as_deref() {
         None => None,
-        Some("any") => Some(None),
+        Some("any") => Some(RollSpec::Any),
         Some(text) => {
             let words: Vec<&str> = text.split([',', ' ']).filter(|w| !w.is_empty()).collect();
-            match Roll::parse(&words).and_then(|r| rules.check_roll(&r).map(|()| r)) {
-                Ok(r) => Some(Some(r)),
+            match Roll::parse(&words).map_err(|e| e.to_string()).and_then(|r| game.check_roll(r.faces())) {
+                Ok(r) => Some(RollSpec::Faces(r.faces().to_vec())),
                 Err(e) => return refuse(format!("--roll {text}: {e}")),
             }
         }
@@ -82,44 +72,37 @@ pub fn run(args: AdviseArgs) -> ExitCode {
     }
     if let Some(end) = game.end() {
         if args.json {
-            println!("{}", json!({ "fen": game.position().board.fen(), "result": end.to_string() }));
+            println!("{}", json!({ "fen": game.fen(), "result": end.to_string() }));
         } else {
-            println!("{}", diagram(&game));
+            println!("{}", game_diagram(&game));
             println!("The game is over: {end}.");
         }
         return ExitCode::SUCCESS;
     }
-
-    let pos = game.position();
-    let root = match roll {
-        None => Root::PreRoll,
-        Some(r) => {
-            let mut turns = TurnList::new();
-            match r {
-                None => rules.any_turns(pos, &mut turns),
-                Some(r) => rules.allowed_turns(pos, &r, &mut turns),
-            }
-            Root::Turns(turns.to_vec())
-        }
+    // A turn in progress (a DFEN with dice) is advised with its own dice.
+    let roll = roll.or_else(|| game.dice_left().map(|r| RollSpec::Faces(r.faces().to_vec())));
+    let (root, choices) = match &roll {
+        None => (SearchRoot::Decision, game.pre_roll_turns().len() + 1),
+        Some(spec) => match game.count_turns(spec) {
+            Ok(n) => (SearchRoot::Rolled(spec.clone()), n as usize),
+            Err(e) => return refuse(e),
+        },
     };
-    let choices = match &root {
-        Root::Turns(t) => t.len(),
-        Root::PreRoll => {
-            let mut pre = TurnList::new();
-            rules.pre_roll_turns(pos, &mut pre);
-            pre.len() + 1
-        }
-    };
+    // Several micro-moves a turn make thousands of turns: the best ten unless asked.
+    let default_multipv = if game.dice() > 2 { choices.min(10) } else { choices };
     let limits = match (args.depth, args.time) {
         (Some(d), _) => Limits { depth: Some(d), ..Default::default() },
         (None, t) => Limits { movetime: Some((t.unwrap_or(1.0) * 1000.0) as u64), ..Default::default() },
     };
-    let options = SearchOptions { multipv: args.multipv.unwrap_or(choices).max(1), ..SearchOptions::default() };
-    let result = search::search_game(&game, root, limits, options, &Shared::new(64), &mut |_| {});
+    let options = SearchOptions { multipv: args.multipv.unwrap_or(default_multipv).max(1), ..SearchOptions::default() };
+    let result = match game.search(&root, limits, options, &Shared::new(64), &mut |_| {}) {
+        Ok(r) => r,
+        Err(e) => return refuse(e),
+    };
     if args.json {
-        println!("{}", to_json(&game, roll, &result));
+        println!("{}", to_json(&game, roll.as_ref(), &result));
     } else {
-        print!("{}", to_text(&game, roll, &result));
+        print!("{}", to_text(&game, roll.as_ref(), &result));
     }
     ExitCode::SUCCESS
 }
@@ -142,11 +125,6 @@ pub(crate) fn san(game: &Game<Variant>, m: Move) -> String {
     }
 }
 
-fn freedom_kinds(game: &Game<Variant>, m: Move) -> Vec<&'static str> {
-    let Variant::Freedom(f) = game.rules() else { return Vec::new() };
-    f.freedom_kinds(game.position(), m).names()
-}
-
 pub(crate) fn score_text(score: i32) -> String {
     if score >= search::MATE_ZONE {
         "win".into()
@@ -159,7 +137,17 @@ pub(crate) fn score_text(score: i32) -> String {
 
 /// The position as a board of Unicode pieces, White at the bottom, with the last move.
 pub(crate) fn diagram(game: &Game<Variant>) -> String {
-    let board = &game.position().board;
+    let rules = game.rules();
+    let last = game.turns().last().map(|&t| rules.turn_to_uci(t));
+    board_diagram(&game.position().board, rules.name(), rules.chess960(), last)
+}
+
+/// [`diagram`] for a game of any variant.
+fn game_diagram(game: &GameHandle) -> String {
+    board_diagram(game.board(), game.variant(), game.chess960(), game.turns().last().cloned())
+}
+
+fn board_diagram(board: &Board, variant: &str, chess960: bool, last: Option<String>) -> String {
     let glyph = |sq: Square| match board.piece_at(sq) {
         None => '·',
         Some(p) => {
@@ -179,25 +167,20 @@ pub(crate) fn diagram(game: &Game<Variant>) -> String {
         out.push('\n');
     }
     out.push_str("    a b c d e f g h\n");
-    let rules = game.rules();
-    out.push_str(&format!(
-        "{}{}, {} to move",
-        rules.name(),
-        if rules.chess960() { " (Chess960)" } else { "" },
-        board.turn().name()
-    ));
-    if let Some(&last) = game.turns().last() {
-        out.push_str(&format!(", last move {}", rules.turn_to_uci(last)));
+    out.push_str(&format!("{}{}, {} to move", variant, if chess960 { " (Chess960)" } else { "" }, board.turn().name()));
+    if let Some(last) = last {
+        out.push_str(&format!(", last move {last}"));
     }
     out.push('\n');
     out
 }
 
-fn roll_text(roll: Option<Option<Roll>>) -> String {
+fn roll_text(roll: Option<&RollSpec>) -> String {
     match roll {
         None => "before the roll".into(),
-        Some(None) => "any move".into(),
-        Some(Some(r)) => {
+        Some(RollSpec::Any) => "any move".into(),
+        Some(RollSpec::Faces(faces)) => {
+            let r = Roll::new(faces).expect("a checked roll");
             let names: Vec<&str> = r
                 .faces()
                 .iter()
@@ -208,34 +191,42 @@ fn roll_text(roll: Option<Option<Roll>>) -> String {
     }
 }
 
-fn to_text(game: &Game<Variant>, roll: Option<Option<Roll>>, r: &SearchResult<Move>) -> String {
-    let rules = game.rules();
-    let mut out = diagram(game);
+fn to_text(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> String {
+    let mut out = game_diagram(game);
     out.push_str(&format!(
         "{}, depth {}, {} nodes; scores in centipawns for {}\n\n",
         roll_text(roll),
         r.depth,
         r.nodes,
-        game.position().board.turn().name()
+        game.side_to_move().name()
     ));
     let best_score = r.choices.first().map_or(0, |c| c.score);
     match roll {
         Some(_) => {
             out.push_str("   #  move      score    loss   win  draw  loss\n");
-            for (i, c) in r.choices.iter().enumerate() {
-                let Choice::Turn(t) = c.choice else { continue };
+            // Thousands of turns (several micro-moves a turn): the exact ones, then a summary.
+            let shown = if game.dice() > 2 { r.choices.iter().filter(|c| c.exact).count() } else { r.choices.len() };
+            for (i, c) in r.choices.iter().enumerate().take(shown) {
+                let Choice::Turn(t) = &c.choice else { continue };
                 let (w, d, l) = r.wdl_of(c.score);
                 let bound = if c.exact { " " } else { "≤" };
                 out.push_str(&format!(
                     "{:>4}  {:<8} {}{:>6} {:>7}  {:>3}%  {:>3}%  {:>3}%\n",
                     i + 1,
-                    san(game, t),
+                    game.san(t),
                     bound,
                     score_text(c.score),
                     if c.exact { (best_score - c.score).to_string() } else { format!("≥{}", best_score - c.score) },
                     w / 10,
                     d / 10,
                     l / 10
+                ));
+            }
+            if let Some(next) = r.choices.get(shown) {
+                out.push_str(&format!(
+                    "        ({} more turns, each at most {})\n",
+                    r.choices.len() - shown,
+                    score_text(next.score)
                 ));
             }
         }
@@ -246,7 +237,7 @@ fn to_text(game: &Game<Variant>, roll: Option<Option<Roll>>, r: &SearchResult<Mo
                     "  {:<5} {:>5.1}%  {:<8} {:>6}\n",
                     o.roll.to_string(),
                     o.probability * 100.0,
-                    san(game, o.best),
+                    game.san(&o.best),
                     score_text(o.score)
                 ));
             }
@@ -257,42 +248,50 @@ fn to_text(game: &Game<Variant>, roll: Option<Option<Roll>>, r: &SearchResult<Mo
             if !freedom.is_empty() {
                 out.push_str("\n  before rolling (Freedom):\n");
                 for c in freedom {
-                    let Choice::Turn(t) = c.choice else { continue };
+                    let Choice::Turn(t) = &c.choice else { continue };
                     out.push_str(&format!(
                         "    {:<8} {}{:>6}  ({})\n",
-                        san(game, t),
+                        game.san(t),
                         if c.exact { " " } else { "≤" },
                         score_text(c.score),
-                        freedom_kinds(game, t).join(", ")
+                        game.pre_roll_kinds(t).join(", ")
                     ));
                 }
             }
         }
     }
-    let verdict = match r.best {
+    let verdict = match &r.best {
         Choice::Roll => "roll".to_string(),
-        Choice::Turn(t) if roll.is_none() => format!("play {} without rolling", san(game, t)),
-        Choice::Turn(t) => format!("play {}", san(game, t)),
+        Choice::Turn(t) if roll.is_none() && game.dice_left().is_none() => {
+            format!("play {} without rolling", game.san(t))
+        }
+        Choice::Turn(t) => format!("play {}", game.san(t)),
     };
     let score = match r.mate {
         Some(n) if n > 0 => format!("a certain win in {n}"),
         Some(n) => format!("a certain loss in {}", -n),
         None => format!("expected score {}", score_text(r.score)),
     };
-    out.push_str(&format!("\nbest: {verdict} ({score}; uci {})\n", crate::choice_uci(rules, r.best)));
+    out.push_str(&format!("\nbest: {verdict} ({score}; uci {})\n", choice_text(&r.best)));
     out
 }
 
-fn to_json(game: &Game<Variant>, roll: Option<Option<Roll>>, r: &SearchResult<Move>) -> String {
-    let rules = game.rules();
+fn choice_text(choice: &Choice<String>) -> String {
+    match choice {
+        Choice::Turn(t) => t.clone(),
+        Choice::Roll => "roll".into(),
+    }
+}
+
+fn to_json(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> String {
     let best_score = r.choices.first().map_or(0, |c| c.score);
     let choices: Vec<_> = r
         .choices
         .iter()
         .map(|c| {
             let (w, d, l) = r.wdl_of(c.score);
-            let (uci, san_text, freedom) = match c.choice {
-                Choice::Turn(t) => (rules.turn_to_uci(t), san(game, t), freedom_kinds(game, t)),
+            let (uci, san_text, freedom) = match &c.choice {
+                Choice::Turn(t) => (t.clone(), game.san(t), game.pre_roll_kinds(t)),
                 Choice::Roll => ("roll".into(), "roll".into(), Vec::new()),
             };
             json!({
@@ -307,19 +306,19 @@ fn to_json(game: &Game<Variant>, roll: Option<Option<Roll>>, r: &SearchResult<Mo
         .map(|o| {
             json!({
                 "roll": o.roll.faces(), "probability": o.probability,
-                "best": rules.turn_to_uci(o.best), "san": san(game, o.best), "score": o.score,
+                "best": o.best, "san": game.san(&o.best), "score": o.score,
             })
         })
         .collect();
     json!({
-        "variant": rules.name(),
-        "chess960": rules.chess960(),
-        "fen": game.position().board.fen(),
-        "side": game.position().board.turn().name(),
-        "roll": match roll { None => serde_json::Value::Null, Some(None) => json!("any"), Some(Some(r)) => json!(r.faces()) },
+        "variant": game.variant(),
+        "chess960": game.chess960(),
+        "fen": game.fen(),
+        "side": game.side_to_move().name(),
+        "roll": match roll { None => serde_json::Value::Null, Some(RollSpec::Any) => json!("any"), Some(RollSpec::Faces(f)) => json!(f) },
         "depth": r.depth,
         "nodes": r.nodes,
-        "best": crate::choice_uci(rules, r.best),
+        "best": choice_text(&r.best),
         "score": r.score,
         "mate": r.mate,
         "choices": choices,

@@ -183,12 +183,3 @@ fn perft(depth: u32, fen: Option<&str>, chess960: bool) -> ExitCode {
     eprintln!("{total} nodes in {secs:.3} s, {:.0} nodes/s", total as f64 / secs.max(1e-9));
     ExitCode::SUCCESS
 }
-
-/// A root choice in UCI: a move, or `roll`.
-fn choice_uci(rules: &alea_engine::Variant, choice: alea_engine::search::Choice<alea_engine::Move>) -> String {
-    use alea_engine::Rules;
-    match choice {
-        alea_engine::search::Choice::Turn(t) => rules.turn_to_uci(t),
-        alea_engine::search::Choice::Roll => "roll".into(),
-    }
-}

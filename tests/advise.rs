@@ -93,3 +93,53 @@ fn bad_input_is_refused_with_a_reason() {
         assert!(stdout.is_empty());
     }
 }
+
+/// dicechess3 through the same command: the best turns of a roll ranked (whole turns, SAN
+/// micro-moves joined by commas), the 56-outcome table before the roll, a turn in progress from a
+/// DFEN, and the maximum rule's refusals.
+#[test]
+fn dicechess3_turns_the_outcome_table_and_a_turn_in_progress() {
+    // A rook on the king's file: a 4 takes the king, so every turn of 1 4 6 that does wins.
+    let v = advise_json(&[
+        "--variant",
+        "dicechess3",
+        "--fen",
+        "4k3/8/8/8/8/8/8/K3R3 w - - 0 1",
+        "--roll",
+        "1,4,6",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(v["best"], "e1e8");
+    assert_eq!(v["choices"][0]["san"], "Rxe8");
+    assert!(v["choices"][0]["score"].as_i64().unwrap() > 3900);
+    let v = advise_json(&["--variant", "dicechess3", "--fen", "4k3/8/8/8/8/8/8/K3R3 w - - 0 1", "--depth", "1"]);
+    assert_eq!(v["best"], "roll");
+    let outcomes = v["outcomes"].as_array().unwrap();
+    assert_eq!(outcomes.len(), 56);
+    let winning: f64 = outcomes
+        .iter()
+        .filter(|o| o["score"].as_i64().unwrap() > 3900)
+        .map(|o| o["probability"].as_f64().unwrap())
+        .sum();
+    assert!((winning - 91.0 / 216.0).abs() < 1e-9, "{winning}");
+    // Ten turns ranked by default, in order.
+    let v = advise_json(&["--variant", "dicechess3", "--roll", "1,2,3", "--depth", "1"]);
+    let choices = v["choices"].as_array().unwrap();
+    assert_eq!(choices.iter().filter(|c| c["exact"].as_bool().unwrap()).count(), 10);
+    assert!(choices[0]["move"].as_str().unwrap().contains(','), "{}", choices[0]["move"]);
+    // A turn in progress: the DFEN's dice are used.
+    let v = advise_json(&[
+        "--variant",
+        "dicechess3",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 PN",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(v["best"].as_str().unwrap().split(',').count(), 2);
+    let (ok, _, _) = advise(&["--variant", "dicechess3", "--roll", "1,2", "--depth", "1"]);
+    assert!(!ok, "two faces at a turn's start are refused");
+    let (ok, _, stderr) = advise(&["--variant", "dicechess3", "--moves", "a2a4", "--depth", "1"]);
+    assert!(!ok && stderr.contains("a2a4"), "{stderr}");
+}

@@ -466,6 +466,57 @@ impl GameHandle {
         }
     }
 
+    /// A turn of this position in SAN for people (`Nf3`, `exd5,Qxd5`; `--` for a pass): chess
+    /// SAN with check marks where the variant has check, plain where it has none. A text that is
+    /// no turn here comes back as it is.
+    pub fn san(&self, turn: &str) -> String {
+        match &self.played {
+            Played::OneMove(g) => {
+                let Some(m) = g.rules().parse_turn(g.position(), turn) else { return turn.to_string() };
+                if m.is_null() {
+                    return "--".into();
+                }
+                let mut candidates = TurnList::new();
+                g.rules().any_turns(g.position(), &mut candidates);
+                let board = &g.position().board;
+                match g.rules() {
+                    Variant::BrainKing(_) => crate::san::san_body(board, m, &candidates),
+                    _ => crate::san::to_san(board, m, &candidates),
+                }
+            }
+            Played::DiceChess3(g) => {
+                let Ok(moves) = crate::rules::micro::parse_turn(g.rules(), g.position(), turn) else {
+                    return turn.to_string();
+                };
+                if moves.is_empty() {
+                    return "--".into();
+                }
+                let mut pos = g.position().clone();
+                let mut parts = Vec::new();
+                for m in moves {
+                    pos.dice = crate::rules::micro::DicePool::ONE_EACH;
+                    let mut candidates = crate::movegen::MoveList::new();
+                    g.rules().micro_moves(&pos, &mut candidates);
+                    parts.push(crate::san::san_body(&pos.board, m, &candidates));
+                    pos = pos.after_micro(m, &[]);
+                }
+                parts.join(",")
+            }
+        }
+    }
+
+    /// Why a pre-roll turn may be played without rolling (Freedom: `recapture`, `check`,
+    /// `defend`); empty for other turns and variants.
+    pub fn pre_roll_kinds(&self, turn: &str) -> Vec<&'static str> {
+        match &self.played {
+            Played::OneMove(g) => match (g.rules(), g.rules().parse_turn(g.position(), turn)) {
+                (Variant::Freedom(f), Some(m)) => f.freedom_kinds(g.position(), m).names(),
+                _ => Vec::new(),
+            },
+            Played::DiceChess3(_) => Vec::new(),
+        }
+    }
+
     /// Dice a turn in progress has left, as DFEN letters (for display).
     pub fn dice_letters(&self) -> Option<String> {
         match &self.played {

@@ -22,8 +22,8 @@ pub fn to_san(board: &Board, m: Move, candidates: &[Move]) -> String {
     text
 }
 
-/// SAN without the check suffix.
-fn san_body(board: &Board, m: Move, candidates: &[Move]) -> String {
+/// SAN without the check suffix (variants without check).
+pub fn san_body(board: &Board, m: Move, candidates: &[Move]) -> String {
     if m.is_null() {
         return "--".into();
     }

@@ -447,7 +447,12 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     /// Every allowed whole turn from `pos` (a turn in progress), best first, the `multipv` best
     /// with exact scores and the rest with upper bounds. Orders of the same micro-moves that end
     /// in the same position are one turn (the first in the rules' order stands for them).
-    fn ranked_turns(&mut self, pos: &MicroPosition, depth: i32, multipv: usize) -> Option<Vec<ScoredChoice<MicroTurn>>> {
+    fn ranked_turns(
+        &mut self,
+        pos: &MicroPosition,
+        depth: i32,
+        multipv: usize,
+    ) -> Option<Vec<ScoredChoice<MicroTurn>>> {
         let mut turns: Vec<(MicroTurn, MicroPosition)> = Vec::new();
         let mut seen = std::collections::HashSet::new();
         let mut start = MicroTurn::PASS;
@@ -468,11 +473,13 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             }
             scored.push(ScoredChoice { choice: Choice::Turn(*turn), score: v, exact: v > alpha });
         }
+        // The multipv best exact scores first; the rest (bounds, and exact scores below them,
+        // which count as bounds here) by score.
         scored.sort_by_key(|c| (std::cmp::Reverse(c.exact), std::cmp::Reverse(c.score)));
-        // Exact scores beyond the multipv best were exact when found; keep the promise of the name.
         for c in scored.iter_mut().skip(multipv) {
             c.exact = false;
         }
+        scored[multipv.min(turns.len())..].sort_by_key(|c| std::cmp::Reverse(c.score));
         Some(scored)
     }
 
