@@ -342,3 +342,100 @@ pub(crate) fn star2_probe(
     }
     Some(floor_div(probed, total64) as i32)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Groups of these weights, heaviest first as the search orders them.
+    fn groups(weights: &[u32]) -> Vec<OutcomeGroup> {
+        weights
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| OutcomeGroup { representative: i, members: 1 << i, weight: w })
+            .collect()
+    }
+
+    /// A hand-made chance node whose children have fixed values: a child searched with a window
+    /// answers fail-soft, as a search would (its exact value, which is within any bound it gives).
+    fn mean_of(values: &[i32], weights: &[u32], alpha: i32, beta: i32) -> (i32, Vec<usize>) {
+        let g = groups(weights);
+        let total = weights.iter().sum();
+        let lower = vec![-WIN; g.len()];
+        let mut searched = Vec::new();
+        let v = star1_mean(&g, &lower, total, alpha, beta, |i, _, _| {
+            searched.push(i);
+            Some(values[i])
+        })
+        .unwrap();
+        (v, searched)
+    }
+
+    #[test]
+    fn star1_with_a_full_window_is_the_weighted_mean_rounded_down() {
+        // (3·100 + 2·(-50) + 1·7) / 6 = 207 / 6 = 34.5 → 34; a negative mean rounds down too.
+        assert_eq!(mean_of(&[100, -50, 7], &[3, 2, 1], -INF, INF), (34, vec![0, 1, 2]));
+        assert_eq!(mean_of(&[-100, 50, -7], &[3, 2, 1], -INF, INF).0, -35);
+        // Integer weights: the order of the groups does not change the mean.
+        assert_eq!(mean_of(&[7, -50, 100], &[1, 2, 3], -INF, INF).0, 34);
+    }
+
+    #[test]
+    fn star1_stops_once_the_node_is_decided() {
+        // Two equal outcomes; the first at WIN already bounds the mean from below by
+        // (WIN - WIN) / 2 = 0, so beta = 0 fails high without the second.
+        let (v, searched) = mean_of(&[WIN, 123], &[1, 1], -10, 0);
+        assert_eq!(searched, vec![0]);
+        assert!(v >= 0, "{v}");
+        // The first at -WIN bounds the mean from above by 0: alpha = 0 fails low alone.
+        let (v, searched) = mean_of(&[-WIN, 123], &[1, 1], 0, 10);
+        assert_eq!(searched, vec![0]);
+        assert!(v <= 0, "{v}");
+        // Inside the window every outcome is needed and the value is exact.
+        assert_eq!(mean_of(&[10, 20], &[1, 1], 0, 30), (15, vec![0, 1]));
+    }
+
+    #[test]
+    fn star1_windows_bound_the_true_mean() {
+        // Whatever the window, a fail-high is at most the true mean's lower side and a fail-low
+        // at least its upper side: the value is a correct bound.
+        let values = [300, -200, 50, 0, -400, 120];
+        let weights = [6, 6, 3, 3, 1, 1];
+        let (exact, _) = mean_of(&values, &weights, -INF, INF);
+        for alpha in (-500..=500).step_by(50) {
+            for beta in (alpha + 1..=alpha + 300).step_by(60) {
+                let (v, _) = mean_of(&values, &weights, alpha, beta);
+                if v >= beta {
+                    assert!(exact >= beta, "fail high {v} but exact {exact} in ({alpha}, {beta})");
+                } else if v <= alpha {
+                    assert!(exact <= alpha, "fail low {v} but exact {exact} in ({alpha}, {beta})");
+                } else {
+                    assert_eq!(v, exact, "inside ({alpha}, {beta})");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn star2_probes_cut_when_every_outcome_reaches_its_threshold() {
+        let g = groups(&[1, 1]);
+        // Probes find lower bounds 60 and 80: the mean is at least 70 >= beta = 50.
+        let mut lower = vec![-WIN; 2];
+        let mut thresholds = Vec::new();
+        let v = star2_probe(&g, &mut lower, 2, 50, |i, t| {
+            thresholds.push(t);
+            Some([60, 80][i])
+        });
+        assert_eq!(v, Some(70));
+        assert_eq!(lower, vec![60, 80]);
+        // The first must reach 50 if the second reaches beta; after a 60 the second needs 40.
+        assert_eq!(thresholds, vec![50, 40]);
+        // A probe under its threshold ends the phase; the bounds found so far are kept.
+        let mut lower = vec![-WIN; 2];
+        let v = star2_probe(&g, &mut lower, 2, 50, |i, _| Some([60, 30][i]));
+        assert_eq!(v, None);
+        assert_eq!(lower, vec![60, -WIN]);
+        // No probing at a window at the edge of the scores.
+        assert_eq!(star2_probe(&g, &mut vec![-WIN; 2], 2, WIN, |_, _| Some(0)), None);
+    }
+}
