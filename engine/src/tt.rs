@@ -142,6 +142,20 @@ impl TranspositionTable {
         None
     }
 
+    /// Stores what a search with window `(alpha, beta)` returned: a lower bound when it failed
+    /// high, an upper bound when it failed low, the exact value in between.
+    pub fn store_result(&self, key: u64, depth: i32, value: i32, alpha: i32, beta: i32, best: u16) {
+        let win = crate::search::WIN;
+        let (lower, upper) = if value >= beta {
+            (value, win)
+        } else if value <= alpha {
+            (-win, value)
+        } else {
+            (value, value)
+        };
+        self.store(key, depth, lower, upper, best);
+    }
+
     /// Stores bounds found at `depth`. Bounds from the same depth merge with what is there;
     /// a deeper result replaces a shallower one; a shallower one never replaces a deeper one of
     /// the same key (but may update its best turn when it had none).

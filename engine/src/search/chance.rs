@@ -436,6 +436,6 @@ mod tests {
         assert_eq!(v, None);
         assert_eq!(lower, vec![60, -WIN]);
         // No probing at a window at the edge of the scores.
-        assert_eq!(star2_probe(&g, &mut vec![-WIN; 2], 2, WIN, |_, _| Some(0)), None);
+        assert_eq!(star2_probe(&g, &mut [-WIN; 2], 2, WIN, |_, _| Some(0)), None);
     }
 }

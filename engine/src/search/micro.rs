@@ -178,17 +178,9 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
 
     #[inline]
     fn tt_store(&self, key: u64, depth: i32, value: i32, alpha: i32, beta: i32, best: u16) {
-        if !self.options.use_tt || self.aborted {
-            return;
+        if self.options.use_tt && !self.aborted {
+            self.shared.tt.store_result(key, depth, value, alpha, beta, best);
         }
-        let (lower, upper) = if value >= beta {
-            (value, WIN)
-        } else if value <= alpha {
-            (-WIN, value)
-        } else {
-            (value, value)
-        };
-        self.shared.tt.store(key, depth, lower, upper, best);
     }
 
     /// The value of a turn's start for the side to move, `depth` turns deep.
@@ -542,21 +534,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         } else {
             Choice::Roll
         };
-        SearchResult {
-            best,
-            score: 0,
-            depth: 0,
-            seldepth: 0,
-            nodes: self.shared.nodes(),
-            elapsed: self.budget.elapsed(),
-            pv: Vec::new(),
-            choices: vec![ScoredChoice { choice: best, score: 0, exact: false }],
-            outcomes: Vec::new(),
-            roll_score: None,
-            mate: None,
-            hashfull: 0,
-            result_scale: crate::params::DEFAULT_RESULT_SCALE,
-        }
+        SearchResult::unsearched(best, self.shared.nodes(), self.budget.elapsed(), crate::params::DEFAULT_RESULT_SCALE)
     }
 }
 

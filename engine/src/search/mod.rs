@@ -146,6 +146,31 @@ pub struct SearchResult<T> {
     pub result_scale: f64,
 }
 
+impl<T: Clone> SearchResult<T> {
+    /// The answer of a search stopped before its first iteration ended: `best` unsearched.
+    pub fn unsearched(best: Choice<T>, nodes: u64, elapsed: Duration, result_scale: f64) -> SearchResult<T> {
+        let pv = match &best {
+            Choice::Turn(t) => vec![t.clone()],
+            Choice::Roll => Vec::new(),
+        };
+        SearchResult {
+            choices: vec![ScoredChoice { choice: best.clone(), score: 0, exact: false }],
+            best,
+            score: 0,
+            depth: 0,
+            seldepth: 0,
+            nodes,
+            elapsed,
+            pv,
+            outcomes: Vec::new(),
+            roll_score: None,
+            mate: None,
+            hashfull: 0,
+            result_scale,
+        }
+    }
+}
+
 impl<T> SearchResult<T> {
     pub fn nps(&self) -> u64 {
         let ms = self.elapsed.as_millis().max(1) as u64;
@@ -337,14 +362,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
         if !self.options.use_tt || self.adversarial || self.aborted {
             return;
         }
-        let (lower, upper) = if value >= beta {
-            (value, WIN)
-        } else if value <= alpha {
-            (-WIN, value)
-        } else {
-            (value, value)
-        };
-        self.shared.tt.store(key, depth, lower, upper, best);
+        self.shared.tt.store_result(key, depth, value, alpha, beta, best);
     }
 
     /// The line from `pos` as far as it goes without a roll, read from the table.

@@ -204,24 +204,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
             Root::Turns(t) => Choice::Turn(t[0]),
             Root::PreRoll => Choice::Roll,
         };
-        SearchResult {
-            best,
-            score: 0,
-            depth: 0,
-            seldepth: 0,
-            nodes: self.shared.nodes(),
-            elapsed: self.budget.elapsed(),
-            pv: match best {
-                Choice::Turn(t) => vec![t],
-                Choice::Roll => Vec::new(),
-            },
-            choices: vec![ScoredChoice { choice: best, score: 0, exact: false }],
-            outcomes: Vec::new(),
-            roll_score: None,
-            mate: None,
-            hashfull: 0,
-            result_scale: input.eval.result_scale(),
-        }
+        SearchResult::unsearched(best, self.shared.nodes(), self.budget.elapsed(), input.eval.result_scale())
     }
 
     /// One iteration at the root; `None` if stopped before it ended.
