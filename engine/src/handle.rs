@@ -153,25 +153,6 @@ impl GameHandle {
         }
     }
 
-    /// Plays a turn that `roll` allows (a referee's check: the roll is known).
-    pub fn play_rolled(&mut self, roll: &RollSpec, turn: &str) -> Result<(), String> {
-        let allowed = self.allowed_turns(roll)?;
-        if !allowed.iter().any(|t| t == turn) {
-            return Err(format!("{turn} is not allowed by that roll"));
-        }
-        match &mut self.played {
-            Played::DiceChess3(g) => {
-                let faces = match roll {
-                    RollSpec::Faces(f) => Roll::new(f).map_err(|e| e.to_string())?,
-                    RollSpec::Any => return Err("dicechess3 has no free turn".into()),
-                };
-                let roll = (!g.position().in_turn()).then_some(faces);
-                g.play_text(turn, roll.as_ref()).map(|_| ())
-            }
-            Played::OneMove(_) => self.play(turn),
-        }
-    }
-
     /// The end of the game, if it is over.
     pub fn end(&self) -> Option<GameEnd> {
         match &self.played {
