@@ -5,10 +5,10 @@
 
 use crate::advise::{san, score_text};
 use alea_engine::analysis;
+use alea_engine::pgn::GameRecord;
 use alea_engine::search::Choice;
 use alea_engine::timeman::Limits;
 use alea_engine::{Color, Game, Move};
-use alea_tuning::pgn::GameRecord;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]

@@ -4,12 +4,13 @@
 //! end of input and on Ctrl-C.
 
 use crate::advise::{diagram, san, score_text};
+use alea_engine::pgn::{GameRecord, RecordedTurn};
+use alea_engine::rules::dice::pick_by_weight;
 use alea_engine::rules::{OutcomeList, Position, Roll, Rules, TurnList, Variant, VariantKind};
 use alea_engine::san::from_san;
 use alea_engine::search::{Choice, Root, SearchOptions, Shared, search_game};
 use alea_engine::timeman::Limits;
 use alea_engine::{Board, Color, Game, Move};
-use alea_tuning::pgn::{GameRecord, RecordedTurn};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::io::BufRead;
@@ -129,14 +130,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         let mut outcomes = OutcomeList::new();
         rules.outcomes(game.position(), &mut outcomes);
         let total: u32 = outcomes.iter().map(|o| o.weight).sum();
-        let mut pick = dice.random_range(0..total);
-        for o in &outcomes {
-            if pick < o.weight {
-                return o.roll;
-            }
-            pick -= o.weight;
-        }
-        outcomes[0].roll
+        pick_by_weight(&outcomes, u64::from(dice.random_range(0..total))).expect("a game not over has outcomes")
     };
     let mut lines = std::io::stdin().lock().lines();
     let mut ask = |prompt: &str| -> Option<String> {

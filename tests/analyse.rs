@@ -1,11 +1,11 @@
 //! `alea analyse` through the binary: the engine's own moves lose nothing at the same depth; the
 //! annotated PGN reads back; bad records are refused.
 
+use alea_engine::pgn::{GameRecord, RecordedTurn};
 use alea_engine::rules::{OutcomeList, Rules, TurnList, Variant, VariantKind};
 use alea_engine::search::{Choice, Root, SearchOptions, Shared, search_game};
 use alea_engine::timeman::Limits;
 use alea_engine::{Board, Game, Position};
-use alea_tuning::pgn::{GameRecord, RecordedTurn};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::process::Command;

@@ -336,14 +336,7 @@ impl GameHandle {
     pub fn roll_for(&self, pick: u32) -> Option<Roll> {
         let outcomes = self.outcomes();
         let total: u32 = outcomes.iter().map(|o| o.weight).sum();
-        let mut pick = pick % total.max(1);
-        for o in &outcomes {
-            if pick < o.weight {
-                return Some(o.roll);
-            }
-            pick -= o.weight;
-        }
-        None
+        crate::rules::dice::pick_by_weight(&outcomes, u64::from(pick % total.max(1)))
     }
 
     /// The sum of the outcomes' weights (what [`GameHandle::roll_for`] draws below).

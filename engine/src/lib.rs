@@ -24,6 +24,8 @@ pub use square::Square;
 pub mod driver;
 pub mod game;
 pub mod handle;
+pub mod pairing;
+pub mod pgn;
 pub mod rules;
 
 pub use game::{Game, GameError};

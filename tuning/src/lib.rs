@@ -1,13 +1,11 @@
-//! Alea's tools around the engine: game records (PGN with rolls), matches between players with
-//! paired dice and their statistics (SPRT); self-play data, the fit of the evaluation to it,
-//! and the report on both. Uses the engine
-//! crate; the engine never uses this one.
+//! Alea's tools around the engine: matches between players with paired dice and their
+//! statistics (SPRT); self-play data, the fit of the evaluation to it, and the report on both.
+//! Uses the engine crate (whose `pgn` and `pairing` hold the game records and the paired dice);
+//! the engine never uses this one.
 
 pub mod datagen;
 pub mod fit;
 pub mod match_runner;
-pub mod pairing;
-pub mod pgn;
 pub mod players;
 pub mod referee;
 pub mod report;

@@ -1,10 +1,10 @@
 //! A match: pairs of games from the same opening with colours swapped and the same dice, each game
 //! appended to the PGN file as soon as it ends, resumable from that file, scored by pairs.
 
-use crate::pgn::GameRecord;
 use crate::players::Player;
 use crate::referee::play_game;
 use crate::sprt::{Pentanomial, sprt_bounds};
+use alea_engine::pgn::GameRecord;
 use alea_engine::rules::Variant;
 use alea_engine::{Board, Color, GameResult};
 use std::io::Write;
@@ -124,7 +124,7 @@ fn points_for(result: GameResult, color: Color) -> f64 {
 fn opening(config: &MatchConfig, pair: u64) -> Board {
     match &config.openings {
         Openings::StartPos => Board::startpos(),
-        Openings::Chess960 => Board::chess960(crate::pairing::draw(config.seed, pair, u64::MAX, 960) as u16),
+        Openings::Chess960 => Board::chess960(alea_engine::pairing::draw(config.seed, pair, u64::MAX, 960) as u16),
         Openings::Fens(list) => list[(pair as usize) % list.len()].clone(),
     }
 }

@@ -172,7 +172,7 @@ pub struct RandomPlayer {
 impl RandomPlayer {
     fn pick(&self, game: &Game<Variant>, n: usize) -> usize {
         let key = game.rules().hash(game.position()) ^ (game.turns().len() as u64).rotate_left(32);
-        crate::pairing::draw(self.state, key, 0, n as u64) as usize
+        alea_engine::pairing::draw(self.state, key, 0, n as u64) as usize
     }
 }
 

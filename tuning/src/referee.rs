@@ -2,9 +2,9 @@
 //! and ends the game by the rules, by a ply limit (a draw), or against a player that fails (an
 //! illegal move, a crash, a hang, garbage).
 
-use crate::pairing;
-use crate::pgn::{GameRecord, RecordedTurn};
 use crate::players::{Clocks, Player};
+use alea_engine::pairing;
+use alea_engine::pgn::{GameRecord, RecordedTurn};
 use alea_engine::rules::{OutcomeList, Position, Rules, TurnList, Variant};
 use alea_engine::{Board, Color, Game, GameResult};
 

@@ -1,12 +1,12 @@
 //! Tuning: the fit recovers values that synthetic results were drawn from; self-play data
 //! resumes after a cut without losing or duplicating games.
 
+use alea_engine::pairing;
 use alea_engine::params::EvalParams;
 use alea_engine::rules::{OutcomeList, Position, Rules, TurnList, Variant, VariantKind};
 use alea_engine::{Board, Game};
 use alea_tuning::datagen::{DatagenConfig, Sample, parse_data, read_data, run_datagen};
 use alea_tuning::fit::{FitConfig, fit};
-use alea_tuning::pairing;
 use alea_tuning::players::MoveLimit;
 
 /// Positions from random classic games (random moves make lopsided material), each labelled

@@ -4,10 +4,10 @@
 use crate::assets;
 use crate::store::{BusyGuard, Entry, Store};
 use crate::webgame::{MAX_MOVETIME, Refusal, WebGame};
+use alea_engine::pgn::GameRecord;
 use alea_engine::rules::{Variant, VariantKind};
 use alea_engine::search::{SearchResult, Shared};
 use alea_engine::{Board, Color, Move};
-use alea_tuning::pgn::GameRecord;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, State};

@@ -2,13 +2,13 @@
 //! decision it is, and the dice. The dice of ply k come from the game's seed and k, so undoing a
 //! move and playing again meets the same roll: undo takes back a mistake, not bad luck.
 
+use alea_engine::pairing;
+use alea_engine::pgn::{GameRecord, RecordedTurn};
 use alea_engine::rules::{OutcomeList, Position, Roll, Rules, TurnList, Variant};
 use alea_engine::san::to_san;
 use alea_engine::search::{Choice, Root, SearchOptions, SearchResult, Shared, search_game};
 use alea_engine::timeman::Limits;
 use alea_engine::{Board, Color, Game, Move};
-use alea_tuning::pairing;
-use alea_tuning::pgn::{GameRecord, RecordedTurn};
 use serde_json::{Value, json};
 
 /// Why a request about a game was refused; the status tells the HTTP layer how.

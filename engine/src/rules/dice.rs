@@ -120,6 +120,20 @@ pub struct Outcome {
 /// The outcomes of one roll.
 pub type OutcomeList = ArrayVec<Outcome, MAX_OUTCOMES>;
 
+/// The outcome that `pick` (below the sum of the outcomes' weights) falls on, each outcome taking
+/// as many numbers as its weight: how every roll is drawn (the engine's own dice, paired dice, a
+/// person's game). `None` when there are no outcomes.
+pub fn pick_by_weight(outcomes: &[Outcome], pick: u64) -> Option<Roll> {
+    let mut pick = pick;
+    for o in outcomes {
+        if pick < u64::from(o.weight) {
+            return Some(o.roll);
+        }
+        pick -= u64::from(o.weight);
+    }
+    outcomes.last().map(|o| o.roll)
+}
+
 /// One fair die: six outcomes of 1/6.
 pub fn one_die() -> OutcomeList {
     fair_dice(1)

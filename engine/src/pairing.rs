@@ -2,7 +2,7 @@
 //! games of a pair (colours swapped) see the same dice, and a rerun with the same seed sees the
 //! same games. A counter-based stream (SplitMix64 of the three) needs no state to resume.
 
-use alea_engine::rules::{Outcome, Roll};
+use crate::rules::{Outcome, Roll};
 
 fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -21,20 +21,13 @@ pub fn draw(seed: u64, pair: u64, ply: u64, n: u64) -> u64 {
 /// The roll at (seed, pair, ply) among `outcomes`, drawn by weight.
 pub fn roll(seed: u64, pair: u64, ply: u64, outcomes: &[Outcome]) -> Roll {
     let total: u64 = outcomes.iter().map(|o| u64::from(o.weight)).sum();
-    let mut pick = draw(seed, pair, ply, total);
-    for o in outcomes {
-        if pick < u64::from(o.weight) {
-            return o.roll;
-        }
-        pick -= u64::from(o.weight);
-    }
-    outcomes[0].roll
+    crate::rules::dice::pick_by_weight(outcomes, draw(seed, pair, ply, total)).expect("a game not over has outcomes")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alea_engine::rules::dice::{one_die, two_dice};
+    use crate::rules::dice::{one_die, two_dice};
 
     #[test]
     fn same_inputs_same_roll_and_fair_enough() {

@@ -4,9 +4,9 @@
 //! tag (`freedom`, `classic`, `brainking`, with `960` appended for a Chess960 start, which also
 //! gets `SetUp` and `FEN`). Reading checks every turn against the rules and its roll.
 
-use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind};
-use alea_engine::san::{from_san, to_san};
-use alea_engine::{Board, Game, Move};
+use crate::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind};
+use crate::san::{from_san, to_san};
+use crate::{Board, Game, Move};
 use std::fmt;
 
 /// One turn of a recorded game.
@@ -90,7 +90,7 @@ impl GameRecord {
         for (i, t) in self.turns.iter().enumerate() {
             let pos = game.position();
             let board = &pos.board;
-            let white = board.turn() == alea_engine::Color::White;
+            let white = board.turn() == crate::Color::White;
             if white {
                 words.push(format!("{}.", board.fullmove_number()));
             } else if i == 0 {

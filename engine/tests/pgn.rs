@@ -1,9 +1,9 @@
 //! PGN with rolls: export and import give back the same game in every variant; python-chess reads
 //! a Freedom game as a legal chess game; bad records are refused with the move named.
 
+use alea_engine::pgn::{GameRecord, RecordedTurn};
 use alea_engine::rules::{OutcomeList, Position, Rules, TurnList, Variant, VariantKind};
 use alea_engine::{Board, Game};
-use alea_tuning::pgn::{GameRecord, RecordedTurn};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
