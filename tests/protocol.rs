@@ -310,6 +310,14 @@ fn fuzz_20000_lines_never_break_the_engine() {
         "freedom",
         "classic",
         "brainking",
+        "dicechess3",
+        "e2e4,d1h5",
+        "a2a3,a1a2,e1d1",
+        "PNB",
+        "pnK",
+        "first",
+        "count",
+        "g3h3",
         "UCI_Chess960",
         "true",
         "false",
@@ -378,6 +386,13 @@ fn fuzz_20000_lines_never_break_the_engine() {
         "position fen 4k3/8/8/8/8/8/4r3/4K3 b - - 0 1 moves e2e1",
         "go roll 2 5 nodes 100",
         "setoption name Hash value 8",
+        "setoption name UCI_Variant value dicechess3",
+        "position startpos moves e2e4,d1h5 d7d5,e8d7",
+        "go roll 1 4 6 depth 1",
+        "legalmoves roll 1 2 3 first",
+        "legalmoves count roll 1 1 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 PN moves e2e4,g1f3",
+        "position fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
     ];
     let mut e = Engine::start();
     for i in 0..20_000 {
@@ -528,5 +543,29 @@ fn debug_ponderhit_newgame_empty_lines_multipv_and_wdl() {
         .map(|l| l.split(" score cp ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap())
         .collect();
     assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    e.quit();
+}
+
+/// A new rule set starts from an empty table: what a search found under other dice rules says
+/// nothing of the same board now (kiwipete searched under Freedom's rules first changed
+/// BrainKing's depth-2 value from -113 to -10 when the table was kept).
+#[test]
+fn a_variant_change_clears_the_table() {
+    let score_of = |lines: &[String]| -> String {
+        let last = lines.iter().rev().find(|l| l.starts_with("info depth")).expect("an info line");
+        last.split_whitespace().skip_while(|&w| w != "score").take(3).collect::<Vec<_>>().join(" ")
+    };
+    let position = "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let mut fresh = Engine::start();
+    fresh.ask("setoption name UCI_Variant value brainking");
+    fresh.ask(position);
+    let expected = score_of(&fresh.go("go depth 2"));
+    fresh.quit();
+    let mut e = Engine::start();
+    e.ask(position);
+    e.go("go depth 3");
+    e.ask("setoption name UCI_Variant value brainking");
+    e.ask(position);
+    assert_eq!(score_of(&e.go("go depth 2")), expected);
     e.quit();
 }

@@ -177,6 +177,10 @@ impl Session {
                 if let Err(e) = self.reset_game() {
                     self.out.error(e);
                     self.options = before;
+                } else if let Ok(shared) = Shared::try_new(self.options.hash_mib) {
+                    // The table's values were searched under the old rules (the same board has
+                    // other values under other dice rules).
+                    self.shared = Arc::new(shared);
                 }
             }
             Ok(Changed::Hash) => match Shared::try_new(self.options.hash_mib) {
