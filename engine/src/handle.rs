@@ -542,3 +542,79 @@ fn map_result<T>(r: &SearchResult<T>, text: impl Fn(&T) -> String) -> SearchRepo
         result_scale: r.result_scale,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setups_are_checked_whole() {
+        assert!(GameHandle::new("dicechess3", true).is_err(), "no Chess960 in dicechess3");
+        assert!(GameHandle::setup("dicechess3", false, None, Some("e4"), &[]).is_err());
+        assert!(GameHandle::new("chess", false).unwrap_err().contains("dicechess3"), "the names are listed");
+        // A refused turn refuses the whole setup and names the turn.
+        let e = GameHandle::setup("dicechess3", false, None, None, &["e2e4,d1h5".into(), "a7a5".into()]).unwrap_err();
+        assert!(e.contains("turn 2"), "{e}");
+        let e = GameHandle::setup("freedom", false, None, None, &["e2e4,e7e5".into()]).unwrap_err();
+        assert!(e.contains("one a turn"), "{e}");
+        for name in VARIANTS {
+            let game = GameHandle::new(name, false).unwrap();
+            assert_eq!(game.variant(), name);
+            assert!(game.end().is_none());
+        }
+    }
+
+    #[test]
+    fn rolls_are_checked_against_the_variant_and_the_turn_in_progress() {
+        let game = GameHandle::new("dicechess3", false).unwrap();
+        assert!(game.check_roll(&[1, 4, 6]).is_ok());
+        assert!(game.check_roll(&[1, 4]).unwrap_err().contains("rolls 3 dice"));
+        let in_turn = GameHandle::setup(
+            "dicechess3",
+            false,
+            Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 PN"),
+            None,
+            &[],
+        )
+        .unwrap();
+        assert_eq!(in_turn.dice_left(), Some(Roll::new(&[1, 2]).unwrap()));
+        assert!(in_turn.check_roll(&[2, 1]).is_ok());
+        assert!(in_turn.check_roll(&[1, 2, 3]).unwrap_err().contains("dice 1 2 left"));
+        assert!(in_turn.outcomes().is_empty(), "nothing to roll in a turn in progress");
+        let freedom = GameHandle::new("freedom", false).unwrap();
+        assert!(freedom.check_roll(&[2, 5]).is_err());
+    }
+
+    #[test]
+    fn rolls_are_drawn_by_weight() {
+        for name in VARIANTS {
+            let game = GameHandle::new(name, false).unwrap();
+            let outcomes = game.outcomes();
+            let total = game.total_weight();
+            // Each outcome is drawn by exactly as many numbers as it weighs.
+            let mut drawn = vec![0u32; outcomes.len()];
+            for pick in 0..total {
+                let roll = game.roll_for(pick).unwrap();
+                drawn[outcomes.iter().position(|o| o.roll == roll).unwrap()] += 1;
+            }
+            assert_eq!(drawn, outcomes.iter().map(|o| o.weight).collect::<Vec<_>>(), "{name}");
+        }
+    }
+
+    #[test]
+    fn turns_in_san_and_freedom_labels() {
+        let game = GameHandle::setup("freedom", false, None, None, &["e2e4".into(), "d7d5".into()]).unwrap();
+        assert_eq!(game.san("e4d5"), "exd5");
+        assert_eq!(game.pre_roll_kinds("e4d5"), Vec::<&str>::new());
+        let game =
+            GameHandle::setup("freedom", false, None, None, &["e2e4".into(), "d7d5".into(), "e4d5".into()]).unwrap();
+        assert_eq!(game.pre_roll_kinds("d8d5"), ["recapture"]);
+        let game = GameHandle::new("dicechess3", false).unwrap();
+        assert_eq!(game.san("e2e4,d1h5,b1c3"), "e4,Qh5,Nc3");
+        assert_eq!(game.san("0000"), "--");
+        // No check marks where there is no check.
+        let game = GameHandle::setup("dicechess3", false, Some("4k3/8/8/8/8/8/8/K3R3 w - - 0 1"), None, &[]).unwrap();
+        assert_eq!(game.san("e1e7"), "Re7");
+        assert_eq!(game.san("e1e8"), "Rxe8");
+    }
+}
