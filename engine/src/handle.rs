@@ -440,6 +440,23 @@ impl GameHandle {
         }
     }
 
+    /// The turn the `expectimax2` baseline plays after `roll` ([`crate::search::baseline`]), in
+    /// the variants of several moves a turn.
+    pub fn baseline_turn(&self, roll: &RollSpec) -> Result<String, String> {
+        if let Some(end) = self.end() {
+            return Err(format!("the game is over ({end})"));
+        }
+        match &self.played {
+            Played::OneMove(g) => {
+                Err(format!("expectimax2 plays the variants of several moves a turn, not {}", g.rules().name()))
+            }
+            Played::DiceChess3(g) => {
+                let pos = self.rolled_micro(g, roll)?;
+                Ok(crate::search::baseline::expectimax2(g.rules(), &pos).0.to_uci(false))
+            }
+        }
+    }
+
     /// A turn of this position in SAN for people (`Nf3`, `exd5,Qxd5`; `--` for a pass): chess
     /// SAN with check marks where the variant has check, plain where it has none. A text that is
     /// no turn here comes back as it is.
@@ -616,5 +633,14 @@ mod tests {
         let game = GameHandle::setup("dicechess3", false, Some("4k3/8/8/8/8/8/8/K3R3 w - - 0 1"), None, &[]).unwrap();
         assert_eq!(game.san("e1e7"), "Re7");
         assert_eq!(game.san("e1e8"), "Rxe8");
+    }
+
+    #[test]
+    fn the_baseline_plays_allowed_turns() {
+        let game = GameHandle::new("dicechess3", false).unwrap();
+        let roll = RollSpec::Faces(vec![1, 2, 3]);
+        let turn = game.baseline_turn(&roll).unwrap();
+        assert!(game.allowed_turns(&roll).unwrap().contains(&turn), "{turn}");
+        assert!(GameHandle::new("freedom", false).unwrap().baseline_turn(&RollSpec::Faces(vec![1])).is_err());
     }
 }

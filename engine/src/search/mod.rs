@@ -7,6 +7,7 @@
 //! search is generic over [`Rules`] and [`Evaluator`], so it assumes no board, no number of dice
 //! and no number of moves a turn.
 
+pub mod baseline;
 pub mod chance;
 pub mod micro;
 mod node;
