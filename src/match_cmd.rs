@@ -121,8 +121,9 @@ pub fn run(args: MatchArgs) -> ExitCode {
     if args.engine.len() != 2 {
         return refuse("give exactly two --engine");
     }
-    let Some(kind) = VariantKind::from_name(&args.variant) else {
-        return refuse(format!("unknown variant '{}'", args.variant));
+    let kind = match VariantKind::for_tool(&args.variant) {
+        Ok(kind) => kind,
+        Err(e) => return refuse(e),
     };
     let limit = match (args.depth, args.nodes, args.movetime) {
         (Some(d), None, None) => MoveLimit::Depth(d),

@@ -80,9 +80,12 @@ fn read_turn(game: &Game<Variant>, text: &str, allowed: &[Move]) -> Result<Move,
 }
 
 pub fn run(args: PlayArgs) -> ExitCode {
-    let Some(kind) = VariantKind::from_name(&args.variant) else {
-        eprintln!("alea play: unknown variant '{}' (freedom, classic or brainking)", args.variant);
-        return ExitCode::from(2);
+    let kind = match VariantKind::for_tool(&args.variant) {
+        Ok(kind) => kind,
+        Err(e) => {
+            eprintln!("alea play: {e}");
+            return ExitCode::from(2);
+        }
     };
     let human = match args.color.as_str() {
         "white" => Color::White,

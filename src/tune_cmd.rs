@@ -95,7 +95,7 @@ fn refuse(message: impl std::fmt::Display) -> ExitCode {
 }
 
 fn parse_variant(name: &str) -> Result<VariantKind, String> {
-    VariantKind::from_name(name).ok_or_else(|| format!("unknown variant '{name}' (freedom, classic, brainking)"))
+    VariantKind::for_tool(name)
 }
 
 pub fn run(cmd: TuneCmd) -> ExitCode {

@@ -81,3 +81,20 @@ fn ctrl_c_saves_the_game() {
     let record = GameRecord::from_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
     assert_eq!(record.turns.len(), 1, "Alea's first move was saved");
 }
+
+/// The tools that play one move a turn so far say where dicechess3 is played instead, and name
+/// the variants they take; an unknown name is called unknown.
+#[test]
+fn variants_not_played_here_are_refused_with_where_to_go() {
+    for args in [
+        vec!["play", "--variant", "dicechess3"],
+        vec!["match", "--engine", "builtin=alea", "--engine", "builtin=random", "--variant", "dicechess3"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_alea")).args(&args).stdin(Stdio::null()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr.contains("protocol") && stderr.contains("freedom, classic, brainking"), "{stderr}");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_alea")).args(["play", "--variant", "chess"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown variant 'chess'"));
+}

@@ -122,8 +122,7 @@ fn state_of(entry: &Entry, id: &str) -> Response {
 async fn create(State(app): State<AppState>, body: Bytes) -> ApiResult {
     let body = body_json(&body)?;
     let variant = body.get("variant").and_then(Value::as_str).unwrap_or("freedom");
-    let kind = VariantKind::from_name(variant)
-        .ok_or_else(|| bad(format!("unknown variant '{}' (freedom, classic, brainking)", truncate(variant))))?;
+    let kind = VariantKind::for_tool(&truncate(variant)).map_err(bad)?;
     let chess960 = match body.get("chess960") {
         None | Some(Value::Null) => false,
         Some(v) => v.as_bool().ok_or_else(|| bad("chess960 is true or false"))?,

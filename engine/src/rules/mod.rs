@@ -293,6 +293,19 @@ impl VariantKind {
     pub fn from_name(name: &str) -> Option<VariantKind> {
         VariantKind::ALL.into_iter().find(|v| v.name().eq_ignore_ascii_case(name))
     }
+
+    /// As [`VariantKind::from_name`], for the tools that play one move a turn so far, with the
+    /// reason when the name is not one of them.
+    pub fn for_tool(name: &str) -> Result<VariantKind, String> {
+        let names = VariantKind::ALL.map(|v| v.name()).join(", ");
+        VariantKind::from_name(name).ok_or_else(|| {
+            if crate::handle::VARIANTS.iter().any(|v| v.eq_ignore_ascii_case(name)) {
+                format!("{name} is played through the protocol and advised by `alea advise`; here: {names}")
+            } else {
+                format!("unknown variant '{name}' ({names})")
+            }
+        })
+    }
 }
 
 /// One of the 8x8 variants, chosen at run time (the protocol's `UCI_Variant`). It dispatches to
