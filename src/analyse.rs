@@ -60,11 +60,21 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         (Some(d), _) => Limits { depth: Some(d), ..Default::default() },
         (None, t) => Limits { movetime: Some((t.unwrap_or(0.5) * 1000.0) as u64), ..Default::default() },
     };
-    let rules = record.rules;
-    let mut game = Game::new(rules, alea_engine::Position::new(record.start.clone()));
+    let kind = match alea_engine::VariantKind::for_tool(&record.variant) {
+        Ok(kind) => kind,
+        Err(e) => return refuse(format!("{}: {e}", args.pgn.display())),
+    };
+    let rules = alea_engine::Variant::new(kind, record.chess960);
+    let start = match record.start.as_deref().map(alea_engine::Board::from_fen).transpose() {
+        Ok(board) => board.unwrap_or_else(alea_engine::Board::startpos),
+        Err(e) => return refuse(format!("{}: {e}", args.pgn.display())),
+    };
+    let mut game = Game::new(rules, alea_engine::Position::new(start));
     let mut reports = Vec::new();
     for (ply, turn) in record.turns.iter().enumerate() {
-        let report = analyse_turn(&game, ply, turn.turn, turn.roll, &limits);
+        let played =
+            alea_engine::Rules::parse_turn(&rules, game.position(), &turn.turn).expect("a turn the record checked");
+        let report = analyse_turn(&game, ply, played, turn.roll, &limits);
         println!(
             "{:>3}. {:<7} {:<6} best {:<7} {:>6}  loss {:>5}  luck {}",
             ply / 2 + 1,
@@ -76,7 +86,7 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
             report.luck.map_or("-".into(), |l| format!("{l:+}"))
         );
         reports.push(report);
-        game.play(turn.turn);
+        game.play(played);
     }
     print!("{}", summary(&reports));
     if let Some(path) = &args.out {

@@ -101,7 +101,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
     }
     let rules = Variant::new(kind, false);
     let mut game = Game::new(rules, Position::new(Board::startpos()));
-    let record = Arc::new(Mutex::new(GameRecord::new(rules, Board::startpos())));
+    let record = Arc::new(Mutex::new(GameRecord::new(rules.name(), false, None)));
     {
         let mut r = record.lock().expect("record");
         let (white, black) = if human == Color::White { ("You", "Alea") } else { ("Alea", "You") };
@@ -250,7 +250,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         }
         let (turn, roll) = played.expect("a turn was chosen");
         game.play(turn);
-        record.lock().expect("record").turns.push(RecordedTurn { turn, roll, comment: None });
+        record.lock().expect("record").turns.push(RecordedTurn { turn: rules.turn_to_uci(turn), roll, comment: None });
     }
     finish(&record, &args.pgn)
 }

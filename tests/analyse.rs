@@ -14,7 +14,7 @@ use std::process::Command;
 fn engine_game(kind: VariantKind, depth: u32, plies: usize) -> GameRecord {
     let rules = Variant::new(kind, false);
     let mut game = Game::new(rules, Position::new(Board::startpos()));
-    let mut record = GameRecord::new(rules, Board::startpos());
+    let mut record = GameRecord::new(rules.name(), false, None);
     let mut rng = StdRng::seed_from_u64(99);
     let limits = Limits { depth: Some(depth), ..Default::default() };
     let options = SearchOptions { threads: 1, ..SearchOptions::default() };
@@ -46,7 +46,7 @@ fn engine_game(kind: VariantKind, depth: u32, plies: usize) -> GameRecord {
             }
         };
         game.play(turn);
-        record.turns.push(RecordedTurn { turn, roll, comment: None });
+        record.turns.push(RecordedTurn { turn: rules.turn_to_uci(turn), roll, comment: None });
     }
     record
 }
@@ -72,8 +72,8 @@ fn the_engines_own_moves_lose_nothing_at_the_same_depth() {
         // The annotated game reads back with the same moves, each with its note.
         let annotated = GameRecord::from_pgn(&std::fs::read_to_string(&out).unwrap()).unwrap();
         assert_eq!(
-            annotated.turns.iter().map(|t| t.turn).collect::<Vec<_>>(),
-            record.turns.iter().map(|t| t.turn).collect::<Vec<_>>()
+            annotated.turns.iter().map(|t| &t.turn).collect::<Vec<_>>(),
+            record.turns.iter().map(|t| &t.turn).collect::<Vec<_>>()
         );
         assert!(annotated.turns.iter().all(|t| t.comment.as_deref().is_some_and(|c| c.starts_with("best "))));
     }

@@ -496,6 +496,34 @@ impl GameHandle {
         }
     }
 
+    /// The turn a SAN text names here (`exd5`; `e4,Qh5,Nc3` for several micro-moves; `--` for a
+    /// pass), in UCI, or `None`. Whether a roll allows it is another question.
+    pub fn parse_san(&self, text: &str) -> Option<String> {
+        if text == "--" {
+            return Some("0000".into());
+        }
+        match &self.played {
+            Played::OneMove(g) => {
+                let mut candidates = TurnList::new();
+                g.rules().any_turns(g.position(), &mut candidates);
+                crate::san::from_san(&g.position().board, text, &candidates).map(|m| g.rules().turn_to_uci(m))
+            }
+            Played::DiceChess3(g) => {
+                let mut pos = g.position().clone();
+                let mut moves = Vec::new();
+                for part in text.split(',') {
+                    pos.dice = crate::rules::micro::DicePool::ONE_EACH;
+                    let mut candidates = crate::movegen::MoveList::new();
+                    g.rules().micro_moves(&pos, &mut candidates);
+                    let m = crate::san::from_san(&pos.board, part, &candidates)?;
+                    moves.push(m.to_uci(false).to_string());
+                    pos = pos.after_micro(m, &[]);
+                }
+                (moves.len() <= crate::rules::dice::MAX_DICE).then(|| moves.join(","))
+            }
+        }
+    }
+
     /// Why a pre-roll turn may be played without rolling (Freedom: `recapture`, `check`,
     /// `defend`); empty for other turns and variants.
     pub fn pre_roll_kinds(&self, turn: &str) -> Vec<&'static str> {

@@ -1,29 +1,35 @@
 //! PGN with rolls: a dice game as standard PGN, each move followed by its roll as a command comment
 //! (`{[%roll 3]}`, `{[%roll 2,5]}`), a move played without rolling marked `{[%freedom recapture]}`
-//! (or `check`, `defend`), a passed turn written `--` with its roll. The variant is the `Variant`
-//! tag (`freedom`, `classic`, `brainking`, with `960` appended for a Chess960 start, which also
-//! gets `SetUp` and `FEN`). Reading checks every turn against the rules and its roll.
+//! (or `check`, `defend`), a passed turn written `--` with its roll. In variants of several moves
+//! a turn, a movetext entry is a whole turn, its micro-moves in SAN joined by commas
+//! (`e4,Qh5 {[%roll 1,4,5]}`). The variant is the `Variant` tag (`freedom`, `classic`,
+//! `brainking`, `dicechess3`, with `960` appended for a Chess960 start, which also gets `SetUp`
+//! and `FEN`). Turns are kept as UCI text and replayed through the game handle; reading checks
+//! every turn against the rules and its roll.
 
-use crate::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind};
-use crate::san::{from_san, to_san};
-use crate::{Board, Game, Move};
+use crate::handle::{GameHandle, RollSpec, VARIANTS};
+use crate::rules::Roll;
 use std::fmt;
 
 /// One turn of a recorded game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecordedTurn {
-    pub turn: Move,
+    /// The turn in UCI (micro-moves joined by commas where the variant has several; `0000`).
+    pub turn: String,
     /// The dice rolled before it; `None` for a move played without rolling (Freedom).
     pub roll: Option<Roll>,
     /// Free text after the roll in the move's comment (annotations).
     pub comment: Option<String>,
 }
 
-/// A game: its rules, start, turns with rolls, tags and result.
+/// A game: its variant, start, turns with rolls, tags and result.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
-    pub rules: Variant,
-    pub start: Board,
+    /// The `UCI_Variant` name.
+    pub variant: String,
+    pub chess960: bool,
+    /// The start as FEN (DFEN where the variant has it); `None` for the standard start.
+    pub start: Option<String>,
     pub turns: Vec<RecordedTurn>,
     /// Tags other than Variant, SetUp, FEN and Result, in order.
     pub tags: Vec<(String, String)>,
@@ -44,21 +50,33 @@ impl fmt::Display for PgnError {
 impl std::error::Error for PgnError {}
 
 impl GameRecord {
-    pub fn new(rules: Variant, start: Board) -> GameRecord {
-        GameRecord { rules, start, turns: Vec::new(), tags: Vec::new(), result: "*".into() }
+    pub fn new(variant: &str, chess960: bool, start: Option<String>) -> GameRecord {
+        GameRecord {
+            variant: variant.to_string(),
+            chess960,
+            start,
+            turns: Vec::new(),
+            tags: Vec::new(),
+            result: "*".into(),
+        }
+    }
+
+    /// The game at its start.
+    pub fn start_game(&self) -> Result<GameHandle, String> {
+        GameHandle::setup(&self.variant, self.chess960, self.start.as_deref(), None, &[])
     }
 
     /// The game replayed (the turns were checked when they were recorded or read).
-    pub fn game(&self) -> Game<Variant> {
-        let mut game = Game::new(self.rules, Position::new(self.start.clone()));
+    pub fn game(&self) -> GameHandle {
+        let mut game = self.start_game().expect("a recorded start");
         for t in &self.turns {
-            game.play(t.turn);
+            game.play(&t.turn).expect("a recorded turn");
         }
         game
     }
 
     fn variant_tag(&self) -> String {
-        format!("{}{}", self.rules.name(), if self.rules.chess960() { "960" } else { "" })
+        format!("{}{}", self.variant, if self.chess960 { "960" } else { "" })
     }
 
     /// The record as PGN text.
@@ -72,9 +90,10 @@ impl GameRecord {
         }
         tags.push(("Result".into(), self.result.clone()));
         tags.push(("Variant".into(), self.variant_tag()));
-        if self.rules.chess960() || self.start != Board::startpos() {
+        let mut game = self.start_game().expect("a recorded start");
+        if self.chess960 || self.start.is_some() {
             tags.push(("SetUp".into(), "1".into()));
-            tags.push(("FEN".into(), self.start.fen()));
+            tags.push(("FEN".into(), game.fen()));
         }
         for (n, v) in &self.tags {
             if !tags.iter().any(|(m, _)| m == n) {
@@ -86,31 +105,30 @@ impl GameRecord {
         }
         out.push('\n');
         let mut words: Vec<String> = Vec::new();
-        let mut game = Game::new(self.rules, Position::new(self.start.clone()));
         for (i, t) in self.turns.iter().enumerate() {
-            let pos = game.position();
-            let board = &pos.board;
+            let board = game.board();
             let white = board.turn() == crate::Color::White;
             if white {
                 words.push(format!("{}.", board.fullmove_number()));
             } else if i == 0 {
                 words.push(format!("{}...", board.fullmove_number()));
             }
-            let mut candidates = TurnList::new();
-            self.rules.any_turns(pos, &mut candidates);
-            words.push(to_san(board, t.turn, &candidates));
+            words.push(game.san(&t.turn));
             let command = match t.roll {
                 Some(r) => {
                     let faces: Vec<String> = r.faces().iter().map(|f| f.to_string()).collect();
                     format!("[%roll {}]", faces.join(","))
                 }
-                None => format!("[%freedom {}]", freedom_kinds(&self.rules, pos, t.turn)),
+                None => {
+                    let kinds = game.pre_roll_kinds(&t.turn);
+                    format!("[%freedom {}]", if kinds.is_empty() { "any".into() } else { kinds.join(",") })
+                }
             };
             match &t.comment {
                 Some(c) => words.push(format!("{{{command} {}}}", c.replace('}', ")"))),
                 None => words.push(format!("{{{command}}}")),
             }
-            game.play(t.turn);
+            game.play(&t.turn).expect("a recorded turn");
         }
         words.push(self.result.clone());
         // Lines of at most 80 characters.
@@ -137,19 +155,19 @@ impl GameRecord {
         let tag = |name: &str| tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str());
         let variant_name = tag("Variant").unwrap_or("freedom").to_ascii_lowercase();
         let (name, chess960) = match variant_name.strip_suffix("960") {
-            Some(base) => (base.trim_end_matches([' ', '-']), true),
-            None => (variant_name.as_str(), false),
+            Some(base) if !VARIANTS.contains(&variant_name.as_str()) => (base.trim_end_matches([' ', '-']), true),
+            _ => (variant_name.as_str(), false),
         };
-        let kind = VariantKind::from_name(name)
+        let variant = VARIANTS
+            .into_iter()
+            .find(|v| *v == name)
             .ok_or_else(|| PgnError(format!("unknown variant '{variant_name}' in the Variant tag")))?;
-        let rules = Variant::new(kind, chess960);
-        let start = match tag("FEN") {
-            Some(fen) => Board::from_fen(fen).map_err(|e| PgnError(format!("FEN tag: {e}")))?,
-            None => Board::startpos(),
-        };
-        let start_pos = Position::new(start.clone());
-        rules.validate(&start_pos).map_err(|e| PgnError(format!("FEN tag: {e}")))?;
-        let mut record = GameRecord::new(rules, start);
+        let mut record = GameRecord::new(variant, chess960, tag("FEN").map(str::to_string));
+        let mut game = record.start_game().map_err(|e| PgnError(format!("FEN tag: {e}")))?;
+        if record.start.is_some() && !chess960 && game.fen() == GameHandle::new(variant, false).map_err(PgnError)?.fen()
+        {
+            record.start = None;
+        }
         record.result = tag("Result").unwrap_or("*").to_string();
         record.tags = tags
             .iter()
@@ -157,9 +175,7 @@ impl GameRecord {
             .cloned()
             .collect();
 
-        let mut game = Game::new(rules, start_pos);
         for (ply, (san, comments)) in movetext_moves(&movetext)?.into_iter().enumerate() {
-            let pos = game.position().clone();
             let at = format!("ply {} ({san})", ply + 1);
             if let Some(end) = game.end() {
                 return Err(PgnError(format!("{at}: the game had already ended ({end})")));
@@ -174,7 +190,8 @@ impl GameRecord {
                         "roll" => {
                             let faces: Vec<&str> = value.split([',', ' ']).filter(|f| !f.is_empty()).collect();
                             let r = Roll::parse(&faces)
-                                .and_then(|r| rules.check_roll(&r).map(|()| r))
+                                .map_err(|e| e.to_string())
+                                .and_then(|r| game.check_roll(r.faces()))
                                 .map_err(|e| PgnError(format!("{at}: [%roll {value}]: {e}")))?;
                             roll = Some(r);
                         }
@@ -186,28 +203,23 @@ impl GameRecord {
                     rest.push(text);
                 }
             }
-            let mut allowed = TurnList::new();
-            match roll {
-                Some(r) => rules.allowed_turns(&pos, &r, &mut allowed),
-                None if freedom => rules.pre_roll_turns(&pos, &mut allowed),
+            let allowed = match roll {
+                Some(r) => game
+                    .allowed_turns(&RollSpec::Faces(r.faces().to_vec()))
+                    .map_err(|e| PgnError(format!("{at}: {e}")))?,
+                None if freedom => game.pre_roll_turns(),
                 None => return Err(PgnError(format!("{at}: no [%roll] and no [%freedom] comment"))),
-            }
-            let turn = if san == "--" {
-                Move::NULL
-            } else {
-                let mut candidates = TurnList::new();
-                rules.any_turns(&pos, &mut candidates);
-                from_san(&pos.board, &san, &candidates)
-                    .ok_or_else(|| PgnError(format!("{at}: not a move here ({})", pos.board.fen())))?
             };
+            let turn =
+                game.parse_san(&san).ok_or_else(|| PgnError(format!("{at}: not a move here ({})", game.fen())))?;
             if !allowed.contains(&turn) {
                 let why = match roll {
                     Some(r) => format!("the roll {r} does not allow it"),
                     None => "it is not a Freedom move here".into(),
                 };
-                return Err(PgnError(format!("{at}: {why} ({})", pos.board.fen())));
+                return Err(PgnError(format!("{at}: {why} ({})", game.fen())));
             }
-            game.play(turn);
+            game.play(&turn).map_err(|e| PgnError(format!("{at}: {e}")))?;
             record.turns.push(RecordedTurn {
                 turn,
                 roll,
@@ -216,14 +228,6 @@ impl GameRecord {
         }
         Ok(record)
     }
-}
-
-/// `recapture`, `check`, `defend` (comma-joined where several hold), for a move played without
-/// rolling.
-fn freedom_kinds(rules: &Variant, pos: &Position, m: Move) -> String {
-    let Variant::Freedom(f) = rules else { return "any".into() };
-    let kinds = f.freedom_kinds(pos, m).names();
-    if kinds.is_empty() { "any".into() } else { kinds.join(",") }
 }
 
 /// The tag pairs and the movetext of one game.

@@ -142,10 +142,11 @@ pub fn generate_game(config: &DatagenConfig, index: u64) -> String {
     let mut kinds = [0u32; 3];
     for (ply, turn) in played.record.turns.iter().enumerate() {
         let pos = game.position().clone();
-        if turn.roll.is_none() && !turn.turn.is_null() {
+        let played_turn = config.rules.parse_turn(&pos, &turn.turn).expect("a refereed turn");
+        if turn.roll.is_none() && !played_turn.is_null() {
             freedom[pos.board.turn().index()] += 1;
             if let Variant::Freedom(f) = config.rules {
-                let k = f.freedom_kinds(&pos, turn.turn);
+                let k = f.freedom_kinds(&pos, played_turn);
                 for (slot, met) in kinds.iter_mut().zip([k.recapture, k.defend, k.check]) {
                     *slot += u32::from(met);
                 }
@@ -154,7 +155,7 @@ pub fn generate_game(config: &DatagenConfig, index: u64) -> String {
         if ply >= config.random_plies && is_quiet(&config.rules, &pos, turn.roll.as_ref()) {
             out.push_str(&format!("{} | {}\n", pos.board.fen(), result_text(white_score)));
         }
-        game.play(turn.turn);
+        game.play(played_turn);
     }
     out.push_str(&format!(
         "game {index} {} plies {} white-freedom {} black-freedom {} recapture {} defend {} check {} reason {}\n",

@@ -40,7 +40,8 @@ pub fn play_game(
     tc: Option<TimeControl>,
 ) -> Refereed {
     let mut game = Game::new(rules, Position::new(start.clone()));
-    let mut record = GameRecord::new(rules, start.clone());
+    let standard = *start == Board::startpos() && !rules.chess960();
+    let mut record = GameRecord::new(rules.name(), rules.chess960(), (!standard).then(|| start.fen()));
     record.tags.push(("White".into(), white.name()));
     record.tags.push(("Black".into(), black.name()));
     let finish = |mut record: GameRecord, result: GameResult, reason: String, failed: bool| {
@@ -100,7 +101,7 @@ pub fn play_game(
         match chosen {
             Ok((turn, roll)) => {
                 game.play(turn);
-                record.turns.push(RecordedTurn { turn, roll, comment: None });
+                record.turns.push(RecordedTurn { turn: rules.turn_to_uci(turn), roll, comment: None });
             }
             Err((result, reason)) => return finish(record, result, reason, true),
         }

@@ -156,6 +156,7 @@ async fn import(State(app): State<AppState>, body: Bytes) -> ApiResult {
     let body = body_json(&body)?;
     let text = body.get("pgn").and_then(Value::as_str).ok_or_else(|| bad("give the game as {\"pgn\": \"...\"}"))?;
     let record = GameRecord::from_pgn(text).map_err(|e| bad(format!("the PGN was refused: {e}")))?;
+    VariantKind::for_tool(&record.variant).map_err(bad)?;
     let movetime = movetime_of(&body, 1000)?;
     let id = new_id();
     let entry = app.store.insert(id.clone(), WebGame::from_record(record, new_seed(), movetime));

@@ -50,18 +50,19 @@ pub const MAX_MOVETIME: u64 = 10_000;
 
 impl WebGame {
     pub fn new(rules: Variant, start: Board, human: Color, seed: u64, movetime: u64) -> WebGame {
-        let mut record = GameRecord::new(rules, start);
+        let standard = start == Board::startpos() && !rules.chess960();
+        let mut record = GameRecord::new(rules.name(), rules.chess960(), (!standard).then(|| start.fen()));
         let (white, black) = if human == Color::White { ("You", "Alea") } else { ("Alea", "You") };
         record.tags.push(("Event".into(), "Alea web game".into()));
         record.tags.push(("White".into(), white.into()));
         record.tags.push(("Black".into(), black.into()));
-        let game = record.game();
+        let game = replay(&record);
         WebGame { record, game, human, roll: None, seed, movetime: movetime.clamp(1, MAX_MOVETIME), last_engine: None }
     }
 
     /// A game from a record (an uploaded PGN), continued with the person on the side to move.
     pub fn from_record(record: GameRecord, seed: u64, movetime: u64) -> WebGame {
-        let game = record.game();
+        let game = replay(&record);
         let human = game.position().board.turn();
         WebGame { record, game, human, roll: None, seed, movetime: movetime.clamp(1, MAX_MOVETIME), last_engine: None }
     }
@@ -173,7 +174,7 @@ impl WebGame {
     }
 
     fn play(&mut self, turn: Move, roll: Option<Roll>) {
-        self.record.turns.push(RecordedTurn { turn, roll, comment: None });
+        self.record.turns.push(RecordedTurn { turn: self.rules().turn_to_uci(turn), roll, comment: None });
         self.game.play(turn);
         self.roll = None;
         if let Some(end) = self.game.end() {
@@ -184,13 +185,13 @@ impl WebGame {
     /// Takes back the person's last turn and the engine's replies after it.
     pub fn undo(&mut self) -> Result<(), Refusal> {
         let human_turns: Vec<usize> = {
-            let mut game = Game::new(self.rules(), Position::new(self.record.start.clone()));
+            let mut game = start_game(&self.record);
             let mut plies = Vec::new();
             for (i, t) in self.record.turns.iter().enumerate() {
                 if game.position().board.turn() == self.human {
                     plies.push(i);
                 }
-                game.play(t.turn);
+                game.play(recorded_move(&game, t));
             }
             plies
         };
@@ -199,7 +200,7 @@ impl WebGame {
         };
         self.record.turns.truncate(last);
         self.record.result = "*".into();
-        self.game = self.record.game();
+        self.game = replay(&self.record);
         self.roll = None;
         self.last_engine = None;
         Ok(())
@@ -274,27 +275,28 @@ impl WebGame {
     /// The page's view of the game.
     pub fn state(&self, id: &str) -> Value {
         let rules = self.rules();
-        let mut game = Game::new(rules, Position::new(self.record.start.clone()));
+        let mut game = start_game(&self.record);
         let mut moves = Vec::new();
         let mut fens = Vec::new();
         for (ply, t) in self.record.turns.iter().enumerate() {
+            let turn = recorded_move(&game, t);
             fens.push(game.position().board.fen());
             let side = game.position().board.turn();
             let freedom = match (t.roll, rules) {
-                (None, Variant::Freedom(f)) => f.freedom_kinds(game.position(), t.turn).names(),
+                (None, Variant::Freedom(f)) => f.freedom_kinds(game.position(), turn).names(),
                 _ => Vec::new(),
             };
             moves.push(json!({
                 "ply": ply,
                 "side": side.name(),
                 "by": if side == self.human { "you" } else { "engine" },
-                "uci": rules.turn_to_uci(t.turn),
-                "san": self.san(game.position(), t.turn),
+                "uci": rules.turn_to_uci(turn),
+                "san": self.san(game.position(), turn),
                 "roll": t.roll.map(|r| r.faces().to_vec()),
                 "freedom": freedom,
-                "pass": t.turn.is_null(),
+                "pass": turn.is_null(),
             }));
-            game.play(t.turn);
+            game.play(turn);
         }
         let phase = self.phase();
         let to_uci = |list: &[Move]| list.iter().map(|&m| rules.turn_to_uci(m)).collect::<Vec<_>>();
@@ -394,12 +396,12 @@ impl WebGame {
 
     /// Each turn of the game judged at `depth`: the loss of the move played and the luck of the roll.
     pub fn analysis(&self, depth: u32) -> Value {
-        let rules = self.rules();
         let limits = Limits { depth: Some(depth), ..Default::default() };
-        let mut game = Game::new(rules, Position::new(self.record.start.clone()));
+        let mut game = start_game(&self.record);
         let mut turns = Vec::new();
         for (ply, t) in self.record.turns.iter().enumerate() {
-            let a = alea_engine::analysis::analyse_turn(&game, ply, t.turn, t.roll, &limits);
+            let turn = recorded_move(&game, t);
+            let a = alea_engine::analysis::analyse_turn(&game, ply, turn, t.roll, &limits);
             let best = match a.best {
                 Choice::Turn(m) => self.san(game.position(), m),
                 Choice::Roll => "roll".into(),
@@ -407,14 +409,14 @@ impl WebGame {
             turns.push(json!({
                 "ply": ply,
                 "side": a.side.name(),
-                "san": self.san(game.position(), t.turn),
+                "san": self.san(game.position(), turn),
                 "roll": t.roll.map(|r| r.faces().to_vec()),
                 "best": best,
                 "best_score": a.best_score,
                 "loss": a.loss,
                 "luck": a.luck,
             }));
-            game.play(t.turn);
+            game.play(turn);
         }
         let summary: Vec<Value> = [Color::White, Color::Black]
             .into_iter()
@@ -433,4 +435,28 @@ impl WebGame {
 
 fn truncate(text: &str) -> String {
     text.chars().take(40).collect()
+}
+
+/// The record's start as a game of the one-move variants (the page plays those so far; an upload
+/// of another variant is refused before it gets here).
+fn start_game(record: &GameRecord) -> Game<Variant> {
+    let kind = alea_engine::VariantKind::from_name(&record.variant).expect("a one-move variant");
+    let board =
+        record.start.as_deref().map_or_else(Board::startpos, |fen| Board::from_fen(fen).expect("a recorded start"));
+    Game::new(Variant::new(kind, record.chess960), Position::new(board))
+}
+
+/// A recorded turn as the move it is in `game`'s position.
+fn recorded_move(game: &Game<Variant>, turn: &RecordedTurn) -> Move {
+    game.rules().parse_turn(game.position(), &turn.turn).expect("a recorded turn")
+}
+
+/// The record replayed.
+fn replay(record: &GameRecord) -> Game<Variant> {
+    let mut game = start_game(record);
+    for t in &record.turns {
+        let m = recorded_move(&game, t);
+        game.play(m);
+    }
+    game
 }
