@@ -2,7 +2,10 @@
 //! that threefold repetition needs.
 
 use crate::rules::dice::Roll;
-use crate::rules::micro::{MicroPosition, MicroRules, MicroTurn, PlanCache, TurnError, parse_turn, play_turn};
+use crate::rules::micro::{
+    MicroPosition, MicroRules, MicroTurn, PlanCache, StepList, TurnError, after_step, allowed_steps, parse_turn,
+    play_turn,
+};
 use crate::rules::{EndReason, GameEnd, GameResult, Rules};
 use std::fmt;
 
@@ -119,12 +122,72 @@ pub struct MicroGame<R: MicroRules> {
     turns: Vec<MicroTurn>,
     /// Hash of every turn start reached, the start included when it is one.
     hashes: Vec<u64>,
+    /// The micro-moves played so far of a turn made one at a time ([`MicroGame::play_step`]).
+    partial: MicroTurn,
 }
 
 impl<R: MicroRules + Clone> MicroGame<R> {
     pub fn new(rules: R, start: MicroPosition) -> MicroGame<R> {
         let hashes = if start.in_turn() { Vec::new() } else { vec![start.hash()] };
-        MicroGame { rules, position: start.clone(), start, turns: Vec::new(), hashes }
+        MicroGame { rules, position: start.clone(), start, turns: Vec::new(), hashes, partial: MicroTurn::PASS }
+    }
+
+    /// The micro-moves played so far of the turn in progress.
+    pub fn partial_turn(&self) -> &MicroTurn {
+        &self.partial
+    }
+
+    /// Rolls `roll` for a turn made one micro-move at a time: the position becomes the turn in
+    /// progress. A roll that allows nothing passes the turn at once (`true` is returned then).
+    pub fn start_turn(&mut self, roll: &Roll) -> Result<bool, String> {
+        if let Some(end) = self.end() {
+            return Err(format!("the game is over ({end})"));
+        }
+        if self.position.in_turn() {
+            return Err("a turn is in progress: play its micro-moves".into());
+        }
+        let rolled = self.position.rolled(roll);
+        let mut steps = StepList::new();
+        allowed_steps(&self.rules, &rolled, &mut PlanCache::new(12), &mut steps);
+        if steps.is_empty() {
+            self.finish(rolled.finish_turn(), MicroTurn::PASS);
+            return Ok(true);
+        }
+        self.position = rolled;
+        Ok(false)
+    }
+
+    /// Plays one micro-move (UCI) of the turn in progress, if the maximum rule allows it there;
+    /// the turn is recorded when it ends (`true` is returned then).
+    pub fn play_step(&mut self, text: &str) -> Result<bool, String> {
+        if !self.position.in_turn() {
+            return Err("no turn is in progress: roll first".into());
+        }
+        let mut steps = StepList::new();
+        allowed_steps(&self.rules, &self.position, &mut PlanCache::new(12), &mut steps);
+        let moves: crate::movegen::MoveList = steps.iter().map(|s| s.mv).collect();
+        let step = crate::movegen::find_uci(&self.position.board, &moves, text)
+            .and_then(|m| steps.iter().find(|s| s.mv == m).copied())
+            .ok_or_else(|| format!("{text} is not allowed now (no die left for it, or it breaks the maximum rule)"))?;
+        let next = after_step(&self.rules, &self.position, step);
+        let mut partial = self.partial;
+        partial.push(step.mv);
+        if step.ends_turn {
+            self.finish(next, partial);
+            Ok(true)
+        } else {
+            self.position = next;
+            self.partial = partial;
+            Ok(false)
+        }
+    }
+
+    /// Records a finished turn that led to `next` (a turn's start).
+    fn finish(&mut self, next: MicroPosition, turn: MicroTurn) {
+        self.position = next;
+        self.turns.push(turn);
+        self.hashes.push(self.position.hash());
+        self.partial = MicroTurn::PASS;
     }
 
     pub fn rules(&self) -> &R {
@@ -171,10 +234,11 @@ impl<R: MicroRules + Clone> MicroGame<R> {
                 .find_map(|o| play_turn(&self.rules, &self.position.rolled(&o.roll), &moves, &mut cache).ok())
                 .ok_or_else(|| format!("no roll allows the turn {text}"))?
         };
+        if !self.partial.is_pass() {
+            return Err("a turn is in progress micro-move by micro-move: play its micro-moves".into());
+        }
         let turn = MicroTurn::new(&moves);
-        self.position = next;
-        self.turns.push(turn);
-        self.hashes.push(self.position.hash());
+        self.finish(next, turn);
         Ok(turn)
     }
 

@@ -153,6 +153,38 @@ impl GameHandle {
         }
     }
 
+    /// Rolls for a turn made one micro-move at a time (as a person makes it at a board), in the
+    /// variants of several moves a turn: the position becomes the turn in progress, whose
+    /// micro-moves [`GameHandle::first_moves`] lists. `true` when the roll allows nothing and the
+    /// turn passed at once.
+    pub fn start_turn(&mut self, roll: &Roll) -> Result<bool, String> {
+        match &mut self.played {
+            Played::OneMove(g) => Err(format!("{} plays one move a turn: play the turn whole", g.rules().name())),
+            Played::DiceChess3(g) => {
+                if roll.dice() != g.rules().dice() {
+                    return Err(format!("{} rolls {} dice, not {}", g.rules().name(), g.rules().dice(), roll.dice()));
+                }
+                g.start_turn(roll)
+            }
+        }
+    }
+
+    /// Plays one micro-move (UCI) of the turn in progress; `true` when it ended the turn.
+    pub fn play_step(&mut self, micro: &str) -> Result<bool, String> {
+        match &mut self.played {
+            Played::OneMove(g) => Err(format!("{} plays one move a turn: play the turn whole", g.rules().name())),
+            Played::DiceChess3(g) => g.play_step(micro),
+        }
+    }
+
+    /// The micro-moves played so far of a turn made one at a time (`0000` when none).
+    pub fn partial_turn(&self) -> String {
+        match &self.played {
+            Played::OneMove(_) => "0000".into(),
+            Played::DiceChess3(g) => g.partial_turn().to_uci(false),
+        }
+    }
+
     /// The end of the game, if it is over.
     pub fn end(&self) -> Option<GameEnd> {
         match &self.played {
@@ -661,6 +693,33 @@ mod tests {
         let game = GameHandle::setup("dicechess3", false, Some("4k3/8/8/8/8/8/8/K3R3 w - - 0 1"), None, &[]).unwrap();
         assert_eq!(game.san("e1e7"), "Re7");
         assert_eq!(game.san("e1e8"), "Rxe8");
+    }
+
+    #[test]
+    fn a_turn_made_one_micro_move_at_a_time() {
+        let mut game = GameHandle::new("dicechess3", false).unwrap();
+        let roll = Roll::new(&[1, 4, 5]).unwrap();
+        let first = game.first_moves(&RollSpec::Faces(vec![1, 4, 5])).unwrap();
+        assert!(!game.start_turn(&roll).unwrap());
+        let left = RollSpec::Faces(game.dice_left().unwrap().faces().to_vec());
+        assert_eq!(game.first_moves(&left).unwrap(), first);
+        assert!(!game.play_step("e2e4").unwrap());
+        assert_eq!(game.partial_turn(), "e2e4");
+        assert_eq!(game.dice_left(), Some(Roll::new(&[4, 5]).unwrap()));
+        // No pawn die is left: refused, nothing changed.
+        let before = game.fen();
+        assert!(game.play_step("a2a3").is_err());
+        assert_eq!(game.fen(), before);
+        assert!(game.play("d1h5").is_err(), "a whole turn while one is made step by step");
+        assert!(game.play_step("d1h5").unwrap(), "the rooks are shut in: two dice are the most");
+        assert_eq!(game.turns(), ["e2e4,d1h5"]);
+        assert_eq!(game.side_to_move(), Color::Black);
+        assert_eq!(game.partial_turn(), "0000");
+        // A roll that allows nothing passes at once: Black's bishops are shut in.
+        assert!(game.start_turn(&Roll::new(&[3, 3, 3]).unwrap()).unwrap());
+        assert_eq!(game.turns(), ["e2e4,d1h5", "0000"]);
+        assert_eq!(game.side_to_move(), Color::White);
+        assert!(GameHandle::new("freedom", false).unwrap().start_turn(&Roll::new(&[1]).unwrap()).is_err());
     }
 
     #[test]
