@@ -1,15 +1,17 @@
 //! `alea match`: two players, pairs of games with shared dice, the running score, PGN as it goes.
 
+use alea_engine::handle::GameHandle;
 use alea_engine::params::EvalParams;
-use alea_engine::rules::{Variant, VariantKind};
 use alea_tuning::match_runner::{MatchConfig, Openings, Sprt, read_openings, run_match};
-use alea_tuning::players::{AleaPlayer, EngineProcess, GreedyPlayer, MoveLimit, Player, Proto, RandomPlayer};
+use alea_tuning::players::{
+    AleaPlayer, EngineProcess, Expectimax2Player, GreedyPlayer, MoveLimit, Player, Proto, RandomPlayer,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct MatchArgs {
-    /// A player, twice: `builtin=alea|random|greedy`, or `cmd=PATH [name=N] [proto=alea|uci]
+    /// A player, twice: `builtin=alea|random|greedy|expectimax2`, or `cmd=PATH [name=N] [proto=alea|uci]
     /// [option.NAME=VALUE ...]`; `depth=D`, `nodes=N` or `movetime=MS` for its own limit; for
     /// builtin=alea, `eval=FILE` (parameters as `alea tune fit` writes them) and `name=N`. Words of
     /// one player are joined with spaces: --engine "cmd=/usr/games/stockfish proto=uci".
@@ -108,7 +110,8 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
         }
         (Some("random"), None) => Ok(Box::new(RandomPlayer { state: 0x5eed + index as u64 })),
         (Some("greedy"), None) => Ok(Box::new(GreedyPlayer)),
-        (Some(other), None) => Err(format!("unknown builtin '{other}' (alea, random, greedy)")),
+        (Some("expectimax2"), None) => Ok(Box::new(Expectimax2Player)),
+        (Some(other), None) => Err(format!("unknown builtin '{other}' (alea, random, greedy, expectimax2)")),
         (None, Some(cmd)) => {
             let name = name.unwrap_or_else(|| cmd.rsplit('/').next().unwrap_or(&cmd).to_string());
             Ok(Box::new(EngineProcess::new(name, cmd, proto, limit, options)))
@@ -121,10 +124,14 @@ pub fn run(args: MatchArgs) -> ExitCode {
     if args.engine.len() != 2 {
         return refuse("give exactly two --engine");
     }
-    let kind = match VariantKind::for_tool(&args.variant) {
-        Ok(kind) => kind,
+    // The variant and its start, checked once: every game of the match is set up alike.
+    let variant = match GameHandle::new(&args.variant, args.chess960) {
+        Ok(game) => game.variant(),
         Err(e) => return refuse(e),
     };
+    if args.engine.iter().any(|e| e.contains("builtin=expectimax2")) && variant != "dicechess3" {
+        return refuse("builtin=expectimax2 plays the variants of several moves a turn (dicechess3)");
+    }
     let limit = match (args.depth, args.nodes, args.movetime) {
         (Some(d), None, None) => MoveLimit::Depth(d),
         (None, Some(n), None) => MoveLimit::Nodes(n),
@@ -180,7 +187,8 @@ pub fn run(args: MatchArgs) -> ExitCode {
         None => Openings::StartPos,
     };
     let config = MatchConfig {
-        rules: Variant::new(kind, args.chess960),
+        variant: variant.to_string(),
+        chess960: args.chess960,
         pairs: args.pairs,
         seed: args.seed,
         max_plies: args.max_plies,

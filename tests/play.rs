@@ -88,7 +88,7 @@ fn ctrl_c_saves_the_game() {
 fn variants_not_played_here_are_refused_with_where_to_go() {
     for args in [
         vec!["play", "--variant", "dicechess3"],
-        vec!["match", "--engine", "builtin=alea", "--engine", "builtin=random", "--variant", "dicechess3"],
+        vec!["tune", "datagen", "--variant", "dicechess3", "--games", "1", "--out", "/nonexistent/d.txt"],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_alea")).args(&args).stdin(Stdio::null()).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);

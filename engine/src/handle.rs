@@ -185,6 +185,77 @@ impl GameHandle {
         }
     }
 
+    /// Plays a turn after a known roll (`None`: without rolling) that the caller has checked
+    /// against the lists ([`GameHandle::allowed_turns`], [`GameHandle::pre_roll_turns`]): a
+    /// referee's way, which need not find a roll that allows it.
+    pub fn play_checked(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), String> {
+        match &mut self.played {
+            Played::OneMove(_) => self.play(turn),
+            Played::DiceChess3(g) => {
+                let roll = roll.filter(|_| !g.position().in_turn());
+                g.play_text(turn, roll).map(|_| ())
+            }
+        }
+    }
+
+    /// The turn `text` names here in the variant's own UCI spelling (castling either way,
+    /// `e1g1` or `e1h1`), whatever the dice; `None` if it names none.
+    pub fn canonical(&self, text: &str) -> Option<String> {
+        match &self.played {
+            Played::OneMove(g) => g.rules().parse_turn(g.position(), text).map(|m| g.rules().turn_to_uci(m)),
+            Played::DiceChess3(g) => crate::rules::micro::parse_turn(g.rules(), g.position(), text)
+                .ok()
+                .map(|moves| MicroTurn::new(&moves).to_uci(false)),
+        }
+    }
+
+    /// Is the side to move in check (variants with check)?
+    pub fn in_check(&self) -> bool {
+        match &self.played {
+            Played::OneMove(g) => g.rules().in_check(g.position()),
+            Played::DiceChess3(_) => false,
+        }
+    }
+
+    /// The start position's FEN (DFEN where the variant has it).
+    pub fn start_fen(&self) -> String {
+        match &self.played {
+            Played::OneMove(g) => g.start().board.fen(),
+            Played::DiceChess3(g) => g.rules().dfen(g.start()),
+        }
+    }
+
+    /// The material a turn wins at once, in centipawns by the documents' values (a king taken
+    /// counts 100,000): what the `greedy` baseline plays for.
+    pub fn material_gain(&self, turn: &str) -> i32 {
+        const KING: i32 = 100_000;
+        let gain = |board: &Board, m: Move, values: &PieceValues| {
+            let victim = board.captured_square(m).and_then(|sq| board.role_at(sq));
+            let promotion = m.promotion_role().map_or(0, |r| values.of(r) - values.of(crate::Role::Pawn));
+            match victim {
+                Some(crate::Role::King) => KING + promotion,
+                Some(r) => values.of(r) + promotion,
+                None => promotion,
+            }
+        };
+        match &self.played {
+            Played::OneMove(g) => match g.rules().parse_turn(g.position(), turn) {
+                Some(m) if !m.is_null() => gain(&g.position().board, m, &PieceValues::for_variant(g.rules().kind())),
+                _ => 0,
+            },
+            Played::DiceChess3(g) => {
+                let Ok(moves) = crate::rules::micro::parse_turn(g.rules(), g.position(), turn) else { return 0 };
+                let mut pos = g.position().clone();
+                let mut total = 0;
+                for m in moves {
+                    total += gain(&pos.board, m, &DICECHESS3_VALUES);
+                    pos = pos.after_micro(m, &[]);
+                }
+                total
+            }
+        }
+    }
+
     /// The end of the game, if it is over.
     pub fn end(&self) -> Option<GameEnd> {
         match &self.played {

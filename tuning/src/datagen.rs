@@ -17,6 +17,7 @@
 
 use crate::players::{AleaPlayer, MoveLimit, Player, RandomPlayer};
 use crate::referee::play_game;
+use alea_engine::handle::GameHandle;
 use alea_engine::params::EvalParams;
 use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant};
 use alea_engine::{Board, Color, Game, GameResult, Move};
@@ -130,7 +131,18 @@ pub fn generate_game(config: &DatagenConfig, index: u64) -> String {
     let [white, black] = &mut players;
     // Chess960 rule sets start each game from one of the 960 positions in turn.
     let start = if config.rules.chess960() { Board::chess960((index % 960) as u16) } else { Board::startpos() };
-    let played = play_game(white, black, config.rules, &start, config.seed, index, config.max_plies, None);
+    let start_fen = config.rules.chess960().then(|| start.fen());
+    let played = play_game(
+        white,
+        black,
+        config.rules.name(),
+        config.rules.chess960(),
+        start_fen.as_deref(),
+        config.seed,
+        index,
+        config.max_plies,
+        None,
+    );
     let white_score = match played.result {
         GameResult::Win(Color::White) => 1.0,
         GameResult::Win(Color::Black) => 0.0,
@@ -192,10 +204,14 @@ impl Player for SelfPlayer {
     fn name(&self) -> String {
         "alea".into()
     }
-    fn new_game(&mut self, _rules: &Variant) -> Result<(), crate::players::Failure> {
+    fn new_game(&mut self, _game: &GameHandle) -> Result<(), crate::players::Failure> {
         Ok(())
     }
-    fn before_roll(&mut self, game: &Game<Variant>, freedom: &[Move]) -> Result<Option<Move>, crate::players::Failure> {
+    fn before_roll(
+        &mut self,
+        game: &GameHandle,
+        freedom: &[String],
+    ) -> Result<Option<String>, crate::players::Failure> {
         if game.turns().len() < self.random_plies {
             self.random.before_roll(game, freedom)
         } else {
@@ -204,10 +220,10 @@ impl Player for SelfPlayer {
     }
     fn after_roll(
         &mut self,
-        game: &Game<Variant>,
+        game: &GameHandle,
         roll: &Roll,
-        allowed: &[Move],
-    ) -> Result<Move, crate::players::Failure> {
+        allowed: &[String],
+    ) -> Result<String, crate::players::Failure> {
         if game.turns().len() < self.random_plies {
             self.random.after_roll(game, roll, allowed)
         } else {

@@ -5,7 +5,6 @@ use crate::players::Player;
 use crate::referee::play_game;
 use crate::sprt::{Pentanomial, sprt_bounds};
 use alea_engine::pgn::GameRecord;
-use alea_engine::rules::Variant;
 use alea_engine::{Board, Color, GameResult};
 use std::io::Write;
 use std::path::PathBuf;
@@ -31,7 +30,9 @@ pub struct Sprt {
 
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
-    pub rules: Variant,
+    /// The `UCI_Variant` name.
+    pub variant: String,
+    pub chess960: bool,
     pub pairs: u64,
     pub seed: u64,
     pub max_plies: usize,
@@ -121,11 +122,14 @@ fn points_for(result: GameResult, color: Color) -> f64 {
     }
 }
 
-fn opening(config: &MatchConfig, pair: u64) -> Board {
+/// The start of a pair's games as a FEN (`None`: the standard start).
+fn opening(config: &MatchConfig, pair: u64) -> Option<String> {
     match &config.openings {
-        Openings::StartPos => Board::startpos(),
-        Openings::Chess960 => Board::chess960(alea_engine::pairing::draw(config.seed, pair, u64::MAX, 960) as u16),
-        Openings::Fens(list) => list[(pair as usize) % list.len()].clone(),
+        Openings::StartPos => None,
+        Openings::Chess960 => {
+            Some(Board::chess960(alea_engine::pairing::draw(config.seed, pair, u64::MAX, 960) as u16).fen())
+        }
+        Openings::Fens(list) => Some(list[(pair as usize) % list.len()].fen()),
     }
 }
 
@@ -252,8 +256,17 @@ fn play_pair(
         }
         let (white, black): (&mut dyn Player, &mut dyn Player) =
             if game_of_pair == 1 { (&mut *first, &mut *second) } else { (&mut *second, &mut *first) };
-        let mut refereed =
-            play_game(white, black, config.rules, &start, config.seed, pair, config.max_plies, config.tc);
+        let mut refereed = play_game(
+            white,
+            black,
+            &config.variant,
+            config.chess960,
+            start.as_deref(),
+            config.seed,
+            pair,
+            config.max_plies,
+            config.tc,
+        );
         let first_color = if game_of_pair == 1 { Color::White } else { Color::Black };
         let points = points_for(refereed.result, first_color);
         refereed.record.tags.insert(0, ("Event".into(), "alea match".into()));

@@ -2,11 +2,11 @@
 //! and any engine process: one that speaks shared/PROTOCOL.md, or a plain UCI engine that knows no
 //! dice (restricted to the rolled moves with `go searchmoves`).
 
+use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
 use alea_engine::params::EvalParams;
-use alea_engine::rules::{Roll, Rules, TurnList, Variant};
-use alea_engine::search::{Choice, Root, SearchOptions, Shared, search_game};
+use alea_engine::rules::Roll;
+use alea_engine::search::{Choice, SearchOptions, Shared};
 use alea_engine::timeman::Limits;
-use alea_engine::{Game, Move};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
@@ -79,17 +79,18 @@ impl Clocks {
     }
 }
 
-/// A player: asked before the roll (a Freedom move, or `None` to roll) and after it.
+/// A player: asked before the roll (a Freedom move, or `None` to roll) and after it, the game
+/// and the turns as the engine's game handle gives them (text).
 pub trait Player {
     /// The clocks before a decision, in games with a time control (which then replaces the
     /// player's own per-move limit). Players that take no time may ignore it.
     fn clocks(&mut self, _clocks: Option<Clocks>) {}
 
     fn name(&self) -> String;
-    /// A new game begins (under these rules).
-    fn new_game(&mut self, rules: &Variant) -> Result<(), Failure>;
-    fn before_roll(&mut self, game: &Game<Variant>, freedom: &[Move]) -> Result<Option<Move>, Failure>;
-    fn after_roll(&mut self, game: &Game<Variant>, roll: &Roll, allowed: &[Move]) -> Result<Move, Failure>;
+    /// A new game begins (its variant and start are `game`'s).
+    fn new_game(&mut self, game: &GameHandle) -> Result<(), Failure>;
+    fn before_roll(&mut self, game: &GameHandle, freedom: &[String]) -> Result<Option<String>, Failure>;
+    fn after_roll(&mut self, game: &GameHandle, roll: &Roll, allowed: &[String]) -> Result<String, Failure>;
 }
 
 /// Alea in this process: a fresh table each move, one thread.
@@ -119,8 +120,8 @@ impl AleaPlayer {
         if before_roll { (share / 3).max(1) } else { (share * 2 / 3).max(1) }
     }
 
-    fn think(&self, game: &Game<Variant>, root: Root<Move>) -> Choice<Move> {
-        let before_roll = matches!(root, Root::PreRoll);
+    fn think(&self, game: &GameHandle, root: SearchRoot) -> Option<Choice<String>> {
+        let before_roll = matches!(root, SearchRoot::Decision);
         let limits = match (self.clocks, &self.limit) {
             (Some(c), _) => Limits { movetime: Some(Self::turn_share(&c, before_roll)), ..Default::default() },
             (None, MoveLimit::Depth(d)) => Limits { depth: Some(*d), ..Default::default() },
@@ -128,7 +129,7 @@ impl AleaPlayer {
             (None, MoveLimit::Movetime(ms)) => Limits { movetime: Some(*ms), ..Default::default() },
         };
         let options = SearchOptions { eval: self.eval.clone(), ..SearchOptions::default() };
-        search_game(game, root, limits, options, &Shared::new(16), &mut |_| {}).best
+        game.search(&root, limits, options, &Shared::new(16), &mut |_| {}).ok().map(|r| r.best)
     }
 }
 
@@ -140,25 +141,25 @@ impl Player for AleaPlayer {
     fn name(&self) -> String {
         self.name.clone()
     }
-    fn new_game(&mut self, _rules: &Variant) -> Result<(), Failure> {
+    fn new_game(&mut self, _game: &GameHandle) -> Result<(), Failure> {
         Ok(())
     }
-    fn before_roll(&mut self, game: &Game<Variant>, freedom: &[Move]) -> Result<Option<Move>, Failure> {
+    fn before_roll(&mut self, game: &GameHandle, freedom: &[String]) -> Result<Option<String>, Failure> {
         if freedom.is_empty() {
             return Ok(None);
         }
-        Ok(match self.think(game, Root::PreRoll) {
-            Choice::Turn(t) => Some(t),
-            Choice::Roll => None,
+        Ok(match self.think(game, SearchRoot::Decision) {
+            Some(Choice::Turn(t)) => Some(t),
+            _ => None,
         })
     }
-    fn after_roll(&mut self, game: &Game<Variant>, _roll: &Roll, allowed: &[Move]) -> Result<Move, Failure> {
+    fn after_roll(&mut self, game: &GameHandle, roll: &Roll, allowed: &[String]) -> Result<String, Failure> {
         if allowed.len() == 1 {
-            return Ok(allowed[0]);
+            return Ok(allowed[0].clone());
         }
-        Ok(match self.think(game, Root::Turns(allowed.to_vec())) {
-            Choice::Turn(t) => t,
-            Choice::Roll => allowed[0],
+        Ok(match self.think(game, SearchRoot::Rolled(RollSpec::Faces(roll.faces().to_vec()))) {
+            Some(Choice::Turn(t)) => t,
+            _ => allowed[0].clone(),
         })
     }
 }
@@ -170,8 +171,8 @@ pub struct RandomPlayer {
 }
 
 impl RandomPlayer {
-    fn pick(&self, game: &Game<Variant>, n: usize) -> usize {
-        let key = game.rules().hash(game.position()) ^ (game.turns().len() as u64).rotate_left(32);
+    fn pick(&self, game: &GameHandle, n: usize) -> usize {
+        let key = game.key() ^ (game.turns().len() as u64).rotate_left(32);
         alea_engine::pairing::draw(self.state, key, 0, n as u64) as usize
     }
 }
@@ -180,46 +181,54 @@ impl Player for RandomPlayer {
     fn name(&self) -> String {
         "random".into()
     }
-    fn new_game(&mut self, _rules: &Variant) -> Result<(), Failure> {
+    fn new_game(&mut self, _game: &GameHandle) -> Result<(), Failure> {
         Ok(())
     }
-    fn before_roll(&mut self, _game: &Game<Variant>, _freedom: &[Move]) -> Result<Option<Move>, Failure> {
+    fn before_roll(&mut self, _game: &GameHandle, _freedom: &[String]) -> Result<Option<String>, Failure> {
         Ok(None)
     }
-    fn after_roll(&mut self, game: &Game<Variant>, _roll: &Roll, allowed: &[Move]) -> Result<Move, Failure> {
-        Ok(allowed[self.pick(game, allowed.len())])
+    fn after_roll(&mut self, game: &GameHandle, _roll: &Roll, allowed: &[String]) -> Result<String, Failure> {
+        Ok(allowed[self.pick(game, allowed.len())].clone())
     }
 }
 
 /// The move that wins the most material at once; a Freedom move when it wins material.
 pub struct GreedyPlayer;
 
-fn material_gain(game: &Game<Variant>, m: Move) -> i32 {
-    let board = &game.position().board;
-    let values = alea_engine::values::PieceValues::for_variant(game.rules().kind());
-    let victim = board.captured_square(m).and_then(|sq| board.role_at(sq)).map_or(0, |r| values.of(r));
-    let king = if board.captured_square(m).and_then(|sq| board.role_at(sq)) == Some(alea_engine::Role::King) {
-        100_000
-    } else {
-        0
-    };
-    victim + king + m.promotion_role().map_or(0, |r| values.of(r) - values.of(alea_engine::Role::Pawn))
-}
-
 impl Player for GreedyPlayer {
     fn name(&self) -> String {
         "greedy".into()
     }
-    fn new_game(&mut self, _rules: &Variant) -> Result<(), Failure> {
+    fn new_game(&mut self, _game: &GameHandle) -> Result<(), Failure> {
         Ok(())
     }
-    fn before_roll(&mut self, game: &Game<Variant>, freedom: &[Move]) -> Result<Option<Move>, Failure> {
-        Ok(freedom.iter().copied().filter(|&m| material_gain(game, m) > 0).max_by_key(|&m| material_gain(game, m)))
+    fn before_roll(&mut self, game: &GameHandle, freedom: &[String]) -> Result<Option<String>, Failure> {
+        let best = freedom.iter().map(|t| game.material_gain(t)).max().unwrap_or(0);
+        Ok(freedom.iter().find(|t| best > 0 && game.material_gain(t) == best).cloned())
     }
-    fn after_roll(&mut self, game: &Game<Variant>, _roll: &Roll, allowed: &[Move]) -> Result<Move, Failure> {
+    fn after_roll(&mut self, game: &GameHandle, _roll: &Roll, allowed: &[String]) -> Result<String, Failure> {
         // The first of the best, so the choice is reproducible.
-        let best = allowed.iter().map(|&m| material_gain(game, m)).max().unwrap_or(0);
-        Ok(*allowed.iter().find(|&&m| material_gain(game, m) == best).expect("an allowed move"))
+        let best = allowed.iter().map(|t| game.material_gain(t)).max().unwrap_or(0);
+        Ok(allowed.iter().find(|t| game.material_gain(t) == best).expect("an allowed move").clone())
+    }
+}
+
+/// The baseline of the variants of several moves a turn, as the best public dicechess engine is
+/// documented to play ([`alea_engine::search::baseline`]).
+pub struct Expectimax2Player;
+
+impl Player for Expectimax2Player {
+    fn name(&self) -> String {
+        "expectimax2".into()
+    }
+    fn new_game(&mut self, _game: &GameHandle) -> Result<(), Failure> {
+        Ok(())
+    }
+    fn before_roll(&mut self, _game: &GameHandle, _freedom: &[String]) -> Result<Option<String>, Failure> {
+        Ok(None)
+    }
+    fn after_roll(&mut self, game: &GameHandle, roll: &Roll, _allowed: &[String]) -> Result<String, Failure> {
+        game.baseline_turn(&RollSpec::Faces(roll.faces().to_vec())).map_err(Failure::Garbage)
     }
 }
 
@@ -249,7 +258,7 @@ impl EngineProcess {
         EngineProcess { name, command, args: Vec::new(), options, proto, limit, clocks: None, child: None }
     }
 
-    fn start(&mut self, rules: &Variant) -> Result<(), Failure> {
+    fn start(&mut self, game: &GameHandle) -> Result<(), Failure> {
         self.stop();
         let mut child = Command::new(&self.command)
             .args(&self.args)
@@ -274,9 +283,9 @@ impl EngineProcess {
         self.wait_for("uciok", Duration::from_secs(10))?;
         let mut options = self.options.clone();
         if self.proto == Proto::Alea {
-            options.push(("UCI_Variant".into(), rules.name().into()));
+            options.push(("UCI_Variant".into(), game.variant().into()));
         }
-        options.push(("UCI_Chess960".into(), rules.chess960().to_string()));
+        options.push(("UCI_Chess960".into(), game.chess960().to_string()));
         for (name, value) in options {
             self.send(&format!("setoption name {name} value {value}"))?;
         }
@@ -314,10 +323,9 @@ impl EngineProcess {
     }
 
     /// Sends the game and a `go`, and reads the `bestmove` word.
-    fn ask(&mut self, game: &Game<Variant>, go_extra: &str) -> Result<String, Failure> {
-        let rules = game.rules();
-        let moves: Vec<String> = game.turns().iter().map(|&t| rules.turn_to_uci(t)).collect();
-        let position = format!("position fen {}", game.start().board.fen());
+    fn ask(&mut self, game: &GameHandle, go_extra: &str) -> Result<String, Failure> {
+        let moves = game.turns();
+        let position = format!("position fen {}", game.start_fen());
         let position = if moves.is_empty() { position } else { format!("{position} moves {}", moves.join(" ")) };
         self.send(&position)?;
         // The limit first: UCI engines read every word after `searchmoves` as a move.
@@ -333,10 +341,9 @@ impl EngineProcess {
         line.split_whitespace().nth(1).map(str::to_string).ok_or(Failure::Garbage(line))
     }
 
-    fn pick(game: &Game<Variant>, word: &str, allowed: &[Move]) -> Result<Move, Failure> {
-        let rules = game.rules();
-        match rules.parse_turn(game.position(), word) {
-            Some(m) if allowed.contains(&m) => Ok(m),
+    fn pick(game: &GameHandle, word: &str, allowed: &[String]) -> Result<String, Failure> {
+        match game.canonical(word) {
+            Some(t) if allowed.contains(&t) => Ok(t),
             Some(_) | None if word.len() >= 4 && word.is_ascii() => Err(Failure::Illegal(word.into())),
             _ => Err(Failure::Garbage(word.into())),
         }
@@ -358,12 +365,12 @@ impl Player for EngineProcess {
         self.name.clone()
     }
 
-    fn new_game(&mut self, rules: &Variant) -> Result<(), Failure> {
+    fn new_game(&mut self, game: &GameHandle) -> Result<(), Failure> {
         // A fresh process each game: a crash or a hang in one costs only that game.
-        self.start(rules)
+        self.start(game)
     }
 
-    fn before_roll(&mut self, game: &Game<Variant>, freedom: &[Move]) -> Result<Option<Move>, Failure> {
+    fn before_roll(&mut self, game: &GameHandle, freedom: &[String]) -> Result<Option<String>, Failure> {
         if freedom.is_empty() {
             return Ok(None);
         }
@@ -375,11 +382,9 @@ impl Player for EngineProcess {
             // A plain engine rolls, except in check, where every legal move is free: it searches
             // them all.
             Proto::Uci => {
-                let mut all = TurnList::new();
-                game.rules().any_turns(game.position(), &mut all);
-                if game.position().board.in_check() && freedom.len() == all.len() {
-                    let list: Vec<String> = freedom.iter().map(|&m| game.rules().turn_to_uci(m)).collect();
-                    let word = self.ask(game, &format!("searchmoves {}", list.join(" ")))?;
+                let all = game.allowed_turns(&RollSpec::Any).unwrap_or_default();
+                if game.in_check() && freedom.len() == all.len() {
+                    let word = self.ask(game, &format!("searchmoves {}", freedom.join(" ")))?;
                     Self::pick(game, &word, freedom).map(Some)
                 } else {
                     Ok(None)
@@ -388,16 +393,13 @@ impl Player for EngineProcess {
         }
     }
 
-    fn after_roll(&mut self, game: &Game<Variant>, roll: &Roll, allowed: &[Move]) -> Result<Move, Failure> {
-        if allowed == [Move::NULL] {
-            return Ok(Move::NULL);
+    fn after_roll(&mut self, game: &GameHandle, roll: &Roll, allowed: &[String]) -> Result<String, Failure> {
+        if allowed == ["0000"] {
+            return Ok("0000".into());
         }
         let word = match self.proto {
             Proto::Alea => self.ask(game, &format!("roll {roll}"))?,
-            Proto::Uci => {
-                let list: Vec<String> = allowed.iter().map(|&m| game.rules().turn_to_uci(m)).collect();
-                self.ask(game, &format!("searchmoves {}", list.join(" ")))?
-            }
+            Proto::Uci => self.ask(game, &format!("searchmoves {}", allowed.join(" ")))?,
         };
         Self::pick(game, &word, allowed)
     }

@@ -3,10 +3,10 @@
 //! illegal move, a crash, a hang, garbage).
 
 use crate::players::{Clocks, Player};
+use alea_engine::handle::{GameHandle, RollSpec};
 use alea_engine::pairing;
 use alea_engine::pgn::{GameRecord, RecordedTurn};
-use alea_engine::rules::{OutcomeList, Position, Rules, TurnList, Variant};
-use alea_engine::{Board, Color, Game, GameResult};
+use alea_engine::{Color, GameResult};
 
 /// How a refereed game ended.
 #[derive(Clone, Debug)]
@@ -25,23 +25,24 @@ pub struct TimeControl {
     pub increment: u64,
 }
 
-/// Plays one game; the dice of ply `k` come from (seed, pair, k), whoever plays. With a time
-/// control the referee keeps the clocks: a turn's thinking (before and after the roll) is charged
-/// to the mover, the increment added, and a clock run out loses.
+/// Plays one game of `variant` from `start` (a FEN; `None` for the standard start); the dice of
+/// ply `k` come from (seed, pair, k), whoever plays. With a time control the referee keeps the
+/// clocks: a turn's thinking (before and after the roll) is charged to the mover, the increment
+/// added, and a clock run out loses.
 #[allow(clippy::too_many_arguments)]
 pub fn play_game(
     white: &mut dyn Player,
     black: &mut dyn Player,
-    rules: Variant,
-    start: &Board,
+    variant: &str,
+    chess960: bool,
+    start: Option<&str>,
     seed: u64,
     pair: u64,
     max_plies: usize,
     tc: Option<TimeControl>,
 ) -> Refereed {
-    let mut game = Game::new(rules, Position::new(start.clone()));
-    let standard = *start == Board::startpos() && !rules.chess960();
-    let mut record = GameRecord::new(rules.name(), rules.chess960(), (!standard).then(|| start.fen()));
+    let mut game = GameHandle::setup(variant, chess960, start, None, &[]).expect("a start the match checked");
+    let mut record = GameRecord::new(variant, chess960, start.map(str::to_string));
     record.tags.push(("White".into(), white.name()));
     record.tags.push(("Black".into(), black.name()));
     let finish = |mut record: GameRecord, result: GameResult, reason: String, failed: bool| {
@@ -49,10 +50,10 @@ pub fn play_game(
         record.tags.push(("Termination".into(), reason.clone()));
         Refereed { record, result, reason, failed }
     };
-    if let Err(f) = white.new_game(&rules) {
+    if let Err(f) = white.new_game(&game) {
         return finish(record, GameResult::Win(Color::Black), format!("white {f}"), true);
     }
-    if let Err(f) = black.new_game(&rules) {
+    if let Err(f) = black.new_game(&game) {
         return finish(record, GameResult::Win(Color::White), format!("black {f}"), true);
     }
     let mut clock = tc.map(|t| [t.base, t.base]);
@@ -60,8 +61,7 @@ pub fn play_game(
         if let Some(end) = game.end() {
             return finish(record, end.result, end.reason.name().into(), false);
         }
-        let pos = game.position().clone();
-        let mover = pos.board.turn();
+        let mover = game.side_to_move();
         let player: &mut dyn Player = if mover == Color::White { &mut *white } else { &mut *black };
         player.clocks(clock.map(|[w, b]| Clocks {
             white: w,
@@ -70,22 +70,19 @@ pub fn play_game(
             white_to_move: mover == Color::White,
         }));
         let started = std::time::Instant::now();
-        let mut freedom = TurnList::new();
-        rules.pre_roll_turns(&pos, &mut freedom);
+        let freedom = game.pre_roll_turns();
         let lost = |f: crate::players::Failure| (GameResult::Win(!mover), format!("{} {f}", mover.name()));
         let chosen = match player.before_roll(&game, &freedom) {
             Err(f) => Err(lost(f)),
             Ok(Some(m)) if freedom.contains(&m) => Ok((m, None)),
-            Ok(Some(m)) => Err(lost(crate::players::Failure::Illegal(rules.turn_to_uci(m)))),
+            Ok(Some(m)) => Err(lost(crate::players::Failure::Illegal(m))),
             Ok(None) => {
-                let mut outcomes = OutcomeList::new();
-                rules.outcomes(&pos, &mut outcomes);
-                let roll = pairing::roll(seed, pair, ply as u64, &outcomes);
-                let mut allowed = TurnList::new();
-                rules.allowed_turns(&pos, &roll, &mut allowed);
+                let roll = pairing::roll(seed, pair, ply as u64, &game.outcomes());
+                let allowed =
+                    game.allowed_turns(&RollSpec::Faces(roll.faces().to_vec())).expect("a roll of the game's outcomes");
                 match player.after_roll(&game, &roll, &allowed) {
                     Ok(m) if allowed.contains(&m) => Ok((m, Some(roll))),
-                    Ok(m) => Err(lost(crate::players::Failure::Illegal(rules.turn_to_uci(m)))),
+                    Ok(m) => Err(lost(crate::players::Failure::Illegal(m))),
                     Err(f) => Err(lost(f)),
                 }
             }
@@ -100,8 +97,8 @@ pub fn play_game(
         }
         match chosen {
             Ok((turn, roll)) => {
-                game.play(turn);
-                record.turns.push(RecordedTurn { turn: rules.turn_to_uci(turn), roll, comment: None });
+                game.play_checked(&turn, roll.as_ref()).expect("a turn from the game's own lists");
+                record.turns.push(RecordedTurn { turn, roll, comment: None });
             }
             Err((result, reason)) => return finish(record, result, reason, true),
         }

@@ -1,15 +1,15 @@
 //! Matches: Alea beats random; the two games of a pair share their dice; engines that crash, hang
 //! or play an illegal move lose and the match goes on; a resumed match loses and replays nothing.
 
-use alea_engine::Board;
-use alea_engine::rules::{Variant, VariantKind};
+use alea_engine::rules::VariantKind;
 use alea_tuning::match_runner::{MatchConfig, Openings, run_match};
 use alea_tuning::players::{AleaPlayer, EngineProcess, MoveLimit, Player, Proto, RandomPlayer};
 use alea_tuning::referee::play_game;
 
 fn config(kind: VariantKind, pairs: u64) -> MatchConfig {
     MatchConfig {
-        rules: Variant::new(kind, false),
+        variant: kind.name().into(),
+        chess960: false,
         pairs,
         seed: 17,
         max_plies: 600,
@@ -33,10 +33,9 @@ fn alea_at_depth_2_beats_random_in_95_of_100_games_in_each_variant() {
 
 #[test]
 fn the_games_of_a_pair_share_their_dice() {
-    let rules = Variant::new(VariantKind::Classic, false);
     let (mut a, mut b) = (RandomPlayer { state: 1 }, RandomPlayer { state: 2 });
-    let first = play_game(&mut a, &mut b, rules, &Board::startpos(), 5, 3, 80, None);
-    let second = play_game(&mut b, &mut a, rules, &Board::startpos(), 5, 3, 80, None);
+    let first = play_game(&mut a, &mut b, "classic", false, None, 5, 3, 80, None);
+    let second = play_game(&mut b, &mut a, "classic", false, None, 5, 3, 80, None);
     let plies = first.record.turns.len().min(second.record.turns.len());
     assert!(plies > 20);
     let mut same = 0;
@@ -48,7 +47,7 @@ fn the_games_of_a_pair_share_their_dice() {
     }
     assert!(same > 20);
     // Another pair rolls differently.
-    let other = play_game(&mut a, &mut b, rules, &Board::startpos(), 5, 4, 80, None);
+    let other = play_game(&mut a, &mut b, "classic", false, None, 5, 4, 80, None);
     let differ = (0..plies.min(other.record.turns.len()))
         .filter(|&k| other.record.turns[k].roll != first.record.turns[k].roll)
         .count();
@@ -165,4 +164,22 @@ fn clocks_are_kept_and_a_slow_engine_loses_on_time() {
     let report = run_match(&random, &slow, &cfg, 1, &mut |_| {}).unwrap();
     assert_eq!(report.wins, 2, "{}", report.summary());
     assert!(report.failures.iter().all(|f| f.contains("lost on time")), "{:?}", report.failures);
+}
+
+/// dicechess3 through the same runner: whole turns from the game handle, the paired dice of three
+/// faces, the baselines. Alea at depth 1 beats random, and so does expectimax2.
+#[test]
+fn dicechess3_matches_against_random() {
+    use alea_tuning::players::Expectimax2Player;
+    let dicechess3 = MatchConfig { variant: "dicechess3".into(), max_plies: 400, ..config(VariantKind::Freedom, 5) };
+    let alea = || Box::new(AleaPlayer::new(MoveLimit::Depth(1))) as Box<dyn Player + Send>;
+    let random = || Box::new(RandomPlayer { state: 3 }) as Box<dyn Player + Send>;
+    let report = run_match(&alea, &random, &dicechess3, 2, &mut |_| {}).unwrap();
+    assert_eq!(report.games(), 10);
+    assert!(report.wins >= 9, "{}", report.summary());
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
+    let baseline = || Box::new(Expectimax2Player) as Box<dyn Player + Send>;
+    let report = run_match(&baseline, &random, &MatchConfig { pairs: 2, ..dicechess3 }, 2, &mut |_| {}).unwrap();
+    assert!(report.wins >= 3, "{}", report.summary());
+    assert!(report.failures.is_empty(), "{:?}", report.failures);
 }

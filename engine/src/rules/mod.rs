@@ -300,7 +300,7 @@ impl VariantKind {
         let names = VariantKind::ALL.map(|v| v.name()).join(", ");
         VariantKind::from_name(name).ok_or_else(|| {
             if crate::handle::VARIANTS.iter().any(|v| v.eq_ignore_ascii_case(name)) {
-                format!("{name} is played through the protocol and advised by `alea advise`; here: {names}")
+                format!("{name} is played through the protocol, `alea advise` and `alea match`; here: {names}")
             } else {
                 format!("unknown variant '{name}' ({names})")
             }
