@@ -578,14 +578,17 @@ pub fn horizon_value<R: MicroRules>(rules: &R, eval: &StaticEval, pos: &MicroPos
             gain[role.index()] = g;
         }
     }
-    if gain == [0; 6] && takes_king == [false; 6] {
+    let two_step = two_step_king_captures(pos);
+    if gain == [0; 6] && takes_king == [false; 6] && two_step.is_empty() {
         return stand;
     }
     let win = WIN - ply as i32 - 1;
     let (mut sum, mut total) = (0i64, 0i64);
     for o in &rules.outcomes(pos) {
         let faces = o.roll.faces();
-        let value = if faces.iter().any(|&f| takes_king[usize::from(f) - 1]) {
+        let has = |role: usize, n: usize| faces.iter().filter(|&&f| usize::from(f) - 1 == role).count() >= n;
+        let two_steps = two_step.iter().any(|&(a, b)| if a == b { has(a, 2) } else { has(a, 1) && has(b, 1) });
+        let value = if two_steps || faces.iter().any(|&f| takes_king[usize::from(f) - 1]) {
             win
         } else {
             (stand + faces.iter().map(|&f| gain[usize::from(f) - 1]).max().unwrap_or(0)).min(WIN - MAX_PLY as i32 - 2)
@@ -621,6 +624,71 @@ fn collect_turns<R: MicroRules>(
             collect_turns(rules, &next, cache, &mut turn, visit);
         }
     }
+}
+
+/// Dice that take the enemy king in two micro-moves (role indices, the die of the first move
+/// first): a piece steps to a square from which it attacks the king and takes it (two dice of
+/// its kind), or one of our pieces alone between our slider and the king steps off the line and
+/// the slider takes it. A function of the position, found from attack sets without playing.
+fn two_step_king_captures(pos: &MicroPosition) -> ArrayVec<(usize, usize), 16> {
+    use crate::attacks;
+    use crate::bitboard::Bitboard;
+    let mut found: ArrayVec<(usize, usize), 16> = ArrayVec::new();
+    let mut add = |a: Role, b: Role| {
+        let pair = (a.index(), b.index());
+        if !found.contains(&pair) && !found.is_full() {
+            found.push(pair);
+        }
+    };
+    let board = &pos.board;
+    let us = pos.turn();
+    let Some(king) = board.king(!us) else { return found };
+    let occupied = board.occupied();
+    let ours = board.by_color(us);
+    let forward = |sq: crate::Square| sq.offset(if us == Color::White { 8 } else { -8 });
+    let pawn_moves = |from: crate::Square| {
+        let ahead = forward(from);
+        let push = if occupied.contains(ahead) { Bitboard::EMPTY } else { Bitboard::from_square(ahead) };
+        push | (attacks::pawn(us, from) & board.by_color(!us))
+    };
+    for role in Role::ALL {
+        for from in board.pieces(us, role) {
+            // A pawn on the last rank has promoted: no pawn stands there.
+            if role == Role::Pawn && !(1..=6).contains(&from.rank()) {
+                continue;
+            }
+            let without = occupied ^ Bitboard::from_square(from);
+            // Where it can go, and where it would attack the king from.
+            let (reach, attack_from) = if role == Role::Pawn {
+                (pawn_moves(from), attacks::pawn(!us, king))
+            } else {
+                (attacks::piece(role, from, occupied) & !ours, attacks::piece(role, king, without))
+            };
+            if (reach & attack_from & !Bitboard::from_square(king)).any() {
+                add(role, role);
+            }
+        }
+    }
+    // Discovered: our slider behind exactly one piece of ours on a line to the king.
+    for slider in [Role::Bishop, Role::Rook, Role::Queen] {
+        for from in board.pieces(us, slider) {
+            let blockers = attacks::between(from, king) & occupied;
+            if blockers.count() != 1 || (blockers & ours).is_empty() {
+                continue;
+            }
+            if !attacks::piece(slider, from, occupied ^ blockers).contains(king) {
+                continue;
+            }
+            let blocker = blockers.first().expect("one blocker");
+            let role = board.role_at(blocker).expect("a blocker");
+            let moves =
+                if role == Role::Pawn { pawn_moves(blocker) } else { attacks::piece(role, blocker, occupied) & !ours };
+            if (moves & !attacks::line(from, king)).any() {
+                add(role, slider);
+            }
+        }
+    }
+    found
 }
 
 /// Has `hash` stood twice before among the last `reversible` turn starts of `path`?
