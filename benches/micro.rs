@@ -4,7 +4,7 @@
 //! that has (the search's usual case); and the search's leaf value, which weighs all 56 outcomes.
 
 use alea_engine::eval::StaticEval;
-use alea_engine::rules::micro::{PlanCache, StepList, allowed_steps};
+use alea_engine::rules::micro::{MicroRules, PlanCache, StepList, allowed_steps};
 use alea_engine::rules::{DiceChess3, Roll};
 use alea_engine::search::micro::horizon_value;
 use alea_engine::values::PieceValues;

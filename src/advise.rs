@@ -89,7 +89,7 @@ pub fn run(args: AdviseArgs) -> ExitCode {
         },
     };
     // Several micro-moves a turn make thousands of turns: the best ten unless asked.
-    let default_multipv = if game.dice() > 2 { choices.min(10) } else { choices };
+    let default_multipv = if game.several_moves_a_turn() { choices.min(10) } else { choices };
     let limits = match (args.depth, args.time) {
         (Some(d), _) => Limits { depth: Some(d), ..Default::default() },
         (None, t) => Limits { movetime: Some((t.unwrap_or(1.0) * 1000.0) as u64), ..Default::default() },
@@ -205,7 +205,11 @@ fn to_text(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> Stri
         Some(_) => {
             out.push_str("   #  move      score    loss   win  draw  loss\n");
             // Thousands of turns (several micro-moves a turn): the exact ones, then a summary.
-            let shown = if game.dice() > 2 { r.choices.iter().filter(|c| c.exact).count() } else { r.choices.len() };
+            let shown = if game.several_moves_a_turn() {
+                r.choices.iter().filter(|c| c.exact).count()
+            } else {
+                r.choices.len()
+            };
             for (i, c) in r.choices.iter().enumerate().take(shown) {
                 let Choice::Turn(t) = &c.choice else { continue };
                 let (w, d, l) = r.wdl_of(c.score);

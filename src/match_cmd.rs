@@ -125,12 +125,12 @@ pub fn run(args: MatchArgs) -> ExitCode {
         return refuse("give exactly two --engine");
     }
     // The variant and its start, checked once: every game of the match is set up alike.
-    let variant = match GameHandle::new(&args.variant, args.chess960) {
-        Ok(game) => game.variant(),
+    let (variant, several_moves) = match GameHandle::new(&args.variant, args.chess960) {
+        Ok(game) => (game.variant(), game.several_moves_a_turn()),
         Err(e) => return refuse(e),
     };
-    if args.engine.iter().any(|e| e.contains("builtin=expectimax2")) && variant != "dicechess3" {
-        return refuse("builtin=expectimax2 plays the variants of several moves a turn (dicechess3)");
+    if args.engine.iter().any(|e| e.contains("builtin=expectimax2")) && !several_moves {
+        return refuse(format!("builtin=expectimax2 plays the variants of several moves a turn, not {variant}"));
     }
     let limit = match (args.depth, args.nodes, args.movetime) {
         (Some(d), None, None) => MoveLimit::Depth(d),

@@ -218,6 +218,9 @@ impl<R: MicroRules + Clone> MicroGame<R> {
         if let Some(end) = self.end() {
             return Err(format!("{text} comes after the game ended ({end})"));
         }
+        if !self.partial.is_pass() {
+            return Err("a turn is in progress micro-move by micro-move: play its micro-moves".into());
+        }
         let moves = parse_turn(&self.rules, &self.position, text)?;
         let mut cache = PlanCache::new(12);
         let next = if self.position.in_turn() {
@@ -234,9 +237,6 @@ impl<R: MicroRules + Clone> MicroGame<R> {
                 .find_map(|o| play_turn(&self.rules, &self.position.rolled(&o.roll), &moves, &mut cache).ok())
                 .ok_or_else(|| format!("no roll allows the turn {text}"))?
         };
-        if !self.partial.is_pass() {
-            return Err("a turn is in progress micro-move by micro-move: play its micro-moves".into());
-        }
         let turn = MicroTurn::new(&moves);
         self.finish(next, turn);
         Ok(turn)

@@ -9,7 +9,7 @@ use crate::params::EvalParams;
 use crate::piece::Color;
 use crate::rules::dice::{OutcomeList, Roll};
 use crate::rules::micro::{MicroRules, MicroTurn, PlanCache, StepList, allowed_steps, for_each_turn};
-use crate::rules::{DiceChess3, GameEnd, Position, Rules, TurnList, Variant, VariantKind};
+use crate::rules::{GameEnd, MicroVariant, Position, Rules, TurnList, Variant, VariantKind};
 use crate::search::{Choice, MicroInput, OutcomeAdvice, Root, ScoredChoice, SearchOptions, SearchResult, Shared};
 use crate::timeman::Limits;
 use crate::values::PieceValues;
@@ -41,9 +41,6 @@ pub enum SearchRoot {
 /// A search's findings with turns written as text.
 pub type SearchReport = SearchResult<String>;
 
-/// The piece values dicechess3 starts from (its rules give none: chess's 1/3/3/5/9).
-const DICECHESS3_VALUES: PieceValues = PieceValues([100, 300, 300, 500, 900, 0]);
-
 /// A game of any variant.
 #[derive(Clone, Debug)]
 pub struct GameHandle {
@@ -55,7 +52,7 @@ enum Played {
     /// The 8x8 variants of one move a turn.
     OneMove(Game<Variant>),
     /// Several micro-moves a turn.
-    DiceChess3(MicroGame<DiceChess3>),
+    Micro(MicroGame<MicroVariant>),
 }
 
 impl GameHandle {
@@ -73,19 +70,18 @@ impl GameHandle {
         recapture: Option<&str>,
         turns: &[String],
     ) -> Result<GameHandle, String> {
-        let mut handle = if variant.eq_ignore_ascii_case("dicechess3") {
+        let mut handle = if let Some(rules) = MicroVariant::from_name(variant) {
             if chess960 {
-                return Err("dicechess3 is played from the standard start only".into());
+                return Err(format!("{} is played from the standard start only", rules.name()));
             }
             if recapture.is_some() {
                 return Err("a recapture square is only part of freedom".into());
             }
-            let rules = DiceChess3;
             let start = match fen {
                 Some(text) => rules.parse_dfen(text)?,
                 None => rules.startpos(),
             };
-            GameHandle { played: Played::DiceChess3(MicroGame::new(rules, start)) }
+            GameHandle { played: Played::Micro(MicroGame::new(rules, start)) }
         } else {
             let kind = VariantKind::from_name(variant)
                 .ok_or_else(|| format!("unknown variant '{variant}' (one of {})", VARIANTS.join(", ")))?;
@@ -112,22 +108,27 @@ impl GameHandle {
     pub fn variant(&self) -> &'static str {
         match &self.played {
             Played::OneMove(g) => g.rules().name(),
-            Played::DiceChess3(g) => g.rules().name(),
+            Played::Micro(g) => g.rules().name(),
         }
     }
 
     pub fn chess960(&self) -> bool {
         match &self.played {
             Played::OneMove(g) => g.rules().chess960(),
-            Played::DiceChess3(_) => false,
+            Played::Micro(_) => false,
         }
+    }
+
+    /// Does a turn have several micro-moves here (so thousands of turns a roll)?
+    pub fn several_moves_a_turn(&self) -> bool {
+        matches!(self.played, Played::Micro(_))
     }
 
     /// How many dice a roll has.
     pub fn dice(&self) -> usize {
         match &self.played {
             Played::OneMove(g) => g.rules().dice(),
-            Played::DiceChess3(g) => g.rules().dice(),
+            Played::Micro(g) => g.rules().dice(),
         }
     }
 
@@ -135,7 +136,7 @@ impl GameHandle {
     pub fn dice_left(&self) -> Option<Roll> {
         match &self.played {
             Played::OneMove(_) => None,
-            Played::DiceChess3(g) => g.position().dice.roll(),
+            Played::Micro(g) => g.position().dice.roll(),
         }
     }
 
@@ -149,7 +150,7 @@ impl GameHandle {
                 }
                 g.play_uci(turn, |p| p.board.fen()).map(|_| ()).map_err(|e| e.to_string())
             }
-            Played::DiceChess3(g) => g.play_text(turn, None).map(|_| ()),
+            Played::Micro(g) => g.play_text(turn, None).map(|_| ()),
         }
     }
 
@@ -160,7 +161,7 @@ impl GameHandle {
     pub fn start_turn(&mut self, roll: &Roll) -> Result<bool, String> {
         match &mut self.played {
             Played::OneMove(g) => Err(format!("{} plays one move a turn: play the turn whole", g.rules().name())),
-            Played::DiceChess3(g) => {
+            Played::Micro(g) => {
                 if roll.dice() != g.rules().dice() {
                     return Err(format!("{} rolls {} dice, not {}", g.rules().name(), g.rules().dice(), roll.dice()));
                 }
@@ -173,7 +174,7 @@ impl GameHandle {
     pub fn play_step(&mut self, micro: &str) -> Result<bool, String> {
         match &mut self.played {
             Played::OneMove(g) => Err(format!("{} plays one move a turn: play the turn whole", g.rules().name())),
-            Played::DiceChess3(g) => g.play_step(micro),
+            Played::Micro(g) => g.play_step(micro),
         }
     }
 
@@ -181,7 +182,7 @@ impl GameHandle {
     pub fn partial_turn(&self) -> String {
         match &self.played {
             Played::OneMove(_) => "0000".into(),
-            Played::DiceChess3(g) => g.partial_turn().to_uci(false),
+            Played::Micro(g) => g.partial_turn().to_uci(false),
         }
     }
 
@@ -191,7 +192,7 @@ impl GameHandle {
     pub fn play_checked(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), String> {
         match &mut self.played {
             Played::OneMove(_) => self.play(turn),
-            Played::DiceChess3(g) => {
+            Played::Micro(g) => {
                 let roll = roll.filter(|_| !g.position().in_turn());
                 g.play_text(turn, roll).map(|_| ())
             }
@@ -203,7 +204,7 @@ impl GameHandle {
     pub fn canonical(&self, text: &str) -> Option<String> {
         match &self.played {
             Played::OneMove(g) => g.rules().parse_turn(g.position(), text).map(|m| g.rules().turn_to_uci(m)),
-            Played::DiceChess3(g) => crate::rules::micro::parse_turn(g.rules(), g.position(), text)
+            Played::Micro(g) => crate::rules::micro::parse_turn(g.rules(), g.position(), text)
                 .ok()
                 .map(|moves| MicroTurn::new(&moves).to_uci(false)),
         }
@@ -213,7 +214,7 @@ impl GameHandle {
     pub fn in_check(&self) -> bool {
         match &self.played {
             Played::OneMove(g) => g.rules().in_check(g.position()),
-            Played::DiceChess3(_) => false,
+            Played::Micro(_) => false,
         }
     }
 
@@ -221,7 +222,7 @@ impl GameHandle {
     pub fn start_fen(&self) -> String {
         match &self.played {
             Played::OneMove(g) => g.start().board.fen(),
-            Played::DiceChess3(g) => g.rules().dfen(g.start()),
+            Played::Micro(g) => g.rules().dfen(g.start()),
         }
     }
 
@@ -243,12 +244,12 @@ impl GameHandle {
                 Some(m) if !m.is_null() => gain(&g.position().board, m, &PieceValues::for_variant(g.rules().kind())),
                 _ => 0,
             },
-            Played::DiceChess3(g) => {
+            Played::Micro(g) => {
                 let Ok(moves) = crate::rules::micro::parse_turn(g.rules(), g.position(), turn) else { return 0 };
                 let mut pos = g.position().clone();
                 let mut total = 0;
                 for m in moves {
-                    total += gain(&pos.board, m, &DICECHESS3_VALUES);
+                    total += gain(&pos.board, m, &g.rules().piece_values());
                     pos = pos.after_micro(m, &[]);
                 }
                 total
@@ -260,7 +261,7 @@ impl GameHandle {
     pub fn end(&self) -> Option<GameEnd> {
         match &self.played {
             Played::OneMove(g) => g.end(),
-            Played::DiceChess3(g) => g.end(),
+            Played::Micro(g) => g.end(),
         }
     }
 
@@ -268,7 +269,7 @@ impl GameHandle {
     pub fn fen(&self) -> String {
         match &self.played {
             Played::OneMove(g) => g.position().board.fen(),
-            Played::DiceChess3(g) => g.rules().dfen(g.position()),
+            Played::Micro(g) => g.rules().dfen(g.position()),
         }
     }
 
@@ -276,7 +277,7 @@ impl GameHandle {
     pub fn board(&self) -> &Board {
         match &self.played {
             Played::OneMove(g) => &g.position().board,
-            Played::DiceChess3(g) => &g.position().board,
+            Played::Micro(g) => &g.position().board,
         }
     }
 
@@ -289,7 +290,7 @@ impl GameHandle {
     pub fn key(&self) -> u64 {
         match &self.played {
             Played::OneMove(g) => g.position().hash(),
-            Played::DiceChess3(g) => g.position().hash(),
+            Played::Micro(g) => g.position().hash(),
         }
     }
 
@@ -297,7 +298,7 @@ impl GameHandle {
     pub fn turns(&self) -> Vec<String> {
         match &self.played {
             Played::OneMove(g) => g.turns().iter().map(|&t| g.rules().turn_to_uci(t)).collect(),
-            Played::DiceChess3(g) => g.turns().iter().map(|t| t.to_uci(false)).collect(),
+            Played::Micro(g) => g.turns().iter().map(|t| t.to_uci(false)).collect(),
         }
     }
 
@@ -307,7 +308,7 @@ impl GameHandle {
         let roll = Roll::new(faces).map_err(|e| e.to_string())?;
         match &self.played {
             Played::OneMove(g) => g.rules().check_roll(&roll).map_err(|e| e.to_string())?,
-            Played::DiceChess3(g) => match g.position().dice.roll() {
+            Played::Micro(g) => match g.position().dice.roll() {
                 Some(left) if left != roll => {
                     return Err(format!("the turn in progress has the dice {left} left, not {roll}"));
                 }
@@ -337,7 +338,7 @@ impl GameHandle {
                 g.rules().pre_roll_turns(g.position(), &mut list);
                 sorted_texts(list.iter().map(|&t| g.rules().turn_to_uci(t)))
             }
-            Played::DiceChess3(_) => Vec::new(),
+            Played::Micro(_) => Vec::new(),
         }
     }
 
@@ -359,10 +360,10 @@ impl GameHandle {
                 }
                 Ok(sorted_texts(list.iter().map(|&t| g.rules().turn_to_uci(t))))
             }
-            Played::DiceChess3(g) => {
+            Played::Micro(g) => {
                 let pos = self.rolled_micro(g, roll)?;
                 let mut turns = Vec::new();
-                for_each_turn(g.rules(), &pos, &mut PlanCache::default(), &mut |t| turns.push(t.to_uci(false)));
+                for_each_turn(g.rules(), &pos, &mut PlanCache::default(), &mut |t, _| turns.push(t.to_uci(false)));
                 Ok(sorted_texts(turns))
             }
         }
@@ -372,13 +373,13 @@ impl GameHandle {
     pub fn count_turns(&self, roll: &RollSpec) -> Result<u64, String> {
         match &self.played {
             Played::OneMove(_) => Ok(self.allowed_turns(roll)?.len() as u64),
-            Played::DiceChess3(g) => {
+            Played::Micro(g) => {
                 if let Some(end) = self.end() {
                     return Err(format!("the game is over ({end}); no roll can be played"));
                 }
                 let pos = self.rolled_micro(g, roll)?;
                 let mut count = 0u64;
-                for_each_turn(g.rules(), &pos, &mut PlanCache::default(), &mut |_| count += 1);
+                for_each_turn(g.rules(), &pos, &mut PlanCache::default(), &mut |_, _| count += 1);
                 Ok(count)
             }
         }
@@ -389,7 +390,7 @@ impl GameHandle {
     pub fn first_moves(&self, roll: &RollSpec) -> Result<Vec<String>, String> {
         match &self.played {
             Played::OneMove(_) => self.allowed_turns(roll),
-            Played::DiceChess3(g) => {
+            Played::Micro(g) => {
                 if let Some(end) = self.end() {
                     return Err(format!("the game is over ({end}); no roll can be played"));
                 }
@@ -428,8 +429,8 @@ impl GameHandle {
                 g.rules().outcomes(g.position(), &mut out);
                 out
             }
-            Played::DiceChess3(g) if g.position().in_turn() => OutcomeList::new(),
-            Played::DiceChess3(g) => g.rules().outcomes(g.position()),
+            Played::Micro(g) if g.position().in_turn() => OutcomeList::new(),
+            Played::Micro(g) => g.rules().outcomes(g.position()),
         }
     }
 
@@ -463,7 +464,7 @@ impl GameHandle {
                     lines.push("Opponent passed in check: its king may be captured".into());
                 }
             }
-            Played::DiceChess3(g) => {
+            Played::Micro(g) => {
                 let pos = g.position();
                 let targets: Vec<String> = pos.ep_targets.into_iter().map(|s| s.to_string()).collect();
                 if !targets.is_empty() {
@@ -519,14 +520,17 @@ impl GameHandle {
                 let result = crate::search::search_game(g, root, limits, options, shared, &mut |r| report(&text(r)));
                 Ok(text(&result))
             }
-            Played::DiceChess3(g) => {
+            Played::Micro(g) => {
                 let position = match root {
                     SearchRoot::Decision => g.position().clone(),
                     SearchRoot::Rolled(spec) => self.rolled_micro(g, spec)?,
                     SearchRoot::Only(_) => return Err("searchmoves is not available with several moves a turn".into()),
                 };
-                let params =
-                    options.eval.as_deref().cloned().unwrap_or_else(|| EvalParams::from_values(DICECHESS3_VALUES));
+                let params = options
+                    .eval
+                    .as_deref()
+                    .cloned()
+                    .unwrap_or_else(|| EvalParams::from_values(g.rules().piece_values()));
                 let eval = StaticEval::new(params);
                 let input = MicroInput {
                     rules: g.rules(),
@@ -553,7 +557,7 @@ impl GameHandle {
             Played::OneMove(g) => {
                 Err(format!("expectimax2 plays the variants of several moves a turn, not {}", g.rules().name()))
             }
-            Played::DiceChess3(g) => {
+            Played::Micro(g) => {
                 let pos = self.rolled_micro(g, roll)?;
                 Ok(crate::search::baseline::expectimax2(g.rules(), &pos).0.to_uci(false))
             }
@@ -578,7 +582,7 @@ impl GameHandle {
                     _ => crate::san::to_san(board, m, &candidates),
                 }
             }
-            Played::DiceChess3(g) => {
+            Played::Micro(g) => {
                 let Ok(moves) = crate::rules::micro::parse_turn(g.rules(), g.position(), turn) else {
                     return turn.to_string();
                 };
@@ -611,7 +615,7 @@ impl GameHandle {
                 g.rules().any_turns(g.position(), &mut candidates);
                 crate::san::from_san(&g.position().board, text, &candidates).map(|m| g.rules().turn_to_uci(m))
             }
-            Played::DiceChess3(g) => {
+            Played::Micro(g) => {
                 let mut pos = g.position().clone();
                 let mut moves = Vec::new();
                 for part in text.split(',') {
@@ -635,14 +639,14 @@ impl GameHandle {
                 (Variant::Freedom(f), Some(m)) => f.freedom_kinds(g.position(), m).names(),
                 _ => Vec::new(),
             },
-            Played::DiceChess3(_) => Vec::new(),
+            Played::Micro(_) => Vec::new(),
         }
     }
 
     /// Dice a turn in progress has left, as DFEN letters (for display).
     pub fn dice_letters(&self) -> Option<String> {
         match &self.played {
-            Played::DiceChess3(g) if g.position().in_turn() => Some(g.position().dice.letters(self.side_to_move())),
+            Played::Micro(g) if g.position().in_turn() => Some(g.position().dice.letters(self.side_to_move())),
             _ => None,
         }
     }

@@ -87,7 +87,7 @@ fn dicechess3_agrees_with_every_conformance_case() {
             rolls_checked += 1;
             let rolled = pos.rolled(&roll_of(key));
             let mut turns = Vec::new();
-            for_each_turn(&rules, &rolled, &mut cache, &mut |t| turns.push(t.to_uci(false)));
+            for_each_turn(&rules, &rolled, &mut cache, &mut |t, _| turns.push(t.to_uci(false)));
             turns.sort();
             if turns.len() as u64 != count.as_u64().unwrap() {
                 failures.push(format!("{at} roll {key}: {} turns, expected {count}", turns.len()));

@@ -307,6 +307,22 @@ pub trait MicroRules {
     /// The variant's name as `UCI_Variant` spells it.
     fn name(&self) -> &'static str;
 
+    /// The start position.
+    fn startpos(&self) -> MicroPosition;
+
+    /// The piece values the evaluation starts from (and the material the baselines count).
+    fn piece_values(&self) -> crate::values::PieceValues;
+
+    /// Reads a DFEN ([`crate::rules::dfen`]).
+    fn parse_dfen(&self, text: &str) -> Result<MicroPosition, String> {
+        crate::rules::dfen::parse(self, text)
+    }
+
+    /// The position as DFEN.
+    fn dfen(&self, pos: &MicroPosition) -> String {
+        crate::rules::dfen::write(pos)
+    }
+
     /// How many dice a roll has.
     fn dice(&self) -> usize;
 
@@ -462,29 +478,30 @@ pub fn allowed_steps<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut 
 }
 
 /// Calls `visit` with every whole turn allowed from `pos` (a turn in progress: its remaining
-/// micro-moves), in generation order; a position whose roll allows nothing gives the pass.
+/// micro-moves) and the position it ends in, in generation order; a position whose roll allows
+/// nothing gives the pass.
 pub fn for_each_turn<R: MicroRules>(
     rules: &R,
     pos: &MicroPosition,
     cache: &mut PlanCache,
-    visit: &mut dyn FnMut(&MicroTurn),
+    visit: &mut dyn FnMut(&MicroTurn, &MicroPosition),
 ) {
     fn walk<R: MicroRules>(
         rules: &R,
         pos: &MicroPosition,
         cache: &mut PlanCache,
         so_far: &MicroTurn,
-        visit: &mut dyn FnMut(&MicroTurn),
+        visit: &mut dyn FnMut(&MicroTurn, &MicroPosition),
     ) {
         let mut steps = StepList::new();
         allowed_steps(rules, pos, cache, &mut steps);
         for &step in &steps {
             let mut turn = *so_far;
             turn.push(step.mv);
+            let next = after_step(rules, pos, step);
             if step.ends_turn {
-                visit(&turn);
+                visit(&turn, &next);
             } else {
-                let next = after_step(rules, pos, step);
                 walk(rules, &next, cache, &turn, visit);
             }
         }
@@ -492,7 +509,7 @@ pub fn for_each_turn<R: MicroRules>(
     let mut steps = StepList::new();
     allowed_steps(rules, pos, cache, &mut steps);
     if steps.is_empty() {
-        visit(&MicroTurn::PASS);
+        visit(&MicroTurn::PASS, &pos.finish_turn());
         return;
     }
     walk(rules, pos, cache, &MicroTurn::PASS, visit);

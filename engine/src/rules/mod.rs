@@ -8,6 +8,7 @@
 
 pub mod brainking;
 pub mod classic;
+pub mod dfen;
 pub mod dice;
 pub mod dicechess3;
 pub mod freedom;
@@ -305,6 +306,57 @@ impl VariantKind {
                 format!("unknown variant '{name}' ({names})")
             }
         })
+    }
+}
+
+/// One of the variants of several moves a turn, chosen at run time (as [`Variant`] is for one
+/// move a turn): a new such variant is its own file and an arm here.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum MicroVariant {
+    DiceChess3(DiceChess3),
+}
+
+impl MicroVariant {
+    pub const ALL: [MicroVariant; 1] = [MicroVariant::DiceChess3(DiceChess3)];
+
+    /// The variant `UCI_Variant` names (case-insensitive), if it has several moves a turn.
+    pub fn from_name(name: &str) -> Option<MicroVariant> {
+        MicroVariant::ALL.into_iter().find(|v| micro::MicroRules::name(v).eq_ignore_ascii_case(name))
+    }
+}
+
+macro_rules! dispatch_micro {
+    ($self:ident, $r:ident => $e:expr) => {
+        match $self {
+            MicroVariant::DiceChess3($r) => $e,
+        }
+    };
+}
+
+impl micro::MicroRules for MicroVariant {
+    fn name(&self) -> &'static str {
+        dispatch_micro!(self, r => r.name())
+    }
+    fn startpos(&self) -> micro::MicroPosition {
+        dispatch_micro!(self, r => r.startpos())
+    }
+    fn piece_values(&self) -> crate::values::PieceValues {
+        dispatch_micro!(self, r => r.piece_values())
+    }
+    fn dice(&self) -> usize {
+        dispatch_micro!(self, r => r.dice())
+    }
+    fn outcomes(&self, pos: &micro::MicroPosition) -> OutcomeList {
+        dispatch_micro!(self, r => r.outcomes(pos))
+    }
+    fn end(&self, pos: &micro::MicroPosition) -> Option<GameEnd> {
+        dispatch_micro!(self, r => r.end(pos))
+    }
+    fn micro_moves(&self, pos: &micro::MicroPosition, out: &mut crate::movegen::MoveList) {
+        dispatch_micro!(self, r => r.micro_moves(pos, out))
+    }
+    fn spent(&self, pos: &micro::MicroPosition, m: Move) -> ArrayVec<crate::piece::Role, 2> {
+        dispatch_micro!(self, r => r.spent(pos, m))
     }
 }
 

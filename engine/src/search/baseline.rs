@@ -5,7 +5,7 @@
 //! expectation is played. No deeper search, no table, no positional terms.
 
 use crate::piece::{Color, Role};
-use crate::rules::micro::{MicroPosition, MicroRules, MicroTurn, PlanCache, StepList, after_step, allowed_steps};
+use crate::rules::micro::{MicroPosition, MicroRules, MicroTurn, PlanCache, for_each_turn};
 use crate::values::PieceValues;
 
 /// Root turns expanded to the opponent's replies.
@@ -31,31 +31,8 @@ fn material(pos: &MicroPosition, color: Color) -> i32 {
 
 /// Every allowed turn from `pos` (a turn in progress) with the position it ends in.
 fn turns<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut PlanCache) -> Vec<(MicroTurn, MicroPosition)> {
-    fn walk<R: MicroRules>(
-        rules: &R,
-        pos: &MicroPosition,
-        cache: &mut PlanCache,
-        so_far: MicroTurn,
-        out: &mut Vec<(MicroTurn, MicroPosition)>,
-    ) {
-        let mut steps = StepList::new();
-        allowed_steps(rules, pos, cache, &mut steps);
-        for &step in &steps {
-            let mut turn = so_far;
-            turn.push(step.mv);
-            let next = after_step(rules, pos, step);
-            if step.ends_turn {
-                out.push((turn, next));
-            } else {
-                walk(rules, &next, cache, turn, out);
-            }
-        }
-    }
     let mut out = Vec::new();
-    walk(rules, pos, cache, MicroTurn::PASS, &mut out);
-    if out.is_empty() {
-        out.push((MicroTurn::PASS, pos.finish_turn()));
-    }
+    for_each_turn(rules, pos, cache, &mut |turn, end| out.push((*turn, end.clone())));
     out
 }
 
@@ -117,7 +94,7 @@ mod tests {
         assert_eq!(turn.to_uci(false), "d1d5");
         assert_eq!(score, 500 - 200);
         let mut allowed = Vec::new();
-        crate::rules::micro::for_each_turn(&DiceChess3, &pos, &mut PlanCache::default(), &mut |t| allowed.push(*t));
+        for_each_turn(&DiceChess3, &pos, &mut PlanCache::default(), &mut |t, _| allowed.push(*t));
         assert!(allowed.contains(&turn));
     }
 

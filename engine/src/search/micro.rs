@@ -447,8 +447,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     ) -> Option<Vec<ScoredChoice<MicroTurn>>> {
         let mut turns: Vec<(MicroTurn, MicroPosition)> = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        let mut start = MicroTurn::PASS;
-        collect_turns(self.rules, pos, &mut self.cache, &mut start, &mut |turn, end| {
+        crate::rules::micro::for_each_turn(self.rules, pos, &mut self.cache, &mut |turn, end| {
             if seen.insert(end.hash()) {
                 turns.push((*turn, end.clone()));
             }
@@ -597,33 +596,6 @@ pub fn horizon_value<R: MicroRules>(rules: &R, eval: &StaticEval, pos: &MicroPos
         total += i64::from(o.weight);
     }
     floor_div(sum, total.max(1)) as i32
-}
-
-/// Calls `visit` with every allowed rest of the turn from `pos` and the position it ends in (a
-/// roll that allows nothing: the pass).
-fn collect_turns<R: MicroRules>(
-    rules: &R,
-    pos: &MicroPosition,
-    cache: &mut PlanCache,
-    so_far: &mut MicroTurn,
-    visit: &mut dyn FnMut(&MicroTurn, &MicroPosition),
-) {
-    let mut steps = StepList::new();
-    allowed_steps(rules, pos, cache, &mut steps);
-    if steps.is_empty() && so_far.is_pass() {
-        visit(so_far, &pos.finish_turn());
-        return;
-    }
-    for &step in &steps {
-        let mut turn = *so_far;
-        turn.push(step.mv);
-        let next = after_step(rules, pos, step);
-        if step.ends_turn {
-            visit(&turn, &next);
-        } else {
-            collect_turns(rules, &next, cache, &mut turn, visit);
-        }
-    }
 }
 
 /// Dice that take the enemy king in two micro-moves (role indices, the die of the first move

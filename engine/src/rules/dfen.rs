@@ -1,0 +1,77 @@
+//! DFEN, the position of a variant of several moves a turn as text: a FEN whose en-passant field
+//! may list several squares joined (`g3h3`: the targets of the last turn's double steps) and whose
+//! optional 7th field holds the dice still to use in a turn in progress, as piece letters in the
+//! order P N B R Q K, upper case on White's turn and lower case on Black's (`PNB`, `brk`).
+
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::piece::{Color, Role};
+use crate::rules::micro::{DicePool, MicroPosition, MicroRules};
+use crate::square::Square;
+
+/// Reads a DFEN under `rules` (how many dice a turn has; whether the game is over).
+pub fn parse<R: MicroRules + ?Sized>(rules: &R, text: &str) -> Result<MicroPosition, String> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.len() < 4 || fields.len() > 7 {
+        return Err(format!(
+            "invalid DFEN {:?}: expected placement, side, castling, en passant, the clocks and the dice",
+            text.trim()
+        ));
+    }
+    let mut fen: Vec<&str> = fields.iter().take(6).copied().collect();
+    fen[3] = "-";
+    let board = Board::from_fen(&fen.join(" ")).map_err(|e| e.to_string())?;
+    let us = board.turn();
+    for color in Color::ALL {
+        if board.pieces(color, Role::King).count() > 1 {
+            return Err(format!("invalid DFEN: {} has more than one king", color.name()));
+        }
+    }
+    let ep_targets = parse_targets(fields[3], &board)?;
+    let mut pos = MicroPosition::new(board, ep_targets);
+    if let Some(&dice) = fields.get(6)
+        && dice != "-"
+    {
+        pos.dice = DicePool::parse_letters(dice, us, rules.dice()).map_err(|e| format!("invalid DFEN: {e}"))?;
+    }
+    if pos.in_turn() && rules.end(&pos).is_some() {
+        return Err("invalid DFEN: dice to use in a finished game".into());
+    }
+    Ok(pos)
+}
+
+/// The position as DFEN (the dice field only during a turn).
+pub fn write(pos: &MicroPosition) -> String {
+    let fen = pos.board.fen();
+    let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
+    let targets: String = pos.ep_targets.into_iter().map(|sq| sq.to_string()).collect();
+    fields[3] = if targets.is_empty() { "-".into() } else { targets };
+    if pos.in_turn() {
+        fields.push(pos.dice.letters(pos.turn()));
+    }
+    fields.join(" ")
+}
+
+/// En-passant targets of a DFEN: squares behind a pawn of the side that just moved, which
+/// stands where its double step arrived.
+fn parse_targets(field: &str, board: &Board) -> Result<Bitboard, String> {
+    if field == "-" {
+        return Ok(Bitboard::EMPTY);
+    }
+    if !field.len().is_multiple_of(2) || field.len() > 16 {
+        return Err(format!("invalid DFEN: en-passant field {field:?} is not a list of squares"));
+    }
+    let them = !board.turn();
+    let (target_rank, arrival_rank) = if them == Color::White { (2, 3) } else { (5, 4) };
+    let mut targets = Bitboard::EMPTY;
+    for i in (0..field.len()).step_by(2) {
+        let name = field.get(i..i + 2).ok_or_else(|| format!("invalid DFEN: en-passant field {field:?}"))?;
+        let sq = Square::parse(name).ok_or_else(|| format!("invalid DFEN: {name:?} is not a square"))?;
+        let arrival = Square::from_coords(sq.file(), arrival_rank);
+        if sq.rank() != target_rank || !board.pieces(them, Role::Pawn).contains(arrival) {
+            return Err(format!("invalid DFEN: en-passant target {sq} has no {} pawn in front of it", them.name()));
+        }
+        targets |= Bitboard::from_square(sq);
+    }
+    Ok(targets)
+}
