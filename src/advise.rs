@@ -4,10 +4,10 @@
 //! move instead of rolling.
 
 use alea_engine::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
-use alea_engine::rules::{Roll, Rules, Variant};
+use alea_engine::rules::Roll;
 use alea_engine::search::{self, Choice, SearchOptions, Shared};
 use alea_engine::timeman::Limits;
-use alea_engine::{Board, Color, Game, Move, Role, Square};
+use alea_engine::{Board, Color, Role, Square};
 use serde_json::json;
 use std::process::ExitCode;
 
@@ -107,24 +107,6 @@ pub fn run(args: AdviseArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The move in SAN where shakmaty can read the position (not after a passed turn in check, nor
-/// without a king), else in UCI.
-pub(crate) fn san(game: &Game<Variant>, m: Move) -> String {
-    let rules = game.rules();
-    let uci = rules.turn_to_uci(m);
-    if m.is_null() {
-        return "--".into();
-    }
-    let mode = if rules.chess960() { shakmaty::CastlingMode::Chess960 } else { shakmaty::CastlingMode::Standard };
-    let Ok(fen) = game.position().board.fen().parse::<shakmaty::fen::Fen>() else { return uci };
-    let Ok(pos) = fen.into_position::<shakmaty::Chess>(mode) else { return uci };
-    let Ok(uci_move) = uci.parse::<shakmaty::uci::UciMove>() else { return uci };
-    match uci_move.to_move(&pos) {
-        Ok(mv) => shakmaty::san::SanPlus::from_move(pos, mv).to_string(),
-        Err(_) => uci,
-    }
-}
-
 pub(crate) fn score_text(score: i32) -> String {
     if score >= search::MATE_ZONE {
         "win".into()
@@ -135,15 +117,8 @@ pub(crate) fn score_text(score: i32) -> String {
     }
 }
 
-/// The position as a board of Unicode pieces, White at the bottom, with the last move.
-pub(crate) fn diagram(game: &Game<Variant>) -> String {
-    let rules = game.rules();
-    let last = game.turns().last().map(|&t| rules.turn_to_uci(t));
-    board_diagram(&game.position().board, rules.name(), rules.chess960(), last)
-}
-
-/// [`diagram`] for a game of any variant.
-fn game_diagram(game: &GameHandle) -> String {
+/// The position as a board of Unicode pieces, White at the bottom, with the last turn.
+pub(crate) fn game_diagram(game: &GameHandle) -> String {
     board_diagram(game.board(), game.variant(), game.chess960(), game.turns().last().cloned())
 }
 

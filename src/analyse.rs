@@ -3,12 +3,13 @@
 //! for this roll minus the expected value of rolling). For a move played without rolling: what it
 //! lost against the best choice before the roll. Then a summary per player, and an annotated PGN.
 
-use crate::advise::{san, score_text};
+use crate::advise::score_text;
+use alea_engine::Color;
 use alea_engine::analysis;
+use alea_engine::handle::GameHandle;
 use alea_engine::pgn::GameRecord;
 use alea_engine::search::Choice;
 use alea_engine::timeman::Limits;
-use alea_engine::{Color, Game, Move};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -60,21 +61,16 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         (Some(d), _) => Limits { depth: Some(d), ..Default::default() },
         (None, t) => Limits { movetime: Some((t.unwrap_or(0.5) * 1000.0) as u64), ..Default::default() },
     };
-    let kind = match alea_engine::VariantKind::for_tool(&record.variant) {
-        Ok(kind) => kind,
+    let mut game = match record.start_game() {
+        Ok(game) => game,
         Err(e) => return refuse(format!("{}: {e}", args.pgn.display())),
     };
-    let rules = alea_engine::Variant::new(kind, record.chess960);
-    let start = match record.start.as_deref().map(alea_engine::Board::from_fen).transpose() {
-        Ok(board) => board.unwrap_or_else(alea_engine::Board::startpos),
-        Err(e) => return refuse(format!("{}: {e}", args.pgn.display())),
-    };
-    let mut game = Game::new(rules, alea_engine::Position::new(start));
     let mut reports = Vec::new();
     for (ply, turn) in record.turns.iter().enumerate() {
-        let played =
-            alea_engine::Rules::parse_turn(&rules, game.position(), &turn.turn).expect("a turn the record checked");
-        let report = analyse_turn(&game, ply, played, turn.roll, &limits);
+        let report = match analyse_turn(&game, ply, &turn.turn, turn.roll, &limits) {
+            Ok(r) => r,
+            Err(e) => return refuse(format!("{}: turn {}: {e}", args.pgn.display(), ply + 1)),
+        };
         println!(
             "{:>3}. {:<7} {:<6} best {:<7} {:>6}  loss {:>5}  luck {}",
             ply / 2 + 1,
@@ -86,7 +82,9 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
             report.luck.map_or("-".into(), |l| format!("{l:+}"))
         );
         reports.push(report);
-        game.play(played);
+        if let Err(e) = game.play_checked(&turn.turn, turn.roll.as_ref()) {
+            return refuse(format!("{}: turn {}: {e}", args.pgn.display(), ply + 1));
+        }
     }
     print!("{}", summary(&reports));
     if let Some(path) = &args.out {
@@ -109,26 +107,26 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
 }
 
 fn analyse_turn(
-    game: &Game<alea_engine::Variant>,
+    game: &GameHandle,
     ply: usize,
-    played: Move,
+    played: &str,
     roll: Option<alea_engine::Roll>,
     limits: &Limits,
-) -> MoveReport {
-    let a = analysis::analyse_turn(game, ply, played, roll, limits);
-    MoveReport {
+) -> Result<MoveReport, String> {
+    let a = analysis::analyse_turn(game, ply, played, roll, limits)?;
+    Ok(MoveReport {
         ply,
         side: a.side,
-        played: san(game, played),
+        played: game.san(played),
         roll: a.roll.map(|r| r.to_string()),
-        best: match a.best {
-            Choice::Turn(t) => san(game, t),
+        best: match &a.best {
+            Choice::Turn(t) => game.san(t),
             Choice::Roll => "roll".into(),
         },
         best_score: a.best_score,
         loss: a.loss,
         luck: a.luck,
-    }
+    })
 }
 
 fn summary(reports: &[MoveReport]) -> String {

@@ -3,14 +3,14 @@
 //! announced; `hint` shows the engine's advice. The game is saved as PGN with rolls at the end, on
 //! end of input and on Ctrl-C.
 
-use crate::advise::{diagram, san, score_text};
+use crate::advise::{game_diagram, score_text};
+use alea_engine::Color;
+use alea_engine::driver::{TurnEvent, TurnRequest, play_turn};
+use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
 use alea_engine::pgn::{GameRecord, RecordedTurn};
-use alea_engine::rules::dice::pick_by_weight;
-use alea_engine::rules::{OutcomeList, Position, Roll, Rules, TurnList, Variant, VariantKind};
-use alea_engine::san::from_san;
-use alea_engine::search::{Choice, Root, SearchOptions, Shared, search_game};
+use alea_engine::rules::Roll;
+use alea_engine::search::{Choice, SearchOptions, Shared};
 use alea_engine::timeman::Limits;
-use alea_engine::{Board, Color, Game, Move};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::io::BufRead;
@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
-    /// Rule set: freedom, classic or brainking.
+    /// Rule set: freedom, classic, brainking or dicechess3.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Your colour.
@@ -58,30 +58,30 @@ fn face_names(roll: &Roll) -> String {
     format!("{roll} ({})", names.join(", "))
 }
 
-/// The turn `text` names among `allowed` (SAN or UCI), or why not.
-fn read_turn(game: &Game<Variant>, text: &str, allowed: &[Move]) -> Result<Move, String> {
-    let rules = game.rules();
-    let pos = game.position();
-    if let Some(t) = allowed.iter().find(|&&t| rules.turn_to_uci(t) == text) {
-        return Ok(*t);
+/// The turn (or micro-move) `text` names among `allowed` (SAN or UCI), in UCI, or why not.
+fn read_turn(game: &GameHandle, text: &str, allowed: &[String]) -> Result<String, String> {
+    let named = game.canonical(text).or_else(|| game.parse_san(text));
+    match named {
+        Some(turn) if allowed.contains(&turn) => Ok(turn),
+        Some(_) => Err(format!("{text} is a legal move, but not one you may play now")),
+        None => Err(format!("{text} is not a move here")),
     }
-    if let Some(t) = from_san(&pos.board, text, allowed) {
-        return Ok(t);
-    }
-    // Say why: not a move at all, or not one this roll allows.
-    let mut any = TurnList::new();
-    rules.any_turns(pos, &mut any);
-    let known = rules.parse_turn(pos, text).is_some() || from_san(&pos.board, text, &any).is_some();
-    Err(if known {
-        format!("{text} is a legal move, but not one you may play now")
-    } else {
-        format!("{text} is not a move here")
-    })
+}
+
+/// Lists turns (or micro-moves) in SAN for the prompt.
+fn names(game: &GameHandle, turns: &[String]) -> String {
+    turns.iter().map(|t| game.san(t)).collect::<Vec<_>>().join(" ")
+}
+
+/// What a prompt got: a line, or the end of input / `quit`.
+enum Answer {
+    Line(String),
+    Stop,
 }
 
 pub fn run(args: PlayArgs) -> ExitCode {
-    let kind = match VariantKind::for_tool(&args.variant) {
-        Ok(kind) => kind,
+    let mut game = match GameHandle::new(&args.variant, false) {
+        Ok(game) => game,
         Err(e) => {
             eprintln!("alea play: {e}");
             return ExitCode::from(2);
@@ -99,9 +99,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         eprintln!("alea play: --time takes seconds above 0 and --depth a whole number above 0");
         return ExitCode::from(2);
     }
-    let rules = Variant::new(kind, false);
-    let mut game = Game::new(rules, Position::new(Board::startpos()));
-    let record = Arc::new(Mutex::new(GameRecord::new(rules.name(), false, None)));
+    let record = Arc::new(Mutex::new(GameRecord::new(game.variant(), false, None)));
     {
         let mut r = record.lock().expect("record");
         let (white, black) = if human == Color::White { ("You", "Alea") } else { ("Alea", "You") };
@@ -126,59 +124,63 @@ pub fn run(args: PlayArgs) -> ExitCode {
         Some(d) => Limits { depth: Some(d), ..Default::default() },
         None => Limits { movetime: Some((args.time * 1000.0) as u64), ..Default::default() },
     };
-    let think = |game: &Game<Variant>, root: Root<Move>| {
-        search_game(game, root, limits.clone(), SearchOptions::default(), &Shared::new(64), &mut |_| {})
-    };
-    let roll_dice = |game: &Game<Variant>, dice: &mut StdRng| {
-        let mut outcomes = OutcomeList::new();
-        rules.outcomes(game.position(), &mut outcomes);
-        let total: u32 = outcomes.iter().map(|o| o.weight).sum();
-        pick_by_weight(&outcomes, u64::from(dice.random_range(0..total))).expect("a game not over has outcomes")
+    let shared = Shared::new(64);
+    let hint = |game: &GameHandle, root: SearchRoot| match game.search(
+        &root,
+        limits.clone(),
+        SearchOptions::default(),
+        &shared,
+        &mut |_| {},
+    ) {
+        Ok(r) => {
+            let best = match r.best {
+                Choice::Turn(t) if root == SearchRoot::Decision && game.dice_left().is_none() => {
+                    format!("play {} without rolling", game.san(&t))
+                }
+                Choice::Turn(t) => game.san(&t),
+                Choice::Roll => "roll".into(),
+            };
+            println!("Hint: {best} (expected {}).", score_text(r.score));
+        }
+        Err(e) => println!("No hint: {e}."),
     };
     let mut lines = std::io::stdin().lock().lines();
-    let mut ask = |prompt: &str| -> Option<String> {
+    let mut ask = |prompt: &str| -> Answer {
         println!("{prompt}");
-        lines.next().and_then(|l| l.ok()).map(|l| l.trim().to_string())
+        match lines.next().and_then(|l| l.ok()).map(|l| l.trim().to_string()) {
+            Some(line) if line != "quit" => Answer::Line(line),
+            _ => Answer::Stop,
+        }
     };
     println!(
         "You play {} in {}. Type a move in SAN or UCI, 'hint' for advice, 'quit' to stop.",
         human.name(),
-        rules.name()
+        game.variant()
     );
+    if game.several_moves_a_turn() {
+        println!("A turn is a micro-move for each die you can use: type them one at a time (or joined by commas).");
+    }
     loop {
-        println!("\n{}", diagram(&game));
+        println!("\n{}", game_diagram(&game));
         if let Some(end) = game.end() {
             println!("Game over: {end}.");
             record.lock().expect("record").result = end.result.to_string();
             break;
         }
-        let pos = game.position().clone();
-        let mut played: Option<(Move, Option<Roll>)> = None;
-        if pos.board.turn() == human {
-            let mut pre = TurnList::new();
-            rules.pre_roll_turns(&pos, &mut pre);
+        let played: (String, Option<Roll>);
+        if game.side_to_move() == human {
+            let pre = game.pre_roll_turns();
+            let mut freedom = None;
             if !pre.is_empty() {
-                let names: Vec<String> = pre.iter().map(|&t| san(&game, t)).collect();
                 loop {
-                    let Some(input) =
-                        ask(&format!("Freedom: play {} without rolling, or type 'roll'.", names.join(" ")))
-                    else {
-                        return finish(&record, &args.pgn);
-                    };
+                    let prompt = format!("Freedom: play {} without rolling, or type 'roll'.", names(&game, &pre));
+                    let Answer::Line(input) = ask(&prompt) else { return finish(&record, &args.pgn) };
                     match input.as_str() {
                         "roll" => break,
-                        "quit" => return finish(&record, &args.pgn),
-                        "hint" => {
-                            let r = think(&game, Root::PreRoll);
-                            let best = match r.best {
-                                Choice::Turn(t) => format!("play {} without rolling", san(&game, t)),
-                                Choice::Roll => "roll".into(),
-                            };
-                            println!("Hint: {best} (expected {}).", score_text(r.score));
-                        }
+                        "hint" => hint(&game, SearchRoot::Decision),
                         text => match read_turn(&game, text, &pre) {
                             Ok(t) => {
-                                played = Some((t, None));
+                                freedom = Some(t);
                                 break;
                             }
                             Err(why) => println!("{why}."),
@@ -186,75 +188,145 @@ pub fn run(args: PlayArgs) -> ExitCode {
                     }
                 }
             }
-            if played.is_none() {
-                let r = roll_dice(&game, &mut dice);
-                let roll = Some(r);
-                let mut allowed = TurnList::new();
-                rules.allowed_turns(&pos, &r, &mut allowed);
-                println!("You rolled {}.", face_names(&r));
-                if allowed.as_slice() == [Move::NULL] {
-                    println!("No move is allowed: your turn is passed.");
-                    played = Some((Move::NULL, roll));
+            if let Some(t) = freedom {
+                played = (t, None);
+            } else {
+                let roll = game.roll_for(dice.random_range(0..game.total_weight())).expect("a game not over rolls");
+                println!("You rolled {}.", face_names(&roll));
+                let turn = if game.several_moves_a_turn() {
+                    match micro_turn(&mut game, &roll, &mut ask, &hint) {
+                        Some(turn) => turn,
+                        None => return finish(&record, &args.pgn),
+                    }
                 } else {
-                    let names: Vec<String> = allowed.iter().map(|&t| san(&game, t)).collect();
-                    loop {
-                        let Some(input) = ask(&format!("Your move ({}):", names.join(" "))) else {
-                            return finish(&record, &args.pgn);
-                        };
-                        match input.as_str() {
-                            "quit" => return finish(&record, &args.pgn),
-                            "hint" => {
-                                let h = think(&game, Root::Turns(allowed.to_vec()));
-                                if let Choice::Turn(t) = h.best {
-                                    println!("Hint: {} (expected {}).", san(&game, t), score_text(h.score));
-                                }
+                    let spec = RollSpec::Faces(roll.faces().to_vec());
+                    let allowed = game.allowed_turns(&spec).expect("a checked roll");
+                    if allowed == ["0000"] {
+                        println!("No move is allowed: your turn is passed.");
+                        "0000".to_string()
+                    } else {
+                        loop {
+                            let Answer::Line(input) = ask(&format!("Your move ({}):", names(&game, &allowed))) else {
+                                return finish(&record, &args.pgn);
+                            };
+                            match input.as_str() {
+                                "" => {}
+                                "hint" => hint(&game, SearchRoot::Rolled(spec.clone())),
+                                text => match read_turn(&game, text, &allowed) {
+                                    Ok(t) => break t,
+                                    Err(why) => println!("{why}."),
+                                },
                             }
-                            text => match read_turn(&game, text, &allowed) {
-                                Ok(t) => {
-                                    played = Some((t, roll));
-                                    break;
-                                }
-                                Err(why) => println!("{why}."),
-                            },
                         }
                     }
-                }
+                };
+                played = (turn, Some(roll));
             }
         } else {
-            let decision = think(&game, Root::PreRoll);
-            match decision.best {
-                Choice::Turn(t) => {
-                    println!("Alea plays {} without rolling.", san(&game, t));
-                    played = Some((t, None));
+            let request = TurnRequest {
+                root: SearchRoot::Decision,
+                engine_rolls: true,
+                search_forced_roll: false,
+                limits: limits.clone(),
+                options: SearchOptions::default(),
+            };
+            let mut rolled = None;
+            let mut pick = |total: u32| dice.random_range(0..total.max(1));
+            let turn = match play_turn(&game, request, &shared, &mut pick, &mut |event| {
+                if let TurnEvent::Rolled(r) = event {
+                    rolled = Some(r);
                 }
-                Choice::Roll => {
-                    let r = roll_dice(&game, &mut dice);
-                    let mut allowed = TurnList::new();
-                    rules.allowed_turns(&pos, &r, &mut allowed);
-                    let t = if allowed.as_slice() == [Move::NULL] {
-                        Move::NULL
-                    } else {
-                        match think(&game, Root::Turns(allowed.to_vec())).best {
-                            Choice::Turn(t) => t,
-                            Choice::Roll => allowed[0],
-                        }
-                    };
-                    if t.is_null() {
-                        println!("Alea rolled {}: no move is allowed, its turn is passed.", face_names(&r));
-                    } else {
-                        println!("Alea rolled {} and plays {}.", face_names(&r), san(&game, t));
-                    }
-                    played = Some((t, Some(r)));
+            }) {
+                Ok(turn) => turn,
+                Err(e) => {
+                    eprintln!("alea play: the engine could not play: {e}");
+                    return finish(&record, &args.pgn);
                 }
+            };
+            match rolled {
+                None => println!("Alea plays {} without rolling.", game.san(&turn)),
+                Some(r) if turn == "0000" => {
+                    println!("Alea rolled {}: no move is allowed, its turn is passed.", face_names(&r))
+                }
+                Some(r) => println!("Alea rolled {} and plays {}.", face_names(&r), game.san(&turn)),
             }
+            played = (turn, rolled);
         }
-        let (turn, roll) = played.expect("a turn was chosen");
-        game.play(turn);
-        record.lock().expect("record").turns.push(RecordedTurn { turn: rules.turn_to_uci(turn), roll, comment: None });
+        let (turn, roll) = played;
+        if game.turns().len() == record.lock().expect("record").turns.len() {
+            // A whole turn to play; a turn made micro-move by micro-move is in the game already.
+            game.play_checked(&turn, roll.as_ref()).expect("a turn from the lists");
+        }
+        record.lock().expect("record").turns.push(RecordedTurn { turn, roll, comment: None });
     }
     finish(&record, &args.pgn)
 }
 
+/// The person makes a turn of several micro-moves, one at a time (or several joined by commas),
+/// each among the allowed next micro-moves. The turn played, or `None` to stop.
+fn micro_turn(
+    game: &mut GameHandle,
+    roll: &Roll,
+    ask: &mut dyn FnMut(&str) -> Answer,
+    hint: &dyn Fn(&GameHandle, SearchRoot),
+) -> Option<String> {
+    if game.start_turn(roll).expect("a roll of the variant") {
+        println!("No move is allowed: your turn is passed.");
+        return game.turns().last().cloned();
+    }
+    // The micro-moves made so far, in SAN (each written in the position it was played in).
+    let mut so_far: Vec<String> = Vec::new();
+    loop {
+        let left = game.dice_left().expect("a turn in progress");
+        let allowed = game.first_moves(&RollSpec::Faces(left.faces().to_vec())).expect("the dice left");
+        let prompt = if so_far.is_empty() {
+            format!("Your micro-move, dice {} ({}):", face_names(&left), names(game, &allowed))
+        } else {
+            format!(
+                "Your next micro-move after {}, dice left {} ({}):",
+                so_far.join(","),
+                face_names(&left),
+                names(game, &allowed)
+            )
+        };
+        let Answer::Line(input) = ask(&prompt) else { return None };
+        if input.is_empty() {
+            continue;
+        }
+        if input == "hint" {
+            hint(game, SearchRoot::Decision);
+            continue;
+        }
+        // Micro-moves joined by commas are played in order, on a copy: all or none.
+        let mut next = game.clone();
+        let mut sans = Vec::new();
+        let mut outcome = Ok(false);
+        for part in input.split(',').map(str::trim) {
+            outcome = match outcome {
+                Ok(false) => {
+                    let left = next.dice_left().map(|d| d.faces().to_vec()).unwrap_or_default();
+                    let allowed = next.first_moves(&RollSpec::Faces(left)).unwrap_or_default();
+                    read_turn(&next, part, &allowed).and_then(|m| {
+                        sans.push(next.san(&m));
+                        next.play_step(&m)
+                    })
+                }
+                Ok(true) => Err(format!("the turn is over before {part}")),
+                Err(e) => Err(e),
+            };
+        }
+        match outcome {
+            Ok(ended) => {
+                *game = next;
+                so_far.extend(sans);
+                if ended {
+                    return game.turns().last().cloned();
+                }
+            }
+            Err(why) => println!("{why}."),
+        }
+    }
+}
 fn finish(record: &Arc<Mutex<GameRecord>>, path: &PathBuf) -> ExitCode {
     save(&record.lock().unwrap_or_else(|e| e.into_inner()), path);
     ExitCode::SUCCESS

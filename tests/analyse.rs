@@ -1,52 +1,41 @@
 //! `alea analyse` through the binary: the engine's own moves lose nothing at the same depth; the
 //! annotated PGN reads back; bad records are refused.
 
+use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
 use alea_engine::pgn::{GameRecord, RecordedTurn};
-use alea_engine::rules::{OutcomeList, Rules, TurnList, Variant, VariantKind};
-use alea_engine::search::{Choice, Root, SearchOptions, Shared, search_game};
+use alea_engine::search::{Choice, SearchOptions, Shared};
 use alea_engine::timeman::Limits;
-use alea_engine::{Board, Game, Position};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::process::Command;
 
 /// A game the engine plays against itself at `depth` (fresh table, one thread), with seeded dice.
-fn engine_game(kind: VariantKind, depth: u32, plies: usize) -> GameRecord {
-    let rules = Variant::new(kind, false);
-    let mut game = Game::new(rules, Position::new(Board::startpos()));
-    let mut record = GameRecord::new(rules.name(), false, None);
+fn engine_game(variant: &str, depth: u32, plies: usize) -> GameRecord {
+    let mut game = GameHandle::new(variant, false).unwrap();
+    let mut record = GameRecord::new(variant, false, None);
     let mut rng = StdRng::seed_from_u64(99);
     let limits = Limits { depth: Some(depth), ..Default::default() };
     let options = SearchOptions { threads: 1, ..SearchOptions::default() };
+    let search = |game: &GameHandle, root: SearchRoot| {
+        game.search(&root, limits.clone(), options.clone(), &Shared::new(16), &mut |_| {}).unwrap()
+    };
     for _ in 0..plies {
         if game.end().is_some() {
             break;
         }
-        let pos = game.position().clone();
-        let decision =
-            search_game(&game, Root::PreRoll, limits.clone(), options.clone(), &Shared::new(16), &mut |_| {});
-        let (turn, roll) = match decision.best {
+        let (turn, roll) = match search(&game, SearchRoot::Decision).best {
             Choice::Turn(t) => (t, None),
             Choice::Roll => {
-                let mut outcomes = OutcomeList::new();
-                rules.outcomes(&pos, &mut outcomes);
-                let roll = outcomes[rng.random_range(0..outcomes.len())].roll;
-                let mut allowed = TurnList::new();
-                rules.allowed_turns(&pos, &roll, &mut allowed);
-                let r = search_game(
-                    &game,
-                    Root::Turns(allowed.to_vec()),
-                    limits.clone(),
-                    options.clone(),
-                    &Shared::new(16),
-                    &mut |_| {},
-                );
-                let Choice::Turn(t) = r.best else { unreachable!() };
+                let roll = game.roll_for(rng.random_range(0..game.total_weight())).unwrap();
+                let Choice::Turn(t) = search(&game, SearchRoot::Rolled(RollSpec::Faces(roll.faces().to_vec()))).best
+                else {
+                    unreachable!()
+                };
                 (t, Some(roll))
             }
         };
-        game.play(turn);
-        record.turns.push(RecordedTurn { turn: rules.turn_to_uci(turn), roll, comment: None });
+        game.play_checked(&turn, roll.as_ref()).unwrap();
+        record.turns.push(RecordedTurn { turn, roll, comment: None });
     }
     record
 }
@@ -60,15 +49,14 @@ fn analyse(args: &[&str]) -> (bool, String, String) {
 fn the_engines_own_moves_lose_nothing_at_the_same_depth() {
     let dir = std::env::temp_dir().join(format!("alea-analyse-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for kind in [VariantKind::Freedom, VariantKind::Classic] {
-        let record = engine_game(kind, 2, 16);
-        let path = dir.join(format!("{}.pgn", kind.name()));
-        let out = dir.join(format!("{}-annotated.pgn", kind.name()));
+    for (variant, depth) in [("freedom", "2"), ("classic", "2"), ("dicechess3", "1")] {
+        let record = engine_game(variant, depth.parse().unwrap(), 16);
+        let path = dir.join(format!("{variant}.pgn"));
+        let out = dir.join(format!("{variant}-annotated.pgn"));
         std::fs::write(&path, record.to_pgn()).unwrap();
-        let (ok, stdout, stderr) = analyse(&[path.to_str().unwrap(), "--depth", "2", "--out", out.to_str().unwrap()]);
+        let (ok, stdout, stderr) = analyse(&[path.to_str().unwrap(), "--depth", depth, "--out", out.to_str().unwrap()]);
         assert!(ok, "{stderr}");
-        assert!(stdout.contains("white: 8 moves, average loss 0.0"), "{stdout}");
-        assert!(stdout.contains("black: 8 moves, average loss 0.0"), "{stdout}");
+        assert_eq!(stdout.matches(" moves, average loss 0.0,").count(), 2, "{variant}: {stdout}");
         // The annotated game reads back with the same moves, each with its note.
         let annotated = GameRecord::from_pgn(&std::fs::read_to_string(&out).unwrap()).unwrap();
         assert_eq!(

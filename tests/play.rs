@@ -86,15 +86,71 @@ fn ctrl_c_saves_the_game() {
 /// the variants they take; an unknown name is called unknown.
 #[test]
 fn variants_not_played_here_are_refused_with_where_to_go() {
-    for args in [
-        vec!["play", "--variant", "dicechess3"],
-        vec!["tune", "datagen", "--variant", "dicechess3", "--games", "1", "--out", "/nonexistent/d.txt"],
-    ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_alea")).args(&args).stdin(Stdio::null()).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(stderr.contains("protocol") && stderr.contains("freedom, classic, brainking"), "{stderr}");
-    }
+    let args = ["tune", "datagen", "--variant", "dicechess3", "--games", "1", "--out", "/nonexistent/d.txt"];
+    let out = Command::new(env!("CARGO_BIN_EXE_alea")).args(args).stdin(Stdio::null()).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    assert!(stderr.contains("protocol") && stderr.contains("freedom, classic, brainking"), "{stderr}");
     let out = Command::new(env!("CARGO_BIN_EXE_alea")).args(["play", "--variant", "chess"]).output().unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown variant 'chess'"));
+}
+
+/// dicechess3 at the terminal: the turn is typed micro-move by micro-move among the listed ones;
+/// a micro-move with its die used up is refused with the reason; the game is saved with its rolls.
+#[test]
+fn a_person_plays_dicechess3_one_micro_move_at_a_time() {
+    let dir = std::env::temp_dir().join(format!("alea-play3-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("game3.pgn");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
+        .args(["play", "--variant", "dicechess3", "--seed", "5", "--depth", "1", "--pgn", pgn.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut transcript = String::new();
+    let (mut steps, mut next_steps, mut tried_used) = (0, 0, false);
+    let mut last_micro = String::new();
+    while steps < 8 {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        transcript.push_str(&line);
+        let micro_prompt = line.starts_with("Your micro-move") || line.starts_with("Your next micro-move");
+        if !micro_prompt {
+            continue;
+        }
+        let list = line.trim_end().strip_suffix("):").and_then(|l| l.rsplit_once('(')).map(|(_, l)| l).unwrap();
+        if line.starts_with("Your next") {
+            next_steps += 1;
+            if !tried_used {
+                // The micro-move just played again: its die is used (or the piece has gone).
+                writeln!(stdin, "{last_micro}").unwrap();
+                tried_used = true;
+                continue;
+            }
+        }
+        last_micro = list.split(' ').next().unwrap().to_string();
+        writeln!(stdin, "{last_micro}").unwrap();
+        steps += 1;
+    }
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    let mut rest = String::new();
+    for line in stdout.lines() {
+        rest.push_str(&line.unwrap());
+        rest.push('\n');
+    }
+    assert!(child.wait().unwrap().success());
+    assert!(next_steps > 0, "a turn had several micro-moves: {transcript}");
+    assert!(transcript.contains("not one you may play now") || transcript.contains("not a move here"), "{transcript}");
+    assert!(transcript.contains("Alea rolled "), "{transcript}");
+    let record = GameRecord::from_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+    assert_eq!(record.variant, "dicechess3");
+    assert!(record.turns.len() >= 2, "{transcript}");
+    assert!(record.turns.iter().all(|t| t.roll.is_some_and(|r| r.dice() == 3)));
+    assert!(record.turns.iter().any(|t| t.turn.contains(',')), "{:?}", record.turns);
 }

@@ -327,3 +327,80 @@ fn several_games_at_once() {
     ids.dedup();
     assert_eq!(ids.len(), 6, "every game has its own id");
 }
+
+#[test]
+fn dicechess3_turns_are_made_one_micro_move_at_a_time() {
+    let server = start();
+    let addr = &server.addr;
+    // Bad starts: four dice, a die letter of the wrong side's case, Chess960.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    for (fen, words) in [(format!("{start} PNBR")), (format!("{start} pn"))].iter().zip(["dice", "case"]) {
+        let body = json!({"variant": "dicechess3", "fen": fen}).to_string();
+        refused(addr, "POST", "/api/games", Some(&body), 400, words);
+    }
+    refused(addr, "POST", "/api/games", Some(r#"{"variant": "dicechess3", "chess960": true}"#), 400, "standard start");
+
+    // A turn in progress from the FEN box: White has a pawn and a knight die left.
+    let state = new_game(addr, json!({"variant": "dicechess3", "fen": format!("{start} PN"), "movetime": 50}));
+    let id = state["id"].as_str().unwrap().to_string();
+    let path = |end: &str| format!("/api/games/{id}/{end}");
+    assert_eq!(state["phase"], "after_roll");
+    assert_eq!(state["micro"], true);
+    assert_eq!(state["dice"], 3);
+    assert_eq!(state["dice_left"], json!([1, 2]));
+    let first: Vec<&str> = state["allowed"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    assert!(first.contains(&"e2e4") && first.contains(&"g1f3") && !first.contains(&"f1c4"), "{first:?}");
+    let (status, stepped) = json_of(addr, "POST", &path("move"), Some(json!({"move": "e2e4"})));
+    assert_eq!(status, 200, "{stepped}");
+    assert_eq!(stepped["partial"], json!(["e2e4"]));
+    assert_eq!(stepped["dice_left"], json!([2]));
+    assert_eq!(stepped["moves"].as_array().unwrap().len(), 0, "the turn is not over");
+    // The pawn die is used: a second pawn move is refused and changes nothing.
+    refused(addr, "POST", &path("move"), Some(r#"{"move": "d2d4"}"#), 400, "not allowed now");
+    let (_, same) = json_of(addr, "GET", &format!("/api/games/{id}"), None);
+    assert_eq!(same["fen"], stepped["fen"]);
+    // Undo takes back the micro-move, the dice stay.
+    let (_, undone) = json_of(addr, "POST", &path("undo"), None);
+    assert_eq!(undone["partial"], json!([]));
+    assert_eq!(undone["dice_left"], json!([1, 2]));
+    assert_eq!(undone["fen"], state["fen"]);
+    // The whole rest of the turn at once is accepted too.
+    let (status, done) = json_of(addr, "POST", &path("move"), Some(json!({"move": "e2e4,g1f3"})));
+    assert_eq!(status, 200, "{done}");
+    assert_eq!(done["moves"][0]["uci"], "e2e4,g1f3");
+    assert_eq!(done["moves"][0]["san"], "e4,Nf3");
+    assert_eq!(done["engine_to_move"], true);
+    let (status, answered) = json_of(addr, "POST", &path("engine"), None);
+    assert_eq!(status, 200, "{answered}");
+    assert_eq!(answered["moves"][1]["by"], "engine");
+    assert_eq!(answered["last_engine"]["roll"].as_array().unwrap().len(), 3);
+
+    // Our own roll: three dice, then micro-moves until the turn ends.
+    let (_, advice) = json_of(addr, "POST", &path("advice"), Some(json!({"movetime": 50})));
+    assert_eq!(advice["outcomes"].as_array().unwrap().len(), 56, "{advice}");
+    let (status, mut now) = json_of(addr, "POST", &path("roll"), None);
+    assert_eq!(status, 200, "{now}");
+    let mut steps = 0;
+    while now["phase"] == "after_roll" && now["turn"] == "white" {
+        let left = now["dice_left"].as_array().unwrap().len();
+        assert_eq!(left + steps, 3, "{now}");
+        let micro = now["allowed"][0].as_str().unwrap().to_string();
+        let (status, next) = json_of(addr, "POST", &path("move"), Some(json!({"move": micro})));
+        assert_eq!(status, 200, "{next}");
+        now = next;
+        steps += 1;
+    }
+    let ours = &now["moves"][2];
+    assert_eq!(ours["roll"].as_array().unwrap().len(), 3, "{now}");
+    let (status, pgn) = request(addr, "GET", &path("pgn"), None);
+    assert_eq!(status, 200);
+    assert!(pgn.contains("[Variant \"dicechess3\"]") && pgn.contains("[FEN "), "{pgn}");
+    let (status, imported) = json_of(addr, "POST", "/api/games/import", Some(json!({"pgn": pgn})));
+    assert_eq!(status, 201, "{imported}");
+    assert_eq!(imported["fen"], now["fen"]);
+    let (status, analysis) = json_of(addr, "POST", &path("analysis"), Some(json!({"depth": 1})));
+    assert_eq!(status, 200, "{analysis}");
+    assert_eq!(analysis["turns"].as_array().unwrap().len(), 3);
+    assert!(analysis["turns"][1]["luck"].is_i64(), "{analysis}");
+    assert!(analysis["turns"][0]["luck"].is_null(), "the turn set up in progress was not rolled here");
+}

@@ -1,12 +1,12 @@
 //! What a played turn was worth, for game reviews: the best choice in its place, what the turn
 //! lost against it, and the luck of the roll (the best value the roll allowed minus the expected
-//! value of rolling). Front ends format it (`alea analyse`, the web page).
+//! value of rolling). Written against the game handle, so every variant is reviewed alike; front
+//! ends format it (`alea analyse`, the web page).
 
-use crate::chessmove::Move;
-use crate::game::Game;
+use crate::handle::{GameHandle, RollSpec, SearchRoot};
 use crate::piece::Color;
-use crate::rules::{Roll, Rules, TurnList, Variant};
-use crate::search::{Choice, Root, SearchOptions, Shared, search_game};
+use crate::rules::{GameResult, Roll};
+use crate::search::{Choice, SearchOptions, Shared, WIN};
 use crate::timeman::Limits;
 
 /// One turn of a game, judged.
@@ -14,12 +14,13 @@ use crate::timeman::Limits;
 pub struct TurnAnalysis {
     pub ply: usize,
     pub side: Color,
-    pub played: Move,
+    /// The turn played (UCI, micro-moves joined by commas).
+    pub played: String,
     /// `None` for a turn played without rolling (a Freedom move).
     pub roll: Option<Roll>,
     /// The best choice in the same place: before the roll (a Freedom move or rolling) for a
-    /// Freedom move, else the best move the roll allowed.
-    pub best: Choice<Move>,
+    /// Freedom move, else the best turn the roll allowed.
+    pub best: Choice<String>,
     pub best_score: i32,
     /// Centipawns the played turn gave away against the best (0 for the best).
     pub loss: i32,
@@ -27,46 +28,116 @@ pub struct TurnAnalysis {
     pub luck: Option<i32>,
 }
 
-/// Judges `played` (with its `roll`) in the game's current position. Each search has a fresh
-/// table and one thread, so the engine's own moves at the same limit lose nothing.
+/// Judges `played` (after `roll`, or without rolling) in the game's current position. Each
+/// search has a fresh table and one thread, so the engine's own turns at the same limit lose
+/// nothing.
 pub fn analyse_turn(
-    game: &Game<Variant>,
+    game: &GameHandle,
     ply: usize,
-    played: Move,
+    played: &str,
     roll: Option<Roll>,
     limits: &Limits,
-) -> TurnAnalysis {
-    let rules = game.rules();
-    let pos = game.position();
-    let search = |root: Root<Move>, choices: usize| {
+) -> Result<TurnAnalysis, String> {
+    let search = |game: &GameHandle, root: SearchRoot, choices: usize, limits: Limits| {
         let options = SearchOptions { multipv: choices.max(1), threads: 1, ..SearchOptions::default() };
-        search_game(game, root, limits.clone(), options, &Shared::new(16), &mut |_| {})
+        game.search(&root, limits, options, &Shared::new(16), &mut |_| {})
     };
-    let mut pre = TurnList::new();
-    rules.pre_roll_turns(pos, &mut pre);
-    let before = search(Root::PreRoll, pre.len() + 1);
-    let side = pos.board.turn();
+    let before = search(game, SearchRoot::Decision, game.pre_roll_turns().len() + 1, limits.clone())?;
     let (result, luck) = match roll {
         None => (before, None),
         Some(r) => {
-            let mut allowed = TurnList::new();
-            rules.allowed_turns(pos, &r, &mut allowed);
-            let after = search(Root::Turns(allowed.to_vec()), allowed.len());
+            let spec = RollSpec::Faces(r.faces().to_vec());
+            // One move a turn: every allowed turn scored exactly in one search. Several: thousands
+            // of turns, so the best is found and the played one valued on its own below.
+            let choices = if game.several_moves_a_turn() { 1 } else { game.allowed_turns(&spec)?.len() };
+            let after = search(game, SearchRoot::Rolled(spec), choices, limits.clone())?;
             let expected = before.roll_score.unwrap_or(after.score);
             let best = after.choices.first().map_or(after.score, |c| c.score);
             (after, Some(best - expected))
         }
     };
-    let best = result.choices[0];
-    let played_score = result.choices.iter().find(|c| c.choice == Choice::Turn(played)).map_or(best.score, |c| c.score);
-    TurnAnalysis {
+    let best = result.choices.first().cloned().ok_or("the search found no choice")?;
+    let played_choice = Choice::Turn(played.to_string());
+    let played_score = if let Some(c) = result.choices.iter().find(|c| c.exact && c.choice == played_choice) {
+        c.score
+    } else {
+        let after_played = after(game, played, roll.as_ref())?;
+        let same_end = match &best.choice {
+            Choice::Turn(t) => after(game, t, roll.as_ref())?.key() == after_played.key(),
+            Choice::Roll => false,
+        };
+        if same_end {
+            best.score
+        } else {
+            // The played turn's value: the position after it, searched one turn less deep.
+            let side = game.side_to_move();
+            match after_played.end() {
+                Some(end) => match end.result {
+                    GameResult::Win(c) if c == side => WIN,
+                    GameResult::Win(_) => -WIN,
+                    GameResult::Draw => 0,
+                },
+                None => {
+                    let limits = match limits.depth {
+                        Some(d) => Limits { depth: Some(d.saturating_sub(1).max(1)), ..limits.clone() },
+                        None => limits.clone(),
+                    };
+                    let pre = after_played.pre_roll_turns().len() + 1;
+                    -search(&after_played, SearchRoot::Decision, pre, limits)?.score
+                }
+            }
+        }
+    };
+    Ok(TurnAnalysis {
         ply,
-        side,
-        played,
+        side: game.side_to_move(),
+        played: played.to_string(),
         roll,
         best: best.choice,
         best_score: best.score,
         loss: (best.score - played_score).max(0),
         luck,
+    })
+}
+
+/// The game after `turn` (with its roll).
+fn after(game: &GameHandle, turn: &str, roll: Option<&Roll>) -> Result<GameHandle, String> {
+    let mut next = game.clone();
+    next.play_checked(turn, roll)?;
+    Ok(next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn depth(d: u32) -> Limits {
+        Limits { depth: Some(d), ..Default::default() }
+    }
+
+    #[test]
+    fn the_best_turn_loses_nothing_and_a_blunder_loses_its_material() {
+        // Three rook dice: the rook takes the queen and then the king; shuffling it along the
+        // first rank leaves the queen to take it back and more.
+        let game = GameHandle::setup("dicechess3", false, Some("3qk3/8/8/8/8/8/8/3RK3 w - - 0 1"), None, &[]).unwrap();
+        let roll = Some(Roll::new(&[4, 4, 4]).unwrap());
+        let blunder = analyse_turn(&game, 0, "d1a1,a1b1,b1c1", roll, &depth(1)).unwrap();
+        assert!(blunder.loss >= 500, "{blunder:?}");
+        assert!(blunder.luck.is_some());
+        let Choice::Turn(best) = &blunder.best else { panic!("a turn after a roll") };
+        assert!(best.starts_with("d1d8"), "{best}");
+        let played_best = analyse_turn(&game, 0, best, roll, &depth(1)).unwrap();
+        assert_eq!(played_best.loss, 0, "{played_best:?}");
+        assert_eq!(played_best.best_score, blunder.best_score);
+    }
+
+    #[test]
+    fn a_freedom_move_is_judged_before_the_roll() {
+        let game =
+            GameHandle::setup("freedom", false, None, None, &["e2e4".into(), "d7d5".into(), "e4d5".into()]).unwrap();
+        let a = analyse_turn(&game, 3, "d8d5", None, &depth(2)).unwrap();
+        assert_eq!(a.luck, None);
+        assert_eq!(a.side, Color::Black);
+        assert!(a.loss < 100, "recapturing the pawn is sound: {a:?}");
     }
 }

@@ -114,7 +114,8 @@ impl GameRecord {
                 words.push(format!("{}...", board.fullmove_number()));
             }
             words.push(game.san(&t.turn));
-            let command = match t.roll {
+            // The rest of a turn set up in progress (a DFEN with dice) shows the dice it had.
+            let command = match t.roll.or_else(|| game.dice_left()) {
                 Some(r) => {
                     let faces: Vec<String> = r.faces().iter().map(|f| f.to_string()).collect();
                     format!("[%roll {}]", faces.join(","))
@@ -203,7 +204,9 @@ impl GameRecord {
                     rest.push(text);
                 }
             }
-            let allowed = match roll {
+            // A turn set up in progress has its dice in the position, not in the record.
+            let in_turn = game.dice_left();
+            let allowed = match roll.or(in_turn) {
                 Some(r) => game
                     .allowed_turns(&RollSpec::Faces(r.faces().to_vec()))
                     .map_err(|e| PgnError(format!("{at}: {e}")))?,
@@ -213,7 +216,7 @@ impl GameRecord {
             let turn =
                 game.parse_san(&san).ok_or_else(|| PgnError(format!("{at}: not a move here ({})", game.fen())))?;
             if !allowed.contains(&turn) {
-                let why = match roll {
+                let why = match roll.or(in_turn) {
                     Some(r) => format!("the roll {r} does not allow it"),
                     None => "it is not a Freedom move here".into(),
                 };
@@ -222,7 +225,7 @@ impl GameRecord {
             game.play(&turn).map_err(|e| PgnError(format!("{at}: {e}")))?;
             record.turns.push(RecordedTurn {
                 turn,
-                roll,
+                roll: roll.filter(|_| in_turn.is_none()),
                 comment: if rest.is_empty() { None } else { Some(rest.join(" ")) },
             });
         }

@@ -172,3 +172,20 @@ fn round_trip_of_dicechess3_games() {
     let text = "[Variant \"dicechess3\"]\n\n1. e4,Qh5 {[%roll 1,5,6]} *\n";
     assert!(GameRecord::from_pgn(text).unwrap_err().to_string().contains("does not allow"));
 }
+
+#[test]
+fn a_dicechess3_game_set_up_in_a_turn_in_progress() {
+    // White has a pawn and a knight die left: the record keeps the start, its first turn shows
+    // the dice it had and reads back with no roll of its own.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 PN";
+    let mut record = GameRecord::new("dicechess3", false, Some(start.into()));
+    record.turns.push(RecordedTurn { turn: "e2e4,g1f3".into(), roll: None, comment: None });
+    let text = record.to_pgn();
+    assert!(text.contains("[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 PN\"]"), "{text}");
+    assert!(text.contains("1. e4,Nf3 {[%roll 1,2]}"), "{text}");
+    let back = GameRecord::from_pgn(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(back.turns, record.turns);
+    // A turn its dice do not allow.
+    let bad = text.replace("e4,Nf3", "e4,d4");
+    assert!(GameRecord::from_pgn(&bad).is_err());
+}

@@ -161,6 +161,42 @@ try {
   await page.click('#analyse-button');
   await page.waitForSelector('#analysis:not([hidden]) #analysis-chart svg', { timeout: 60000 });
   check(true, 'the analysis chart is drawn');
+
+  // --- dicechess3: three dice, a turn made one micro-move at a time ---------------------------
+  await page.selectOption('#variant', 'dicechess3');
+  await page.click('#new-game-button');
+  await page.waitForFunction(() => game.variant === 'dicechess3');
+  await waitForOurTurn(page);
+  s = await state(page);
+  check(s.variant === 'dicechess3' && s.dice === 3 && s.moves.length === 0, 'a new dicechess3 game');
+  await page.click('#roll-button');
+  await page.waitForFunction(() => (game.phase === 'after_roll' || game.moves.length > 0)
+    && !document.getElementById('dice').classList.contains('rolling'));
+  check(await page.locator('#dice .die').count() === 3, 'three dice are shown');
+  let steps = 0;
+  while ((await state(page)).phase === 'after_roll' && (await state(page)).turn === 'white') {
+    if (await page.isVisible('#pass-button')) { await page.click('#pass-button'); break; }
+    const before = (await state(page)).partial.length;
+    await page.locator('#board .sq.movable').first().click();
+    await page.locator('#board .sq.target').first().click();
+    if (await page.isVisible('#promotion')) await page.click('#promotion button[data-role="q"]');
+    await page.waitForFunction((n) => game.partial.length > n || game.moves.length > 0, before, { timeout: 10000 });
+    steps += 1;
+    s = await state(page);
+    if (s.phase === 'after_roll' && s.turn === 'white') {
+      const used = await page.locator('#dice .die.used').count();
+      check(used === steps, `after ${steps} micro-move(s), ${used} die greyed out`);
+      if (steps === 1) await page.screenshot({ path: join(outDir, 'dicechess3.png') });
+    }
+  }
+  await page.waitForFunction(() => game.moves.length >= 2, null, { timeout: 30000 });
+  s = await state(page);
+  check(s.moves[0].by === 'you' && s.moves[0].roll.length === 3 && s.moves[1].by === 'engine',
+    `our turn of micro-moves (${s.moves[0].san}) was played and the engine answered`);
+  const [download3] = await Promise.all([page.waitForEvent('download'), page.click('#download-pgn')]);
+  const pgn3 = join(outDir, 'dicechess3.pgn');
+  await download3.saveAs(pgn3);
+  check(/\[%roll \d,\d,\d\]/.test(readFileSync(pgn3, 'utf8')), 'the dicechess3 PGN has three-dice rolls');
   check(pageErrors.length === 0, `no script errors (${pageErrors.join('; ')})`);
   await context.close();
 

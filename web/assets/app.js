@@ -107,7 +107,10 @@ function renderBoard() {
   const targets = new Set(cands.filter((c) => c.from === selected).map((c) => c.to));
   const shownMoves = viewPly === null ? game.moves : game.moves.slice(0, viewPly);
   const last = shownMoves.length ? shownMoves[shownMoves.length - 1] : null;
-  const lastSquares = last && !last.pass ? [last.uci.slice(0, 2), last.uci.slice(2, 4)] : [];
+  // The last micro-move made: of the turn in progress, else of the last turn.
+  const lastMicro = viewPly === null && game.partial.length ? game.partial[game.partial.length - 1]
+    : (last && !last.pass ? last.uci.split(',').pop() : null);
+  const lastSquares = lastMicro ? [lastMicro.slice(0, 2), lastMicro.slice(2, 4)] : [];
   const turnWhite = shownFen().split(' ')[1] === 'w';
   const checked = viewPly === null && game.in_check
     ? Object.keys(pieces).find((s) => pieces[s] === (turnWhite ? 'K' : 'k')) : null;
@@ -139,9 +142,10 @@ function renderBoard() {
 
 // --- Dice ------------------------------------------------------------------------------------
 
-function dieSvg(face, engine) {
+function dieSvg(face, engine, used) {
   const pips = (PIPS[face] || []).map(([x, y]) => `<circle cx="${x}" cy="${y}" r="9"/>`).join('');
-  return `<svg class="die${engine ? ' engine' : ''}" viewBox="0 0 100 100" role="img" aria-label="die showing ${face}">`
+  const label = `die showing ${face}${used ? ', used' : ''}`;
+  return `<svg class="die${engine ? ' engine' : ''}${used ? ' used' : ''}" viewBox="0 0 100 100" role="img" aria-label="${label}">`
     + `<rect x="4" y="4" width="92" height="92" rx="16"/>${pips}</svg>`;
 }
 
@@ -152,11 +156,23 @@ function renderDice() {
     $('roll-meaning').textContent = '';
     return;
   }
-  dice.innerHTML = diceShown.faces.map((f) => dieSvg(f, diceShown.engine)).join('');
+  // In a turn of several micro-moves, the dice already used are greyed out.
+  const left = (!diceShown.engine && game && game.dice_left) ? [...game.dice_left] : null;
+  const used = diceShown.faces.map((f) => {
+    if (!left) return false;
+    const i = left.indexOf(f);
+    if (i < 0) return true;
+    left.splice(i, 1);
+    return false;
+  });
+  dice.innerHTML = diceShown.faces.map((f, i) => dieSvg(f, diceShown.engine, used[i])).join('');
   const names = diceShown.faces.map((f) => ROLE_NAMES[FACE_ROLE[f]]);
   let meaning = `${diceShown.engine ? 'Alea rolled' : 'You rolled'} ${diceShown.faces.join(' and ')}: ${names.join(', ')}`;
+  if (game && game.micro && !diceShown.engine && game.dice_left) {
+    meaning += ` — dice left: ${game.dice_left.map((f) => ROLE_NAMES[FACE_ROLE[f]]).join(', ')}`;
+  }
   // Freedom gives an unusable roll to the lowest piece that can move: say so.
-  if (!diceShown.engine && game && game.phase === 'after_roll' && game.allowed.length) {
+  if (!diceShown.engine && game && !game.micro && game.phase === 'after_roll' && game.allowed.length) {
     const pieces = parseFen(game.fen);
     const movers = new Set(game.allowed.filter((u) => u !== '0000').map((u) => (pieces[u.slice(0, 2)] || '').toLowerCase()));
     const rolled = diceShown.faces.map((f) => FACE_ROLE[f]);
@@ -219,7 +235,7 @@ function renderControls() {
   $('roll-button').disabled = !(mine && game.phase === 'before_roll');
   const onlyPass = mine && game.phase === 'after_roll' && game.allowed.length === 1 && game.allowed[0] === '0000';
   $('pass-button').hidden = !onlyPass;
-  $('undo-button').disabled = thinking || !game.moves.some((m) => m.by === 'you');
+  $('undo-button').disabled = thinking || !(game.partial.length || game.moves.some((m) => m.by === 'you'));
   $('download-pgn').href = `/api/games/${game.id}/pgn`;
   $('viewing').hidden = viewPly === null;
   const free = $('freedom-list');
@@ -245,6 +261,10 @@ function renderControls() {
     status = game.freedom.length ? 'Your turn: roll, or play a marked Freedom move.' : 'Your turn: roll the dice.';
   } else if (onlyPass) {
     status = 'The roll allows no move: you pass.';
+  } else if (game.micro) {
+    status = game.partial.length
+      ? `Your turn goes on: ${game.partial.join(', ')} so far; play the next micro-move (undo takes them back).`
+      : 'Your turn: play a micro-move for each die you can use, one at a time.';
   } else {
     status = 'Your turn: play one of the moves the roll allows.';
   }
@@ -309,11 +329,13 @@ function renderAdvice(advice) {
 
 async function requestAdvice() {
   if (!$('show-advice').checked || !humansDecision()) return;
-  const key = `${game.id}:${game.moves.length}:${game.phase}`;
+  // The decision open: the turn, before or after the roll, and the micro-moves made of it.
+  const decision = () => `${game.id}:${game.moves.length}:${game.phase}:${game.partial.length}`;
+  const key = decision();
   adviceFor = key;
   try {
     const advice = await api('POST', `/api/games/${game.id}/advice`, { movetime: 400 });
-    if (adviceFor === key && game && `${game.id}:${game.moves.length}:${game.phase}` === key) renderAdvice(advice);
+    if (adviceFor === key && game && decision() === key) renderAdvice(advice);
   } catch (e) {
     // Advice is a help, not the game: a refusal here is only logged.
     log(`advice: ${e.message}`);
@@ -376,7 +398,9 @@ async function sendMove(uci) {
   try {
     game = await api('POST', `/api/games/${game.id}/move`, { move: uci });
     selected = null;
-    diceShown = null;
+    // A turn of several micro-moves goes on with the same dice.
+    diceShown = game.phase === 'after_roll' && game.turn === game.human && game.roll
+      ? { faces: game.roll, engine: false } : null;
     await afterChange();
   } catch (err) {
     showError(err.message);
@@ -419,7 +443,10 @@ async function roll() {
   showError('');
   try {
     const next = await api('POST', `/api/games/${game.id}/roll`);
-    await animateDice(next.roll, false);
+    // A roll that allows nothing passes the turn at once: its dice are the last turn's.
+    const passed = !next.roll && next.moves.length ? next.moves[next.moves.length - 1] : null;
+    await animateDice(next.roll || (passed && passed.roll) || [], false);
+    if (passed) log(`You rolled ${passed.roll.join('+')}: no move is allowed, your turn passes`);
     game = next;
     selected = null;
     await afterChange();
@@ -434,7 +461,7 @@ async function undo() {
     game = await api('POST', `/api/games/${game.id}/undo`);
     selected = null;
     viewPly = null;
-    diceShown = null;
+    diceShown = game.roll && game.turn === game.human ? { faces: game.roll, engine: false } : null;
     $('analysis').hidden = true;
     await afterChange();
   } catch (err) {
@@ -452,6 +479,8 @@ async function newGame(event) {
       color: $('color').value,
       movetime: Number($('movetime').value),
     };
+    const fen = $('fen').value.trim();
+    if (fen) body.fen = fen;
     start(await api('POST', '/api/games', body));
   } catch (err) {
     showError(err.message);

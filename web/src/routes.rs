@@ -4,10 +4,10 @@
 use crate::assets;
 use crate::store::{BusyGuard, Entry, Store};
 use crate::webgame::{MAX_MOVETIME, Refusal, WebGame};
+use alea_engine::Color;
+use alea_engine::handle::SearchReport;
 use alea_engine::pgn::GameRecord;
-use alea_engine::rules::{Variant, VariantKind};
-use alea_engine::search::{SearchResult, Shared};
-use alea_engine::{Board, Color, Move};
+use alea_engine::search::Shared;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -122,10 +122,15 @@ fn state_of(entry: &Entry, id: &str) -> Response {
 async fn create(State(app): State<AppState>, body: Bytes) -> ApiResult {
     let body = body_json(&body)?;
     let variant = body.get("variant").and_then(Value::as_str).unwrap_or("freedom");
-    let kind = VariantKind::for_tool(&truncate(variant)).map_err(bad)?;
     let chess960 = match body.get("chess960") {
         None | Some(Value::Null) => false,
         Some(v) => v.as_bool().ok_or_else(|| bad("chess960 is true or false"))?,
+    };
+    let fen = match body.get("fen") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if s.trim().is_empty() => None,
+        Some(Value::String(s)) => Some(s.trim().to_string()),
+        Some(_) => return Err(bad("fen is the start position as text")),
     };
     let human = match body.get("color").and_then(Value::as_str).unwrap_or("white") {
         "white" => Color::White,
@@ -140,14 +145,8 @@ async fn create(State(app): State<AppState>, body: Bytes) -> ApiResult {
         other => return Err(bad(format!("color is white, black or random, not '{}'", truncate(other)))),
     };
     let movetime = movetime_of(&body, 1000)?;
-    let start = if chess960 {
-        use rand::RngExt;
-        Board::chess960(rand::rng().random_range(0..960u16))
-    } else {
-        Board::startpos()
-    };
     let id = new_id();
-    let game = WebGame::new(Variant::new(kind, chess960), start, human, new_seed(), movetime);
+    let game = WebGame::new(&truncate(variant), chess960, fen.as_deref(), human, new_seed(), movetime)?;
     let entry = app.store.insert(id.clone(), game);
     Ok((StatusCode::CREATED, state_of(&entry, &id)).into_response())
 }
@@ -156,7 +155,6 @@ async fn import(State(app): State<AppState>, body: Bytes) -> ApiResult {
     let body = body_json(&body)?;
     let text = body.get("pgn").and_then(Value::as_str).ok_or_else(|| bad("give the game as {\"pgn\": \"...\"}"))?;
     let record = GameRecord::from_pgn(text).map_err(|e| bad(format!("the PGN was refused: {e}")))?;
-    VariantKind::for_tool(&record.variant).map_err(bad)?;
     let movetime = movetime_of(&body, 1000)?;
     let id = new_id();
     let entry = app.store.insert(id.clone(), WebGame::from_record(record, new_seed(), movetime));
@@ -211,9 +209,9 @@ async fn pgn(State(app): State<AppState>, Path(id): Path<String>) -> ApiResult {
 }
 
 /// Streams a search's iterations to the game's event stream.
-fn reporter(entry: &Arc<Entry>, kind: &'static str) -> impl FnMut(&SearchResult<Move>) + Send + use<> {
+fn reporter(entry: &Arc<Entry>, kind: &'static str) -> impl FnMut(&SearchReport) + Send + use<> {
     let events = entry.events.clone();
-    move |r: &SearchResult<Move>| {
+    move |r: &SearchReport| {
         let line = json!({"kind": kind, "depth": r.depth, "score": r.score, "nodes": r.nodes, "nps": r.nps(),
                           "time": r.elapsed.as_millis() as u64});
         let _ = events.send(line.to_string());
@@ -275,7 +273,8 @@ async fn advice(State(app): State<AppState>, Path(id): Path<String>, body: Bytes
     let body = body_json(&body)?;
     let movetime = movetime_of(&body, 500)?.min(5_000);
     let mut report = reporter(&entry, "advice");
-    let value = search_job(&app, &entry, false, move |game, shared| game.advice(movetime, shared, &mut report)).await?;
+    let value =
+        search_job(&app, &entry, false, move |game, shared| game.advice(movetime, shared, &mut report)).await??;
     Ok(axum::Json(value).into_response())
 }
 
@@ -286,7 +285,7 @@ async fn analysis(State(app): State<AppState>, Path(id): Path<String>, body: Byt
         None | Some(Value::Null) => 2,
         Some(v) => v.as_u64().filter(|d| (1..=3).contains(d)).ok_or_else(|| bad("depth is 1, 2 or 3"))? as u32,
     };
-    let value = search_job(&app, &entry, false, move |game, _| game.analysis(depth)).await?;
+    let value = search_job(&app, &entry, false, move |game, _| game.analysis(depth)).await??;
     Ok(axum::Json(value).into_response())
 }
 

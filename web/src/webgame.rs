@@ -1,14 +1,18 @@
-//! One game on the page: a person against Alea. It owns the record (moves with rolls), whose
+//! One game on the page: a person against Alea. It owns the record (turns with rolls), whose
 //! decision it is, and the dice. The dice of ply k come from the game's seed and k, so undoing a
-//! move and playing again meets the same roll: undo takes back a mistake, not bad luck.
+//! move and playing again meets the same roll: undo takes back a mistake, not bad luck. The game
+//! itself is the engine's game handle, so every variant plays here without a case of its own; in
+//! the variants of several moves a turn the person makes a turn one micro-move at a time.
 
+use alea_engine::analysis::analyse_turn;
+use alea_engine::driver::{TurnEvent, TurnRequest, play_turn};
+use alea_engine::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
 use alea_engine::pairing;
 use alea_engine::pgn::{GameRecord, RecordedTurn};
-use alea_engine::rules::{OutcomeList, Position, Roll, Rules, TurnList, Variant};
-use alea_engine::san::to_san;
-use alea_engine::search::{Choice, Root, SearchOptions, SearchResult, Shared, search_game};
+use alea_engine::rules::Roll;
+use alea_engine::search::{Choice, SearchOptions, Shared};
 use alea_engine::timeman::Limits;
-use alea_engine::{Board, Color, Game, Move};
+use alea_engine::{Board, Color};
 use serde_json::{Value, json};
 
 /// Why a request about a game was refused; the status tells the HTTP layer how.
@@ -25,7 +29,7 @@ pub enum Refusal {
 pub enum Phase {
     /// Before the roll: roll, or play a Freedom move.
     BeforeRoll,
-    /// After the roll: one of the allowed moves.
+    /// After the roll: one of the allowed turns (or the next micro-move of one).
     AfterRoll,
     Over,
 }
@@ -33,7 +37,8 @@ pub enum Phase {
 #[derive(Clone)]
 pub struct WebGame {
     pub record: GameRecord,
-    pub game: Game<Variant>,
+    /// The record replayed, with the person's micro-moves of a turn in progress.
+    pub game: GameHandle,
     /// The person's colour; the engine plays the other.
     pub human: Color,
     /// The dice of the turn being decided, once rolled.
@@ -48,31 +53,63 @@ pub struct WebGame {
 /// Longest engine time a page may ask for.
 pub const MAX_MOVETIME: u64 = 10_000;
 
+/// Whole turns ranked in the advice of a variant of several moves a turn (thousands exist).
+const RANKED_TURNS: usize = 10;
+
 impl WebGame {
-    pub fn new(rules: Variant, start: Board, human: Color, seed: u64, movetime: u64) -> WebGame {
-        let standard = start == Board::startpos() && !rules.chess960();
-        let mut record = GameRecord::new(rules.name(), rules.chess960(), (!standard).then(|| start.fen()));
+    /// A new game of `variant` from `start` (FEN, or DFEN where the variant has it; the standard
+    /// start when `None`, a random Chess960 start when `chess960` and no FEN is given).
+    pub fn new(
+        variant: &str,
+        chess960: bool,
+        start: Option<&str>,
+        human: Color,
+        seed: u64,
+        movetime: u64,
+    ) -> Result<WebGame, Refusal> {
+        let random960;
+        let start = match start {
+            Some(fen) => Some(fen),
+            None if chess960 => {
+                random960 = Board::chess960((seed % 960) as u16).fen();
+                Some(random960.as_str())
+            }
+            None => None,
+        };
+        let game = GameHandle::setup(variant, chess960, start, None, &[]).map_err(Refusal::Bad)?;
+        let standard =
+            start.is_none() || game.start_fen() == GameHandle::new(variant, false).map_err(Refusal::Bad)?.fen();
+        let mut record = GameRecord::new(game.variant(), chess960, (!standard).then(|| game.start_fen()));
         let (white, black) = if human == Color::White { ("You", "Alea") } else { ("Alea", "You") };
         record.tags.push(("Event".into(), "Alea web game".into()));
         record.tags.push(("White".into(), white.into()));
         record.tags.push(("Black".into(), black.into()));
-        let game = replay(&record);
-        WebGame { record, game, human, roll: None, seed, movetime: movetime.clamp(1, MAX_MOVETIME), last_engine: None }
+        let mut web = WebGame {
+            record,
+            game,
+            human,
+            roll: None,
+            seed,
+            movetime: movetime.clamp(1, MAX_MOVETIME),
+            last_engine: None,
+        };
+        web.roll = web.game.dice_left();
+        if let Some(end) = web.game.end() {
+            web.record.result = end.result.to_string();
+        }
+        Ok(web)
     }
 
     /// A game from a record (an uploaded PGN), continued with the person on the side to move.
     pub fn from_record(record: GameRecord, seed: u64, movetime: u64) -> WebGame {
-        let game = replay(&record);
-        let human = game.position().board.turn();
-        WebGame { record, game, human, roll: None, seed, movetime: movetime.clamp(1, MAX_MOVETIME), last_engine: None }
-    }
-
-    pub fn rules(&self) -> Variant {
-        *self.game.rules()
+        let game = record.game();
+        let human = game.side_to_move();
+        let roll = game.dice_left();
+        WebGame { record, game, human, roll, seed, movetime: movetime.clamp(1, MAX_MOVETIME), last_engine: None }
     }
 
     pub fn side_to_move(&self) -> Color {
-        self.game.position().board.turn()
+        self.game.side_to_move()
     }
 
     pub fn phase(&self) -> Phase {
@@ -89,29 +126,31 @@ impl WebGame {
         self.phase() != Phase::Over && self.side_to_move() != self.human
     }
 
-    fn freedom_moves(&self) -> TurnList<Move> {
-        let mut list = TurnList::new();
-        self.rules().pre_roll_turns(self.game.position(), &mut list);
-        list
-    }
-
-    fn allowed(&self, roll: &Roll) -> TurnList<Move> {
-        let mut list = TurnList::new();
-        self.rules().allowed_turns(self.game.position(), roll, &mut list);
-        list
-    }
-
-    fn san(&self, pos: &Position, m: Move) -> String {
-        let mut all = TurnList::new();
-        self.rules().any_turns(pos, &mut all);
-        to_san(&pos.board, m, &all)
-    }
-
     /// The dice for the turn now being decided.
     fn dice(&self) -> Roll {
-        let mut outcomes = OutcomeList::new();
-        self.rules().outcomes(self.game.position(), &mut outcomes);
-        pairing::roll(self.seed, 0, self.record.turns.len() as u64, &outcomes)
+        let ply = self.record.turns.len() as u64;
+        let seed = self.seed;
+        self.game
+            .roll_for(pairing::draw(seed, 0, ply, u64::from(self.game.total_weight())) as u32)
+            .expect("a game not over has outcomes")
+    }
+
+    /// The dice still to use in the turn being decided: the whole roll, or what a turn in
+    /// progress has left.
+    fn dice_left(&self) -> Option<Roll> {
+        self.game.dice_left().or(self.roll)
+    }
+
+    /// What the person may play next: after the roll, the allowed turns (one move a turn) or the
+    /// allowed next micro-moves (several); before it, the Freedom moves.
+    fn choices_now(&self) -> Vec<String> {
+        match (self.phase(), self.dice_left()) {
+            (Phase::BeforeRoll, _) => self.game.pre_roll_turns(),
+            (Phase::AfterRoll, Some(left)) => {
+                self.game.first_moves(&RollSpec::Faces(left.faces().to_vec())).unwrap_or_default()
+            }
+            _ => Vec::new(),
+        }
     }
 
     /// The person rolls.
@@ -120,7 +159,18 @@ impl WebGame {
         if self.roll.is_some() {
             return Err(Refusal::Conflict("the dice are already rolled: play one of the allowed moves".into()));
         }
-        self.roll = Some(self.dice());
+        let roll = self.dice();
+        if self.game.several_moves_a_turn() {
+            // The turn is made one micro-move at a time from here; a roll that allows nothing
+            // passes at once.
+            let passed = self.game.start_turn(&roll).map_err(Refusal::Bad)?;
+            self.roll = Some(roll);
+            if passed {
+                self.turn_done();
+            }
+        } else {
+            self.roll = Some(roll);
+        }
         Ok(())
     }
 
@@ -135,63 +185,121 @@ impl WebGame {
     }
 
     /// The person plays `text` (UCI; `0000` or `pass` for a pass): a Freedom move before the
-    /// roll, or an allowed move after it.
+    /// roll, or after it an allowed turn, or, in the variants of several moves a turn, the next
+    /// micro-move (or the rest of the turn, micro-moves joined by commas).
     pub fn human_move(&mut self, text: &str) -> Result<(), Refusal> {
         self.check_humans_turn()?;
-        let rules = self.rules();
-        let pos = self.game.position().clone();
         let text = if text == "pass" { "0000" } else { text };
-        let looks_like_uci = (4..=5).contains(&text.len())
-            && text.get(..2).and_then(alea_engine::Square::parse).is_some()
-            && text.get(2..4).and_then(alea_engine::Square::parse).is_some();
-        let turn = rules.parse_turn(&pos, text).ok_or_else(|| {
-            Refusal::Bad(if looks_like_uci {
+        let known = self.game.canonical(text).or_else(|| self.game.canonical(text.split(',').next().unwrap_or("")));
+        if known.is_none() && text != "0000" {
+            let looks_like_uci = (4..=5).contains(&text.len())
+                && text.get(..2).and_then(alea_engine::Square::parse).is_some()
+                && text.get(2..4).and_then(alea_engine::Square::parse).is_some();
+            return Err(Refusal::Bad(if looks_like_uci {
                 format!("illegal move {text}: no piece of yours can move so")
             } else {
                 format!("'{}' is not a move (write it in UCI, as e2e4)", truncate(text))
-            })
-        })?;
+            }));
+        }
         match self.roll {
             None => {
-                if !self.freedom_moves().contains(&turn) {
-                    let why = if self.freedom_moves().is_empty() {
+                let freedom = self.game.pre_roll_turns();
+                let turn = known.unwrap_or_else(|| text.to_string());
+                if !freedom.contains(&turn) {
+                    let why = if freedom.is_empty() {
                         "roll the dice first".to_string()
                     } else {
                         format!("{text} is not a Freedom move: roll, or play one of the marked moves")
                     };
                     return Err(Refusal::Bad(format!("illegal move {text}: {why}")));
                 }
-                self.play(turn, None);
+                self.play(&turn, None);
+            }
+            Some(roll) if self.game.several_moves_a_turn() => {
+                // Micro-moves one at a time, on a copy: a refused one changes nothing.
+                let mut next = self.game.clone();
+                let mut ended = false;
+                for (i, step) in text.split(',').enumerate() {
+                    if ended {
+                        return Err(Refusal::Bad(format!(
+                            "illegal move {text}: the turn ends before its move {}",
+                            i + 1
+                        )));
+                    }
+                    ended = next.play_step(step).map_err(|e| {
+                        Refusal::Bad(format!(
+                            "illegal move {}: {e} (roll {roll}, dice left {})",
+                            truncate(step),
+                            self.dice_left().map_or(String::new(), |d| d.to_string())
+                        ))
+                    })?;
+                }
+                self.game = next;
+                if ended {
+                    self.turn_done();
+                }
             }
             Some(roll) => {
-                if !self.allowed(&roll).contains(&turn) {
+                let allowed = self.game.allowed_turns(&RollSpec::Faces(roll.faces().to_vec())).map_err(Refusal::Bad)?;
+                let turn = known.unwrap_or_else(|| text.to_string());
+                if !allowed.contains(&turn) {
                     return Err(Refusal::Bad(format!("illegal move {text}: the roll {roll} does not allow it")));
                 }
-                self.play(turn, Some(roll));
+                self.play(&turn, Some(roll));
             }
         }
         Ok(())
     }
 
-    fn play(&mut self, turn: Move, roll: Option<Roll>) {
-        self.record.turns.push(RecordedTurn { turn: self.rules().turn_to_uci(turn), roll, comment: None });
-        self.game.play(turn);
+    /// Plays a whole turn (checked against the lists) and records it.
+    fn play(&mut self, turn: &str, roll: Option<Roll>) {
+        self.game.play_checked(turn, roll.as_ref()).expect("a turn checked against the lists");
+        self.record.turns.push(RecordedTurn { turn: turn.to_string(), roll, comment: None });
         self.roll = None;
         if let Some(end) = self.game.end() {
             self.record.result = end.result.to_string();
         }
     }
 
-    /// Takes back the person's last turn and the engine's replies after it.
+    /// Records the turn the handle has just completed micro-move by micro-move.
+    fn turn_done(&mut self) {
+        let turn = self.game.turns().last().cloned().expect("a completed turn");
+        // The rest of a turn set up in progress (a DFEN with dice) was not rolled here.
+        let roll = if self.in_starting_turn() { None } else { self.roll };
+        self.record.turns.push(RecordedTurn { turn, roll, comment: None });
+        self.roll = None;
+        if let Some(end) = self.game.end() {
+            self.record.result = end.result.to_string();
+        }
+    }
+
+    /// Is the turn being made the one the start position had in progress (a DFEN with dice)?
+    fn in_starting_turn(&self) -> bool {
+        self.record.turns.is_empty() && self.record.start_game().is_ok_and(|g| g.dice_left().is_some())
+    }
+
+    /// Takes back the micro-moves of the person's turn in progress (the dice stay), or else the
+    /// person's last turn and the engine's replies after it.
     pub fn undo(&mut self) -> Result<(), Refusal> {
+        if let Some(roll) = self.roll
+            && self.game.partial_turn() != "0000"
+        {
+            let starting_turn = self.in_starting_turn();
+            self.game = self.record.game();
+            if !starting_turn {
+                self.game.start_turn(&roll).map_err(Refusal::Bad)?;
+            }
+            self.last_engine = None;
+            return Ok(());
+        }
         let human_turns: Vec<usize> = {
-            let mut game = start_game(&self.record);
+            let mut game = self.record.start_game().map_err(Refusal::Bad)?;
             let mut plies = Vec::new();
             for (i, t) in self.record.turns.iter().enumerate() {
-                if game.position().board.turn() == self.human {
+                if game.side_to_move() == self.human {
                     plies.push(i);
                 }
-                game.play(recorded_move(&game, t));
+                game.play_checked(&t.turn, t.roll.as_ref()).map_err(Refusal::Bad)?;
             }
             plies
         };
@@ -200,18 +308,18 @@ impl WebGame {
         };
         self.record.turns.truncate(last);
         self.record.result = "*".into();
-        self.game = replay(&self.record);
-        self.roll = None;
+        self.game = self.record.game();
+        self.roll = self.game.dice_left();
         self.last_engine = None;
         Ok(())
     }
 
-    /// The engine decides its turn: a Freedom move or a roll (a third of its time), then, having
-    /// rolled, a move (the rest). `report` sees each finished iteration.
+    /// The engine plays its turn through the engine's turn driver: a Freedom move or a roll,
+    /// then, having rolled, its turn. `report` sees each finished iteration.
     pub fn engine_turn(
         &mut self,
         shared: &Shared,
-        report: &mut (dyn FnMut(&SearchResult<Move>) + Send),
+        report: &mut (dyn FnMut(&SearchReport) + Send),
     ) -> Result<(), Refusal> {
         if self.phase() == Phase::Over {
             return Err(Refusal::Conflict("the game is over".into()));
@@ -219,105 +327,93 @@ impl WebGame {
         if self.side_to_move() == self.human {
             return Err(Refusal::Conflict("it is your turn, not the engine's".into()));
         }
-        let limits = |ms: u64| Limits { movetime: Some(ms.max(1)), ..Default::default() };
-        let freedom = self.freedom_moves();
-        let mut info = json!({});
-        if self.roll.is_none() && !freedom.is_empty() {
-            let r = search_game(
-                &self.game,
-                Root::PreRoll,
-                limits(self.movetime / 3),
-                SearchOptions::default(),
-                shared,
-                report,
-            );
-            if let Choice::Turn(t) = r.best {
-                info = json!({"freedom": true, "score": r.score, "depth": r.depth});
-                let san = self.san(self.game.position(), t);
-                info["move"] = json!(self.rules().turn_to_uci(t));
-                info["san"] = json!(san);
-                self.play(t, None);
-                self.last_engine = Some(info);
-                return Ok(());
-            }
-        }
-        let roll = self.roll.unwrap_or_else(|| self.dice());
-        let allowed = self.allowed(&roll);
-        let (turn, score, depth) = if allowed.len() == 1 {
-            (allowed[0], None, 0)
-        } else {
-            let time = if freedom.is_empty() { self.movetime } else { self.movetime * 2 / 3 };
-            let r = search_game(
-                &self.game,
-                Root::Turns(allowed.to_vec()),
-                limits(time),
-                SearchOptions::default(),
-                shared,
-                report,
-            );
-            let t = match r.best {
-                Choice::Turn(t) => t,
-                Choice::Roll => allowed[0],
-            };
-            (t, Some(r.score), r.depth)
+        let root = match (self.game.dice_left(), self.roll) {
+            (None, Some(roll)) => SearchRoot::Rolled(RollSpec::Faces(roll.faces().to_vec())),
+            _ => SearchRoot::Decision,
         };
-        info["freedom"] = json!(false);
-        info["roll"] = json!(roll.faces());
-        info["move"] = json!(self.rules().turn_to_uci(turn));
-        info["san"] = json!(self.san(self.game.position(), turn));
-        info["score"] = json!(score);
-        info["depth"] = json!(depth);
-        self.play(turn, Some(roll));
-        self.last_engine = Some(info);
+        let request = TurnRequest {
+            root,
+            engine_rolls: true,
+            search_forced_roll: false,
+            limits: Limits { movetime: Some(self.movetime.max(1)), ..Default::default() },
+            options: SearchOptions::default(),
+        };
+        let ply = self.record.turns.len() as u64;
+        let seed = self.seed;
+        let mut pick = |total: u32| pairing::draw(seed, 0, ply, u64::from(total)) as u32;
+        let mut rolled = self.roll;
+        let mut last: Option<(i32, u32)> = None;
+        let turn = play_turn(&self.game, request, shared, &mut pick, &mut |event| match event {
+            TurnEvent::Iteration(r) => report(r),
+            TurnEvent::Searched(r) => last = Some((r.score, r.depth)),
+            TurnEvent::Rolled(roll) => {
+                rolled = Some(roll);
+                // The score before the roll is not the turn's.
+                last = None;
+            }
+            TurnEvent::Outcomes(_) => {}
+        })
+        .map_err(Refusal::Bad)?;
+        let in_turn = self.game.dice_left().is_some();
+        let freedom = rolled.is_none() && !in_turn;
+        let san = self.game.san(&turn);
+        self.play(&turn, if in_turn { None } else { rolled });
+        self.last_engine = Some(json!({
+            "freedom": freedom,
+            "roll": rolled.map(|r| r.faces().to_vec()),
+            "move": turn,
+            "san": san,
+            "score": last.map(|(s, _)| s),
+            "depth": last.map_or(0, |(_, d)| d),
+        }));
         Ok(())
     }
 
     /// The page's view of the game.
     pub fn state(&self, id: &str) -> Value {
-        let rules = self.rules();
-        let mut game = start_game(&self.record);
+        let mut game = self.record.start_game().expect("a recorded start");
         let mut moves = Vec::new();
         let mut fens = Vec::new();
         for (ply, t) in self.record.turns.iter().enumerate() {
-            let turn = recorded_move(&game, t);
-            fens.push(game.position().board.fen());
-            let side = game.position().board.turn();
-            let freedom = match (t.roll, rules) {
-                (None, Variant::Freedom(f)) => f.freedom_kinds(game.position(), turn).names(),
-                _ => Vec::new(),
-            };
+            fens.push(game.fen());
+            let side = game.side_to_move();
+            let freedom = if t.roll.is_none() { game.pre_roll_kinds(&t.turn) } else { Vec::new() };
             moves.push(json!({
                 "ply": ply,
                 "side": side.name(),
                 "by": if side == self.human { "you" } else { "engine" },
-                "uci": rules.turn_to_uci(turn),
-                "san": self.san(game.position(), turn),
+                "uci": t.turn,
+                "san": game.san(&t.turn),
                 "roll": t.roll.map(|r| r.faces().to_vec()),
                 "freedom": freedom,
-                "pass": turn.is_null(),
+                "pass": t.turn == "0000",
             }));
-            game.play(turn);
+            game.play_checked(&t.turn, t.roll.as_ref()).expect("a recorded turn");
         }
         let phase = self.phase();
-        let to_uci = |list: &[Move]| list.iter().map(|&m| rules.turn_to_uci(m)).collect::<Vec<_>>();
-        let (freedom, allowed) = match (phase, self.roll) {
-            (Phase::BeforeRoll, _) => (to_uci(&self.freedom_moves()), Vec::new()),
-            (Phase::AfterRoll, Some(r)) => (Vec::new(), to_uci(&self.allowed(&r))),
-            _ => (Vec::new(), Vec::new()),
+        let (freedom, allowed) = match phase {
+            Phase::BeforeRoll => (self.choices_now(), Vec::new()),
+            Phase::AfterRoll => (Vec::new(), self.choices_now()),
+            Phase::Over => (Vec::new(), Vec::new()),
         };
+        let partial = self.game.partial_turn();
         let end = self.game.end();
         json!({
             "id": id,
-            "variant": rules.name(),
-            "chess960": rules.chess960(),
+            "variant": self.game.variant(),
+            "chess960": self.game.chess960(),
             "human": self.human.name(),
             "turn": self.side_to_move().name(),
             "engine_to_move": self.engine_to_move(),
             "phase": match phase { Phase::BeforeRoll => "before_roll", Phase::AfterRoll => "after_roll", Phase::Over => "over" },
-            "fen": self.game.position().board.fen(),
-            "in_check": self.game.position().board.in_check(),
+            "fen": self.game.fen(),
+            "start_fen": self.game.start_fen(),
+            "in_check": self.game.in_check(),
             "roll": self.roll.map(|r| r.faces().to_vec()),
-            "dice": rules.dice(),
+            "dice_left": self.dice_left().filter(|_| phase == Phase::AfterRoll).map(|r| r.faces().to_vec()),
+            "partial": if partial == "0000" { Vec::new() } else { partial.split(',').map(str::to_string).collect() },
+            "micro": self.game.several_moves_a_turn(),
+            "dice": self.game.dice(),
             "freedom": freedom,
             "allowed": allowed,
             "moves": moves,
@@ -330,37 +426,37 @@ impl WebGame {
     }
 
     /// The engine's advice on the decision now open: before the roll, each outcome and the
-    /// Freedom moves against rolling; after it, the allowed moves ranked.
+    /// Freedom moves against rolling; after it, the allowed turns ranked (the best few of a turn
+    /// of several moves, from the micro-moves already made).
     pub fn advice(
         &self,
         movetime: u64,
         shared: &Shared,
-        report: &mut (dyn FnMut(&SearchResult<Move>) + Send),
-    ) -> Value {
-        let rules = self.rules();
-        let pos = self.game.position();
+        report: &mut (dyn FnMut(&SearchReport) + Send),
+    ) -> Result<Value, Refusal> {
         if self.phase() == Phase::Over {
-            return json!({"over": true});
+            return Ok(json!({"over": true}));
         }
-        let (root, choices) = match self.roll {
-            None => (Root::PreRoll, self.freedom_moves().len() + 1),
-            Some(r) => {
-                let allowed = self.allowed(&r);
-                let n = allowed.len();
-                (Root::Turns(allowed.to_vec()), n)
+        let (root, choices) = match (self.roll, self.game.dice_left()) {
+            (None, _) => (SearchRoot::Decision, self.game.pre_roll_turns().len() + 1),
+            (Some(_), Some(_)) => (SearchRoot::Decision, RANKED_TURNS),
+            (Some(r), None) => {
+                let spec = RollSpec::Faces(r.faces().to_vec());
+                let n = self.game.allowed_turns(&spec).map_or(1, |a| a.len());
+                (SearchRoot::Rolled(spec), n)
             }
         };
         let options = SearchOptions { multipv: choices.max(1), ..SearchOptions::default() };
         let limits = Limits { movetime: Some(movetime.max(1)), ..Default::default() };
-        let r = search_game(&self.game, root, limits, options, shared, report);
+        let r = self.game.search(&root, limits, options, shared, report).map_err(Refusal::Bad)?;
         let best_score = r.choices.first().map_or(r.score, |c| c.score);
         let choices: Vec<Value> = r
             .choices
             .iter()
             .map(|c| {
                 let (w, d, l) = r.wdl_of(c.score);
-                let (uci, san) = match c.choice {
-                    Choice::Turn(t) => (rules.turn_to_uci(t), self.san(pos, t)),
+                let (uci, san) = match &c.choice {
+                    Choice::Turn(t) => (t.clone(), self.game.san(t)),
                     Choice::Roll => ("roll".into(), "roll".into()),
                 };
                 json!({"move": uci, "san": san, "score": c.score, "exact": c.exact,
@@ -372,16 +468,16 @@ impl WebGame {
             .iter()
             .map(|o| {
                 json!({"roll": o.roll.faces(), "probability": o.probability,
-                       "best": rules.turn_to_uci(o.best), "san": self.san(pos, o.best), "score": o.score})
+                       "best": o.best, "san": self.game.san(&o.best), "score": o.score})
             })
             .collect();
         let (w, d, l) = r.wdl();
-        let side = pos.board.turn();
+        let side = self.side_to_move();
         let white_score = if side == Color::White { r.score } else { -r.score };
-        json!({
+        Ok(json!({
             "side": side.name(),
             "roll": self.roll.map(|r| r.faces().to_vec()),
-            "best": match r.best { Choice::Turn(t) => rules.turn_to_uci(t), Choice::Roll => "roll".into() },
+            "best": match &r.best { Choice::Turn(t) => t.clone(), Choice::Roll => "roll".into() },
             "score": r.score,
             "white_score": white_score,
             "mate": r.mate,
@@ -391,32 +487,31 @@ impl WebGame {
             "choices": choices,
             "outcomes": outcomes,
             "expected": r.roll_score,
-        })
+        }))
     }
 
-    /// Each turn of the game judged at `depth`: the loss of the move played and the luck of the roll.
-    pub fn analysis(&self, depth: u32) -> Value {
+    /// Each turn of the game judged at `depth`: the loss of the turn played and the luck of the roll.
+    pub fn analysis(&self, depth: u32) -> Result<Value, Refusal> {
         let limits = Limits { depth: Some(depth), ..Default::default() };
-        let mut game = start_game(&self.record);
+        let mut game = self.record.start_game().map_err(Refusal::Bad)?;
         let mut turns = Vec::new();
         for (ply, t) in self.record.turns.iter().enumerate() {
-            let turn = recorded_move(&game, t);
-            let a = alea_engine::analysis::analyse_turn(&game, ply, turn, t.roll, &limits);
-            let best = match a.best {
-                Choice::Turn(m) => self.san(game.position(), m),
+            let a = analyse_turn(&game, ply, &t.turn, t.roll, &limits).map_err(Refusal::Bad)?;
+            let best = match &a.best {
+                Choice::Turn(m) => game.san(m),
                 Choice::Roll => "roll".into(),
             };
             turns.push(json!({
                 "ply": ply,
                 "side": a.side.name(),
-                "san": self.san(game.position(), turn),
+                "san": game.san(&t.turn),
                 "roll": t.roll.map(|r| r.faces().to_vec()),
                 "best": best,
                 "best_score": a.best_score,
                 "loss": a.loss,
                 "luck": a.luck,
             }));
-            game.play(turn);
+            game.play_checked(&t.turn, t.roll.as_ref()).map_err(Refusal::Bad)?;
         }
         let summary: Vec<Value> = [Color::White, Color::Black]
             .into_iter()
@@ -429,34 +524,10 @@ impl WebGame {
                        "luck": luck})
             })
             .collect();
-        json!({"depth": depth, "turns": turns, "summary": summary})
+        Ok(json!({"depth": depth, "turns": turns, "summary": summary}))
     }
 }
 
 fn truncate(text: &str) -> String {
     text.chars().take(40).collect()
-}
-
-/// The record's start as a game of the one-move variants (the page plays those so far; an upload
-/// of another variant is refused before it gets here).
-fn start_game(record: &GameRecord) -> Game<Variant> {
-    let kind = alea_engine::VariantKind::from_name(&record.variant).expect("a one-move variant");
-    let board =
-        record.start.as_deref().map_or_else(Board::startpos, |fen| Board::from_fen(fen).expect("a recorded start"));
-    Game::new(Variant::new(kind, record.chess960), Position::new(board))
-}
-
-/// A recorded turn as the move it is in `game`'s position.
-fn recorded_move(game: &Game<Variant>, turn: &RecordedTurn) -> Move {
-    game.rules().parse_turn(game.position(), &turn.turn).expect("a recorded turn")
-}
-
-/// The record replayed.
-fn replay(record: &GameRecord) -> Game<Variant> {
-    let mut game = start_game(record);
-    for t in &record.turns {
-        let m = recorded_move(&game, t);
-        game.play(m);
-    }
-    game
 }
