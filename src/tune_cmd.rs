@@ -1,7 +1,7 @@
 //! `alea tune`: self-play data, the fit of the evaluation to it, and the report on both.
 
+use alea_engine::handle::GameHandle;
 use alea_engine::params::EvalParams;
-use alea_engine::rules::{Variant, VariantKind};
 use alea_tuning::datagen::{DatagenConfig, read_data, run_datagen};
 use alea_tuning::fit::{FitConfig, fit};
 use alea_tuning::players::MoveLimit;
@@ -94,8 +94,9 @@ fn refuse(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
-fn parse_variant(name: &str) -> Result<VariantKind, String> {
-    VariantKind::for_tool(name)
+/// The variant by name (a game of it at its start), with Chess960 starts if asked.
+fn parse_variant(name: &str, chess960: bool) -> Result<GameHandle, String> {
+    GameHandle::new(name, chess960)
 }
 
 pub fn run(cmd: TuneCmd) -> ExitCode {
@@ -111,7 +112,7 @@ pub fn run(cmd: TuneCmd) -> ExitCode {
 }
 
 fn datagen(args: DatagenArgs) -> Result<(), String> {
-    let kind = parse_variant(&args.variant)?;
+    let variant = parse_variant(&args.variant, args.chess960)?;
     let limit = match (args.depth, args.nodes) {
         (Some(_), Some(_)) => return Err("give --depth or --nodes, not both".into()),
         (_, Some(n)) if n > 0 => MoveLimit::Nodes(n),
@@ -124,7 +125,8 @@ fn datagen(args: DatagenArgs) -> Result<(), String> {
     }
     let eval = args.eval.as_deref().map(EvalParams::read).transpose()?.map(Arc::new);
     let config = DatagenConfig {
-        rules: Variant::new(kind, args.chess960),
+        variant: variant.variant().to_string(),
+        chess960: args.chess960,
         games: args.games,
         limit,
         seed: args.seed,
@@ -151,31 +153,32 @@ fn datagen(args: DatagenArgs) -> Result<(), String> {
 
 fn run_fit(args: FitArgs) -> Result<(), String> {
     let mut samples = Vec::new();
-    let mut header_kind = None;
+    let mut header_variant: Option<String> = None;
     for path in &args.data {
         let data = read_data(path)?;
-        let kind = data
+        let variant = data
             .header
             .split_whitespace()
             .find_map(|w| w.strip_prefix("variant="))
-            .map(|v| v.trim_end_matches("960"))
-            .and_then(VariantKind::from_name);
-        if header_kind.is_some() && kind != header_kind {
+            .map(|v| v.trim_end_matches("960").to_string());
+        if header_variant.is_some() && variant != header_variant {
             return Err("the data files are of different variants".into());
         }
-        header_kind = kind;
+        header_variant = variant;
         samples.extend(data.samples);
     }
-    let kind = match &args.variant {
-        Some(v) => parse_variant(v)?,
-        None => header_kind.ok_or("the data's header names no variant: give --variant")?,
+    let name = match (&args.variant, &header_variant) {
+        (Some(v), _) => v.clone(),
+        (None, Some(v)) => v.clone(),
+        (None, None) => return Err("the data's header names no variant: give --variant".into()),
     };
+    let variant = parse_variant(&name, false)?;
     if samples.is_empty() {
         return Err("no positions in the data".into());
     }
-    let start = EvalParams::starting(kind);
+    let start = variant.starting_eval();
     let config = FitConfig { epochs: args.epochs, material_only: args.material_only, ..FitConfig::default() };
-    eprintln!("{} positions; fitting from the {} starting values", samples.len(), kind.name());
+    eprintln!("{} positions; fitting from the {} starting values", samples.len(), variant.variant());
     let fitted = fit(&samples, &start, &config, &mut |epoch, loss| {
         if epoch % 50 == 0 {
             eprintln!("epoch {epoch:>5}  loss {loss:.6}");
@@ -198,7 +201,7 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
         0,
         &format!(
             "# fitted by alea tune fit: variant {}, {} positions, K {:.4}, loss {:.6} (start {:.6})\n",
-            kind.name(),
+            variant.variant(),
             samples.len(),
             fitted.k,
             fitted.loss,
@@ -220,7 +223,7 @@ fn report(args: ReportArgs) -> Result<(), String> {
     let mut inputs = Vec::new();
     for spec in &args.inputs {
         let (variant, rest) = spec.split_once('=').ok_or_else(|| format!("'{spec}' is not VARIANT=DATA[:FITTED]"))?;
-        let kind = parse_variant(variant)?;
+        let game = parse_variant(variant, false)?;
         let (data_list, fitted) = match rest.rsplit_once(':') {
             Some((d, f)) => (d, Some(PathBuf::from(f))),
             None => (rest, None),
@@ -249,7 +252,15 @@ fn report(args: ReportArgs) -> Result<(), String> {
             }
             None => Vec::new(),
         };
-        inputs.push(ReportInput { kind, games, samples, fitted: params, history, phases });
+        inputs.push(ReportInput {
+            variant: game.variant().to_string(),
+            start: game.starting_eval(),
+            games,
+            samples,
+            fitted: params,
+            history,
+            phases,
+        });
     }
     std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let markdown = write_report(&inputs, &args.out)?;

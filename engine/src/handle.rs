@@ -526,11 +526,7 @@ impl GameHandle {
                     SearchRoot::Rolled(spec) => self.rolled_micro(g, spec)?,
                     SearchRoot::Only(_) => return Err("searchmoves is not available with several moves a turn".into()),
                 };
-                let params = options
-                    .eval
-                    .as_deref()
-                    .cloned()
-                    .unwrap_or_else(|| EvalParams::from_values(g.rules().piece_values()));
+                let params = options.eval.as_deref().cloned().unwrap_or_else(|| g.rules().default_eval());
                 let eval = StaticEval::new(params);
                 let input = MicroInput {
                     rules: g.rules(),
@@ -640,6 +636,22 @@ impl GameHandle {
                 _ => Vec::new(),
             },
             Played::Micro(_) => Vec::new(),
+        }
+    }
+
+    /// The evaluation a fit starts from: the documents' piece values, flat square tables.
+    pub fn starting_eval(&self) -> EvalParams {
+        match &self.played {
+            Played::OneMove(g) => EvalParams::starting(g.rules().kind()),
+            Played::Micro(g) => EvalParams::from_values(g.rules().piece_values()),
+        }
+    }
+
+    /// The evaluation the engine plays with unless told otherwise.
+    pub fn default_eval(&self) -> EvalParams {
+        match &self.played {
+            Played::OneMove(g) => EvalParams::default_for(g.rules().kind()).clone(),
+            Played::Micro(g) => g.rules().default_eval(),
         }
     }
 

@@ -17,10 +17,10 @@
 
 use crate::players::{AleaPlayer, MoveLimit, Player, RandomPlayer};
 use crate::referee::play_game;
-use alea_engine::handle::GameHandle;
+use alea_engine::handle::{GameHandle, RollSpec};
 use alea_engine::params::EvalParams;
-use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant};
-use alea_engine::{Board, Color, Game, GameResult, Move};
+use alea_engine::rules::Roll;
+use alea_engine::{Board, Color, GameResult};
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -31,7 +31,9 @@ use std::sync::{Arc, Mutex};
 /// What to generate.
 #[derive(Clone, Debug)]
 pub struct DatagenConfig {
-    pub rules: Variant,
+    /// The `UCI_Variant` name.
+    pub variant: String,
+    pub chess960: bool,
     pub games: u64,
     pub limit: MoveLimit,
     pub seed: u64,
@@ -52,7 +54,7 @@ impl DatagenConfig {
         };
         format!(
             "# alea datagen variant={} {limit} seed={} random-plies={} max-plies={}",
-            variant_name(&self.rules),
+            self.variant_tag(),
             self.seed,
             self.random_plies,
             self.max_plies
@@ -60,8 +62,11 @@ impl DatagenConfig {
     }
 }
 
-fn variant_name(rules: &Variant) -> String {
-    format!("{}{}", rules.kind().name(), if rules.chess960() { "960" } else { "" })
+impl DatagenConfig {
+    /// The variant as the header names it: `960` appended for Chess960 starts.
+    fn variant_tag(&self) -> String {
+        format!("{}{}", self.variant, if self.chess960 { "960" } else { "" })
+    }
 }
 
 /// One game's summary line, as read back.
@@ -112,17 +117,15 @@ fn parse_result(text: &str) -> Option<f64> {
     }
 }
 
-/// Is the position before this turn quiet: not in check, and neither the Freedom moves nor the
-/// moves the roll allowed hold a capture or a promotion?
-fn is_quiet(rules: &Variant, pos: &Position, roll: Option<&Roll>) -> bool {
+/// Is the position before this turn quiet: not in check, and no turn the roll (or Freedom)
+/// allows wins material at once (no capture, no promotion, in any of its micro-moves)?
+fn is_quiet(game: &GameHandle, roll: Option<&Roll>) -> bool {
     let Some(roll) = roll else { return false };
-    if pos.board.in_check() {
+    if game.in_check() {
         return false;
     }
-    let mut turns = TurnList::new();
-    rules.pre_roll_turns(pos, &mut turns);
-    rules.allowed_turns(pos, roll, &mut turns);
-    turns.iter().all(|&m: &Move| m.is_null() || (!pos.board.is_capture(m) && m.promotion_role().is_none()))
+    let Ok(allowed) = game.allowed_turns(&RollSpec::Faces(roll.faces().to_vec())) else { return false };
+    game.pre_roll_turns().iter().chain(&allowed).all(|t| game.material_gain(t) == 0)
 }
 
 /// Plays game `index` and returns its lines (positions, then the `game` line).
@@ -130,13 +133,12 @@ pub fn generate_game(config: &DatagenConfig, index: u64) -> String {
     let mut players = [SelfPlayer::new(config, index), SelfPlayer::new(config, index)];
     let [white, black] = &mut players;
     // Chess960 rule sets start each game from one of the 960 positions in turn.
-    let start = if config.rules.chess960() { Board::chess960((index % 960) as u16) } else { Board::startpos() };
-    let start_fen = config.rules.chess960().then(|| start.fen());
+    let start_fen = config.chess960.then(|| Board::chess960((index % 960) as u16).fen());
     let played = play_game(
         white,
         black,
-        config.rules.name(),
-        config.rules.chess960(),
+        &config.variant,
+        config.chess960,
         start_fen.as_deref(),
         config.seed,
         index,
@@ -149,25 +151,21 @@ pub fn generate_game(config: &DatagenConfig, index: u64) -> String {
         GameResult::Draw => 0.5,
     };
     let mut out = String::new();
-    let mut game = Game::new(config.rules, Position::new(start));
+    let mut game = played.record.start_game().expect("a refereed start");
     let mut freedom = [0u32; 2];
     let mut kinds = [0u32; 3];
     for (ply, turn) in played.record.turns.iter().enumerate() {
-        let pos = game.position().clone();
-        let played_turn = config.rules.parse_turn(&pos, &turn.turn).expect("a refereed turn");
-        if turn.roll.is_none() && !played_turn.is_null() {
-            freedom[pos.board.turn().index()] += 1;
-            if let Variant::Freedom(f) = config.rules {
-                let k = f.freedom_kinds(&pos, played_turn);
-                for (slot, met) in kinds.iter_mut().zip([k.recapture, k.defend, k.check]) {
-                    *slot += u32::from(met);
-                }
+        if turn.roll.is_none() && turn.turn != "0000" {
+            freedom[game.side_to_move().index()] += 1;
+            let met = game.pre_roll_kinds(&turn.turn);
+            for (slot, kind) in kinds.iter_mut().zip(["recapture", "defend", "check"]) {
+                *slot += u32::from(met.contains(&kind));
             }
         }
-        if ply >= config.random_plies && is_quiet(&config.rules, &pos, turn.roll.as_ref()) {
-            out.push_str(&format!("{} | {}\n", pos.board.fen(), result_text(white_score)));
+        if ply >= config.random_plies && is_quiet(&game, turn.roll.as_ref()) {
+            out.push_str(&format!("{} | {}\n", game.board().fen(), result_text(white_score)));
         }
-        game.play(played_turn);
+        game.play_checked(&turn.turn, turn.roll.as_ref()).expect("a refereed turn");
     }
     out.push_str(&format!(
         "game {index} {} plies {} white-freedom {} black-freedom {} recapture {} defend {} check {} reason {}\n",

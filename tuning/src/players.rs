@@ -2,10 +2,11 @@
 //! and any engine process: one that speaks shared/PROTOCOL.md, or a plain UCI engine that knows no
 //! dice (restricted to the rolled moves with `go searchmoves`).
 
+use alea_engine::driver::{TurnRequest, play_turn};
 use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
 use alea_engine::params::EvalParams;
 use alea_engine::rules::Roll;
-use alea_engine::search::{Choice, SearchOptions, Shared};
+use alea_engine::search::{SearchOptions, Shared};
 use alea_engine::timeman::Limits;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -120,7 +121,8 @@ impl AleaPlayer {
         if before_roll { (share / 3).max(1) } else { (share * 2 / 3).max(1) }
     }
 
-    fn think(&self, game: &GameHandle, root: SearchRoot) -> Option<Choice<String>> {
+    /// The engine's turn through the engine's turn driver (the referee rolls): `roll`, or a turn.
+    fn think(&self, game: &GameHandle, root: SearchRoot) -> Option<String> {
         let before_roll = matches!(root, SearchRoot::Decision);
         let limits = match (self.clocks, &self.limit) {
             (Some(c), _) => Limits { movetime: Some(Self::turn_share(&c, before_roll)), ..Default::default() },
@@ -128,8 +130,14 @@ impl AleaPlayer {
             (None, MoveLimit::Nodes(n)) => Limits { nodes: Some(*n), ..Default::default() },
             (None, MoveLimit::Movetime(ms)) => Limits { movetime: Some(*ms), ..Default::default() },
         };
-        let options = SearchOptions { eval: self.eval.clone(), ..SearchOptions::default() };
-        game.search(&root, limits, options, &Shared::new(16), &mut |_| {}).ok().map(|r| r.best)
+        let request = TurnRequest {
+            root,
+            engine_rolls: false,
+            search_forced_roll: false,
+            limits,
+            options: SearchOptions { eval: self.eval.clone(), ..SearchOptions::default() },
+        };
+        play_turn(game, request, &Shared::new(16), &mut |_| 0, &mut |_| {}).ok()
     }
 }
 
@@ -148,19 +156,15 @@ impl Player for AleaPlayer {
         if freedom.is_empty() {
             return Ok(None);
         }
-        Ok(match self.think(game, SearchRoot::Decision) {
-            Some(Choice::Turn(t)) => Some(t),
-            _ => None,
-        })
+        Ok(self.think(game, SearchRoot::Decision).filter(|t| t != "roll"))
     }
     fn after_roll(&mut self, game: &GameHandle, roll: &Roll, allowed: &[String]) -> Result<String, Failure> {
         if allowed.len() == 1 {
             return Ok(allowed[0].clone());
         }
-        Ok(match self.think(game, SearchRoot::Rolled(RollSpec::Faces(roll.faces().to_vec()))) {
-            Some(Choice::Turn(t)) => t,
-            _ => allowed[0].clone(),
-        })
+        Ok(self
+            .think(game, SearchRoot::Rolled(RollSpec::Faces(roll.faces().to_vec())))
+            .unwrap_or_else(|| allowed[0].clone()))
     }
 }
 

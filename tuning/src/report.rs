@@ -3,15 +3,18 @@
 //! with SVG plots of the values and of the fit's convergence.
 
 use crate::datagen::GameSummary;
+use alea_engine::Role;
 use alea_engine::params::EvalParams;
-use alea_engine::{Role, VariantKind};
 use plotters::prelude::*;
 use std::fmt::Write;
 use std::path::Path;
 
 /// One variant's data and fit.
 pub struct ReportInput {
-    pub kind: VariantKind,
+    /// The variant's name.
+    pub variant: String,
+    /// The values the fit started from (the documents').
+    pub start: EvalParams,
     pub games: Vec<GameSummary>,
     /// Quiet positions in its data.
     pub samples: usize,
@@ -97,7 +100,7 @@ pub fn write_report(inputs: &[ReportInput], dir: &Path) -> Result<String, String
         writeln!(
             md,
             "| {} | {n} | {} | {} | {} | {edge:+.2} % | {plies:.1} | {freedom:.2} |",
-            input.kind.name(),
+            input.variant,
             share(white, n),
             share(black, n),
             share(draws, n)
@@ -121,7 +124,7 @@ pub fn write_report(inputs: &[ReportInput], dir: &Path) -> Result<String, String
 
 fn variant_section(md: &mut String, input: &ReportInput, _dir: &Path) -> Result<(), String> {
     let n = input.games.len();
-    writeln!(md, "\n## {}\n", input.kind.name()).unwrap();
+    writeln!(md, "\n## {}\n", input.variant).unwrap();
     writeln!(md, "{n} games, {} quiet positions.\n", input.samples).unwrap();
     let mut reasons: Vec<(String, usize)> = Vec::new();
     for g in &input.games {
@@ -164,7 +167,7 @@ fn variant_section(md: &mut String, input: &ReportInput, _dir: &Path) -> Result<
         .unwrap();
     }
     if let Some(fitted) = &input.fitted {
-        let start = EvalParams::starting(input.kind);
+        let start = &input.start;
         md.push_str(
             "| piece | starting (documents) | fitted, middlegame | fitted, endgame | fitted, average | average in pawns (start) |\n",
         );
@@ -206,12 +209,12 @@ fn values_plot(inputs: &[ReportInput], path: &Path) -> Result<(), String> {
     let mut series: Vec<(String, [f64; 4])> = Vec::new();
     for input in inputs {
         let Some(fitted) = &input.fitted else { continue };
-        let start = EvalParams::starting(input.kind);
+        let start = &input.start;
         let in_pawns = |table: &[i32; 6]| roles.map(|r| f64::from(table[r.index()]) / f64::from(table[0].max(1)));
         let pawn = input.average_value(fitted, Role::Pawn).unwrap_or(100.0).max(1.0);
         let average = roles.map(|r| input.average_value(fitted, r).unwrap_or(0.0) / pawn);
-        series.push((format!("{} start", input.kind.name()), in_pawns(&start.material[0])));
-        series.push((format!("{} fitted (average)", input.kind.name()), average));
+        series.push((format!("{} start", input.variant), in_pawns(&start.material[0])));
+        series.push((format!("{} fitted (average)", input.variant), average));
     }
     let top = series.iter().flat_map(|(_, v)| v.iter().copied()).fold(1.0f64, f64::max) * 1.15;
     let root = SVGBackend::new(path, (900, 420)).into_drawing_area();
@@ -281,7 +284,7 @@ fn convergence_plot(inputs: &[ReportInput], path: &Path) -> Result<(), String> {
         chart
             .draw_series(LineSeries::new(curve.iter().enumerate().map(|(e, &l)| (e as f64, l)), colour))
             .map_err(plot_error)?
-            .label(input.kind.name())
+            .label(input.variant.clone())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
     }
     chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(plot_error)?;

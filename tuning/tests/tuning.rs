@@ -91,7 +91,8 @@ fn square_tables_are_fitted_too() {
 
 fn datagen_config(games: u64) -> DatagenConfig {
     DatagenConfig {
-        rules: Variant::new(VariantKind::Freedom, false),
+        variant: "freedom".into(),
+        chess960: false,
         games,
         limit: MoveLimit::Depth(1),
         seed: 3,
@@ -156,4 +157,33 @@ fn a_corrupt_data_file_is_refused_with_its_line() {
     assert!(parse_data("hello\n").is_err());
     let bad_result = "# alea datagen variant=freedom\n8/8/8/8/8/8/8/K6k w - - 0 1 | 2-0\ngame 0 1-0 plies 1 white-freedom 0 black-freedom 0 recapture 0 defend 0 check 0 reason x\n";
     assert!(parse_data(bad_result).is_err());
+}
+
+#[test]
+fn datagen_plays_dicechess3_and_its_positions_are_quiet() {
+    let dir = std::env::temp_dir().join(format!("alea-datagen3-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("d3.data");
+    let _ = std::fs::remove_file(&path);
+    let config = DatagenConfig { variant: "dicechess3".into(), random_plies: 2, ..datagen_config(6) };
+    assert_eq!(run_datagen(&config, &path, false, 2, &|_, _| {}).unwrap(), 6);
+    let data = read_data(&path).unwrap();
+    assert!(data.header.contains("variant=dicechess3"), "{}", data.header);
+    assert_eq!(data.games.len(), 6);
+    assert!(!data.samples.is_empty());
+    // Every kept position is quiet: whatever three dice come, no turn captures or promotes.
+    use alea_engine::handle::{GameHandle, RollSpec};
+    for s in data.samples.iter().take(10) {
+        let game = GameHandle::setup("dicechess3", false, Some(&s.board.fen()), None, &[]).unwrap();
+        let quiet_rolls = game
+            .outcomes()
+            .iter()
+            .filter(|o| {
+                let allowed = game.allowed_turns(&RollSpec::Faces(o.roll.faces().to_vec())).unwrap();
+                allowed.iter().all(|t| game.material_gain(t) == 0)
+            })
+            .count();
+        assert!(quiet_rolls > 0, "{}", s.board.fen());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -313,6 +313,12 @@ pub trait MicroRules {
     /// The piece values the evaluation starts from (and the material the baselines count).
     fn piece_values(&self) -> crate::values::PieceValues;
 
+    /// The evaluation the engine plays with: fitted tables once they have won their match
+    /// against the documents' values, else those values alone.
+    fn default_eval(&self) -> crate::params::EvalParams {
+        crate::params::EvalParams::from_values(self.piece_values())
+    }
+
     /// Reads a DFEN ([`crate::rules::dfen`]).
     fn parse_dfen(&self, text: &str) -> Result<MicroPosition, String> {
         crate::rules::dfen::parse(self, text)

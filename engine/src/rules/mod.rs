@@ -294,19 +294,6 @@ impl VariantKind {
     pub fn from_name(name: &str) -> Option<VariantKind> {
         VariantKind::ALL.into_iter().find(|v| v.name().eq_ignore_ascii_case(name))
     }
-
-    /// As [`VariantKind::from_name`], for the tools that play one move a turn so far, with the
-    /// reason when the name is not one of them.
-    pub fn for_tool(name: &str) -> Result<VariantKind, String> {
-        let names = VariantKind::ALL.map(|v| v.name()).join(", ");
-        VariantKind::from_name(name).ok_or_else(|| {
-            if crate::handle::VARIANTS.iter().any(|v| v.eq_ignore_ascii_case(name)) {
-                format!("{name} is played through the protocol, `alea advise` and `alea match`; here: {names}")
-            } else {
-                format!("unknown variant '{name}' ({names})")
-            }
-        })
-    }
 }
 
 /// One of the variants of several moves a turn, chosen at run time (as [`Variant`] is for one
@@ -342,6 +329,9 @@ impl micro::MicroRules for MicroVariant {
     }
     fn piece_values(&self) -> crate::values::PieceValues {
         dispatch_micro!(self, r => r.piece_values())
+    }
+    fn default_eval(&self) -> crate::params::EvalParams {
+        dispatch_micro!(self, r => r.default_eval())
     }
     fn dice(&self) -> usize {
         dispatch_micro!(self, r => r.dice())
