@@ -6,7 +6,7 @@
 use alea_engine::eval::StaticEval;
 use alea_engine::rules::micro::{MicroRules, PlanCache, StepList, allowed_steps};
 use alea_engine::rules::{DiceChess3, Roll};
-use alea_engine::search::micro::horizon_value;
+use alea_engine::search::micro::{HorizonDice, horizon_value};
 use alea_engine::values::PieceValues;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -45,7 +45,8 @@ fn horizon(c: &mut Criterion) {
     let mut group = c.benchmark_group("horizon, 56 outcomes");
     for (name, dfen, _) in POSITIONS {
         let pos = DiceChess3.parse_dfen(dfen).unwrap();
-        group.bench_function(name, |b| b.iter(|| horizon_value(&DiceChess3, &eval, black_box(&pos), 0)));
+        let dice = HorizonDice::new(&DiceChess3.outcomes(&pos));
+        group.bench_function(name, |b| b.iter(|| horizon_value(&DiceChess3, &eval, black_box(&pos), 0, &dice)));
     }
     group.finish();
 }

@@ -48,6 +48,10 @@ pub struct EvalParams {
     /// How scores predict results: the expected result is `1 / (1 + 10^(-scale * score / 400))`
     /// (the fit's K). Only win/draw/loss estimates use it; the search compares scores alone.
     pub result_scale: f64,
+    /// In the variants of several moves a turn (king capture): centipawns charged to the side
+    /// to move at a turn's start for an enemy that could surely take its king in one or two
+    /// micro-moves were it to move now, scaled by the share of rolls that could. 0: not counted.
+    pub king_danger: i32,
 }
 
 /// The table square of a piece of `color` on `sq`: seen from its own side, files folded.
@@ -101,6 +105,7 @@ impl EvalParams {
             material: [values.0, values.0],
             psqt: [[[0; HALF_SQUARES]; 6]; 2],
             result_scale: DEFAULT_RESULT_SCALE,
+            king_danger: 0,
         }
     }
 
@@ -156,8 +161,7 @@ impl EvalParams {
     /// From the flat form, rounded to centipawns.
     pub fn from_vec(v: &[f64]) -> EvalParams {
         assert_eq!(v.len(), PARAM_COUNT);
-        let mut p =
-            EvalParams { material: [[0; 6]; 2], psqt: [[[0; HALF_SQUARES]; 6]; 2], result_scale: DEFAULT_RESULT_SCALE };
+        let mut p = EvalParams::from_values(PieceValues([0; 6]));
         for stage in 0..2 {
             for role in 0..6 {
                 p.material[stage][role] = v[Self::index(stage, role, 0)].round() as i32;
@@ -197,6 +201,9 @@ impl EvalParams {
              # owner's side, files a-d in each (e-h mirror them); mg/eg blended by the game phase.\n",
         );
         writeln!(out, "result-scale {}", self.result_scale).unwrap();
+        if self.king_danger != 0 {
+            writeln!(out, "king-danger {}", self.king_danger).unwrap();
+        }
         for stage in Stage::ALL {
             write!(out, "material {}", stage.word()).unwrap();
             for role in Role::ALL {
@@ -224,10 +231,9 @@ impl EvalParams {
     }
 
     /// Reads [`EvalParams::to_text`]'s form: both material lines and all twelve tables, each once,
-    /// values within ±10000; `#` starts a comment. `result-scale` is optional.
+    /// values within ±10000; `#` starts a comment. `result-scale` and `king-danger` are optional.
     pub fn parse(text: &str) -> Result<EvalParams, String> {
-        let mut p =
-            EvalParams { material: [[0; 6]; 2], psqt: [[[0; HALF_SQUARES]; 6]; 2], result_scale: DEFAULT_RESULT_SCALE };
+        let mut p = EvalParams::from_values(PieceValues([0; 6]));
         let mut seen_material = [false; 2];
         let mut seen_psqt = [[false; 6]; 2];
         for (n, line) in text.lines().enumerate() {
@@ -243,6 +249,14 @@ impl EvalParams {
                     .and_then(|w| w.parse::<f64>().ok())
                     .filter(|k| k.is_finite() && *k > 0.0 && *k <= 100.0 && words.len() == 2)
                     .ok_or_else(|| at(format!("result-scale takes one number above 0, got {line:?}")))?;
+                continue;
+            }
+            if words[0] == "king-danger" {
+                p.king_danger = words
+                    .get(1)
+                    .and_then(|w| w.parse::<i32>().ok())
+                    .filter(|v| (0..=10_000).contains(v) && words.len() == 2)
+                    .ok_or_else(|| at(format!("king-danger takes one whole number from 0 to 10000, got {line:?}")))?;
                 continue;
             }
             let stage = match words.get(1) {
@@ -317,6 +331,13 @@ mod tests {
         p.material[1][0] = 130;
         p.result_scale = 0.2711;
         assert_eq!(EvalParams::parse(&p.to_text()).unwrap(), p);
+        p.king_danger = 600;
+        assert!(p.to_text().contains("king-danger 600\n"));
+        assert_eq!(EvalParams::parse(&p.to_text()).unwrap(), p);
+        for bad in ["king-danger -5", "king-danger 1.5", "king-danger 3 4", "king-danger 20000"] {
+            assert!(EvalParams::parse(&p.to_text().replace("king-danger 600", bad)).is_err(), "{bad}");
+        }
+        p.king_danger = 0;
         assert_eq!(EvalParams::from_vec(&p.to_vec()).material, p.material);
         assert!(EvalParams::parse(&text_with(&p, "result-scale -1")).is_err());
         assert!(EvalParams::parse(&text_with(&p, "result-scale x")).is_err());

@@ -7,7 +7,7 @@ use alea_engine::eval::StaticEval;
 use alea_engine::rules::DiceChess3;
 use alea_engine::rules::micro::{MicroPosition, MicroRules, PlanCache, StepList, after_step, allowed_steps};
 use alea_engine::rules::{GameResult, Roll};
-use alea_engine::search::micro::horizon_value;
+use alea_engine::search::micro::{HorizonDice, horizon_value};
 use alea_engine::search::{ChancePruning, Choice, MicroInput, SearchOptions, Shared, WIN, search_micro};
 use alea_engine::timeman::Limits;
 use alea_engine::values::PieceValues;
@@ -16,6 +16,13 @@ use rand::{RngExt, SeedableRng};
 
 fn eval() -> StaticEval {
     StaticEval::material(PieceValues([100, 300, 300, 500, 900, 0]))
+}
+
+/// Material and the danger to the mover's king (which moves the horizon's floor).
+fn careful_eval() -> StaticEval {
+    let mut params = alea_engine::params::EvalParams::from_values(PieceValues([100, 300, 300, 500, 900, 0]));
+    params.king_danger = 600;
+    StaticEval::new(params)
 }
 
 /// The plain expectiminimax: the value of a turn's start for its side to move.
@@ -35,7 +42,7 @@ fn plain_turn_start<R: MicroRules>(
         };
     }
     if depth == 0 {
-        return horizon_value(rules, eval, pos, ply);
+        return horizon_value(rules, eval, pos, ply, &HorizonDice::new(&rules.outcomes(pos)));
     }
     let outcomes = rules.outcomes(pos);
     let total: i64 = outcomes.iter().map(|o| i64::from(o.weight)).sum();
@@ -74,11 +81,10 @@ fn plain_decision<R: MicroRules>(
         .expect("steps")
 }
 
-fn searched(pos: &MicroPosition, depth: u32, pruning: ChancePruning, use_tt: bool) -> i32 {
-    let eval = eval();
+fn searched(eval: &StaticEval, pos: &MicroPosition, depth: u32, pruning: ChancePruning, use_tt: bool) -> i32 {
     let input = MicroInput {
         rules: &DiceChess3,
-        eval: &eval,
+        eval,
         position: pos,
         history: &[],
         limits: Limits { depth: Some(depth), ..Default::default() },
@@ -142,19 +148,18 @@ fn endgames() -> Vec<MicroPosition> {
     .collect()
 }
 
-fn check(positions: &[MicroPosition], depths: std::ops::RangeInclusive<u32>) {
-    let eval = eval();
+fn check(eval: &StaticEval, positions: &[MicroPosition], depths: std::ops::RangeInclusive<u32>) {
     let mut cache = PlanCache::default();
     let mut failures = Vec::new();
     for pos in positions {
         for depth in depths.clone() {
             let plain = if pos.in_turn() {
-                plain_decision(&DiceChess3, &eval, pos, depth as i32, 0, &mut cache)
+                plain_decision(&DiceChess3, eval, pos, depth as i32, 0, &mut cache)
             } else {
-                plain_turn_start(&DiceChess3, &eval, pos, depth as i32, 0, &mut cache)
+                plain_turn_start(&DiceChess3, eval, pos, depth as i32, 0, &mut cache)
             };
             for pruning in [ChancePruning::None, ChancePruning::Star1, ChancePruning::Star2] {
-                let v = searched(pos, depth, pruning, false);
+                let v = searched(eval, pos, depth, pruning, false);
                 if v != plain {
                     failures.push(format!("{} depth {depth} {pruning:?}: {v} != {plain}", DiceChess3.dfen(pos)));
                 }
@@ -166,25 +171,28 @@ fn check(positions: &[MicroPosition], depths: std::ops::RangeInclusive<u32>) {
 
 #[test]
 fn star1_and_star2_equal_plain_expectiminimax_at_depth_1() {
-    check(&random_positions(1, 16, 20), 1..=1);
+    check(&eval(), &random_positions(1, 16, 20), 1..=1);
+    check(&careful_eval(), &random_positions(3, 16, 20), 1..=1);
 }
 
 #[test]
 fn star1_and_star2_equal_plain_expectiminimax_in_endgames_at_depth_2() {
-    check(&endgames(), 1..=2);
+    check(&eval(), &endgames(), 1..=2);
+    check(&careful_eval(), &endgames(), 1..=2);
 }
 
 #[test]
 #[ignore = "minutes: cargo test --release -p alea-engine --test micro_search -- --ignored"]
 fn star1_and_star2_equal_plain_expectiminimax_on_many_positions() {
-    check(&random_positions(2, 100, 40), 1..=1);
+    check(&eval(), &random_positions(2, 100, 40), 1..=1);
+    check(&careful_eval(), &random_positions(4, 50, 40), 1..=1);
     // Three turns of plain expectiminimax multiply 56 outcomes by every turn three times over:
     // positions where little can move.
     let tiny: Vec<MicroPosition> = ["k7/p7/P7/K7/8/8/8/8 w - - 0 1", "7k/7p/7P/7K/8/8/8/8 b - - 0 1"]
         .iter()
         .map(|d| DiceChess3.parse_dfen(d).expect("a DFEN"))
         .collect();
-    check(&tiny, 3..=3);
+    check(&eval(), &tiny, 3..=3);
 }
 
 /// A rook on the king's file takes it with any roll holding a 4: 1 - (5/6)^3 = 91/216 of the
@@ -223,10 +231,35 @@ fn the_table_keeps_the_value() {
     for pos in positions {
         let depth = if pos.board.occupied().count() <= 5 { 2 } else { 1 };
         assert_eq!(
-            searched(&pos, depth, ChancePruning::Star2, true),
-            searched(&pos, depth, ChancePruning::Star2, false),
+            searched(&eval(), &pos, depth, ChancePruning::Star2, true),
+            searched(&eval(), &pos, depth, ChancePruning::Star2, false),
             "{}",
             DiceChess3.dfen(&pos)
         );
     }
+}
+
+/// The horizon's arithmetic by hand: a rook that takes the king with any rook die among three
+/// (91 of the 216 ordered rolls) wins those, and the rest stand on the material; the side whose
+/// king that rook attacks is charged the king-danger share of the same 91 rolls.
+#[test]
+fn the_horizon_and_the_king_danger_by_hand() {
+    use alea_engine::params::EvalParams;
+    use alea_engine::search::micro::standing;
+    let white = DiceChess3.parse_dfen("4k3/8/8/8/8/8/8/K3R3 w - - 0 1").unwrap();
+    let dice = HorizonDice::new(&DiceChess3.outcomes(&white));
+    let plain = eval();
+    assert_eq!(horizon_value(&DiceChess3, &plain, &white, 0, &dice), (91 * (WIN - 1) + 125 * 500) / 216);
+    let mut params = EvalParams::from_values(PieceValues([100, 300, 300, 500, 900, 0]));
+    params.king_danger = 600;
+    let careful = StaticEval::new(params);
+    let black = DiceChess3.parse_dfen("4k3/8/8/8/8/8/8/K3R3 b - - 0 1").unwrap();
+    assert_eq!(standing(&plain, &black, &dice), -500);
+    assert_eq!(standing(&careful, &black, &dice), -500 - 600 * 91 / 216);
+    // White's king is not attacked: nothing is charged.
+    assert_eq!(standing(&careful, &white, &dice), 500);
+    // Two steps: a knight two moves from the king (any two knight dice) counts too.
+    let knight = DiceChess3.parse_dfen("4k3/8/8/8/4N3/8/8/K7 b - - 0 1").unwrap();
+    let two_knights = 216 - 125 - 75; // at least two 2s among three dice: 16 rolls
+    assert_eq!(standing(&careful, &knight, &dice), -300 - 600 * two_knights / 216);
 }

@@ -193,6 +193,8 @@ pub fn fit(samples: &[Sample], start: &EvalParams, config: &FitConfig, on_epoch:
     centre_tables(&data, &mut p);
     let mut params = EvalParams::from_vec(&p);
     params.result_scale = (k * 1e4).round() / 1e4;
+    // What the fit does not touch is kept.
+    params.king_danger = start.king_danger;
     let loss = data.loss(k, &params.to_vec());
     Fitted { params, k, start_loss, loss, history }
 }

@@ -110,6 +110,7 @@ pub(crate) struct MicroWorker<'a, R> {
     groups: ArrayVec<OutcomeGroup, { crate::rules::MAX_OUTCOMES }>,
     outcomes: OutcomeList,
     total_weight: u32,
+    horizon_dice: HorizonDice,
     /// Beta cutoffs of quiet micro-moves, `[color][from][to]`: quiet moves that refuted other
     /// lines are tried first elsewhere too.
     quiet_history: Box<[[[u32; 64]; 64]; 2]>,
@@ -141,6 +142,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             path,
             cache: PlanCache::default(),
             total_weight: outcomes.iter().map(|o| o.weight).sum(),
+            horizon_dice: HorizonDice::new(&outcomes),
             groups,
             outcomes,
             quiet_history: Box::new([[[0; 64]; 64]; 2]),
@@ -356,7 +358,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     /// reached by many outcomes and orders. Its value is never below standing pat, so a static
     /// score at or above `beta` settles it (a lower bound, as a fail-high wants).
     fn horizon(&mut self, pos: &MicroPosition, beta: i32, ply: usize) -> i32 {
-        let stand = evaluate(self.eval, pos);
+        let stand = standing(self.eval, pos, &self.horizon_dice);
         if stand >= beta {
             return stand;
         }
@@ -366,7 +368,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         {
             return v;
         }
-        let value = horizon_value(self.rules, self.eval, pos, ply);
+        let value = horizon_value(self.rules, self.eval, pos, ply, &self.horizon_dice);
         self.tt_store(key, 0, value, -INF, INF, NO_TURN);
         value
     }
@@ -401,6 +403,8 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             let first = choices.first().expect("a turn in progress has a turn");
             (first.choice, first.score, None)
         } else if pos.in_turn() {
+            // Stopped midway, the turns this iteration finished still count: the first of them
+            // was the last iteration's choice, and any after it beat it at this depth.
             let (score, turn) = self.root_decision(pos, depth, -INF, INF)?;
             (Choice::Turn(turn), score, None)
         } else {
@@ -476,6 +480,9 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
 
     /// The mover's best rest of the turn from `pos` (dice left) and its value: the decision
     /// node, with the best micro-moves kept. Values above `alpha` are exact when `beta` is `INF`.
+    /// Stopped midway, it answers the best of the turns it finished (a lower bound of the
+    /// node's value, so a parent may still prefer it), or `None` if it finished none. Its best
+    /// micro-move goes to the table, so the next iteration follows this one's choice first.
     fn root_decision(&mut self, pos: &MicroPosition, depth: i32, alpha: i32, beta: i32) -> Option<(i32, MicroTurn)> {
         let mut steps = StepList::new();
         allowed_steps(self.rules, pos, &mut self.cache, &mut steps);
@@ -483,33 +490,40 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             let v = -self.turn_start(&pos.finish_turn(), depth - 1, -beta, -alpha, 1);
             return (!self.aborted).then_some((v, MicroTurn::PASS));
         }
-        let tt_best = self.tt_probe(pos.hash()).map_or(NO_TURN, |hit| hit.best);
+        let key = pos.hash();
+        let tt_best = self.tt_probe(key).map_or(NO_TURN, |hit| hit.best);
         let order = self.order(pos, &steps, tt_best);
         let mut best = -INF;
+        let mut best_index = NO_TURN;
         let mut best_turn = MicroTurn::PASS;
         for &k in &order {
             let step = steps[k];
             let a = alpha.max(best);
             let child = after_step(self.rules, pos, step);
-            let (v, rest) = if step.ends_turn {
-                (-self.turn_start(&child, depth - 1, -beta, -a, 1), MicroTurn::PASS)
+            let found = if step.ends_turn {
+                let v = -self.turn_start(&child, depth - 1, -beta, -a, 1);
+                (!self.aborted).then_some((v, MicroTurn::PASS))
             } else {
-                self.root_decision(&child, depth, a, beta)?
+                self.root_decision(&child, depth, a, beta)
             };
-            if self.aborted {
-                return None;
-            }
-            if v > best {
+            if let Some((v, rest)) = found
+                && v > best
+            {
                 best = v;
+                best_index = k as u16;
                 best_turn = MicroTurn::new(&[step.mv]);
                 for &m in rest.moves() {
                     best_turn.push(m);
                 }
             }
+            if self.aborted {
+                return (best > -INF).then_some((best, best_turn));
+            }
             if best >= beta {
                 break;
             }
         }
+        self.tt_store(key, depth, best, alpha, beta, best_index);
         Some((best, best_turn))
     }
 
@@ -544,22 +558,62 @@ pub fn evaluate(eval: &StaticEval, pos: &MicroPosition) -> i32 {
     if pos.turn() == Color::White { white } else { -white }
 }
 
+/// The roll's outcomes as the horizon reads them: the roles each outcome's dice show (once, and
+/// at least twice), and for every set of roles the weight of the outcomes whose dice all fall
+/// in it. Built once per search (the roll is the same at every turn start).
+#[derive(Clone, Debug)]
+pub struct HorizonDice {
+    /// Per outcome: roles shown (bit per role index), roles shown twice or more, weight.
+    outcomes: Vec<(u8, u8, u32)>,
+    /// `within[set]`: the weight of the outcomes all of whose dice show roles in `set`.
+    within: [u32; 64],
+    total: u32,
+}
+
+impl HorizonDice {
+    pub fn new(outcomes: &[crate::rules::dice::Outcome]) -> HorizonDice {
+        let mut within = [0u32; 64];
+        let mut list = Vec::with_capacity(outcomes.len());
+        for o in outcomes {
+            let (mut once, mut twice) = (0u8, 0u8);
+            for &f in o.roll.faces() {
+                let bit = 1u8 << (f - 1);
+                twice |= once & bit;
+                once |= bit;
+            }
+            list.push((once, twice, o.weight));
+            for (set, w) in within.iter_mut().enumerate() {
+                if usize::from(once) & !set == 0 {
+                    *w += o.weight;
+                }
+            }
+        }
+        HorizonDice { outcomes: list, within, total: outcomes.iter().map(|o| o.weight).sum() }
+    }
+}
+
 /// The search's leaf value at a turn's start (not a finished game), `ply` turns from the root:
 /// for each outcome of the roll, the better of standing pat and the best capture (or queen
 /// promotion) its dice allow, weighted by the outcome's probability; an outcome whose dice can
 /// take the king at once wins. A capture counts its victim when it does not lose material by
 /// static exchange (the opponent's recapture needs the right die too). One move generation
 /// answers every outcome, and the value is a function of the position alone, so a plain
-/// expectiminimax can use the same leaves.
-pub fn horizon_value<R: MicroRules>(rules: &R, eval: &StaticEval, pos: &MicroPosition, ply: usize) -> i32 {
-    let stand = evaluate(eval, pos);
+/// expectiminimax can use the same leaves. `dice` is [`HorizonDice`] of the rules' outcomes.
+pub fn horizon_value<R: MicroRules>(
+    rules: &R,
+    eval: &StaticEval,
+    pos: &MicroPosition,
+    ply: usize,
+    dice: &HorizonDice,
+) -> i32 {
+    let stand = standing(eval, pos, dice);
     let mut every_die = pos.clone();
     every_die.dice = DicePool::ONE_EACH;
     let mut moves = MoveList::new();
     rules.micro_moves(&every_die, &mut moves);
     // By the moving piece's role: the best gain of one capture, and whether it can take the king.
     let mut gain = [0i32; 6];
-    let mut takes_king = [false; 6];
+    let mut takes_king = 0u8;
     let values = &eval.values;
     for &m in &moves {
         if m.is_castle() {
@@ -567,7 +621,7 @@ pub fn horizon_value<R: MicroRules>(rules: &R, eval: &StaticEval, pos: &MicroPos
         }
         let role = pos.board.role_at(m.from()).expect("a piece on the move's origin");
         if pos.takes_king(m) {
-            takes_king[role.index()] = true;
+            takes_king |= 1 << role.index();
             continue;
         }
         let promotion = m.promotion_role().map_or(0, |r| values.of(r) - values.of(Role::Pawn));
@@ -577,32 +631,92 @@ pub fn horizon_value<R: MicroRules>(rules: &R, eval: &StaticEval, pos: &MicroPos
             gain[role.index()] = g;
         }
     }
-    let two_step = two_step_king_captures(pos);
-    if gain == [0; 6] && takes_king == [false; 6] && two_step.is_empty() {
+    let two_step = two_step_king_captures(&pos.board, pos.turn());
+    if gain == [0; 6] && takes_king == 0 && two_step.is_empty() {
         return stand;
     }
+    // What each die's role brings: the win, or standing pat plus its best gain.
     let win = WIN - ply as i32 - 1;
-    let (mut sum, mut total) = (0i64, 0i64);
-    for o in &rules.outcomes(pos) {
-        let faces = o.roll.faces();
-        let has = |role: usize, n: usize| faces.iter().filter(|&&f| usize::from(f) - 1 == role).count() >= n;
-        let two_steps = two_step.iter().any(|&(a, b)| if a == b { has(a, 2) } else { has(a, 1) && has(b, 1) });
-        let value = if two_steps || faces.iter().any(|&f| takes_king[usize::from(f) - 1]) {
-            win
-        } else {
-            (stand + faces.iter().map(|&f| gain[usize::from(f) - 1]).max().unwrap_or(0)).min(WIN - MAX_PLY as i32 - 2)
-        };
-        sum += i64::from(o.weight) * i64::from(value);
-        total += i64::from(o.weight);
+    let value: [i32; 6] = std::array::from_fn(|r| {
+        if takes_king & (1 << r) != 0 { win } else { (stand + gain[r]).min(WIN - MAX_PLY as i32 - 2) }
+    });
+    let sum: i64 = if two_step.is_empty() {
+        // An outcome is worth its best die: with the roles in order of value, the weight of the
+        // outcomes whose best die is the k-th is that of those within the first k less those
+        // within the first k - 1.
+        let mut order = [0usize, 1, 2, 3, 4, 5];
+        order.sort_unstable_by_key(|&r| value[r]);
+        let (mut set, mut below, mut sum) = (0usize, 0u32, 0i64);
+        for r in order {
+            set |= 1 << r;
+            let within = dice.within[set];
+            sum += i64::from(within - below) * i64::from(value[r]);
+            below = within;
+        }
+        sum
+    } else {
+        dice.outcomes
+            .iter()
+            .map(|&(once, twice, weight)| {
+                let v = if takes_king_with(once, twice, takes_king, &two_step) {
+                    win
+                } else {
+                    (0..6).filter(|r| once & (1 << r) != 0).map(|r| value[r]).max().unwrap_or(stand)
+                };
+                i64::from(weight) * i64::from(v)
+            })
+            .sum()
+    };
+    floor_div(sum, i64::from(dice.total.max(1))) as i32
+}
+
+/// Can dice showing the roles `once` (and `twice`, at least two of them) take the king, when
+/// the roles in `direct` take it at once and each pair of `two_step` in two micro-moves?
+#[inline]
+fn takes_king_with(once: u8, twice: u8, direct: u8, two_step: &[(usize, usize)]) -> bool {
+    once & direct != 0
+        || two_step
+            .iter()
+            .any(|&(a, b)| if a == b { twice & (1 << a) != 0 } else { once & (1 << a) != 0 && once & (1 << b) != 0 })
+}
+
+/// The side to move's standing at a turn's start: its static score less the danger to its own
+/// king (what it must see to with this turn's dice, [`EvalParams::king_danger`]); the horizon is
+/// never below it.
+///
+/// [`EvalParams::king_danger`]: crate::params::EvalParams::king_danger
+#[inline]
+pub fn standing(eval: &StaticEval, pos: &MicroPosition, dice: &HorizonDice) -> i32 {
+    let stand = evaluate(eval, pos);
+    let weight = eval.params.king_danger;
+    if weight == 0 {
+        return stand;
     }
-    floor_div(sum, total.max(1)) as i32
+    let board = &pos.board;
+    let us = pos.turn();
+    let Some(king) = board.king(us) else { return stand };
+    let mut direct = 0u8;
+    for sq in board.attackers(king, !us, board.occupied()) {
+        direct |= 1 << board.role_at(sq).expect("an attacker").index();
+    }
+    let two_step = two_step_king_captures(board, !us);
+    if direct == 0 && two_step.is_empty() {
+        return stand;
+    }
+    let threatened: u32 = dice
+        .outcomes
+        .iter()
+        .filter(|&&(once, twice, _)| takes_king_with(once, twice, direct, &two_step))
+        .map(|&(_, _, w)| w)
+        .sum();
+    stand - (i64::from(weight) * i64::from(threatened) / i64::from(dice.total.max(1))) as i32
 }
 
 /// Dice that take the enemy king in two micro-moves (role indices, the die of the first move
 /// first): a piece steps to a square from which it attacks the king and takes it (two dice of
 /// its kind), or one of our pieces alone between our slider and the king steps off the line and
 /// the slider takes it. A function of the position, found from attack sets without playing.
-fn two_step_king_captures(pos: &MicroPosition) -> ArrayVec<(usize, usize), 16> {
+fn two_step_king_captures(board: &crate::Board, us: Color) -> ArrayVec<(usize, usize), 16> {
     use crate::attacks;
     use crate::bitboard::Bitboard;
     let mut found: ArrayVec<(usize, usize), 16> = ArrayVec::new();
@@ -612,8 +726,6 @@ fn two_step_king_captures(pos: &MicroPosition) -> ArrayVec<(usize, usize), 16> {
             found.push(pair);
         }
     };
-    let board = &pos.board;
-    let us = pos.turn();
     let Some(king) = board.king(!us) else { return found };
     let occupied = board.occupied();
     let ours = board.by_color(us);
