@@ -111,6 +111,8 @@ pub(crate) struct MicroWorker<'a, R> {
     outcomes: OutcomeList,
     total_weight: u32,
     horizon_dice: HorizonDice,
+    /// The root's whole turns when the root is a turn in progress (filled by the first iteration).
+    root_turns: Vec<RootTurn>,
     /// Beta cutoffs of quiet micro-moves, `[color][from][to]`: quiet moves that refuted other
     /// lines are tried first elsewhere too.
     quiet_history: Box<[[[u32; 64]; 64]; 2]>,
@@ -143,6 +145,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             cache: PlanCache::default(),
             total_weight: outcomes.iter().map(|o| o.weight).sum(),
             horizon_dice: HorizonDice::new(&outcomes),
+            root_turns: Vec::new(),
             groups,
             outcomes,
             quiet_history: Box::new([[[0; 64]; 64]; 2]),
@@ -398,20 +401,20 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         let pos = input.position;
         let mut outcomes = Vec::new();
         let mut choices = Vec::new();
-        let (best, score, roll_score) = if pos.in_turn() && self.options.multipv > 1 {
-            choices = self.ranked_turns(pos, depth, self.options.multipv)?;
+        let (best, score, roll_score) = if pos.in_turn() {
+            // With one choice to score, a stopped iteration's finished turns still count.
+            let multipv = self.options.multipv.max(1);
+            choices = self.ranked_turns(pos, depth, multipv, multipv == 1)?;
             let first = choices.first().expect("a turn in progress has a turn");
             (first.choice, first.score, None)
-        } else if pos.in_turn() {
-            // Stopped midway, the turns this iteration finished still count: the first of them
-            // was the last iteration's choice, and any after it beat it at this depth.
-            let (score, turn) = self.root_decision(pos, depth, -INF, INF)?;
-            (Choice::Turn(turn), score, None)
         } else {
             // Every outcome searched exactly: the advice table and the expected value of the roll.
             let mut sum = 0i64;
             for o in self.outcomes.clone() {
                 let (score, turn) = self.root_decision(&pos.rolled(&o.roll), depth, -INF, INF)?;
+                if self.aborted {
+                    return None;
+                }
                 sum += i64::from(o.weight) * i64::from(score);
                 outcomes.push(OutcomeAdvice { roll: o.roll, probability: o.probability, best: turn, score });
             }
@@ -442,40 +445,63 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
 
     /// Every allowed whole turn from `pos` (a turn in progress), best first, the `multipv` best
     /// with exact scores and the rest with upper bounds. Orders of the same micro-moves that end
-    /// in the same position are one turn (the first in the rules' order stands for them).
+    /// in the same position are one turn (the first in the rules' order stands for them). The
+    /// turns are searched best first by the last iteration's scores (by the static score of where
+    /// they end, at first), so a search stopped midway has looked at the likeliest ones: with
+    /// `partial`, it then answers the turns it finished (the first of them the last iteration's
+    /// choice), else `None`.
     fn ranked_turns(
         &mut self,
         pos: &MicroPosition,
         depth: i32,
         multipv: usize,
+        partial: bool,
     ) -> Option<Vec<ScoredChoice<MicroTurn>>> {
-        let mut turns: Vec<(MicroTurn, MicroPosition)> = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        crate::rules::micro::for_each_turn(self.rules, pos, &mut self.cache, &mut |turn, end| {
-            if seen.insert(end.hash()) {
-                turns.push((*turn, end.clone()));
+        if self.root_turns.is_empty() {
+            let mut seen = std::collections::HashSet::new();
+            let mut turns = Vec::new();
+            crate::rules::micro::for_each_turn(self.rules, pos, &mut self.cache, &mut |turn, end| {
+                if seen.insert(end.hash()) {
+                    turns.push(RootTurn { turn: *turn, end: end.clone(), score: 0 });
+                }
+            });
+            for t in &mut turns {
+                t.score = -evaluate(self.eval, &t.end);
             }
-        });
+            turns.sort_by_key(|t| std::cmp::Reverse(t.score));
+            self.root_turns = turns;
+        }
+        let mut turns = std::mem::take(&mut self.root_turns);
+        // The multipv best exact scores so far, best first: the lowest bounds what still needs
+        // an exact score.
+        let mut top: Vec<i32> = Vec::with_capacity(multipv + 1);
         let mut scored: Vec<ScoredChoice<MicroTurn>> = Vec::with_capacity(turns.len());
-        for (turn, end) in &turns {
-            // The multipv-th best so far bounds what still needs an exact score.
-            let mut exact: Vec<i32> = scored.iter().filter(|c| c.exact).map(|c| c.score).collect();
-            exact.sort_unstable_by(|a, b| b.cmp(a));
-            let alpha = if exact.len() >= multipv { exact[multipv - 1] } else { -INF };
-            let v = -self.turn_start(end, depth - 1, -INF, -alpha, 1);
+        let mut finished = 0;
+        for t in turns.iter_mut() {
+            let alpha = if top.len() >= multipv { top[multipv - 1] } else { -INF };
+            let v = -self.turn_start(&t.end, depth - 1, -INF, -alpha, 1);
             if self.aborted {
-                return None;
+                break;
             }
-            scored.push(ScoredChoice { choice: Choice::Turn(*turn), score: v, exact: v > alpha });
+            let exact = v > alpha;
+            if exact {
+                let at = top.partition_point(|&x| x >= v);
+                top.insert(at, v);
+                top.truncate(multipv);
+            }
+            t.score = v;
+            scored.push(ScoredChoice { choice: Choice::Turn(t.turn), score: v, exact });
+            finished += 1;
         }
-        // The multipv best exact scores first; the rest (bounds, and exact scores below them,
-        // which count as bounds here) by score.
-        scored.sort_by_key(|c| (std::cmp::Reverse(c.exact), std::cmp::Reverse(c.score)));
-        for c in scored.iter_mut().skip(multipv) {
-            c.exact = false;
+        if finished < turns.len() {
+            // Stopped: the unfinished keep their old places after the finished ones.
+            turns[..finished].sort_by_key(|t| std::cmp::Reverse(t.score));
+            self.root_turns = turns;
+            return (partial && finished > 0).then(|| rank(scored, multipv));
         }
-        scored[multipv.min(turns.len())..].sort_by_key(|c| std::cmp::Reverse(c.score));
-        Some(scored)
+        turns.sort_by_key(|t| std::cmp::Reverse(t.score));
+        self.root_turns = turns;
+        Some(rank(scored, multipv))
     }
 
     /// The mover's best rest of the turn from `pos` (dice left) and its value: the decision
@@ -549,6 +575,25 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         };
         SearchResult::unsearched(best, self.shared.nodes(), self.budget.elapsed(), crate::params::DEFAULT_RESULT_SCALE)
     }
+}
+
+/// Root choices best first: the `multipv` best exact scores, then the rest (bounds, and exact
+/// scores below them, which count as bounds here) by score.
+fn rank(mut scored: Vec<ScoredChoice<MicroTurn>>, multipv: usize) -> Vec<ScoredChoice<MicroTurn>> {
+    scored.sort_by_key(|c| (std::cmp::Reverse(c.exact), std::cmp::Reverse(c.score)));
+    for c in scored.iter_mut().skip(multipv) {
+        c.exact = false;
+    }
+    let n = scored.len();
+    scored[multipv.min(n)..].sort_by_key(|c| std::cmp::Reverse(c.score));
+    scored
+}
+
+/// A whole turn at the root: where it ends, and its score in the last iteration.
+struct RootTurn {
+    turn: MicroTurn,
+    end: MicroPosition,
+    score: i32,
 }
 
 /// The static score of `pos` for its side to move.
