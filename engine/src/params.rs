@@ -350,6 +350,9 @@ mod tests {
         for kind in [VariantKind::Freedom, VariantKind::Classic, VariantKind::BrainKing] {
             EvalParams::default_for(kind);
         }
+        use crate::rules::micro::MicroRules;
+        let fitted = crate::rules::DiceChess3.default_eval();
+        assert_ne!(fitted, EvalParams::from_values(crate::rules::DiceChess3.piece_values()), "the adopted tables");
     }
 
     #[test]

@@ -444,8 +444,8 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     }
 
     /// Every allowed whole turn from `pos` (a turn in progress), best first, the `multipv` best
-    /// with exact scores and the rest with upper bounds. Orders of the same micro-moves that end
-    /// in the same position are one turn (the first in the rules' order stands for them). The
+    /// with exact scores and the rest with upper bounds. Turns that end in the same position are
+    /// one turn (the shortest stands for them, the first in the rules' order among those). The
     /// turns are searched best first by the last iteration's scores (by the static score of where
     /// they end, at first), so a search stopped midway has looked at the likeliest ones: with
     /// `partial`, it then answers the turns it finished (the first of them the last iteration's
@@ -458,17 +458,33 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         partial: bool,
     ) -> Option<Vec<ScoredChoice<MicroTurn>>> {
         if self.root_turns.is_empty() {
-            let mut seen = std::collections::HashSet::new();
-            let mut turns = Vec::new();
-            crate::rules::micro::for_each_turn(self.rules, pos, &mut self.cache, &mut |turn, end| {
-                if seen.insert(end.hash()) {
+            // One turn per end position: the shortest (a king taken at once rather than after
+            // a detour), the first in the rules' order among those.
+            let mut seen = std::collections::HashMap::new();
+            let mut turns: Vec<RootTurn> = Vec::new();
+            crate::rules::micro::for_each_turn(self.rules, pos, &mut self.cache, &mut |turn, end| match seen
+                .entry(end.hash())
+            {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(turns.len());
                     turns.push(RootTurn { turn: *turn, end: end.clone(), score: 0 });
                 }
+                std::collections::hash_map::Entry::Occupied(slot) => {
+                    let kept = &mut turns[*slot.get()];
+                    if turn.moves().len() < kept.turn.moves().len() {
+                        kept.turn = *turn;
+                    }
+                }
             });
+            // Turns that win at once first (the shortest first among equals), then by the
+            // static score of where they end.
             for t in &mut turns {
-                t.score = -evaluate(self.eval, &t.end);
+                t.score = match self.rules.end(&t.end) {
+                    Some(end) => -end_value(end, t.end.turn(), 1),
+                    None => -evaluate(self.eval, &t.end),
+                };
             }
-            turns.sort_by_key(|t| std::cmp::Reverse(t.score));
+            turns.sort_by_key(|t| (std::cmp::Reverse(t.score), t.turn.moves().len()));
             self.root_turns = turns;
         }
         let mut turns = std::mem::take(&mut self.root_turns);
@@ -499,7 +515,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             self.root_turns = turns;
             return (partial && finished > 0).then(|| rank(scored, multipv));
         }
-        turns.sort_by_key(|t| std::cmp::Reverse(t.score));
+        turns.sort_by_key(|t| (std::cmp::Reverse(t.score), t.turn.moves().len()));
         self.root_turns = turns;
         Some(rank(scored, multipv))
     }
