@@ -277,16 +277,16 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         let mut best_index = NO_TURN;
         for &k in &order {
             let a = alpha.max(best);
-            let v = self.step_value(pos, steps[k], depth, a, beta, ply, probe);
+            let v = self.step_value(pos, steps[usize::from(k)], depth, a, beta, ply, probe);
             if self.aborted {
                 return 0;
             }
             if v > best {
                 best = v;
-                best_index = k as u16;
+                best_index = k;
             }
             if best >= beta {
-                let m = steps[k].mv;
+                let m = steps[usize::from(k)].mv;
                 if !probe && pos.board.captured_square(m).is_none() {
                     let slot = &mut self.quiet_history[pos.turn().index()][m.from().index()][m.to().index()];
                     *slot = slot.saturating_add((depth * depth) as u32);
@@ -331,9 +331,11 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         pos: &MicroPosition,
         steps: &StepList,
         tt_best: u16,
-    ) -> ArrayVec<usize, { crate::movegen::MAX_MOVES }> {
+    ) -> ArrayVec<u16, { crate::movegen::MAX_MOVES }> {
         let board = &pos.board;
-        let mut keyed: ArrayVec<(usize, i32), { crate::movegen::MAX_MOVES }> = ArrayVec::new();
+        // Each step as one sort key: its priority above, its index below (ties keep the
+        // generation order); small lists, so what is sorted and returned stays small too.
+        let mut keyed: ArrayVec<u64, { crate::movegen::MAX_MOVES }> = ArrayVec::new();
         for (k, step) in steps.iter().enumerate() {
             let m = step.mv;
             let key = if k == usize::from(tt_best) {
@@ -351,10 +353,12 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
                 let h = self.quiet_history[pos.turn().index()][m.from().index()][m.to().index()];
                 -1_000_000 + h.min(999_999) as i32
             };
-            keyed.push((k, key));
+            // Highest priority first: the key's complement, offset to stay unsigned.
+            let rank = u64::from((i32::MAX - key) as u32);
+            keyed.push(rank << 16 | k as u64);
         }
-        keyed.sort_by_key(|&(k, key)| (std::cmp::Reverse(key), k));
-        keyed.into_iter().map(|(k, _)| k).collect()
+        keyed.sort_unstable();
+        keyed.into_iter().map(|x| (x & 0xffff) as u16).collect()
     }
 
     /// The horizon at a turn's start ([`horizon_value`]), kept in the table: the same leaf is
@@ -539,7 +543,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         let mut best_index = NO_TURN;
         let mut best_turn = MicroTurn::PASS;
         for &k in &order {
-            let step = steps[k];
+            let step = steps[usize::from(k)];
             let a = alpha.max(best);
             let child = after_step(self.rules, pos, step);
             let found = if step.ends_turn {
@@ -552,7 +556,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
                 && v > best
             {
                 best = v;
-                best_index = k as u16;
+                best_index = k;
                 best_turn = MicroTurn::new(&[step.mv]);
                 for &m in rest.moves() {
                     best_turn.push(m);
