@@ -339,6 +339,14 @@ fn dicechess3_turns_are_made_one_micro_move_at_a_time() {
         refused(addr, "POST", "/api/games", Some(&body), 400, words);
     }
     refused(addr, "POST", "/api/games", Some(r#"{"variant": "dicechess3", "chess960": true}"#), 400, "standard start");
+    // A micro-move that breaks the maximum rule: the king stepping in front of the pawn leaves
+    // the pawn die unused, when the other order uses both.
+    let blocked = new_game(addr, json!({"variant": "dicechess3", "fen": "4k3/8/8/8/3K4/8/3P4/8 w - - 0 1 PK"}));
+    let blocked_id = blocked["id"].as_str().unwrap();
+    let body = json!({"move": "d4d3"}).to_string();
+    refused(addr, "POST", &format!("/api/games/{blocked_id}/move"), Some(&body), 400, "maximum rule");
+    let (_, unchanged) = json_of(addr, "GET", &format!("/api/games/{blocked_id}"), None);
+    assert_eq!(unchanged["fen"], blocked["fen"]);
 
     // A turn in progress from the FEN box: White has a pawn and a knight die left.
     let state = new_game(addr, json!({"variant": "dicechess3", "fen": format!("{start} PN"), "movetime": 50}));
