@@ -186,7 +186,12 @@ try {
     if (s.phase === 'after_roll' && s.turn === 'white') {
       const used = await page.locator('#dice .die.used').count();
       check(used === steps, `after ${steps} micro-move(s), ${used} die greyed out`);
-      if (steps === 1) await page.screenshot({ path: join(outDir, 'dicechess3.png') });
+      if (steps === 1) {
+        // The advice on the rest of the turn, then the picture for the README.
+        await page.waitForFunction(() => document.querySelector('#advice table[aria-label="Moves ranked"]') !== null,
+          null, { timeout: 10000 });
+        await page.screenshot({ path: join(outDir, 'dicechess3.png') });
+      }
     }
   }
   await page.waitForFunction(() => game.moves.length >= 2, null, { timeout: 30000 });
