@@ -4,17 +4,38 @@ use alea_engine::pgn::GameRecord;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
-#[test]
-fn a_person_plays_refused_input_is_explained_and_the_game_is_saved() {
-    let dir = std::env::temp_dir().join(format!("alea-play-{}", std::process::id()));
+/// Starts `alea play` with `args`, its game saved to a fresh file named after `tag`.
+fn start_play(tag: &str, args: &[&str]) -> (std::process::Child, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("alea-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let pgn = dir.join("game.pgn");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
-        .args(["play", "--seed", "7", "--depth", "1", "--pgn", pgn.to_str().unwrap()])
+    let child = Command::new(env!("CARGO_BIN_EXE_alea"))
+        .arg("play")
+        .args(args)
+        .args(["--pgn", pgn.to_str().unwrap()])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
+    (child, pgn)
+}
+
+/// Says `quit`, then reads what the program prints until it ends; it must end well.
+fn quit(mut child: std::process::Child, mut stdin: std::process::ChildStdin, stdout: impl BufRead) -> String {
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    let mut rest = String::new();
+    for line in stdout.lines() {
+        rest.push_str(&line.unwrap());
+        rest.push('\n');
+    }
+    assert!(child.wait().unwrap().success());
+    rest
+}
+
+#[test]
+fn a_person_plays_refused_input_is_explained_and_the_game_is_saved() {
+    let (mut child, pgn) = start_play("play", &["--seed", "7", "--depth", "1"]);
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut transcript = String::new();
@@ -39,14 +60,7 @@ fn a_person_plays_refused_input_is_explained_and_the_game_is_saved() {
             writeln!(stdin, "roll").unwrap();
         }
     }
-    writeln!(stdin, "quit").unwrap();
-    drop(stdin);
-    let mut rest = String::new();
-    for line in stdout.lines() {
-        rest.push_str(&line.unwrap());
-        rest.push('\n');
-    }
-    assert!(child.wait().unwrap().success());
+    let rest = quit(child, stdin, stdout);
     assert!(transcript.contains("You rolled "), "{transcript}");
     assert!(transcript.contains("Zz9 is not a move here."), "{transcript}");
     assert!(transcript.contains("Alea "), "{transcript}");
@@ -58,15 +72,7 @@ fn a_person_plays_refused_input_is_explained_and_the_game_is_saved() {
 
 #[test]
 fn ctrl_c_saves_the_game() {
-    let dir = std::env::temp_dir().join(format!("alea-play-int-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let pgn = dir.join("interrupted.pgn");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
-        .args(["play", "--seed", "3", "--depth", "1", "--color", "black", "--pgn", pgn.to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let (mut child, pgn) = start_play("play-int", &["--seed", "3", "--depth", "1", "--color", "black"]);
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     // Alea moves first as White; wait for our first prompt.
     let mut line = String::new();
@@ -100,15 +106,7 @@ fn unknown_variants_are_refused_with_the_names_there_are() {
 /// a micro-move with its die used up is refused with the reason; the game is saved with its rolls.
 #[test]
 fn a_person_plays_dicechess3_one_micro_move_at_a_time() {
-    let dir = std::env::temp_dir().join(format!("alea-play3-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let pgn = dir.join("game3.pgn");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
-        .args(["play", "--variant", "dicechess3", "--seed", "5", "--depth", "1", "--pgn", pgn.to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let (mut child, pgn) = start_play("play3", &["--variant", "dicechess3", "--seed", "5", "--depth", "1"]);
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut transcript = String::new();
@@ -138,14 +136,7 @@ fn a_person_plays_dicechess3_one_micro_move_at_a_time() {
         writeln!(stdin, "{last_micro}").unwrap();
         steps += 1;
     }
-    writeln!(stdin, "quit").unwrap();
-    drop(stdin);
-    let mut rest = String::new();
-    for line in stdout.lines() {
-        rest.push_str(&line.unwrap());
-        rest.push('\n');
-    }
-    assert!(child.wait().unwrap().success());
+    assert!(quit(child, stdin, stdout).contains("Game saved to"));
     assert!(next_steps > 0, "a turn had several micro-moves: {transcript}");
     assert!(transcript.contains("not one you may play now") || transcript.contains("not a move here"), "{transcript}");
     assert!(transcript.contains("Alea rolled "), "{transcript}");
