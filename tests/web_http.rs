@@ -361,6 +361,7 @@ fn dicechess3_turns_are_made_one_micro_move_at_a_time() {
     let (status, stepped) = json_of(addr, "POST", &path("move"), Some(json!({"move": "e2e4"})));
     assert_eq!(status, 200, "{stepped}");
     assert_eq!(stepped["partial"], json!(["e2e4"]));
+    assert_eq!(stepped["partial_san"], json!(["e4"]));
     assert_eq!(stepped["dice_left"], json!([2]));
     assert_eq!(stepped["moves"].as_array().unwrap().len(), 0, "the turn is not over");
     // The pawn die is used: a second pawn move is refused and changes nothing.

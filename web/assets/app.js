@@ -263,7 +263,7 @@ function renderControls() {
     status = 'The roll allows no move: you pass.';
   } else if (game.micro) {
     status = game.partial.length
-      ? `Your turn goes on: ${game.partial.join(', ')} so far; play the next micro-move (undo takes them back).`
+      ? `Your turn goes on: ${game.partial_san.join(', ')} so far; play the next micro-move (undo takes them back).`
       : 'Your turn: play a micro-move for each die you can use, one at a time.';
   } else {
     status = 'Your turn: play one of the moves the roll allows.';

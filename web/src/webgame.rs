@@ -397,6 +397,8 @@ impl WebGame {
             Phase::Over => (Vec::new(), Vec::new()),
         };
         let partial = self.game.partial_turn();
+        // The micro-moves made so far, in SAN from where the turn began.
+        let partial_san = if partial == "0000" { String::new() } else { game.san(&partial) };
         let end = self.game.end();
         json!({
             "id": id,
@@ -412,6 +414,7 @@ impl WebGame {
             "roll": self.roll.map(|r| r.faces().to_vec()),
             "dice_left": self.dice_left().filter(|_| phase == Phase::AfterRoll).map(|r| r.faces().to_vec()),
             "partial": if partial == "0000" { Vec::new() } else { partial.split(',').map(str::to_string).collect() },
+            "partial_san": if partial_san.is_empty() { Vec::new() } else { partial_san.split(',').map(str::to_string).collect() },
             "micro": self.game.several_moves_a_turn(),
             "dice": self.game.dice(),
             "freedom": freedom,
