@@ -353,8 +353,8 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
                 let h = self.quiet_history[pos.turn().index()][m.from().index()][m.to().index()];
                 -1_000_000 + h.min(999_999) as i32
             };
-            // Highest priority first: the key's complement, offset to stay unsigned.
-            let rank = u64::from((i32::MAX - key) as u32);
+            // Highest priority first: the distance below the highest key (always >= 0).
+            let rank = (i64::from(i32::MAX) - i64::from(key)) as u64;
             keyed.push(rank << 16 | k as u64);
         }
         keyed.sort_unstable();
