@@ -388,11 +388,15 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     ) -> SearchResult<MicroTurn> {
         let max_depth = input.limits.depth.unwrap_or(MAX_PLY as u32 / 2).clamp(1, MAX_PLY as u32 - 1) as i32;
         let mut last: Option<SearchResult<MicroTurn>> = None;
+        // An iteration that keeps its finished turns when stopped is worth starting whenever
+        // time is left; otherwise none starts after half the budget.
+        let keeps_partial = input.position.in_turn() && self.options.multipv <= 1;
         for depth in 1..=max_depth {
             let Some(result) = self.search_root(input, depth) else { break };
             report(&result);
             last = Some(result);
-            if !self.budget.may_start_iteration() || self.shared.stop.load(Ordering::Relaxed) {
+            let may_start = if keeps_partial { !self.budget.out_of_time() } else { self.budget.may_start_iteration() };
+            if !may_start || self.shared.stop.load(Ordering::Relaxed) {
                 break;
             }
         }
