@@ -263,3 +263,41 @@ fn the_horizon_and_the_king_danger_by_hand() {
     let two_knights = 216 - 125 - 75; // at least two 2s among three dice: 16 rolls
     assert_eq!(standing(&careful, &knight, &dice), -300 - 600 * two_knights / 216);
 }
+
+/// Helper threads only fill the table: the root's value is the one thread's, to the centipawn.
+#[test]
+fn two_threads_find_the_same_values() {
+    let eval = eval();
+    // Middlegames one turn deep (thousands of root turns each), endgames two.
+    let cases: Vec<(MicroPosition, u32)> = random_positions(5, 24, 30)
+        .into_iter()
+        .filter(|p| p.in_turn())
+        .map(|p| (p, 1))
+        .chain(endgames().into_iter().flat_map(|p| [(p.clone(), 1), (p, 2)]))
+        .chain(
+            [
+                ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 PNB", 2),
+                ("4k3/8/8/8/4B3/8/8/K3R3 w - - 0 1 BRK", 2),
+            ]
+            .map(|(d, depth)| (DiceChess3.parse_dfen(d).expect("a DFEN"), depth)),
+        )
+        .collect();
+    assert!(cases.len() >= 20);
+    for (pos, depth) in &cases {
+        let (pos, depth) = (pos, *depth);
+        {
+            let value = |threads: usize| {
+                let input = MicroInput {
+                    rules: &DiceChess3,
+                    eval: &eval,
+                    position: pos,
+                    history: &[],
+                    limits: Limits { depth: Some(depth), ..Default::default() },
+                    options: SearchOptions { threads, ..Default::default() },
+                };
+                search_micro(&input, &Shared::new(16), &mut |_| {}).score
+            };
+            assert_eq!(value(2), value(1), "{} depth {depth}", DiceChess3.dfen(pos));
+        }
+    }
+}

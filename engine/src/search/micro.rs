@@ -26,7 +26,7 @@ use crate::timeman::{Limits, TimeBudget};
 use crate::tt::NO_TURN;
 use crate::zobrist::NODE_KIND;
 use arrayvec::ArrayVec;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Nodes between two looks at the clock.
 const CLOCK_INTERVAL: u64 = 1024;
@@ -59,12 +59,29 @@ pub fn search_micro<R: MicroRules + Sync>(
         shared.tt.new_search();
     }
     let budget = TimeBudget::new(&input.limits);
+    // After the roll, helper threads search the same root turns from other places in the list
+    // and leave what they find in the shared table, under the main thread's bound.
+    let helpers = if input.position.in_turn() { input.options.threads.max(1) - 1 } else { 0 };
+    let root_alpha = AtomicU64::new(NO_ROOT_ALPHA);
+    let root_alpha = &root_alpha;
     let mut result = std::thread::scope(|scope| {
+        for id in 1..=helpers {
+            std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    let mut worker = MicroWorker::new(input, shared, budget);
+                    worker.root = RootShare { alpha: Some(root_alpha), start: (id, helpers + 1) };
+                    worker.iterate(input, &mut |_| {});
+                })
+                .expect("spawn a helper thread");
+        }
         std::thread::Builder::new()
             .name("search-main".into())
             .stack_size(STACK_BYTES)
             .spawn_scoped(scope, move || {
                 let mut worker = MicroWorker::new(input, shared, budget);
+                worker.root = RootShare { alpha: Some(root_alpha), start: (0, helpers + 1) };
                 let result = worker.iterate(input, report);
                 shared.stop.store(true, Ordering::Relaxed);
                 result
@@ -113,6 +130,7 @@ pub(crate) struct MicroWorker<'a, R> {
     horizon_dice: HorizonDice,
     /// The root's whole turns when the root is a turn in progress (filled by the first iteration).
     root_turns: Vec<RootTurn>,
+    root: RootShare<'a>,
     /// Beta cutoffs of quiet micro-moves, `[color][from][to]`: quiet moves that refuted other
     /// lines are tried first elsewhere too.
     quiet_history: Box<[[[u32; 64]; 64]; 2]>,
@@ -146,6 +164,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             total_weight: outcomes.iter().map(|o| o.weight).sum(),
             horizon_dice: HorizonDice::new(&outcomes),
             root_turns: Vec::new(),
+            root: RootShare { alpha: None, start: (0, 1) },
             groups,
             outcomes,
             quiet_history: Box::new([[[0; 64]; 64]; 2]),
@@ -392,7 +411,13 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         // time is left; otherwise none starts after half the budget.
         let keeps_partial = input.position.in_turn() && self.options.multipv <= 1;
         for depth in 1..=max_depth {
-            let Some(result) = self.search_root(input, depth) else { break };
+            let Some(result) = self.search_root(input, depth) else {
+                // A helper answers nothing but goes on deeper until the main thread stops.
+                if self.root.start.0 > 0 && !self.aborted {
+                    continue;
+                }
+                break;
+            };
             report(&result);
             last = Some(result);
             let may_start = if keeps_partial { !self.budget.out_of_time() } else { self.budget.may_start_iteration() };
@@ -501,8 +526,22 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         let mut top: Vec<i32> = Vec::with_capacity(multipv + 1);
         let mut scored: Vec<ScoredChoice<MicroTurn>> = Vec::with_capacity(turns.len());
         let mut finished = 0;
-        for t in turns.iter_mut() {
-            let alpha = if top.len() >= multipv { top[multipv - 1] } else { -INF };
+        let (id, threads) = self.root.start;
+        let helper = id > 0;
+        let n = turns.len();
+        for i in 0..n {
+            let t = &mut turns[(i + id * n / threads) % n];
+            let mut alpha = if top.len() >= multipv { top[multipv - 1] } else { -INF };
+            if helper
+                && multipv == 1
+                && let Some(shared) = self.root.alpha
+            {
+                // The main thread's bound at this depth: what it will ask of these turns.
+                let packed = shared.load(Ordering::Relaxed);
+                if packed != NO_ROOT_ALPHA && (packed >> 32) as u32 as i32 == depth {
+                    alpha = alpha.max(packed as u32 as i32);
+                }
+            }
             let v = -self.turn_start(&t.end, depth - 1, -INF, -alpha, 1);
             if self.aborted {
                 break;
@@ -512,10 +551,24 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
                 let at = top.partition_point(|&x| x >= v);
                 top.insert(at, v);
                 top.truncate(multipv);
+                if !helper
+                    && top.len() >= multipv
+                    && let Some(shared) = self.root.alpha
+                {
+                    shared.store(pack_root_alpha(depth, top[multipv - 1]), Ordering::Relaxed);
+                }
             }
             t.score = v;
             scored.push(ScoredChoice { choice: Choice::Turn(t.turn), score: v, exact });
             finished += 1;
+        }
+        if helper {
+            // A helper's work is in the table; it orders its own list for its next iteration.
+            if finished == n {
+                turns.sort_by_key(|t| (std::cmp::Reverse(t.score), t.turn.moves().len()));
+            }
+            self.root_turns = turns;
+            return None;
         }
         if finished < turns.len() {
             // Stopped: the unfinished keep their old places after the finished ones.
@@ -611,6 +664,22 @@ fn rank(mut scored: Vec<ScoredChoice<MicroTurn>>, multipv: usize) -> Vec<ScoredC
     let n = scored.len();
     scored[multipv.min(n)..].sort_by_key(|c| std::cmp::Reverse(c.score));
     scored
+}
+
+/// What the threads of one search share at the root: the main thread's bound for the turns
+/// still to search (its depth and alpha, packed), and where in the root's list this thread starts
+/// (thread `id` of `n` starts `id / n` of the way in).
+#[derive(Clone, Copy)]
+struct RootShare<'a> {
+    alpha: Option<&'a AtomicU64>,
+    start: (usize, usize),
+}
+
+/// No bound published yet.
+const NO_ROOT_ALPHA: u64 = u64::MAX;
+
+fn pack_root_alpha(depth: i32, alpha: i32) -> u64 {
+    (u64::from(depth as u32) << 32) | u64::from(alpha as u32)
 }
 
 /// A whole turn at the root: where it ends, and its score in the last iteration.
