@@ -170,6 +170,14 @@ fn go_with_a_roll_before_the_roll_and_any() {
     e.ask("setoption name UCI_Variant value classic");
     e.ask("position startpos");
     assert_eq!(e.go("go roll 3 4 depth 2").last().unwrap(), "bestmove 0000");
+    // Faces joined by commas, as `alea advise --roll 2,5` writes them, are the same roll.
+    assert_eq!(e.go("go roll 3,4 depth 2").last().unwrap(), "bestmove 0000");
+    let spaced = e.ask("legalmoves roll 2 5");
+    assert_eq!(e.ask("legalmoves roll 2,5"), spaced);
+    assert!(spaced[0].starts_with("legalmoves ") && spaced[0].contains("b1c3"), "{spaced:?}");
+    let lines = e.go("go roll 2,7");
+    assert_eq!(errors(&lines), 1);
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
     e.quit();
 }
 

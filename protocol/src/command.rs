@@ -207,12 +207,15 @@ fn parse_legalmoves(words: &[&str]) -> Result<LegalMovesQuery, ParseError> {
     Ok(query)
 }
 
+/// Die faces as words (`2 5`) or joined by commas (`2,5`, as `alea advise --roll` takes them), or
+/// `any`.
 fn parse_roll(words: &[&str]) -> Result<RollSpec, ParseError> {
     match words {
         [] => err("roll needs die faces (1 to 6) or 'any'"),
         ["any"] => Ok(RollSpec::Any),
         faces => faces
             .iter()
+            .flat_map(|w| w.split(','))
             .map(|w| match w.parse::<u8>() {
                 Ok(f @ 1..=6) => Ok(f),
                 _ => err(format!("die face '{}' is not 1 to 6", truncate(w))),
@@ -301,6 +304,12 @@ mod tests {
             Command::Go(GoParams { roll: Some(RollSpec::Any), movetime: Some(100), ..Default::default() })
         );
         assert_eq!(
+            parse("go roll 2,5 depth 3").unwrap(),
+            Command::Go(GoParams { roll: Some(RollSpec::Faces(vec![2, 5])), depth: Some(3), ..Default::default() })
+        );
+        assert_eq!(parse("go roll 1,4 6").unwrap(), parse("go roll 1 4 6").unwrap());
+        assert_eq!(parse("legalmoves roll 1,4,6 first").unwrap(), parse("legalmoves roll 1 4 6 first").unwrap());
+        assert_eq!(
             parse("legalmoves roll 6").unwrap(),
             Command::LegalMoves(LegalMovesQuery { roll: Some(RollSpec::Faces(vec![6])), ..Default::default() })
         );
@@ -341,6 +350,9 @@ mod tests {
             "   ",
             "go roll 7",
             "go roll",
+            "go roll 2,,5",
+            "go roll 2,7",
+            "go roll ,",
             "go depth x",
             "go wibble",
             "position",
