@@ -577,3 +577,29 @@ fn a_variant_change_clears_the_table() {
     assert_eq!(score_of(&e.go("go depth 2")), expected);
     e.quit();
 }
+
+/// Numbers near the integer limits in `go` are the longest limits, not wrapped-around short ones:
+/// the search runs until `stop` (a test build would panic on an overflow).
+#[test]
+fn go_numbers_near_the_integer_limits_search_until_stopped() {
+    let mut e = Engine::start();
+    e.ask("position startpos moves e2e4 d7d5");
+    for go in [
+        "go roll 1 wtime 9223372036854775819 btime 9223372036854775819",
+        "go roll 1 wtime 18446744073709551615 winc 18446744073709551615 btime 1 binc 1",
+        "go roll 1 movetime 18446744073709551615",
+        "go roll 1 mate 9223372036854775807",
+        "go roll 1 nodes 18446744073709551615",
+        "go roll 1 wtime 1000000 movestogo 18446744073709551615",
+    ] {
+        e.send(go);
+        // Still searching after its first iterations: a wrapped-around budget would have ended it.
+        e.until("info depth 2 ", Duration::from_secs(30));
+        std::thread::sleep(Duration::from_millis(50));
+        e.send("stop");
+        let lines = e.until("bestmove", Duration::from_secs(30));
+        assert_eq!(errors(&lines), 0, "{go}: {lines:?}");
+        assert!(lines.last().unwrap().starts_with("bestmove ") && !lines.last().unwrap().contains("none"), "{go}");
+    }
+    e.quit();
+}

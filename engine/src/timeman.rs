@@ -47,8 +47,9 @@ impl TimeBudget {
             // Dice games run long and the clock must last: plan for 40 more moves unless told.
             let moves_left = limits.movestogo.unwrap_or(40).clamp(1, 80);
             let usable = time.saturating_sub(overhead).max(1);
-            let share = usable / moves_left + limits.increment * 3 / 4;
-            let hard = (share * 3).min(usable * 2 / 3).max(1);
+            // Saturating: a GUI may send any 64-bit number for a clock.
+            let share = (usable / moves_left).saturating_add(limits.increment.saturating_mul(3) / 4);
+            let hard = share.saturating_mul(3).min(usable.saturating_mul(2) / 3).max(1);
             let soft = share.min(hard).max(1);
             return TimeBudget {
                 start,
@@ -88,6 +89,12 @@ mod tests {
         let b = TimeBudget::new(&Limits { time: Some(60_000), increment: 1000, ..Default::default() });
         assert_eq!(b.soft, Some(Duration::from_millis(60_000 / 40 + 750)));
         assert!(b.hard.unwrap() <= Duration::from_millis(40_000));
+        // Clocks near the integer limits: the largest budgets, not wrapped-around tiny ones.
+        for huge in [u64::MAX, i64::MAX as u64 + 12, u64::MAX / 3 + 1] {
+            let b = TimeBudget::new(&Limits { time: Some(huge), increment: huge, ..Default::default() });
+            assert!(b.hard.unwrap() >= Duration::from_secs(3600), "{huge}: {:?}", b.hard);
+            assert!(b.soft.unwrap() <= b.hard.unwrap());
+        }
         let b = TimeBudget::new(&Limits { time: Some(5), move_overhead: 10, ..Default::default() });
         assert_eq!(b.hard, Some(Duration::from_millis(1)));
         assert!(TimeBudget::new(&Limits { infinite: true, movetime: Some(5), ..Default::default() }).hard.is_none());

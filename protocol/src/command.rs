@@ -272,7 +272,7 @@ fn parse_go(words: &[&str]) -> Result<GoParams, ParseError> {
                     "movestogo" => go.movestogo = Some(value),
                     "nodes" => go.nodes = Some(value),
                     "movetime" => go.movetime = Some(value),
-                    _ => go.depth = Some((value * 2).min(u64::from(u32::MAX)) as u32),
+                    _ => go.depth = Some(value.saturating_mul(2).min(u64::from(u32::MAX)) as u32),
                 }
             }
             "depth" => {

@@ -117,8 +117,8 @@ impl AleaPlayer {
     /// it two thirds, each as a hard move time.
     fn turn_share(c: &Clocks, before_roll: bool) -> u64 {
         let left = c.ours().saturating_sub(50);
-        let share = (left / 40 + c.increment * 3 / 4).min(left / 4).max(1);
-        if before_roll { (share / 3).max(1) } else { (share * 2 / 3).max(1) }
+        let share = (left / 40).saturating_add(c.increment.saturating_mul(3) / 4).min(left / 4).max(1);
+        if before_roll { (share / 3).max(1) } else { (share.saturating_mul(2) / 3).max(1) }
     }
 
     /// The engine's turn through the engine's turn driver (the referee rolls): `roll`, or a turn.
