@@ -374,6 +374,15 @@ fn fuzz_20000_lines_never_break_the_engine() {
         "0",
         "-5",
         "99999999999999999999",
+        "9223372036854775807",
+        "9223372036854775819",
+        "18446744073709551615",
+        "-9223372036854775808",
+        "4294967296",
+        "mate",
+        "movestogo",
+        "2,5",
+        "1,4,6",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
         "w",
         "b",
@@ -600,6 +609,14 @@ fn go_numbers_near_the_integer_limits_search_until_stopped() {
         let lines = e.until("bestmove", Duration::from_secs(30));
         assert_eq!(errors(&lines), 0, "{go}: {lines:?}");
         assert!(lines.last().unwrap().starts_with("bestmove ") && !lines.last().unwrap().contains("none"), "{go}");
+    }
+    // Move counters at their largest stay there (the fuzz found a wrap-around in a turn's end).
+    for (variant, roll) in [("freedom", "6"), ("dicechess3", "6 6 6")] {
+        e.ask(&format!("setoption name UCI_Variant value {variant}"));
+        let lines = e.ask("position fen 4k3/8/8/8/8/8/8/4K2R b - - 0 4294967295 moves e8d8");
+        assert_eq!(errors(&lines), 0, "{variant}: {lines:?}");
+        let lines = e.go(&format!("go roll {roll} depth 2"));
+        assert!(lines.last().unwrap().starts_with("bestmove ") && errors(&lines) == 0, "{variant}: {lines:?}");
     }
     e.quit();
 }

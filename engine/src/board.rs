@@ -296,7 +296,7 @@ impl Board {
     #[inline]
     fn end_turn(&mut self) {
         if self.turn == Color::Black {
-            self.fullmove_number += 1;
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         self.turn = !self.turn;
         self.hash ^= zobrist::WHITE_TO_MOVE;
@@ -318,7 +318,7 @@ impl Board {
     /// move is one the rules allow here.
     pub fn play(&mut self, m: Move) {
         self.clear_ep();
-        self.halfmove_clock += 1;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
         if m.is_null() {
             self.end_turn();
             return;
@@ -389,7 +389,7 @@ impl Board {
     /// capture or a pawn move), and the other side is to move.
     pub fn finish_turn(&mut self, irreversible: bool) {
         self.clear_ep();
-        self.halfmove_clock = if irreversible { 0 } else { self.halfmove_clock + 1 };
+        self.halfmove_clock = if irreversible { 0 } else { self.halfmove_clock.saturating_add(1) };
         self.end_turn();
     }
 
