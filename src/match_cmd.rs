@@ -215,7 +215,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
     bar.finish_and_clear();
     match result {
         Ok(report) if args.json => {
-            let (lo, elo, hi) = report.penta.elo();
+            let (lo, elo, hi) = report.penta.elo_bounds();
             let summary = serde_json::json!({
                 "first": names.0, "second": names.1, "variant": args.variant,
                 "games": report.games(), "wins": report.wins, "draws": report.draws, "losses": report.losses,

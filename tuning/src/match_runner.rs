@@ -73,17 +73,14 @@ impl MatchReport {
 
     /// One line: score, Elo with its interval, LOS, draw ratio.
     pub fn summary(&self) -> String {
-        let (lo, elo, hi) = self.penta.elo();
         format!(
-            "games {} (+{} ={} -{}), pairs {}, Elo {:+.1} [{:+.1}, {:+.1}], LOS {:.1}%, draws {:.1}%",
+            "games {} (+{} ={} -{}), pairs {}, {}, LOS {:.1}%, draws {:.1}%",
             self.games(),
             self.wins,
             self.draws,
             self.losses,
             self.penta.pairs(),
-            elo,
-            lo,
-            hi,
+            self.penta.elo_text(),
             self.penta.los() * 100.0,
             self.draws as f64 * 100.0 / self.games().max(1) as f64
         )

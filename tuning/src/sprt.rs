@@ -15,7 +15,8 @@ pub fn score_of_elo(elo: f64) -> f64 {
 /// The Elo of a score (logistic), clamped away from 0 and 1.
 pub fn elo_of_score(score: f64) -> f64 {
     let s = score.clamp(1e-6, 1.0 - 1e-6);
-    -400.0 * (1.0 / s - 1.0).log10()
+    // Adding zero turns an even score's -0 into 0.
+    -400.0 * (1.0 / s - 1.0).log10() + 0.0
 }
 
 impl Pentanomial {
@@ -49,6 +50,41 @@ impl Pentanomial {
         (elo_of_score(mean - half), elo_of_score(mean), elo_of_score(mean + half))
     }
 
+    /// What can be said of the Elo: (lower bound, estimate, upper bound) at 95 %, each `None`
+    /// where the results cannot say it. Every game won (or lost) gives only a bound, from the
+    /// exact binomial tail (the chance of so many wins in a row at that score is 2.5 %); pairs
+    /// that all scored alike give an estimate but no interval; no games, nothing.
+    pub fn elo_bounds(&self) -> (Option<f64>, Option<f64>, Option<f64>) {
+        let games = 2 * self.pairs();
+        if games == 0 {
+            return (None, None, None);
+        }
+        let (mean, var) = self.mean_and_variance();
+        let bound = elo_of_score(0.025f64.powf(1.0 / games as f64));
+        if mean >= 1.0 {
+            (Some(bound), None, None)
+        } else if mean <= 0.0 {
+            (None, None, Some(-bound))
+        } else if var == 0.0 {
+            (None, Some(elo_of_score(mean)), None)
+        } else {
+            let (lo, elo, hi) = self.elo();
+            (Some(lo), Some(elo), Some(hi))
+        }
+    }
+
+    /// [`Pentanomial::elo_bounds`] in words: `Elo +35.2 [+10.1, +60.3]`, `Elo > +93 (every
+    /// game won)`, `Elo +0.0 (no interval: every pair scored alike)`, `Elo: no games`.
+    pub fn elo_text(&self) -> String {
+        match self.elo_bounds() {
+            (Some(lo), Some(elo), Some(hi)) => format!("Elo {elo:+.1} [{lo:+.1}, {hi:+.1}]"),
+            (Some(lo), None, None) => format!("Elo > {lo:+.0} (every game won; no upper bound)"),
+            (None, None, Some(hi)) => format!("Elo < {hi:+.0} (every game lost; no lower bound)"),
+            (None, Some(elo), None) => format!("Elo {elo:+.1} (no interval: every pair scored alike)"),
+            _ => "Elo: no games".into(),
+        }
+    }
+
     /// Likelihood of superiority: the chance the first engine is the stronger.
     pub fn los(&self) -> f64 {
         let (mean, var) = self.mean_and_variance();
@@ -65,14 +101,22 @@ impl Pentanomial {
         normal_cdf((mean - 0.5) / (var / n).sqrt())
     }
 
-    /// The SPRT log-likelihood ratio of `elo1` against `elo0`.
+    /// The SPRT log-likelihood ratio of `elo1` against `elo0`. While a cell is empty, half a
+    /// pair is added to each (a Jeffreys prior): results with no spread (every pair won) still
+    /// move the ratio, without deciding after a pair or two.
     pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
-        let (mean, var) = self.mean_and_variance();
-        if var == 0.0 {
+        let n = self.pairs() as f64;
+        if n == 0.0 {
             return 0.0;
         }
+        let counts: [f64; 5] =
+            if self.0.contains(&0) { self.0.map(|c| c as f64 + 0.5) } else { self.0.map(|c| c as f64) };
+        let total: f64 = counts.iter().sum();
+        let values = [0.0, 0.25, 0.5, 0.75, 1.0];
+        let mean = counts.iter().zip(values).map(|(c, v)| c * v).sum::<f64>() / total;
+        let var = counts.iter().zip(values).map(|(c, v)| c * (v - mean).powi(2)).sum::<f64>() / total;
         let (s0, s1) = (score_of_elo(elo0), score_of_elo(elo1));
-        self.pairs() as f64 * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
     }
 
     /// The variance of pair scores against what independent games of the same results would give
@@ -129,6 +173,29 @@ mod tests {
         // LOS of a mean of .525 with sd sqrt(.080625/10) = .089791: Phi(.27843) = .6097
         assert!((p.los() - 0.6097).abs() < 1e-3, "{}", p.los());
         assert!((score_of_elo(0.0) - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn one_sided_and_empty_results_say_what_they_can() {
+        // 60 pairs all won: the SPRT decides (it stayed at 0 before empty cells were regularised).
+        let all = Pentanomial([0, 0, 0, 0, 60]);
+        let (_, upper) = sprt_bounds(0.05, 0.05);
+        assert!(all.llr(0.0, 10.0) > upper, "{}", all.llr(0.0, 10.0));
+        assert!(Pentanomial([60, 0, 0, 0, 0]).llr(0.0, 10.0) < -upper);
+        // A pair or two decide nothing, even all won.
+        for pairs in 1..=3 {
+            let llr = Pentanomial([0, 0, 0, 0, pairs]).llr(0.0, 200.0);
+            assert!(llr > 0.0 && llr < upper, "{pairs}: {llr}");
+        }
+        // Every game won: a lower bound only. Eight games: 0.025^(1/8) = 0.6300, +92.9 Elo.
+        let four = Pentanomial([0, 0, 0, 0, 4]);
+        assert_eq!(four.elo_bounds().1, None);
+        assert!((four.elo_bounds().0.unwrap() - 92.9).abs() < 0.1, "{:?}", four.elo_bounds());
+        assert_eq!(four.elo_text(), "Elo > +93 (every game won; no upper bound)");
+        assert_eq!(Pentanomial([4, 0, 0, 0, 0]).elo_text(), "Elo < -93 (every game lost; no lower bound)");
+        assert_eq!(Pentanomial::default().elo_text(), "Elo: no games");
+        assert_eq!(Pentanomial([0, 0, 5, 0, 0]).elo_text(), "Elo +0.0 (no interval: every pair scored alike)");
+        assert!(Pentanomial([1, 2, 3, 3, 1]).elo_text().starts_with("Elo +17.4 ["));
         assert!((elo_of_score(score_of_elo(123.0)) - 123.0).abs() < 1e-9);
     }
 }
