@@ -139,11 +139,19 @@ pub fn run(args: MatchArgs) -> ExitCode {
         (None, None, None) => MoveLimit::Depth(2),
         _ => return refuse("give at most one of --depth, --nodes, --movetime"),
     };
-    // Each spec is checked once here; every thread then makes its own players from it.
+    // Each spec is checked once here, and each engine started and greeted once, as cutechess
+    // does: one that cannot play stops the match before its first game. Every thread then makes
+    // its own players from the specs.
+    let start = GameHandle::new(&args.variant, args.chess960).expect("checked above");
     let mut names = Vec::new();
     for (i, spec) in args.engine.iter().enumerate() {
         match player(spec, &limit, i) {
-            Ok(p) => names.push(p.name()),
+            Ok(mut p) => {
+                if let Err(e) = p.check_ready(&start) {
+                    return refuse(format!("engine {} ({spec}): {e}", i + 1));
+                }
+                names.push(p.name());
+            }
             Err(e) => return refuse(e),
         }
     }

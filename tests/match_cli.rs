@@ -37,3 +37,21 @@ fn an_sprt_decides_when_one_side_wins_every_pair() {
     let games: u64 = out.split("games ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     assert!(games < 60, "{out}");
 }
+
+/// An engine that cannot start, or ends before the handshake, stops the match before its first
+/// game with the reason and exit code 2, as cutechess does (it used to play the match as crashes).
+#[test]
+fn an_engine_that_cannot_play_stops_the_match() {
+    for (engine, words) in
+        [("cmd=/nonexistent/engine", "cannot be started"), ("cmd=/bin/true", "ended before answering 'uci'")]
+    {
+        let out = Command::new(env!("CARGO_BIN_EXE_alea"))
+            .args(["match", "--engine", engine, "--engine", "builtin=random", "--pairs", "2"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{engine}: {stderr}");
+        assert!(stderr.contains("engine 1") && stderr.contains(words), "{engine}: {stderr}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("games "), "no game was played");
+    }
+}

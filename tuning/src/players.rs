@@ -92,6 +92,12 @@ pub trait Player {
     fn new_game(&mut self, game: &GameHandle) -> Result<(), Failure>;
     fn before_roll(&mut self, game: &GameHandle, freedom: &[String]) -> Result<Option<String>, Failure>;
     fn after_roll(&mut self, game: &GameHandle, roll: &Roll, allowed: &[String]) -> Result<String, Failure>;
+
+    /// Before a match: can this player play `game`'s variant at all (an engine that cannot
+    /// start, or does not answer the handshake, stops the match before its first game)?
+    fn check_ready(&mut self, _game: &GameHandle) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// Alea in this process: a fresh table each move, one thread.
@@ -361,6 +367,27 @@ impl Drop for EngineProcess {
 }
 
 impl Player for EngineProcess {
+    fn check_ready(&mut self, game: &GameHandle) -> Result<(), String> {
+        // The operating system's reason when it cannot even be started.
+        Command::new(&self.command)
+            .args(&self.args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .and_then(|mut child| {
+                let _ = child.kill();
+                child.wait()
+            })
+            .map_err(|e| format!("'{}' cannot be started: {e}", self.command))?;
+        let answered = self.start(game);
+        self.stop();
+        answered.map_err(|e| match e {
+            Failure::Timeout => format!("'{}' does not answer 'uci' with 'uciok' within 10 s", self.command),
+            _ => format!("'{}' ended before answering 'uci' with 'uciok' (and 'isready' with 'readyok')", self.command),
+        })
+    }
+
     fn clocks(&mut self, clocks: Option<Clocks>) {
         self.clocks = clocks;
     }
