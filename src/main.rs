@@ -80,6 +80,15 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => {
+            // A person at a terminal is told what this is, as Stockfish does; a GUI on a pipe
+            // gets nothing it did not ask for.
+            use std::io::IsTerminal;
+            if std::io::stdout().is_terminal() {
+                println!(
+                    "Alea {} by the Alea developers: UCI for dice chess ('help' lists the commands)",
+                    env!("CARGO_PKG_VERSION")
+                );
+            }
             alea_protocol::run(std::io::stdin(), alea_protocol::Output::new(std::io::stdout()));
             ExitCode::SUCCESS
         }

@@ -104,6 +104,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         let mut r = record.lock().expect("record");
         let (white, black) = if human == Color::White { ("You", "Alea") } else { ("Alea", "You") };
         r.tags.push(("Event".into(), "alea play".into()));
+        r.tags.push(("Date".into(), alea_engine::pgn::today()));
         r.tags.push(("White".into(), white.into()));
         r.tags.push(("Black".into(), black.into()));
     }

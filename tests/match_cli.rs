@@ -55,3 +55,23 @@ fn an_engine_that_cannot_play_stops_the_match() {
         assert!(!String::from_utf8_lossy(&out.stdout).contains("games "), "no game was played");
     }
 }
+
+/// The games are dated (PGN's `Date` tag), not `????.??.??`.
+#[test]
+fn match_games_are_dated() {
+    let dir = std::env::temp_dir().join(format!("alea-match-date-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("dated.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let (ok, _) = alea_match(&[&ALEA_AND_RANDOM[..], &["--pairs", "1", "--pgn", pgn.to_str().unwrap()]].concat());
+    assert!(ok);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let dates: Vec<&str> = text.lines().filter(|l| l.starts_with("[Date ")).collect();
+    assert_eq!(dates.len(), 2, "{text}");
+    for d in dates {
+        let value = d.trim_start_matches("[Date \"").trim_end_matches("\"]");
+        let parts: Vec<&str> = value.split('.').collect();
+        assert!(parts.len() == 3 && parts.iter().all(|p| p.chars().all(|c| c.is_ascii_digit())), "{d}");
+        assert!(value.as_bytes()[0] == b'2', "{d}");
+    }
+}

@@ -620,3 +620,39 @@ fn go_numbers_near_the_integer_limits_search_until_stopped() {
     }
     e.quit();
 }
+
+/// `help` lists the commands (Stockfish answers it too); on a terminal, `alea` says what it is
+/// before reading commands, and on a pipe nothing comes before what a GUI asks for.
+#[test]
+fn help_and_the_greeting_on_a_terminal() {
+    let mut e = Engine::start();
+    let lines = e.ask("help");
+    assert_eq!(errors(&lines), 0, "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("legalmoves")) && lines.iter().any(|l| l.contains("go roll 2,5")));
+    e.quit();
+    // Through a pseudo-terminal (util-linux's `script`): the greeting line first.
+    let bin = env!("CARGO_BIN_EXE_alea");
+    let out = Command::new("script")
+        .args(["-qec", bin, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().unwrap().write_all(b"quit\n")?;
+            child.wait_with_output()
+        })
+        .expect("script runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Alea ") && text.contains("'help' lists the commands"), "{text}");
+    // On a pipe: silence until asked.
+    let out = Command::new(bin)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().unwrap().write_all(b"quit\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(out.stdout.is_empty(), "{:?}", String::from_utf8_lossy(&out.stdout));
+}

@@ -37,6 +37,27 @@ pub struct GameRecord {
     pub result: String,
 }
 
+/// Today's date (UTC) as PGN writes dates, `2026.11.23`: for the `Date` tag of a game played now.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    pgn_date(secs / 86_400)
+}
+
+/// The date `days` after 1970-01-01, as `YYYY.MM.DD` (the civil calendar from a day count, after
+/// Howard Hinnant's algorithm).
+fn pgn_date(days: u64) -> String {
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
 /// Why a PGN was refused: the message names the move where it went wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnError(pub String);
@@ -338,4 +359,16 @@ fn parse_commands(comment: &str) -> (Vec<(String, String)>, String) {
     }
     rest.push_str(s);
     (commands, rest.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dates_in_pgn_form() {
+        assert_eq!(super::pgn_date(0), "1970.01.01");
+        assert_eq!(super::pgn_date(59), "1970.03.01");
+        assert_eq!(super::pgn_date(11_016), "2000.02.29");
+        assert_eq!(super::pgn_date(20_415), "2025.11.23");
+        assert_eq!(super::today().len(), 10);
+    }
 }

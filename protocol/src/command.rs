@@ -49,9 +49,16 @@ pub enum Command {
     Uci,
     Debug(bool),
     IsReady,
-    SetOption { name: String, value: Option<String> },
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
     UciNewGame,
-    Position { start: StartSpec, recapture: Option<String>, moves: Vec<String> },
+    Position {
+        start: StartSpec,
+        recapture: Option<String>,
+        moves: Vec<String>,
+    },
     Go(GoParams),
     Stop,
     PonderHit,
@@ -59,6 +66,8 @@ pub enum Command {
     LegalMoves(LegalMovesQuery),
     Display,
     Bench,
+    /// `help`: the commands in a few lines, as Stockfish answers it.
+    Help,
 }
 
 /// Why a line was refused.
@@ -117,6 +126,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "quit" => no_args(Command::Quit),
         "d" => no_args(Command::Display),
         "bench" => no_args(Command::Bench),
+        "help" => no_args(Command::Help),
         "debug" => match rest {
             ["on"] => Ok(Command::Debug(true)),
             ["off"] => Ok(Command::Debug(false)),

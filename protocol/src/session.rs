@@ -73,7 +73,9 @@ impl Session {
                 self.stop_search();
                 Flow::Quit
             }
-            Command::Uci | Command::Debug(_) | Command::LegalMoves(_) | Command::Display => self.handle_simple(cmd),
+            Command::Uci | Command::Debug(_) | Command::LegalMoves(_) | Command::Display | Command::Help => {
+                self.handle_simple(cmd)
+            }
             cmd => {
                 // Anything else changes state or starts work: a running search ends first.
                 self.stop_search();
@@ -160,6 +162,7 @@ impl Session {
             }
             Command::LegalMoves(query) => self.legal_moves(query),
             Command::Display => self.display(),
+            Command::Help => self.out.lines(HELP),
             Command::Quit => return Flow::Quit,
             Command::Go(GoParams { perft: Some(depth), .. }) => self.perft(depth),
             Command::Stop | Command::PonderHit => {}
@@ -304,3 +307,19 @@ impl Session {
         self.out.lines(lines);
     }
 }
+
+/// `help`: what a person at the prompt can type (the protocol itself is ../shared/PROTOCOL.md).
+const HELP: [&str; 12] = [
+    "Alea speaks UCI extended for dice (shared/PROTOCOL.md). Commands:",
+    "  uci | isready | ucinewgame | quit | stop | debug on|off",
+    "  setoption name <name> [value <value>]   (uci lists the options: UCI_Variant, EngineRolls, ...)",
+    "  position startpos|fen <FEN or DFEN> [moves <turns>]   (turns in UCI; micro-moves joined by commas)",
+    "  go [roll <faces>|roll any] [depth N|movetime MS|nodes N|wtime/btime/winc/binc MS|infinite]",
+    "     before a roll: the outcome table and 'bestmove roll' or a Freedom move; after it: the turn",
+    "  go perft N     legal move paths (dice ignored)",
+    "  legalmoves [count] [roll <faces>] [first]   what a roll allows",
+    "  d              the position, the variant and the choices before the roll",
+    "  bench          the speed benchmark",
+    "  help           this text",
+    "Faces are 1 (pawn) to 6 (king), as words or joined by commas: go roll 2 5, go roll 2,5.",
+];

@@ -267,6 +267,7 @@ fn play_pair(
         let first_color = if game_of_pair == 1 { Color::White } else { Color::Black };
         let points = points_for(refereed.result, first_color);
         refereed.record.tags.insert(0, ("Event".into(), "alea match".into()));
+        refereed.record.tags.insert(1, ("Date".into(), alea_engine::pgn::today()));
         refereed.record.tags.push(("Round".into(), format!("{}.{game_of_pair}", pair + 1)));
         refereed.record.tags.push(("Seed".into(), config.seed.to_string()));
         let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());

@@ -82,6 +82,7 @@ impl WebGame {
         let mut record = GameRecord::new(game.variant(), chess960, (!standard).then(|| game.start_fen()));
         let (white, black) = if human == Color::White { ("You", "Alea") } else { ("Alea", "You") };
         record.tags.push(("Event".into(), "Alea web game".into()));
+        record.tags.push(("Date".into(), alea_engine::pgn::today()));
         record.tags.push(("White".into(), white.into()));
         record.tags.push(("Black".into(), black.into()));
         let mut web = WebGame {
