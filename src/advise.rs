@@ -31,7 +31,7 @@ pub struct AdviseArgs {
     /// roll.
     #[arg(long)]
     roll: Option<String>,
-    /// Seconds to think.
+    /// Seconds to think [default: 1, unless --depth is given].
     #[arg(long, conflicts_with = "depth", allow_negative_numbers = true)]
     time: Option<f64>,
     /// Turns deep to search, instead of a time.

@@ -16,7 +16,8 @@ use std::process::ExitCode;
 pub struct AnalyseArgs {
     /// The game: PGN with rolls (as `alea` writes it).
     pgn: std::path::PathBuf,
-    /// Seconds for each search (two a move: before and after the roll).
+    /// Seconds for each search (two a move: before and after the roll) [default: 0.5, unless
+    /// --depth is given].
     #[arg(long, conflicts_with = "depth", allow_negative_numbers = true)]
     time: Option<f64>,
     /// Turns deep for each search, instead of a time.

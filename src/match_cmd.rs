@@ -17,6 +17,7 @@ pub struct MatchArgs {
     /// one player are joined with spaces: --engine "cmd=/usr/games/stockfish proto=uci".
     #[arg(long, num_args = 1, required = true)]
     engine: Vec<String>,
+    /// Rule set: freedom, classic, brainking or dicechess3.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Random Chess960 starts (one per pair).
@@ -34,6 +35,7 @@ pub struct MatchArgs {
     /// Pairs of games (each opening played with both colours).
     #[arg(long, default_value_t = 50)]
     pairs: u64,
+    /// Seed of the dice and of random Chess960 starts: the same seed plays the same games.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// A game still on after this many plies is a draw.

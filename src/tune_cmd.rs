@@ -22,11 +22,13 @@ pub enum TuneCmd {
 
 #[derive(clap::Args)]
 pub struct DatagenArgs {
+    /// Rule set: freedom, classic, brainking or dicechess3.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Chess960 starts (each game the next of the 960).
     #[arg(long)]
     chess960: bool,
+    /// Games to play (game i always gets the same dice).
     #[arg(long)]
     games: u64,
     /// Turns deep each move (the default: 2).
@@ -38,6 +40,7 @@ pub struct DatagenArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
+    /// Seed of the dice and of the random opening plies.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Opening plies played at random, to spread the games out.
@@ -49,6 +52,7 @@ pub struct DatagenArgs {
     /// Players' evaluation parameters (default: the engine's).
     #[arg(long)]
     eval: Option<PathBuf>,
+    /// The data file, written game by game (see --resume).
     #[arg(long)]
     out: PathBuf,
     /// Continue an existing file made with the same settings.
