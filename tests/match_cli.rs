@@ -75,3 +75,30 @@ fn match_games_are_dated() {
         assert!(value.as_bytes()[0] == b'2', "{d}");
     }
 }
+
+/// Every option says what it is, and the time options their defaults.
+#[test]
+fn help_texts_describe_every_option() {
+    let help = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_alea")).args(args).arg("--help").output().unwrap();
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let described = |text: &str, option: &str| {
+        text.lines().any(|l| {
+            let l = l.trim_start();
+            // The option, its value's name, then words other than the default.
+            let words = l.split(" [default").next().unwrap_or("").split_whitespace().count();
+            l.starts_with(&format!("--{option} ")) && words > 2
+        })
+    };
+    let text = help(&["match"]);
+    for option in ["variant", "seed", "pairs", "engine"] {
+        assert!(described(&text, option), "match --{option}: {text}");
+    }
+    let text = help(&["tune", "datagen"]);
+    for option in ["variant", "games", "seed", "out"] {
+        assert!(described(&text, option), "tune datagen --{option}: {text}");
+    }
+    assert!(help(&["advise"]).contains("[default: 1, unless --depth is given]"));
+    assert!(help(&["analyse"]).contains("[default: 0.5, unless"));
+}
