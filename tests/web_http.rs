@@ -276,7 +276,13 @@ fn bad_requests_are_refused_clearly_and_change_nothing() {
         let slow_id = slow_id.clone();
         std::thread::spawn(move || request(&addr, "POST", &format!("/api/games/{slow_id}/engine"), None))
     };
-    std::thread::sleep(Duration::from_millis(300));
+    // Wait until the game says the engine is thinking (not a fixed sleep: a loaded machine may
+    // take longer to start the search).
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while json_of(&server.addr, "GET", &format!("/api/games/{slow_id}"), None).1["busy"] != true {
+        assert!(std::time::Instant::now() < deadline, "the engine never started thinking");
+        std::thread::sleep(Duration::from_millis(10));
+    }
     refused(&server.addr, "POST", &format!("/api/games/{slow_id}/engine"), None, 409, "already thinking");
     refused(&server.addr, "POST", &format!("/api/games/{slow_id}/roll"), None, 409, "thinking");
     // Other games are not held up meanwhile.
