@@ -23,7 +23,10 @@ pub struct AnalyseArgs {
     /// Turns deep for each search, instead of a time.
     #[arg(long)]
     depth: Option<u32>,
-    /// Write the game annotated with each move's loss and luck to this file.
+    /// Only game N of the file (from 1); every game by default.
+    #[arg(long)]
+    game: Option<usize>,
+    /// Write the game(s) annotated with each move's loss and luck to this file.
     #[arg(long)]
     out: Option<std::path::PathBuf>,
 }
@@ -51,27 +54,80 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         Ok(t) => t,
         Err(e) => return refuse(format!("cannot read {}: {e}", args.pgn.display())),
     };
-    let mut record = match GameRecord::from_pgn(&text) {
+    let mut records = match GameRecord::all_from_pgn(&text) {
         Ok(r) => r,
         Err(e) => return refuse(format!("{}: {e}", args.pgn.display())),
     };
     if args.time.is_some_and(|t| !(t > 0.0 && t <= 3600.0)) || args.depth == Some(0) {
         return refuse("--time takes seconds above 0 (at most an hour) and --depth a whole number above 0");
     }
+    let chosen: Vec<usize> = match args.game {
+        Some(n) if (1..=records.len()).contains(&n) => vec![n - 1],
+        Some(n) => return refuse(format!("--game {n}: the file has {} game(s)", records.len())),
+        None => (0..records.len()).collect(),
+    };
     let limits = match (args.depth, args.time) {
         (Some(d), _) => Limits { depth: Some(d), ..Default::default() },
         (None, t) => Limits { movetime: Some((t.unwrap_or(0.5) * 1000.0) as u64), ..Default::default() },
     };
-    let mut game = match record.start_game() {
-        Ok(game) => game,
-        Err(e) => return refuse(format!("{}: {e}", args.pgn.display())),
-    };
-    let mut reports = Vec::new();
-    for (ply, turn) in record.turns.iter().enumerate() {
-        let report = match analyse_turn(&game, ply, &turn.turn, turn.roll, &limits) {
+    let several = chosen.len() > 1;
+    // Over all games, by player (their names from the tags; colours change from game to game).
+    let mut by_player: Vec<(String, Vec<MoveReport>)> = Vec::new();
+    for &i in &chosen {
+        let record = &mut records[i];
+        let name = |side: &str| record.tags.iter().find(|(n, _)| n == side).map_or("?".to_string(), |(_, v)| v.clone());
+        let (white, black) = (name("White"), name("Black"));
+        if several || args.game.is_some() {
+            println!("Game {}: {white} vs {black}, {} ({})", i + 1, record.variant, record.result);
+        }
+        let reports = match analyse_game(record, &limits) {
             Ok(r) => r,
-            Err(e) => return refuse(format!("{}: turn {}: {e}", args.pgn.display(), ply + 1)),
+            Err(e) => return refuse(format!("{}: game {}: {e}", args.pgn.display(), i + 1)),
         };
+        print!("{}", summary(&reports));
+        for r in reports {
+            let player = if r.side == Color::White { white.clone() } else { black.clone() };
+            match by_player.iter_mut().find(|(p, _)| *p == player) {
+                Some((_, list)) => list.push(r),
+                None => by_player.push((player, vec![r])),
+            }
+        }
+        if several {
+            println!();
+        }
+    }
+    if several {
+        println!("All {} games:", chosen.len());
+        for (player, reports) in &by_player {
+            let loss: i64 = reports.iter().map(|r| i64::from(r.loss)).sum();
+            let luck: i64 = reports.iter().filter_map(|r| r.luck).map(i64::from).sum();
+            println!(
+                "{player}: {} moves, average loss {:.1}, total luck {luck:+}",
+                reports.len(),
+                loss as f64 / reports.len().max(1) as f64
+            );
+        }
+    }
+    if let Some(path) = &args.out {
+        let text: Vec<String> = chosen.iter().map(|&i| records[i].to_pgn()).collect();
+        if let Err(e) = std::fs::write(path, text.join("\n")) {
+            return refuse(format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Judges every turn of one game, printing a row for each, and notes each turn's judgement in
+/// the record (for `--out`).
+fn analyse_game(record: &mut GameRecord, limits: &Limits) -> Result<Vec<MoveReport>, String> {
+    let mut game = record.start_game()?;
+    let mut reports = Vec::new();
+    println!(
+        "move played  roll   best turn and its score for the side to move; loss of the turn played; luck of the roll"
+    );
+    for (ply, turn) in record.turns.iter().enumerate() {
+        let report =
+            analyse_turn(&game, ply, &turn.turn, turn.roll, limits).map_err(|e| format!("turn {}: {e}", ply + 1))?;
         println!(
             "{:>3}. {:<7} {:<6} best {:<7} {:>6}  loss {:>5}  luck {}",
             ply / 2 + 1,
@@ -83,28 +139,20 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
             report.luck.map_or("-".into(), |l| format!("{l:+}"))
         );
         reports.push(report);
-        if let Err(e) = game.play_checked(&turn.turn, turn.roll.as_ref()) {
-            return refuse(format!("{}: turn {}: {e}", args.pgn.display(), ply + 1));
-        }
+        game.play_checked(&turn.turn, turn.roll.as_ref()).map_err(|e| format!("turn {}: {e}", ply + 1))?;
     }
-    print!("{}", summary(&reports));
-    if let Some(path) = &args.out {
-        for (t, r) in record.turns.iter_mut().zip(&reports) {
-            let mut note = format!("best {} {}", r.best, score_text(r.best_score));
-            if r.loss > 0 {
-                note.push_str(&format!(", loss {}", r.loss));
-            }
-            if let Some(l) = r.luck {
-                note.push_str(&format!(", luck {l:+}"));
-            }
-            t.comment = Some(note);
+    for (t, r) in record.turns.iter_mut().zip(&reports) {
+        let mut note = format!("best {} {}", r.best, score_text(r.best_score));
+        if r.loss > 0 {
+            note.push_str(&format!(", loss {}", r.loss));
         }
-        record.tags.push(("Annotator".into(), format!("Alea {}", env!("CARGO_PKG_VERSION"))));
-        if let Err(e) = std::fs::write(path, record.to_pgn()) {
-            return refuse(format!("cannot write {}: {e}", path.display()));
+        if let Some(l) = r.luck {
+            note.push_str(&format!(", luck {l:+}"));
         }
+        t.comment = Some(note);
     }
-    ExitCode::SUCCESS
+    record.tags.push(("Annotator".into(), format!("Alea {}", env!("CARGO_PKG_VERSION"))));
+    Ok(reports)
 }
 
 fn analyse_turn(

@@ -96,3 +96,34 @@ fn bad_records_are_refused() {
     let (ok, _, stderr) = analyse(&[dir.join("missing.pgn").to_str().unwrap()]);
     assert!(!ok && stderr.contains("cannot read"), "{stderr}");
 }
+
+/// The multi-game PGN `alea match` writes: every game analysed with its own summary and one over
+/// all (by player, whatever colour), or one game with `--game N`; an N past the end is refused.
+#[test]
+fn every_game_of_a_match_file() {
+    let dir = std::env::temp_dir().join(format!("alea-analyse-many-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("match.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let out = Command::new(env!("CARGO_BIN_EXE_alea"))
+        .args(["match", "--engine", "builtin=alea depth=1", "--engine", "builtin=random", "--pairs", "1"])
+        .args(["--max-plies", "12", "--pgn", pgn.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let path = pgn.to_str().unwrap();
+    let annotated = dir.join("annotated.pgn");
+    let (ok, stdout, stderr) = analyse(&[path, "--depth", "1", "--out", annotated.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("Game 1: alea vs random") && stdout.contains("Game 2: random vs alea"), "{stdout}");
+    assert!(
+        stdout.contains("All 2 games:") && stdout.contains("\nalea: ") && stdout.contains("\nrandom: "),
+        "{stdout}"
+    );
+    let back = std::fs::read_to_string(&annotated).unwrap();
+    assert_eq!(GameRecord::all_from_pgn(&back).unwrap().len(), 2);
+    let (ok, stdout, _) = analyse(&[path, "--depth", "1", "--game", "2"]);
+    assert!(ok && stdout.contains("Game 2: random vs alea") && !stdout.contains("Game 1"), "{stdout}");
+    let (ok, _, stderr) = analyse(&[path, "--game", "3"]);
+    assert!(!ok && stderr.contains("--game 3: the file has 2 game(s)"), "{stderr}");
+}

@@ -171,6 +171,38 @@ impl GameRecord {
         out
     }
 
+    /// Reads every game of a PGN file (as `alea match` writes them, one after another), each
+    /// checked as [`GameRecord::from_pgn`] checks one; the error names the game.
+    pub fn all_from_pgn(text: &str) -> Result<Vec<GameRecord>, PgnError> {
+        let mut games = Vec::new();
+        let mut current = String::new();
+        let mut seen_moves = false;
+        for line in text.lines() {
+            let trimmed = line.trim();
+            // A tag after movetext starts the next game.
+            if trimmed.starts_with('[') && seen_moves {
+                games.push(std::mem::take(&mut current));
+                seen_moves = false;
+            }
+            if !trimmed.is_empty() && !trimmed.starts_with('[') {
+                seen_moves = true;
+            }
+            current.push_str(line);
+            current.push('\n');
+        }
+        if !current.trim().is_empty() {
+            games.push(current);
+        }
+        if games.is_empty() {
+            return Err(PgnError("no game in the text".into()));
+        }
+        games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| GameRecord::from_pgn(g).map_err(|e| PgnError(format!("game {}: {e}", i + 1))))
+            .collect()
+    }
+
     /// Reads one game from PGN text, checking every turn against its roll.
     pub fn from_pgn(text: &str) -> Result<GameRecord, PgnError> {
         let (tags, movetext) = split_tags(text)?;
