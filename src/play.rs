@@ -63,9 +63,56 @@ fn read_turn(game: &GameHandle, text: &str, allowed: &[String]) -> Result<String
     let named = game.canonical(text).or_else(|| game.parse_san(text));
     match named {
         Some(turn) if allowed.contains(&turn) => Ok(turn),
-        Some(_) => Err(format!("{text} is a legal move, but not one you may play now")),
+        Some(_) => {
+            let movers = role_names(&movers(game, allowed), true);
+            Err(if movers.is_empty() {
+                format!("{text} is a legal move, but not one you may play now")
+            } else {
+                format!("{text} is a legal move, but not one you may play now: only {movers} may move")
+            })
+        }
         None => Err(format!("{text} is not a move here")),
     }
+}
+
+/// The kinds of piece that `turns` move (their first micro-move's piece), in the order of roles.
+fn movers(game: &GameHandle, turns: &[String]) -> Vec<alea_engine::Role> {
+    let mut roles: Vec<alea_engine::Role> = turns
+        .iter()
+        .filter_map(|t| alea_engine::Square::parse(t.get(..2)?))
+        .filter_map(|sq| game.board().role_at(sq))
+        .collect();
+    roles.sort_by_key(|r| r.index());
+    roles.dedup();
+    roles
+}
+
+/// Roles in words: `pawn`, `knight or bishop`, `pawn, knight or rook`; `plural` for the kinds
+/// of piece (`pawns`, `knights or bishops`).
+fn role_names(roles: &[alea_engine::Role], plural: bool) -> String {
+    const ONE: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+    const MANY: [&str; 6] = ["pawns", "knights", "bishops", "rooks", "queens", "the king"];
+    let names: Vec<&str> = roles.iter().map(|r| if plural { MANY[r.index()] } else { ONE[r.index()] }).collect();
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// Why a roll allows other pieces than its faces name (Freedom gives an unusable roll to the
+/// lowest piece that can move): said when none of the rolled pieces can move.
+fn fallback_note(game: &GameHandle, roll: &Roll, allowed: &[String]) -> Option<String> {
+    let rolled: Vec<alea_engine::Role> = roll.faces().iter().map(|&f| alea_engine::Role::ALL[f as usize - 1]).collect();
+    let moving = movers(game, allowed);
+    (!moving.is_empty() && !moving.iter().any(|r| rolled.contains(r))).then(|| {
+        let to = role_names(&moving, true).replace(" or ", " and ");
+        format!(
+            "No {} can move: the roll falls to {}{to}.",
+            role_names(&rolled, false),
+            if to == "the king" { "" } else { "the " }
+        )
+    })
 }
 
 /// Lists turns (or micro-moves) in SAN for the prompt.
@@ -206,6 +253,9 @@ pub fn run(args: PlayArgs) -> ExitCode {
                         println!("No move is allowed: your turn is passed.");
                         "0000".to_string()
                     } else {
+                        if let Some(note) = fallback_note(&game, &roll, &allowed) {
+                            println!("{note}");
+                        }
                         loop {
                             let Answer::Line(input) = ask(&format!("Your move ({}):", names(&game, &allowed))) else {
                                 return finish(&record, &args.pgn);

@@ -146,3 +146,21 @@ fn a_person_plays_dicechess3_one_micro_move_at_a_time() {
     assert!(record.turns.iter().all(|t| t.roll.is_some_and(|r| r.dice() == 3)));
     assert!(record.turns.iter().any(|t| t.turn.contains(',')), "{:?}", record.turns);
 }
+
+/// A roll that falls to other pieces is explained, and so is a legal move the roll does not allow.
+#[test]
+fn fallback_rolls_and_refused_moves_are_explained() {
+    // Seed 1: the first roll is a queen, which cannot move at the start.
+    let (mut child, _) = start_play("play-fallback", &["--seed", "1", "--depth", "1"]);
+    let stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let text = quit(child, stdin, stdout);
+    assert!(text.contains("You rolled 5 (queen).\nNo queen can move: the roll falls to the pawns."), "{text}");
+    // Seed 5: a knight is rolled; a pawn move is legal chess but not allowed, and the reason says so.
+    let (mut child, _) = start_play("play-refused", &["--seed", "5", "--depth", "1"]);
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "e4").unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let text = quit(child, stdin, stdout);
+    assert!(text.contains("e4 is a legal move, but not one you may play now: only knights may move."), "{text}");
+}
