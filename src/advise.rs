@@ -156,11 +156,7 @@ fn roll_text(roll: Option<&RollSpec>) -> String {
         Some(RollSpec::Any) => "any move".into(),
         Some(RollSpec::Faces(faces)) => {
             let r = Roll::new(faces).expect("a checked roll");
-            let names: Vec<&str> = r
-                .faces()
-                .iter()
-                .map(|&f| ["pawn", "knight", "bishop", "rook", "queen", "king"][f as usize - 1])
-                .collect();
+            let names: Vec<&str> = r.faces().iter().map(|&f| Role::of_face(f).name()).collect();
             format!("roll {} ({})", r, names.join(", "))
         }
     }

@@ -53,8 +53,7 @@ fn save(record: &GameRecord, path: &PathBuf) {
 }
 
 fn face_names(roll: &Roll) -> String {
-    let names: Vec<&str> =
-        roll.faces().iter().map(|&f| ["pawn", "knight", "bishop", "rook", "queen", "king"][f as usize - 1]).collect();
+    let names: Vec<&str> = roll.faces().iter().map(|&f| alea_engine::Role::of_face(f).name()).collect();
     format!("{roll} ({})", names.join(", "))
 }
 
@@ -90,9 +89,14 @@ fn movers(game: &GameHandle, turns: &[String]) -> Vec<alea_engine::Role> {
 /// Roles in words: `pawn`, `knight or bishop`, `pawn, knight or rook`; `plural` for the kinds
 /// of piece (`pawns`, `knights or bishops`).
 fn role_names(roles: &[alea_engine::Role], plural: bool) -> String {
-    const ONE: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
-    const MANY: [&str; 6] = ["pawns", "knights", "bishops", "rooks", "queens", "the king"];
-    let names: Vec<&str> = roles.iter().map(|r| if plural { MANY[r.index()] } else { ONE[r.index()] }).collect();
+    let names: Vec<String> = roles
+        .iter()
+        .map(|&r| match (plural, r) {
+            (false, r) => r.name().to_string(),
+            (true, alea_engine::Role::King) => "the king".to_string(),
+            (true, r) => format!("{}s", r.name()),
+        })
+        .collect();
     match names.split_last() {
         None => String::new(),
         Some((last, [])) => last.to_string(),
@@ -103,7 +107,7 @@ fn role_names(roles: &[alea_engine::Role], plural: bool) -> String {
 /// Why a roll allows other pieces than its faces name (Freedom gives an unusable roll to the
 /// lowest piece that can move): said when none of the rolled pieces can move.
 fn fallback_note(game: &GameHandle, roll: &Roll, allowed: &[String]) -> Option<String> {
-    let rolled: Vec<alea_engine::Role> = roll.faces().iter().map(|&f| alea_engine::Role::ALL[f as usize - 1]).collect();
+    let rolled: Vec<alea_engine::Role> = roll.faces().iter().map(|&f| alea_engine::Role::of_face(f)).collect();
     let moving = movers(game, allowed);
     (!moving.is_empty() && !moving.iter().any(|r| rolled.contains(r))).then(|| {
         let to = role_names(&moving, true).replace(" or ", " and ");

@@ -68,6 +68,16 @@ pub enum Role {
 impl Role {
     pub const ALL: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
 
+    /// The piece's name in English: `pawn` ... `king`.
+    pub const fn name(self) -> &'static str {
+        ["pawn", "knight", "bishop", "rook", "queen", "king"][self.index()]
+    }
+
+    /// The role a die face (1 to 6) names.
+    pub const fn of_face(face: u8) -> Role {
+        Role::ALL[face as usize - 1]
+    }
+
     #[inline]
     pub const fn index(self) -> usize {
         self as usize

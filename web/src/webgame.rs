@@ -127,13 +127,15 @@ impl WebGame {
         self.phase() != Phase::Over && self.side_to_move() != self.human
     }
 
+    /// The number below `total` that draws the dice of the turn now being decided: a function of
+    /// the game's seed and the ply, so a take-back meets the same roll.
+    fn draw(&self, total: u32) -> u32 {
+        pairing::draw(self.seed, 0, self.record.turns.len() as u64, u64::from(total)) as u32
+    }
+
     /// The dice for the turn now being decided.
     fn dice(&self) -> Roll {
-        let ply = self.record.turns.len() as u64;
-        let seed = self.seed;
-        self.game
-            .roll_for(pairing::draw(seed, 0, ply, u64::from(self.game.total_weight())) as u32)
-            .expect("a game not over has outcomes")
+        self.game.roll_for(self.draw(self.game.total_weight())).expect("a game not over has outcomes")
     }
 
     /// The dice still to use in the turn being decided: the whole roll, or what a turn in
@@ -339,9 +341,7 @@ impl WebGame {
             limits: Limits { movetime: Some(self.movetime.max(1)), ..Default::default() },
             options: SearchOptions::default(),
         };
-        let ply = self.record.turns.len() as u64;
-        let seed = self.seed;
-        let mut pick = |total: u32| pairing::draw(seed, 0, ply, u64::from(total)) as u32;
+        let mut pick = |total: u32| self.draw(total);
         let mut rolled = self.roll;
         let mut last: Option<(i32, u32)> = None;
         let turn = play_turn(&self.game, request, shared, &mut pick, &mut |event| match event {
