@@ -494,6 +494,58 @@ fn isready_and_stop_during_an_infinite_search() {
     e.quit();
 }
 
+/// A `go` sent while a search runs waits for that search's `bestmove` (as in Stockfish): the
+/// first search ends at its own depth and the second is searched in full after it.
+#[test]
+fn a_go_during_a_search_waits_for_it() {
+    let mut e = Engine::start();
+    e.ask("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    e.send("go roll 3 depth 4");
+    e.send("go roll 4 depth 3");
+    let first = e.until("bestmove", Duration::from_secs(60));
+    assert!(first.iter().any(|l| l.starts_with("info depth 4 ")), "the first search was cut short: {first:?}");
+    let second = e.until("bestmove", Duration::from_secs(60));
+    assert!(second.iter().any(|l| l.starts_with("info depth 3 ")), "{second:?}");
+    assert!(second.last().unwrap().starts_with("bestmove ") && second.last().unwrap() != "bestmove (none)");
+
+    // Behind a search that never ends by itself: isready is answered at once, and one `stop`
+    // ends the running search and then the waiting one, each with its own bestmove, in order.
+    e.send("go infinite");
+    e.send("go roll 2 depth 2");
+    e.send("go roll 9");
+    e.send("isready");
+    assert_eq!(e.until("readyok", Duration::from_secs(5)).last().unwrap(), "readyok");
+    e.send("stop");
+    let first = e.until("bestmove", Duration::from_secs(10));
+    assert!(first.last().unwrap().starts_with("bestmove "), "{first:?}");
+    let second = e.until("bestmove", Duration::from_secs(10));
+    assert!(second.last().unwrap().starts_with("bestmove "), "{second:?}");
+    // The unreadable `go` kept its place: its error, then its `bestmove (none)`.
+    let third = e.until("bestmove", Duration::from_secs(10));
+    assert_eq!(errors(&third), 1, "{third:?}");
+    assert_eq!(third.last().unwrap(), "bestmove (none)");
+    assert_eq!(e.ask("legalmoves count roll 3"), vec!["legalmoves count 11".to_string()]);
+    e.quit();
+}
+
+/// `go perft` runs beside the command loop: isready is answered and stop ends it.
+#[test]
+fn go_perft_answers_isready_and_stops() {
+    let mut e = Engine::start();
+    e.send("go perft 9");
+    let start = Instant::now();
+    e.send("isready");
+    e.until("readyok", Duration::from_secs(5));
+    assert!(start.elapsed() < Duration::from_secs(3), "isready waited for perft: {:?}", start.elapsed());
+    e.send("stop");
+    let stopped = e.until("info string perft stopped", Duration::from_secs(10));
+    assert!(!stopped.iter().any(|l| l.starts_with("Nodes searched")), "{stopped:?}");
+    // Stopped, it counts again from the start.
+    e.send("go perft 2");
+    assert_eq!(e.until("Nodes searched", Duration::from_secs(10)).last().unwrap(), "Nodes searched: 400");
+    e.quit();
+}
+
 #[test]
 fn end_of_input_ends_the_engine() {
     let mut child =

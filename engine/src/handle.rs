@@ -478,16 +478,21 @@ impl GameHandle {
         lines
     }
 
-    /// Stockfish's `go perft`: each root move's count of legal chess move paths (dice ignored).
-    pub fn perft(&self, depth: u32) -> Result<Vec<(String, u64)>, String> {
+    /// Stockfish's `go perft`: each root move's count of legal chess move paths (dice ignored),
+    /// handed to `counted` as it is finished; false when `stop` ended the count early.
+    pub fn perft(
+        &self,
+        depth: u32,
+        stop: &std::sync::atomic::AtomicBool,
+        mut counted: impl FnMut(&str, u64),
+    ) -> Result<bool, String> {
         if depth == 0 {
             return Err("perft depth must be at least 1".into());
         }
         let chess960 = self.chess960();
-        Ok(crate::perft::perft_divide(self.board(), depth)
-            .into_iter()
-            .map(|(m, n)| (m.to_uci(chess960).to_string(), n))
-            .collect())
+        Ok(crate::perft::perft_divide_until(self.board(), depth, stop, |m, n| {
+            counted(&m.to_uci(chess960).to_string(), n)
+        }))
     }
 
     /// Searches the position. `eval` replaces the variant's evaluation; `report` sees each

@@ -5,6 +5,7 @@ use crate::board::Board;
 use crate::chessmove::Move;
 use crate::movegen::{Legality, MoveList, generate};
 use crate::piece::RoleSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Leaves of the legal move tree `depth` plies deep; every leaf is made (no bulk counting), so
 /// it measures make-move as well as generation.
@@ -34,4 +35,47 @@ pub fn perft_divide(board: &Board, depth: u32) -> Vec<(Move, u64)> {
             (m, if depth <= 1 { 1 } else { perft(&child, depth - 1) })
         })
         .collect()
+}
+
+/// [`perft_divide`] that hands over each root move's count as it is finished and gives up as soon
+/// as `stop` is set (`go perft` runs beside the command loop, and `stop` must end it). Returns
+/// whether every root move was counted.
+pub fn perft_divide_until(
+    board: &Board,
+    depth: u32,
+    stop: &AtomicBool,
+    mut counted: impl FnMut(Move, u64),
+) -> bool {
+    let mut list = MoveList::new();
+    generate(board, RoleSet::ALL, Legality::Legal, &mut list);
+    for &m in &list {
+        let mut child = board.clone();
+        child.play(m);
+        match perft_until(&child, depth.saturating_sub(1), stop) {
+            Some(n) => counted(m, n),
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Below this depth a subtree is counted in one go: small enough to end within milliseconds.
+const UNSTOPPABLE_DEPTH: u32 = 3;
+
+fn perft_until(board: &Board, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    if depth <= UNSTOPPABLE_DEPTH {
+        return Some(perft(board, depth));
+    }
+    let mut list = MoveList::new();
+    generate(board, RoleSet::ALL, Legality::Legal, &mut list);
+    let mut nodes = 0;
+    for &m in &list {
+        let mut child = board.clone();
+        child.play(m);
+        nodes += perft_until(&child, depth - 1, stop)?;
+    }
+    Some(nodes)
 }

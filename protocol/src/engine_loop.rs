@@ -1,11 +1,13 @@
 //! The loop that ties input, session and search together: a reader thread turns bytes into
 //! lines; this loop parses and dispatches them.
 
-use crate::command::{MAX_LINE, parse};
+use crate::command::{Command, MAX_LINE, parse};
 use crate::output::Output;
 use crate::session::{Flow, Session};
 use std::io::{BufRead, BufReader, Read};
+use std::collections::VecDeque;
 use std::sync::mpsc;
+use std::time::Duration;
 
 /// What the reader thread hands over.
 enum Input {
@@ -60,6 +62,18 @@ fn read_lines(input: impl Read, tx: mpsc::Sender<Input>) {
     let _ = tx.send(Input::End);
 }
 
+/// A command read while a search runs that must wait for it: a `go` (as Stockfish, a second `go`
+/// is searched after the running one has given its `bestmove`, not instead of it), and whatever
+/// follows a waiting `go`, so the order is kept.
+enum Held {
+    Command(Command),
+    /// A `go` that could not be read: its error and its `bestmove (none)`, in turn.
+    BadGo(String),
+}
+
+/// How often the loop looks whether the running search has ended while commands wait for it.
+const HELD_POLL: Duration = Duration::from_millis(5);
+
 /// Runs a session over `input` until `quit` or end of input.
 pub fn run(input: impl Read + Send + 'static, out: Output) {
     let (tx, rx) = mpsc::channel();
@@ -68,7 +82,35 @@ pub fn run(input: impl Read + Send + 'static, out: Output) {
         .spawn(move || read_lines(input, tx))
         .expect("spawn the input thread");
     let mut session = Session::new(out.clone());
-    while let Ok(msg) = rx.recv() {
+    let mut held: VecDeque<Held> = VecDeque::new();
+    loop {
+        // A held `stop` is for the `go` that waited before it: it ends that search as soon as it
+        // is at the front; anything else waits for the running search's `bestmove`.
+        while let Some(front) = held.front() {
+            if session.searching() && !matches!(front, Held::Command(Command::Stop)) {
+                break;
+            }
+            let flow = match held.pop_front().expect("a held command") {
+                Held::Command(cmd) => session.handle(cmd),
+                Held::BadGo(why) => {
+                    out.error(why);
+                    out.line("bestmove (none)");
+                    Flow::Continue
+                }
+            };
+            if flow == Flow::Quit {
+                return;
+            }
+        }
+        let msg = if held.is_empty() {
+            rx.recv().unwrap_or(Input::End)
+        } else {
+            match rx.recv_timeout(HELD_POLL) {
+                Ok(msg) => msg,
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(mpsc::RecvTimeoutError::Disconnected) => Input::End,
+            }
+        };
         let line = match msg {
             Input::Line(line) => line,
             Input::Bad(why) => {
@@ -77,18 +119,37 @@ pub fn run(input: impl Read + Send + 'static, out: Output) {
             }
             Input::End => break,
         };
+        let is_go = line.split_whitespace().next() == Some("go");
+        let waits = !held.is_empty() || (is_go && session.searching());
         let cmd = match parse(&line) {
             Ok(cmd) => cmd,
+            Err(e) if is_go && waits => {
+                held.push_back(Held::BadGo(e.to_string()));
+                continue;
+            }
             Err(e) => {
                 out.error(e.to_string());
                 // Every `go` gets its `bestmove`, even one we cannot read.
-                if line.split_whitespace().next() == Some("go") {
-                    session.stop_search();
+                if is_go {
                     out.line("bestmove (none)");
                 }
                 continue;
             }
         };
+        if waits {
+            match cmd {
+                // Answered at once, as UCI asks even while the engine thinks.
+                Command::IsReady => out.line("readyok"),
+                Command::Quit => break,
+                // Ends the running search now, and the waiting `go` too once it has started.
+                Command::Stop => {
+                    session.stop_search();
+                    held.push_back(Held::Command(cmd));
+                }
+                cmd => held.push_back(Held::Command(cmd)),
+            }
+            continue;
+        }
         if session.handle(cmd) == Flow::Quit {
             return;
         }

@@ -156,3 +156,29 @@ fn run(request: GoRequest) {
         }
     }
 }
+
+/// Starts `go perft` on its own thread, so `isready` is answered and `stop` ends it: each root
+/// move's count as it is finished, then the total (or how far it got).
+pub fn start_perft(game: GameHandle, depth: u32, shared: Arc<Shared>, out: Output) -> SearchJob {
+    shared.stop.store(false, std::sync::atomic::Ordering::Relaxed);
+    let job_shared = Arc::clone(&shared);
+    let handle = std::thread::Builder::new()
+        .name("perft".into())
+        .spawn(move || {
+            let (mut total, mut moves) = (0u64, 0usize);
+            let finished = game.perft(depth, &shared.stop, |m, n| {
+                out.line(format!("{m}: {n}"));
+                total += n;
+                moves += 1;
+            });
+            match finished {
+                Ok(true) => out.lines([String::new(), format!("Nodes searched: {total}"), String::new()]),
+                Ok(false) => out.line(format!(
+                    "info string perft stopped: {total} paths counted under the first {moves} root moves"
+                )),
+                Err(e) => out.error(e),
+            }
+        })
+        .expect("spawn the perft thread");
+    SearchJob { shared: job_shared, handle }
+}

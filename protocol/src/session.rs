@@ -80,7 +80,16 @@ impl Session {
                 // Anything else changes state or starts work: a running search ends first.
                 self.stop_search();
                 match cmd {
-                    Command::Go(go) if go.perft.is_none() => {
+                    Command::Go(GoParams { perft: Some(depth), .. }) => {
+                        self.job = Some(go::start_perft(
+                            self.game.clone(),
+                            depth,
+                            Arc::clone(&self.shared),
+                            self.out.clone(),
+                        ));
+                        Flow::Continue
+                    }
+                    Command::Go(go) => {
                         self.go(go);
                         Flow::Continue
                     }
@@ -164,7 +173,6 @@ impl Session {
             Command::Display => self.display(),
             Command::Help => self.out.lines(HELP),
             Command::Quit => return Flow::Quit,
-            Command::Go(GoParams { perft: Some(depth), .. }) => self.perft(depth),
             Command::Stop | Command::PonderHit => {}
             Command::Go(_) | Command::Bench => {
                 unreachable!("search commands are handled by the engine loop")
@@ -255,20 +263,6 @@ impl Session {
             Ok(line) => self.out.line(line),
             Err(e) => self.out.error(e),
         }
-    }
-
-    /// Stockfish's `go perft`: each root move's count, then the total.
-    fn perft(&self, depth: u32) {
-        let divided = match self.game.perft(depth) {
-            Ok(d) => d,
-            Err(e) => return self.out.error(e),
-        };
-        let total: u64 = divided.iter().map(|(_, n)| n).sum();
-        let mut lines: Vec<String> = divided.into_iter().map(|(m, n)| format!("{m}: {n}")).collect();
-        lines.push(String::new());
-        lines.push(format!("Nodes searched: {total}"));
-        lines.push(String::new());
-        self.out.lines(lines);
     }
 
     fn display(&self) {
