@@ -40,12 +40,7 @@ pub fn perft_divide(board: &Board, depth: u32) -> Vec<(Move, u64)> {
 /// [`perft_divide`] that hands over each root move's count as it is finished and gives up as soon
 /// as `stop` is set (`go perft` runs beside the command loop, and `stop` must end it). Returns
 /// whether every root move was counted.
-pub fn perft_divide_until(
-    board: &Board,
-    depth: u32,
-    stop: &AtomicBool,
-    mut counted: impl FnMut(Move, u64),
-) -> bool {
+pub fn perft_divide_until(board: &Board, depth: u32, stop: &AtomicBool, mut counted: impl FnMut(Move, u64)) -> bool {
     let mut list = MoveList::new();
     generate(board, RoleSet::ALL, Legality::Legal, &mut list);
     for &m in &list {

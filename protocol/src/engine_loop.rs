@@ -4,8 +4,8 @@
 use crate::command::{Command, MAX_LINE, parse};
 use crate::output::Output;
 use crate::session::{Flow, Session};
-use std::io::{BufRead, BufReader, Read};
 use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read};
 use std::sync::mpsc;
 use std::time::Duration;
 

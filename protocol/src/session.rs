@@ -81,12 +81,8 @@ impl Session {
                 self.stop_search();
                 match cmd {
                     Command::Go(GoParams { perft: Some(depth), .. }) => {
-                        self.job = Some(go::start_perft(
-                            self.game.clone(),
-                            depth,
-                            Arc::clone(&self.shared),
-                            self.out.clone(),
-                        ));
+                        self.job =
+                            Some(go::start_perft(self.game.clone(), depth, Arc::clone(&self.shared), self.out.clone()));
                         Flow::Continue
                     }
                     Command::Go(go) => {
