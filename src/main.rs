@@ -5,6 +5,7 @@ mod advise;
 mod analyse;
 mod match_cmd;
 mod play;
+mod progress;
 mod tune_cmd;
 
 use alea_engine::Board;

@@ -212,17 +212,12 @@ pub fn run(args: MatchArgs) -> ExitCode {
     let (spec_a, spec_b) = (args.engine[0].clone(), args.engine[1].clone());
     let make_a = || player(&spec_a, &limit, 0).expect("checked above");
     let make_b = || player(&spec_b, &limit, 1).expect("checked above");
-    // The bar goes to stderr and hides itself when that is not a terminal.
-    let bar = indicatif::ProgressBar::new(args.pairs);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} pairs {elapsed_precise} {msg}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
+    let progress =
+        crate::progress::Progress::new(args.pairs, "pairs", 1, "{bar:30} {pos}/{len} pairs {elapsed_precise} {msg}");
     let result = run_match(&make_a, &make_b, &config, args.concurrency, &mut |r| {
-        bar.set_position(r.penta.pairs());
-        bar.set_message(r.summary());
+        progress.update(r.penta.pairs(), &r.summary());
     });
-    bar.finish_and_clear();
+    progress.finish();
     match result {
         Ok(report) if args.json => {
             let (lo, elo, hi) = report.penta.elo_bounds();

@@ -138,13 +138,15 @@ fn datagen(args: DatagenArgs) -> Result<(), String> {
         max_plies: args.max_plies,
         eval,
     };
-    let bar = indicatif::ProgressBar::new(args.games);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed_precise} eta {eta}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    // A line every hundredth of the run when standard error is not a terminal.
+    let progress = crate::progress::Progress::new(
+        args.games,
+        "games",
+        args.games / 100,
+        "{bar:30} {pos}/{len} games {elapsed_precise} eta {eta}",
     );
-    let played = run_datagen(&config, &args.out, args.resume, args.concurrency, &|done, _| bar.set_position(done))?;
-    bar.finish();
+    let played = run_datagen(&config, &args.out, args.resume, args.concurrency, &|done, _| progress.update(done, ""))?;
+    progress.finish();
     let data = read_data(&args.out)?;
     eprintln!(
         "{played} games played now; {} games and {} quiet positions in {}",

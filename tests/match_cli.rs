@@ -56,6 +56,26 @@ fn an_engine_that_cannot_play_stops_the_match() {
     }
 }
 
+/// With standard error not a terminal (CI, `nohup`, `| tee`), a line per finished pair with the
+/// running score, as cutechess-cli prints one per game, instead of nothing until the end.
+#[test]
+fn progress_lines_when_stderr_is_not_a_terminal() {
+    let out = Command::new(env!("CARGO_BIN_EXE_alea"))
+        .arg("match")
+        .args(ALEA_AND_RANDOM)
+        .args(["--pairs", "3", "--seed", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("pairs ")).collect();
+    assert_eq!(lines.len(), 3, "{stderr}");
+    for (i, line) in lines.iter().enumerate() {
+        let games = 2 * (i + 1);
+        assert!(line.starts_with(&format!("pairs {}/3 done, games {games} (+{games} =0 -0)", i + 1)), "{line}");
+    }
+}
+
 /// The games are dated (PGN's `Date` tag), not `????.??.??`.
 #[test]
 fn match_games_are_dated() {

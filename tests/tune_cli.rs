@@ -77,6 +77,13 @@ fn datagen_killed_mid_run_resumes_and_fit_and_report_use_its_data() {
     assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
     let text = std::fs::read_to_string(&data).unwrap();
     assert_eq!(game_indices(&text), (0..40).collect::<Vec<_>>(), "every game once");
+    // Standard error is a pipe here: a line per finished game (40 is less than a hundred), the
+    // first for the games kept from the killed run.
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    let progress: Vec<&str> = stderr.lines().filter(|l| l.starts_with("games ")).collect();
+    assert_eq!(progress.first().unwrap().split(' ').nth(1), Some(format!("{}/40", before.len()).as_str()), "{stderr}");
+    assert_eq!(progress.len(), 40 - before.len() + 1, "{stderr}");
+    assert!(progress.last().unwrap().starts_with("games 40/40 done"), "{stderr}");
     for g in &before {
         assert!(game_indices(&text).contains(g));
     }
