@@ -42,6 +42,18 @@ struct MoveReport {
     loss: i32,
     /// `None` for a move played without rolling.
     luck: Option<i32>,
+    /// Where moves without rolling were offered and the player rolled: that choice judged.
+    roll_decision: Option<DecisionReport>,
+}
+
+/// The choice to roll where moves without rolling were offered.
+struct DecisionReport {
+    /// The judgement in words.
+    words: String,
+    /// What rolling lost (part of the turn's loss).
+    loss: i32,
+    /// The move without rolling that was better, if one was.
+    better: Option<String>,
 }
 
 fn refuse(message: impl std::fmt::Display) -> ExitCode {
@@ -123,7 +135,7 @@ fn analyse_game(record: &mut GameRecord, limits: &Limits) -> Result<Vec<MoveRepo
     let mut game = record.start_game()?;
     let mut reports = Vec::new();
     println!(
-        "move played  roll   best turn and its score for the side to move; loss of the turn played; luck of the roll"
+        "move played  roll   best turn and its score for the side to move; loss of the turn played; luck of the roll\n     (and, where a move without rolling was offered, whether rolling was right)"
     );
     for (ply, turn) in record.turns.iter().enumerate() {
         let report =
@@ -138,6 +150,9 @@ fn analyse_game(record: &mut GameRecord, limits: &Limits) -> Result<Vec<MoveRepo
             report.loss,
             report.luck.map_or("-".into(), |l| format!("{l:+}"))
         );
+        if let Some(d) = &report.roll_decision {
+            println!("     {}", d.words);
+        }
         reports.push(report);
         game.play_checked(&turn.turn, turn.roll.as_ref()).map_err(|e| format!("turn {}: {e}", ply + 1))?;
     }
@@ -148,6 +163,9 @@ fn analyse_game(record: &mut GameRecord, limits: &Limits) -> Result<Vec<MoveRepo
         }
         if let Some(l) = r.luck {
             note.push_str(&format!(", luck {l:+}"));
+        }
+        if let Some(d) = &r.roll_decision {
+            note.push_str(&format!("; {}", d.words));
         }
         t.comment = Some(note);
     }
@@ -175,6 +193,28 @@ fn analyse_turn(
         best_score: a.best_score,
         loss: a.loss,
         luck: a.luck,
+        roll_decision: a.roll_decision.map(|d| {
+            let offered: Vec<String> = d.offered.iter().map(|m| game.san(m)).collect();
+            let better = match &d.best {
+                Choice::Turn(t) => Some(game.san(t)),
+                Choice::Roll => None,
+            };
+            let words = match &better {
+                None => format!(
+                    "rolling was right: {} {} without rolling, rolling {}",
+                    offered.join(", "),
+                    if offered.len() == 1 { "was offered" } else { "were offered" },
+                    score_text(d.roll_score)
+                ),
+                Some(m) => format!(
+                    "rolling lost {}: {m} without rolling was better ({} against rolling's {})",
+                    d.loss,
+                    score_text(d.best_score),
+                    score_text(d.roll_score)
+                ),
+            };
+            DecisionReport { words, loss: d.loss, better }
+        }),
     })
 }
 
@@ -193,17 +233,31 @@ fn summary(reports: &[MoveReport]) -> String {
             mine.len(),
             total_loss as f64 / mine.len() as f64
         ));
+        let decisions: Vec<i32> = mine.iter().filter_map(|r| r.roll_decision.as_ref().map(|d| d.loss)).collect();
+        if !decisions.is_empty() {
+            out.push_str(&format!(
+                "  rolled {} time(s) where a move without rolling was offered: {} wrong, {} lost\n",
+                decisions.len(),
+                decisions.iter().filter(|&&l| l > 0).count(),
+                decisions.iter().map(|&l| i64::from(l)).sum::<i64>()
+            ));
+        }
         let mut worst: Vec<&&MoveReport> = mine.iter().filter(|r| r.loss > 0).collect();
         worst.sort_by_key(|r| std::cmp::Reverse(r.loss));
         for r in worst.iter().take(3) {
+            // What was better: the turn for this roll, the move without rolling, or both.
+            let best = match r.roll_decision.as_ref().filter(|d| d.loss > 0).and_then(|d| d.better.as_ref()) {
+                Some(free) if r.best == r.played => format!("{free} without rolling"),
+                Some(free) => format!("{} after this roll, and {free} without rolling", r.best),
+                None => r.best.clone(),
+            };
             out.push_str(&format!(
-                "  move {}{}: {} ({}) lost {}; best was {}\n",
+                "  move {}{}: {} ({}) lost {}; best was {best}\n",
                 r.ply / 2 + 1,
                 if r.side == Color::White { "." } else { "..." },
                 r.played,
                 r.roll.clone().unwrap_or_else(|| "free".into()),
                 r.loss,
-                r.best
             ));
         }
     }

@@ -82,6 +82,10 @@ fn a_mistake_has_a_loss_and_rolls_have_luck() {
     assert!(ok);
     assert!(stdout.contains("black: 2 moves"), "{stdout}");
     assert!(stdout.contains("total luck"));
+    // Black rolled where Qxd5 was offered without rolling: the decision is shown and judged.
+    assert!(stdout.contains("rolling lost ") && stdout.contains("Qxd5 without rolling was better"), "{stdout}");
+    assert!(stdout.contains("rolled 1 time(s) where a move without rolling was offered: 1 wrong"), "{stdout}");
+    assert!(stdout.contains("best was Qxd5 without rolling"), "{stdout}");
 }
 
 #[test]

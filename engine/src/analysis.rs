@@ -22,10 +22,28 @@ pub struct TurnAnalysis {
     /// Freedom move, else the best turn the roll allowed.
     pub best: Choice<String>,
     pub best_score: i32,
-    /// Centipawns the played turn gave away against the best (0 for the best).
+    /// Centipawns the played turn gave away: against the best turn the roll allowed, plus what
+    /// the choice to roll lost when moves without rolling were offered (0 for the best).
     pub loss: i32,
     /// For a rolled turn: the best value this roll allowed minus the expected value of rolling.
     pub luck: Option<i32>,
+    /// For a rolled turn where moves without rolling were offered (Freedom): that choice, judged.
+    pub roll_decision: Option<RollDecision>,
+}
+
+/// The choice to roll when moves without rolling were offered, judged before the roll (as
+/// backgammon reviews judge a cube decision apart from the checker play).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RollDecision {
+    /// The moves that could have been played without rolling (UCI).
+    pub offered: Vec<String>,
+    /// The best choice before the roll: rolling, or one of `offered`.
+    pub best: Choice<String>,
+    pub best_score: i32,
+    /// The expected value of rolling.
+    pub roll_score: i32,
+    /// What rolling lost against the best choice (0 when rolling was best).
+    pub loss: i32,
 }
 
 /// Judges `played` (after `roll`, or without rolling) in the game's current position. Each
@@ -42,7 +60,27 @@ pub fn analyse_turn(
         let options = SearchOptions { multipv: choices.max(1), threads: 1, ..SearchOptions::default() };
         game.search(&root, limits, options, &Shared::new(16), &mut |_| {})
     };
-    let before = search(game, SearchRoot::Decision, game.pre_roll_turns().len() + 1, limits.clone())?;
+    let offered = game.pre_roll_turns();
+    let before = search(game, SearchRoot::Decision, offered.len() + 1, limits.clone())?;
+    let roll_decision = match (&roll, before.choices.first()) {
+        (Some(_), Some(best)) if !offered.is_empty() => {
+            let roll_score = before
+                .choices
+                .iter()
+                .find(|c| c.choice == Choice::Roll)
+                .map(|c| c.score)
+                .or(before.roll_score)
+                .ok_or("the search before the roll gave rolling no value")?;
+            Some(RollDecision {
+                offered,
+                best: best.choice.clone(),
+                best_score: best.score,
+                roll_score,
+                loss: (best.score - roll_score).max(0),
+            })
+        }
+        _ => None,
+    };
     let (result, luck) = match roll {
         None => (before, None),
         Some(r) => {
@@ -95,8 +133,9 @@ pub fn analyse_turn(
         roll,
         best: best.choice,
         best_score: best.score,
-        loss: (best.score - played_score).max(0),
+        loss: (best.score - played_score).max(0) + roll_decision.as_ref().map_or(0, |d| d.loss),
         luck,
+        roll_decision,
     })
 }
 
@@ -129,6 +168,25 @@ mod tests {
         let played_best = analyse_turn(&game, 0, best, roll, &depth(1)).unwrap();
         assert_eq!(played_best.loss, 0, "{played_best:?}");
         assert_eq!(played_best.best_score, blunder.best_score);
+    }
+
+    #[test]
+    fn rolling_when_a_free_recapture_was_offered_is_judged() {
+        // Black may take the pawn on d5 back with the queen without rolling; rolling instead
+        // throws that away on five rolls in six.
+        let game =
+            GameHandle::setup("freedom", false, None, None, &["e2e4".into(), "d7d5".into(), "e4d5".into()]).unwrap();
+        let roll = Some(Roll::new(&[2]).unwrap());
+        let a = analyse_turn(&game, 3, "g8f6", roll, &depth(2)).unwrap();
+        let d = a.roll_decision.clone().expect("a free move was offered");
+        assert_eq!(d.offered, vec!["d8d5".to_string()]);
+        assert_eq!(d.best, Choice::Turn("d8d5".to_string()));
+        assert!(d.loss > 0 && d.loss == d.best_score - d.roll_score, "{d:?}");
+        assert!(a.loss >= d.loss, "the turn's loss includes the decision's: {a:?}");
+        // With nothing offered there is no decision to judge.
+        let start = GameHandle::new("freedom", false).unwrap();
+        let a = analyse_turn(&start, 0, "g1f3", roll, &depth(2)).unwrap();
+        assert_eq!(a.roll_decision, None);
     }
 
     #[test]

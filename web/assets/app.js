@@ -573,7 +573,9 @@ function renderAnalysis(report) {
     const li = document.createElement('li');
     const b = document.createElement('button');
     b.type = 'button';
-    b.textContent = `${Math.floor(t.ply / 2) + 1}${t.side === 'white' ? '.' : '…'} ${t.san} (${t.roll ? 'roll ' + t.roll.join('+') : 'free'}, ${who(t.side)}): lost ${t.loss}, best ${t.best}`;
+    const d = t.roll_decision;
+    const best = d && d.loss > 0 ? (t.best === t.san ? `${d.better} without rolling` : `${t.best}, and ${d.better} without rolling`) : t.best;
+    b.textContent = `${Math.floor(t.ply / 2) + 1}${t.side === 'white' ? '.' : '…'} ${t.san} (${t.roll ? 'roll ' + t.roll.join('+') : 'free'}, ${who(t.side)}): lost ${t.loss}, best ${best}`;
     b.addEventListener('click', () => { viewPly = t.ply; selected = null; render(); });
     li.appendChild(b);
     list.appendChild(li);

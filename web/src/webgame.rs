@@ -514,6 +514,14 @@ impl WebGame {
                 "best_score": a.best_score,
                 "loss": a.loss,
                 "luck": a.luck,
+                // Rolled where a move without rolling was offered: the better free move, if any.
+                "roll_decision": a.roll_decision.as_ref().map(|d| json!({
+                    "offered": d.offered.iter().map(|m| game.san(m)).collect::<Vec<_>>(),
+                    "better": match &d.best { Choice::Turn(m) => Some(game.san(m)), Choice::Roll => None },
+                    "best_score": d.best_score,
+                    "roll_score": d.roll_score,
+                    "loss": d.loss,
+                })),
             }));
             game.play_checked(&t.turn, t.roll.as_ref()).map_err(Refusal::Bad)?;
         }
