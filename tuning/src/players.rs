@@ -261,11 +261,23 @@ pub struct EngineProcess {
     pub limit: MoveLimit,
     clocks: Option<Clocks>,
     child: Option<(Child, ChildStdin, Receiver<String>)>,
+    /// Why the last start could not even spawn the process (the operating system's words).
+    spawn_error: Option<String>,
 }
 
 impl EngineProcess {
     pub fn new(name: String, command: String, proto: Proto, limit: MoveLimit, options: Vec<(String, String)>) -> Self {
-        EngineProcess { name, command, args: Vec::new(), options, proto, limit, clocks: None, child: None }
+        EngineProcess {
+            name,
+            command,
+            args: Vec::new(),
+            options,
+            proto,
+            limit,
+            clocks: None,
+            child: None,
+            spawn_error: None,
+        }
     }
 
     fn start(&mut self, game: &GameHandle) -> Result<(), Failure> {
@@ -276,7 +288,11 @@ impl EngineProcess {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|_| Failure::Crashed)?;
+            .map_err(|e| {
+                self.spawn_error = Some(e.to_string());
+                Failure::Crashed
+            })?;
+        self.spawn_error = None;
         let stdin = child.stdin.take().ok_or(Failure::Crashed)?;
         let stdout = child.stdout.take().ok_or(Failure::Crashed)?;
         let (tx, rx) = channel();
@@ -368,22 +384,11 @@ impl Drop for EngineProcess {
 
 impl Player for EngineProcess {
     fn check_ready(&mut self, game: &GameHandle) -> Result<(), String> {
-        // The operating system's reason when it cannot even be started.
-        Command::new(&self.command)
-            .args(&self.args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .and_then(|mut child| {
-                let _ = child.kill();
-                child.wait()
-            })
-            .map_err(|e| format!("'{}' cannot be started: {e}", self.command))?;
         let answered = self.start(game);
         self.stop();
-        answered.map_err(|e| match e {
-            Failure::Timeout => format!("'{}' does not answer 'uci' with 'uciok' within 10 s", self.command),
+        answered.map_err(|e| match (e, &self.spawn_error) {
+            (_, Some(why)) => format!("'{}' cannot be started: {why}", self.command),
+            (Failure::Timeout, _) => format!("'{}' does not answer 'uci' with 'uciok' within 10 s", self.command),
             _ => format!("'{}' ended before answering 'uci' with 'uciok' (and 'isready' with 'readyok')", self.command),
         })
     }
