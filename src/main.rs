@@ -63,11 +63,13 @@ enum Cmd {
     /// Searches a fixed suite of positions to a fixed depth; the last line is
     /// `<N> nodes <M> nps` (OpenBench's form), and N is the same on every machine.
     Bench {
-        /// Turns deep (a turn is a roll and its moves): 3 by default, 2 for dicechess3.
+        /// Turns deep (a turn is a roll and its moves) for every suite; each variant's own
+        /// depth by default (3; 1 for dicechess3, whose turns are three micro-moves).
         depth: Option<u32>,
-        /// The suite: freedom, classic and brainking together (the default), or dicechess3.
-        #[arg(long)]
-        variant: Option<String>,
+        /// The variants whose suites are searched, comma-separated (every variant's by default):
+        /// freedom, classic, brainking, dicechess3.
+        #[arg(long, value_delimiter = ',')]
+        variant: Vec<String>,
         /// Chance-node pruning: none, star1 or star2.
         #[arg(long, default_value = "star2")]
         pruning: String,
@@ -94,7 +96,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Cmd::Perft { depth, fen, chess960 }) => perft(depth, fen.as_deref(), chess960),
-        Some(Cmd::Bench { depth, variant, pruning, threads }) => bench(depth, variant.as_deref(), &pruning, threads),
+        Some(Cmd::Bench { depth, variant, pruning, threads }) => bench(depth, &variant, &pruning, threads),
         Some(Cmd::Advise(args)) => advise::run(args),
         Some(Cmd::Analyse(args)) => analyse::run(args),
         Some(Cmd::Play(args)) => play::run(args),
@@ -119,7 +121,7 @@ fn serve(addr: std::net::SocketAddr) -> ExitCode {
     }
 }
 
-fn bench(depth: Option<u32>, variant: Option<&str>, pruning: &str, threads: usize) -> ExitCode {
+fn bench(depth: Option<u32>, variants: &[String], pruning: &str, threads: usize) -> ExitCode {
     use alea_engine::search::{ChancePruning, SearchOptions};
     let chance_pruning = match pruning {
         "none" => ChancePruning::None,
@@ -130,19 +132,14 @@ fn bench(depth: Option<u32>, variant: Option<&str>, pruning: &str, threads: usiz
             return ExitCode::from(2);
         }
     };
-    let micro = match variant {
-        None => false,
-        Some(v) if v.eq_ignore_ascii_case("dicechess3") => true,
-        Some(other) => {
-            eprintln!(
-                "alea bench: --variant takes dicechess3 (the default suite has freedom, classic and brainking), not '{other}'"
-            );
+    let suites = match alea_engine::bench::suites(variants) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("alea bench: --variant: {e}");
             return ExitCode::from(2);
         }
     };
-    let depth =
-        depth.unwrap_or(if micro { alea_engine::bench::DICECHESS3_DEPTH } else { alea_engine::bench::DEFAULT_DEPTH });
-    if depth == 0 || !(1..=64).contains(&threads) {
+    if depth == Some(0) || !(1..=64).contains(&threads) {
         eprintln!("alea bench: depth must be at least 1 and threads from 1 to 64");
         return ExitCode::from(2);
     }
@@ -157,10 +154,12 @@ fn bench(depth: Option<u32>, variant: Option<&str>, pruning: &str, threads: usiz
             line.score
         );
     };
-    let (nodes, elapsed) = if micro {
-        alea_engine::bench::run_dicechess3(depth, &options, report)
-    } else {
-        alea_engine::bench::run(depth, &options, report)
+    let (nodes, elapsed) = match alea_engine::bench::run(&suites, depth, &options, report) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("alea bench: {e}");
+            return ExitCode::FAILURE;
+        }
     };
     let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
     eprintln!("total time {:.3} s", elapsed.as_secs_f64());

@@ -54,3 +54,15 @@ fn protocol_go_perft() {
     assert!(text.contains("e1h1: 1\n"));
     assert!(text.contains("Nodes searched: 15\n"));
 }
+
+/// A script piped in gets every count: `quit` and the end of input let a running `go perft`
+/// finish (`stop` is what ends one early).
+#[test]
+fn a_piped_perft_finishes_before_the_end_of_input() {
+    for script in [&b"go perft 4\n"[..], b"go perft 4\nquit\n"] {
+        let mut child = alea().stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        child.stdin.take().unwrap().write_all(script).unwrap();
+        let text = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+        assert!(text.contains("Nodes searched: 197281\n"), "{text}");
+    }
+}

@@ -508,6 +508,17 @@ fn a_go_during_a_search_waits_for_it() {
     assert!(second.iter().any(|l| l.starts_with("info depth 3 ")), "{second:?}");
     assert!(second.last().unwrap().starts_with("bestmove ") && second.last().unwrap() != "bestmove (none)");
 
+    // A new position waits for the running search too (it used to cut it short), and `d` after
+    // it keeps its place.
+    e.send("go roll 3 depth 4");
+    e.send("position startpos");
+    e.send("d");
+    let first = e.until("bestmove", Duration::from_secs(60));
+    assert!(first.iter().any(|l| l.starts_with("info depth 4 ")), "cut short by position: {first:?}");
+    let shown = e.until("Fen:", Duration::from_secs(10));
+    assert_eq!(shown.last().unwrap(), "Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    e.ask("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+
     // Behind a search that never ends by itself: isready is answered at once, and one `stop`
     // ends the running search and then the waiting one, each with its own bestmove, in order.
     e.send("go infinite");

@@ -1,113 +1,46 @@
-//! `bench`: a fixed search suite whose node count identifies the engine's behaviour (the same on
+//! `bench`: fixed search suites whose node count identifies the engine's behaviour (the same on
 //! every run and machine: one thread, a fresh table per position, a fixed depth) and whose speed
-//! is measured in OpenBench's form, `<N> nodes <M> nps`.
+//! is measured in OpenBench's form, `<N> nodes <M> nps`. Each variant's rules bring their own
+//! suite ([`crate::rules::Rules::bench_suite`]), searched here through the game handle, so a new
+//! variant is benched without a word here.
 
 use crate::board::Board;
-use crate::eval::StaticEval;
-use crate::game::Game;
-use crate::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind};
-use crate::search::{self, Root, SearchInput, SearchOptions, Shared};
+use crate::handle::{GameHandle, RollSpec, SearchRoot, VARIANTS};
+use crate::search::{Choice, SearchOptions, Shared};
 use crate::timeman::Limits;
 use std::time::{Duration, Instant};
 
-/// One position of the suite.
-pub struct BenchPosition {
-    pub variant: VariantKind,
-    pub chess960: bool,
-    /// FEN, or `chess960 N` for a Chess960 start.
+/// One position of a variant's suite.
+#[derive(Copy, Clone, Debug)]
+pub struct BenchCase {
+    pub name: &'static str,
+    /// FEN or DFEN; empty for the variant's start, `chess960 N` for Chess960 start number N.
     pub start: &'static str,
-    pub moves: &'static [&'static str],
+    /// Turns played from the start before the search (UCI).
+    pub turns: &'static [&'static str],
     /// Faces rolled, or empty for a search before the roll.
     pub roll: &'static [u8],
-    pub name: &'static str,
 }
 
-const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-const QGD: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R1BQKB1R w KQ - 0 8";
-const GIUOCO: &str = "r2q1rk1/ppp2ppp/2npbn2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 8";
-
-const fn at(variant: VariantKind, start: &'static str, roll: &'static [u8], name: &'static str) -> BenchPosition {
-    BenchPosition { variant, chess960: false, start, moves: &[], roll, name }
+/// A variant's suite and the depth it is searched to unless told otherwise.
+#[derive(Copy, Clone, Debug)]
+pub struct BenchSuite {
+    pub depth: u32,
+    pub cases: &'static [BenchCase],
 }
 
-/// The suite: every variant, openings to endgames, before and after the roll.
-pub const SUITE: [BenchPosition; 26] = {
-    use VariantKind::{BrainKing, Classic, Freedom};
-    [
-        at(Freedom, START, &[], "freedom start"),
-        BenchPosition {
-            variant: Freedom,
-            chess960: false,
-            start: START,
-            moves: &["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"],
-            roll: &[],
-            name: "freedom italian, Bxf7+ free",
-        },
-        at(Freedom, KIWIPETE, &[], "freedom kiwipete"),
-        at(Freedom, QGD, &[2], "freedom queen's gambit, knight roll"),
-        at(Freedom, GIUOCO, &[], "freedom giuoco piano"),
-        BenchPosition {
-            variant: Freedom,
-            chess960: false,
-            start: START,
-            moves: &["e2e4", "d7d5", "e4d5"],
-            roll: &[],
-            name: "freedom recapture on d5",
-        },
-        at(Freedom, "8/5pk1/6p1/8/3R4/6P1/5PK1/3r4 w - - 0 40", &[], "freedom rook ending"),
-        at(Freedom, "8/8/4k3/8/2K5/3P4/8/8 w - - 0 50", &[6], "freedom king and pawn, king roll"),
-        at(Freedom, "6k1/5ppp/8/8/8/8/5PPP/1Q4K1 w - - 0 30", &[], "freedom back-rank mate by check"),
-        at(Freedom, "r3k2r/pppq1ppp/2n5/3pp3/3PP3/2N5/PPPQ1PPP/R3K2R w KQkq - 0 9", &[4], "freedom castling on a rook"),
-        BenchPosition {
-            variant: Freedom,
-            chess960: true,
-            start: "chess960 123",
-            moves: &[],
-            roll: &[],
-            name: "freedom chess960 #123",
-        },
-        at(Classic, START, &[], "classic start"),
-        at(Classic, KIWIPETE, &[2, 5], "classic kiwipete, 2 and 5"),
-        at(
-            Classic,
-            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3",
-            &[],
-            "classic scholar's threat",
-        ),
-        BenchPosition {
-            variant: Classic,
-            chess960: false,
-            start: "rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2",
-            moves: &["0000"],
-            roll: &[],
-            name: "classic passed in check, king capturable",
-        },
-        at(Classic, QGD, &[], "classic queen's gambit"),
-        at(Classic, "8/8/8/4k3/8/8/3PK3/8 w - - 0 1", &[1, 6], "classic king and pawn, 1 and 6"),
-        at(Classic, "7k/8/8/8/8/8/8/R6K w - - 0 1", &[], "classic rook mate"),
-        at(BrainKing, START, &[], "brainking start"),
-        at(BrainKing, KIWIPETE, &[3], "brainking kiwipete, bishop roll"),
-        at(BrainKing, "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", &[], "brainking king attacked"),
-        at(BrainKing, "8/4P1k1/8/8/8/8/6K1/8 w - - 0 1", &[], "brainking promotion race"),
-        at(BrainKing, GIUOCO, &[], "brainking giuoco piano"),
-        at(BrainKing, "8/8/3k4/8/8/3K4/3R4/8 w - - 0 1", &[4], "brainking rook ending, rook roll"),
-        BenchPosition {
-            variant: BrainKing,
-            chess960: true,
-            start: "chess960 700",
-            moves: &[],
-            roll: &[],
-            name: "brainking chess960 #700",
-        },
-        at(Classic, "r2qkb1r/pp2pppp/2p2n2/3b4/3P4/2N2N2/PPP2PPP/R1BQKB1R w KQkq - 0 7", &[3, 3], "classic doubles"),
-    ]
-};
+/// A position of a suite, searched after `roll` (or before the roll when it is empty).
+pub const fn case(name: &'static str, start: &'static str, roll: &'static [u8]) -> BenchCase {
+    BenchCase { name, start, turns: &[], roll }
+}
 
-/// Depth of `bench` when none is given (turns).
-pub const DEFAULT_DEPTH: u32 = 3;
+/// Middlegames and the start, shared by the suites.
+pub const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+pub const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+pub const QGD: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R1BQKB1R w KQ - 0 8";
+pub const GIUOCO: &str = "r2q1rk1/ppp2ppp/2npbn2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 8";
 
-/// What one position of the suite took.
+/// What one position of a suite took.
 pub struct BenchLine {
     pub name: &'static str,
     pub nodes: u64,
@@ -116,105 +49,92 @@ pub struct BenchLine {
     pub score: i32,
 }
 
-impl BenchPosition {
-    /// The game this entry sets up.
-    pub fn game(&self) -> Game<Variant> {
-        let rules = Variant::new(self.variant, self.chess960);
-        let board = match self.start.strip_prefix("chess960 ") {
-            Some(n) => Board::chess960(n.parse().expect("a Chess960 number")),
-            None => Board::from_fen(self.start).expect("bench FENs are valid"),
+impl BenchCase {
+    /// The game this case sets up under `variant`'s rules.
+    pub fn game(&self, variant: &str) -> Result<GameHandle, String> {
+        let turns: Vec<String> = self.turns.iter().map(|t| t.to_string()).collect();
+        let (fen, chess960) = match self.start.strip_prefix("chess960 ") {
+            Some(n) => {
+                let n = n.parse().map_err(|_| format!("{}: '{}' is no Chess960 number", self.name, n))?;
+                (Some(Board::chess960(n).fen()), true)
+            }
+            None if self.start.is_empty() => (None, false),
+            None => (Some(self.start.to_string()), false),
         };
-        let mut game = Game::new(rules, Position::new(board));
-        for m in self.moves {
-            game.play_uci(m, |p| p.board.fen()).expect("bench moves are legal");
-        }
-        game
+        GameHandle::setup(variant, chess960, fen.as_deref(), None, &turns).map_err(|e| format!("{}: {e}", self.name))
     }
 
-    /// The root of this entry's search.
-    pub fn root(&self, game: &Game<Variant>) -> Root<crate::Move> {
+    pub fn root(&self) -> SearchRoot {
         if self.roll.is_empty() {
-            return Root::PreRoll;
+            SearchRoot::Decision
+        } else {
+            SearchRoot::Rolled(RollSpec::Faces(self.roll.to_vec()))
         }
-        let mut turns = TurnList::new();
-        let roll = Roll::new(self.roll).expect("bench rolls are valid");
-        game.rules().allowed_turns(game.position(), &roll, &mut turns);
-        Root::Turns(turns.to_vec())
     }
 }
 
-/// Searches every position of the suite to `depth` with `options` (a fresh 16 MiB table each;
-/// the node count is fixed only with one thread), calling `line` after each; returns the total
-/// nodes and time.
-pub fn run(depth: u32, options: &SearchOptions, mut line: impl FnMut(&BenchLine)) -> (u64, Duration) {
-    let mut nodes = 0;
-    let mut elapsed = Duration::ZERO;
-    for entry in &SUITE {
-        let game = entry.game();
-        let rules = *game.rules();
-        let eval = StaticEval::default_for(entry.variant);
-        let shared = Shared::new(16);
-        let input = SearchInput {
-            rules: &rules,
-            eval: &eval,
-            position: game.position(),
-            root: entry.root(&game),
-            history: game.hashes(),
-            limits: Limits { depth: Some(depth), ..Default::default() },
-            options: options.clone(),
-        };
-        let start = Instant::now();
-        let result = search::search(&input, &shared, &mut |_| {});
-        let took = start.elapsed();
-        nodes += result.nodes;
-        elapsed += took;
-        let best = match result.best {
-            search::Choice::Turn(t) => rules.turn_to_uci(t),
-            search::Choice::Roll => "roll".to_string(),
-        };
-        line(&BenchLine { name: entry.name, nodes: result.nodes, elapsed: took, best, score: result.score });
-    }
-    (nodes, elapsed)
+/// The suites `variants` name (every variant's when empty), refused for an unknown name.
+pub fn suites(variants: &[String]) -> Result<Vec<(&'static str, BenchSuite)>, String> {
+    let names: Vec<String> =
+        if variants.is_empty() { VARIANTS.iter().map(|v| v.to_string()).collect() } else { variants.to_vec() };
+    names
+        .iter()
+        .map(|name| {
+            let game = GameHandle::new(name, false)?;
+            Ok((game.variant(), game.bench_suite()))
+        })
+        .collect()
 }
 
-/// The `dicechess3` suite (`alea bench --variant dicechess3`): DFENs, each searched after the
-/// roll given (a turn's micro-moves to choose) or, with none, before the roll (all 56 outcomes).
-pub const DICECHESS3_SUITE: [(&str, &[u8], &str); 8] = [
-    (START, &[1, 2, 3], "dicechess3 start, 1 2 3"),
-    (KIWIPETE, &[1, 2, 3], "dicechess3 kiwipete, 1 2 3"),
-    (QGD, &[2, 4, 5], "dicechess3 queen's gambit, 2 4 5"),
-    (GIUOCO, &[1, 3, 5], "dicechess3 giuoco piano, 1 3 5"),
-    ("8/5pk1/6p1/8/3R4/6P1/5PK1/3r4 w - - 0 40", &[1, 4, 6], "dicechess3 rook ending, 1 4 6"),
-    ("4k3/8/8/8/4B3/8/8/K3R3 w - - 0 1", &[], "dicechess3 king hunt"),
-    ("8/8/4k3/8/2K5/3P4/8/8 w - - 0 50", &[], "dicechess3 king and pawn"),
-    (START, &[], "dicechess3 start"),
-];
-
-/// Depth of `bench --variant dicechess3` when none is given (turns).
-pub const DICECHESS3_DEPTH: u32 = 2;
-
-/// Searches the `dicechess3` suite through the game handle, as [`run`] does its suite.
-pub fn run_dicechess3(depth: u32, options: &SearchOptions, mut line: impl FnMut(&BenchLine)) -> (u64, Duration) {
-    use crate::handle::{GameHandle, RollSpec, SearchRoot};
+/// Searches each suite of `suites` to `depth` (each suite's own when `None`) with `options`, a
+/// fresh 16 MiB table a position (the node count is fixed only with one thread), calling `line`
+/// after each; returns the total nodes and time.
+pub fn run(
+    suites: &[(&'static str, BenchSuite)],
+    depth: Option<u32>,
+    options: &SearchOptions,
+    mut line: impl FnMut(&BenchLine),
+) -> Result<(u64, Duration), String> {
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;
-    for &(dfen, roll, name) in &DICECHESS3_SUITE {
-        let game = GameHandle::setup("dicechess3", false, Some(dfen), None, &[]).expect("bench DFENs are valid");
-        let root =
-            if roll.is_empty() { SearchRoot::Decision } else { SearchRoot::Rolled(RollSpec::Faces(roll.to_vec())) };
-        let shared = Shared::new(16);
-        let limits = Limits { depth: Some(depth), ..Default::default() };
-        let start = Instant::now();
-        let result =
-            game.search(&root, limits, options.clone(), &shared, &mut |_| {}).expect("bench positions are live");
-        let took = start.elapsed();
-        nodes += result.nodes;
-        elapsed += took;
-        let best = match result.best {
-            search::Choice::Turn(t) => t,
-            search::Choice::Roll => "roll".to_string(),
-        };
-        line(&BenchLine { name, nodes: result.nodes, elapsed: took, best, score: result.score });
+    for (variant, suite) in suites {
+        for case in suite.cases {
+            let game = case.game(variant)?;
+            let limits = Limits { depth: Some(depth.unwrap_or(suite.depth)), ..Default::default() };
+            let shared = Shared::new(16);
+            let start = Instant::now();
+            let result = game
+                .search(&case.root(), limits, options.clone(), &shared, &mut |_| {})
+                .map_err(|e| format!("{}: {e}", case.name))?;
+            let took = start.elapsed();
+            nodes += result.nodes;
+            elapsed += took;
+            let best = match result.best {
+                Choice::Turn(t) => t,
+                Choice::Roll => "roll".to_string(),
+            };
+            line(&BenchLine { name: case.name, nodes: result.nodes, elapsed: took, best, score: result.score });
+        }
     }
-    (nodes, elapsed)
+    Ok((nodes, elapsed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every variant's suite sets up, and each of its rolls is one the position allows.
+    #[test]
+    fn every_suite_sets_up() {
+        for (variant, suite) in suites(&[]).unwrap() {
+            assert!(!suite.cases.is_empty() && suite.depth >= 1, "{variant}");
+            for case in suite.cases {
+                let game = case.game(variant).unwrap();
+                if let SearchRoot::Rolled(spec) = case.root() {
+                    assert!(!game.allowed_turns(&spec).unwrap().is_empty(), "{}", case.name);
+                }
+            }
+        }
+        assert!(suites(&["checkers".into()]).is_err());
+    }
 }

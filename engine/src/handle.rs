@@ -112,6 +112,14 @@ impl GameHandle {
         }
     }
 
+    /// The positions `alea bench` searches for this variant, and how deep.
+    pub fn bench_suite(&self) -> crate::bench::BenchSuite {
+        match &self.played {
+            Played::OneMove(g) => g.rules().bench_suite(),
+            Played::Micro(g) => g.rules().bench_suite(),
+        }
+    }
+
     pub fn chess960(&self) -> bool {
         match &self.played {
             Played::OneMove(g) => g.rules().chess960(),

@@ -62,9 +62,9 @@ fn read_lines(input: impl Read, tx: mpsc::Sender<Input>) {
     let _ = tx.send(Input::End);
 }
 
-/// A command read while a search runs that must wait for it: a `go` (as Stockfish, a second `go`
-/// is searched after the running one has given its `bestmove`, not instead of it), and whatever
-/// follows a waiting `go`, so the order is kept.
+/// A command read while a search runs that must wait for it: a `go` (as in Stockfish, a second
+/// `go` is searched after the running one has given its `bestmove`, not instead of it), any other
+/// command that changes the state, and whatever follows a waiting command, so the order is kept.
 enum Held {
     Command(Command),
     /// A `go` that could not be read: its error and its `bestmove (none)`, in turn.
@@ -73,6 +73,40 @@ enum Held {
 
 /// How often the loop looks whether the running search has ended while commands wait for it.
 const HELD_POLL: Duration = Duration::from_millis(5);
+
+/// `stop` (or `quit`, or the end of input) read while commands wait: every search waiting before
+/// it is to end as soon as it has started, each with its `bestmove`, instead of holding the rest
+/// up (a `go infinite` would wait for a `stop` already read). `quit` lets a `go perft` count finish.
+fn stop_held_searches(held: &mut VecDeque<Held>, for_quit: bool) {
+    let mut with_stops = VecDeque::with_capacity(held.len() * 2);
+    while let Some(h) = held.pop_front() {
+        let search = match &h {
+            Held::Command(Command::Go(go)) => !(for_quit && go.perft.is_some()),
+            _ => false,
+        };
+        with_stops.push_back(h);
+        if search && !matches!(held.front(), Some(Held::Command(Command::Stop))) {
+            with_stops.push_back(Held::Command(Command::Stop));
+        }
+    }
+    *held = with_stops;
+}
+
+/// Does `cmd` change the session's state or start work (so it must wait for a running search)?
+fn changes_state(cmd: &Command) -> bool {
+    !matches!(
+        cmd,
+        Command::IsReady
+            | Command::Stop
+            | Command::PonderHit
+            | Command::Quit
+            | Command::Uci
+            | Command::Debug(_)
+            | Command::LegalMoves(_)
+            | Command::Display
+            | Command::Help
+    )
+}
 
 /// Runs a session over `input` until `quit` or end of input.
 pub fn run(input: impl Read + Send + 'static, out: Output) {
@@ -83,11 +117,13 @@ pub fn run(input: impl Read + Send + 'static, out: Output) {
         .expect("spawn the input thread");
     let mut session = Session::new(out.clone());
     let mut held: VecDeque<Held> = VecDeque::new();
+    // End of input is a `quit` after everything read before it.
+    let mut ended = false;
     loop {
-        // A held `stop` is for the `go` that waited before it: it ends that search as soon as it
-        // is at the front; anything else waits for the running search's `bestmove`.
+        // A held `stop` or `quit` is for the work that waited before it: it acts as soon as it is
+        // at the front; anything else waits for the running search's `bestmove`.
         while let Some(front) = held.front() {
-            if session.searching() && !matches!(front, Held::Command(Command::Stop)) {
+            if session.searching() && !matches!(front, Held::Command(Command::Stop | Command::Quit)) {
                 break;
             }
             let flow = match held.pop_front().expect("a held command") {
@@ -101,6 +137,14 @@ pub fn run(input: impl Read + Send + 'static, out: Output) {
             if flow == Flow::Quit {
                 return;
             }
+        }
+        if ended {
+            if held.is_empty() {
+                session.handle(Command::Quit);
+                return;
+            }
+            std::thread::sleep(HELD_POLL);
+            continue;
         }
         let msg = if held.is_empty() {
             rx.recv().unwrap_or(Input::End)
@@ -117,10 +161,23 @@ pub fn run(input: impl Read + Send + 'static, out: Output) {
                 out.error(why);
                 continue;
             }
-            Input::End => break,
+            Input::End => {
+                ended = true;
+                // Searches (not counts) end now, as `quit` ends them.
+                if !held.is_empty() {
+                    session.stop_search_for_quit();
+                    stop_held_searches(&mut held, true);
+                }
+                continue;
+            }
         };
         let is_go = line.split_whitespace().next() == Some("go");
-        let waits = !held.is_empty() || (is_go && session.searching());
+        // As in Stockfish, only `stop`, `ponderhit` and `quit` act on a running search, and the
+        // commands that only read are answered beside it; anything else (another `go`, a new
+        // position, an option) waits for its `bestmove`, so a script of commands gives the same
+        // answers however fast they come.
+        let waits =
+            !held.is_empty() || (session.searching() && (is_go || parse(&line).is_ok_and(|c| changes_state(&c))));
         let cmd = match parse(&line) {
             Ok(cmd) => cmd,
             Err(e) if is_go && waits => {
@@ -140,10 +197,15 @@ pub fn run(input: impl Read + Send + 'static, out: Output) {
             match cmd {
                 // Answered at once, as UCI asks even while the engine thinks.
                 Command::IsReady => out.line("readyok"),
-                Command::Quit => break,
-                // Ends the running search now, and the waiting `go` too once it has started.
+                // Ends the running search now, and the waiting one too once it has started.
                 Command::Stop => {
                     session.stop_search();
+                    stop_held_searches(&mut held, false);
+                    held.push_back(Held::Command(cmd));
+                }
+                Command::Quit => {
+                    session.stop_search_for_quit();
+                    stop_held_searches(&mut held, true);
                     held.push_back(Held::Command(cmd));
                 }
                 cmd => held.push_back(Held::Command(cmd)),
@@ -154,5 +216,4 @@ pub fn run(input: impl Read + Send + 'static, out: Output) {
             return;
         }
     }
-    session.stop_search();
 }

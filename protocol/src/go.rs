@@ -91,11 +91,18 @@ fn search_options(options: &Options) -> SearchOptions {
 pub struct SearchJob {
     pub shared: Arc<Shared>,
     handle: JoinHandle<()>,
+    /// A `go perft` count rather than a search.
+    count: bool,
 }
 
 impl SearchJob {
     pub fn stop(&self) {
         self.shared.request_stop();
+    }
+
+    /// Is this a `go perft` count (finite work that `quit` lets finish)?
+    pub fn counts(&self) -> bool {
+        self.count
     }
 
     pub fn is_finished(&self) -> bool {
@@ -125,7 +132,7 @@ pub fn start(request: GoRequest) -> SearchJob {
     let shared = Arc::clone(&request.shared);
     let handle =
         std::thread::Builder::new().name("go".into()).spawn(move || run(request)).expect("spawn the search thread");
-    SearchJob { shared, handle }
+    SearchJob { shared, handle, count: false }
 }
 
 fn run(request: GoRequest) {
@@ -180,5 +187,5 @@ pub fn start_perft(game: GameHandle, depth: u32, shared: Arc<Shared>, out: Outpu
             }
         })
         .expect("spawn the perft thread");
-    SearchJob { shared: job_shared, handle }
+    SearchJob { shared: job_shared, handle, count: true }
 }

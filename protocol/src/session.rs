@@ -58,6 +58,19 @@ impl Session {
         }
     }
 
+    /// Ends the running work for `quit`: a search stops (as in Stockfish), a `go perft` count
+    /// is finished (it is finite, and what the script asked for; `stop` ends it early).
+    pub fn stop_search_for_quit(&mut self) {
+        match self.job.take() {
+            Some(job) if job.counts() => job.join(),
+            Some(job) => {
+                job.stop();
+                job.join();
+            }
+            None => {}
+        }
+    }
+
     /// Handles one command.
     pub fn handle(&mut self, cmd: Command) -> Flow {
         match cmd {
@@ -70,7 +83,7 @@ impl Session {
                 Flow::Continue
             }
             Command::Quit => {
-                self.stop_search();
+                self.stop_search_for_quit();
                 Flow::Quit
             }
             Command::Uci | Command::Debug(_) | Command::LegalMoves(_) | Command::Display | Command::Help => {
@@ -131,9 +144,14 @@ impl Session {
     fn bench(&self) {
         let options = alea_engine::search::SearchOptions::default();
         let out = self.out.clone();
-        let (nodes, elapsed) = alea_engine::bench::run(alea_engine::bench::DEFAULT_DEPTH, &options, |l| {
+        let suites = alea_engine::bench::suites(&[]).expect("every variant has its suite");
+        let report = |l: &alea_engine::bench::BenchLine| {
             out.line(format!("info string bench {}: {} nodes, best {} score cp {}", l.name, l.nodes, l.best, l.score));
-        });
+        };
+        let (nodes, elapsed) = match alea_engine::bench::run(&suites, None, &options, report) {
+            Ok(r) => r,
+            Err(e) => return self.out.error(e),
+        };
         let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
         self.out.line(format!("{nodes} nodes {nps} nps"));
     }

@@ -5,6 +5,7 @@
 use super::common::{automatic_draw, king_captured};
 use super::dice::{Outcome, OutcomeList, Roll, one_die};
 use super::{GameEnd, OutcomeMask, Position, Rules, TurnList, TurnTable, chess_rules_common};
+use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, case};
 use crate::chessmove::Move;
 use crate::movegen::{Legality, MoveList, generate, generate_promotions};
 use crate::piece::{Role, RoleSet};
@@ -28,6 +29,17 @@ impl BrainKing {
     }
 }
 
+/// `alea bench`'s BrainKing positions: king capture, a promotion race, a Chess960 start.
+const BENCH: [BenchCase; 7] = [
+    case("brainking start", "", &[]),
+    case("brainking kiwipete, bishop roll", KIWIPETE, &[3]),
+    case("brainking king attacked", "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", &[]),
+    case("brainking promotion race", "8/4P1k1/8/8/8/8/6K1/8 w - - 0 1", &[]),
+    case("brainking giuoco piano", GIUOCO, &[]),
+    case("brainking rook ending, rook roll", "8/8/3k4/8/8/3K4/3R4/8 w - - 0 1", &[4]),
+    case("brainking chess960 #700", "chess960 700", &[]),
+];
+
 impl Rules for BrainKing {
     chess_rules_common!();
 
@@ -38,6 +50,10 @@ impl Rules for BrainKing {
 
     fn name(&self) -> &'static str {
         "brainking"
+    }
+
+    fn bench_suite(&self) -> BenchSuite {
+        BenchSuite { depth: 3, cases: &BENCH }
     }
 
     fn dice(&self) -> usize {

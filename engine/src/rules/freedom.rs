@@ -4,6 +4,7 @@
 use super::common::{MovesByRole, RoleOutcomes, automatic_draw, table_by_role};
 use super::dice::{OutcomeList, Roll, one_die};
 use super::{EndReason, GameEnd, GameResult, Position, Rules, TurnList, TurnTable, chess_rules_common};
+use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, QGD, case};
 use crate::board::Board;
 use crate::chessmove::Move;
 use crate::movegen::{CheckInfo, Legality, generate, gives_check, has_legal_move, legal_moves};
@@ -85,6 +86,27 @@ fn is_recapture(pos: &Position, m: Move) -> bool {
     pos.recapture.is_some_and(|sq| m.to() == sq && pos.board.is_capture(m))
 }
 
+/// `alea bench`'s Freedom positions: openings to endgames, before and after the roll, free
+/// moves (a check, a recapture), castling on a rook roll, a Chess960 start.
+const BENCH: [BenchCase; 11] = [
+    case("freedom start", "", &[]),
+    BenchCase {
+        name: "freedom italian, Bxf7+ free",
+        start: "",
+        turns: &["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"],
+        roll: &[],
+    },
+    case("freedom kiwipete", KIWIPETE, &[]),
+    case("freedom queen's gambit, knight roll", QGD, &[2]),
+    case("freedom giuoco piano", GIUOCO, &[]),
+    BenchCase { name: "freedom recapture on d5", start: "", turns: &["e2e4", "d7d5", "e4d5"], roll: &[] },
+    case("freedom rook ending", "8/5pk1/6p1/8/3R4/6P1/5PK1/3r4 w - - 0 40", &[]),
+    case("freedom king and pawn, king roll", "8/8/4k3/8/2K5/3P4/8/8 w - - 0 50", &[6]),
+    case("freedom back-rank mate by check", "6k1/5ppp/8/8/8/8/5PPP/1Q4K1 w - - 0 30", &[]),
+    case("freedom castling on a rook", "r3k2r/pppq1ppp/2n5/3pp3/3PP3/2N5/PPPQ1PPP/R3K2R w KQkq - 0 9", &[4]),
+    case("freedom chess960 #123", "chess960 123", &[]),
+];
+
 impl Rules for Freedom {
     chess_rules_common!();
 
@@ -94,6 +116,10 @@ impl Rules for Freedom {
 
     fn name(&self) -> &'static str {
         "freedom"
+    }
+
+    fn bench_suite(&self) -> BenchSuite {
+        BenchSuite { depth: 3, cases: &BENCH }
     }
 
     fn dice(&self) -> usize {

@@ -310,6 +310,9 @@ pub trait MicroRules {
     /// The start position.
     fn startpos(&self) -> MicroPosition;
 
+    /// The positions `alea bench` searches for this variant, and how deep.
+    fn bench_suite(&self) -> crate::bench::BenchSuite;
+
     /// The piece values the evaluation starts from (and the material the baselines count).
     fn piece_values(&self) -> crate::values::PieceValues;
 

@@ -163,6 +163,9 @@ pub trait Rules {
     /// The variant's name as `UCI_Variant` spells it.
     fn name(&self) -> &'static str;
 
+    /// The positions `alea bench` searches for this variant, and how deep.
+    fn bench_suite(&self) -> crate::bench::BenchSuite;
+
     /// How many dice one roll uses.
     fn dice(&self) -> usize;
 
@@ -333,6 +336,9 @@ impl micro::MicroRules for MicroVariant {
     fn default_eval(&self) -> crate::params::EvalParams {
         dispatch_micro!(self, r => r.default_eval())
     }
+    fn bench_suite(&self) -> crate::bench::BenchSuite {
+        dispatch_micro!(self, r => r.bench_suite())
+    }
     fn dice(&self) -> usize {
         dispatch_micro!(self, r => r.dice())
     }
@@ -427,6 +433,9 @@ impl Rules for Variant {
 
     fn name(&self) -> &'static str {
         dispatch!(self, r => r.name())
+    }
+    fn bench_suite(&self) -> crate::bench::BenchSuite {
+        dispatch!(self, r => r.bench_suite())
     }
     fn dice(&self) -> usize {
         dispatch!(self, r => r.dice())
