@@ -109,6 +109,22 @@ impl StaticEval {
         crate::params::blend(mg, eg, crate::params::game_phase(board))
     }
 
+    /// What a plain quiet move (no capture, promotion or castling) changes in the mover's
+    /// score: its piece's square value after less before, blended by the phase (which such a
+    /// move leaves alone). Within one centipawn of the difference of the two positions' scores
+    /// (the blend rounds once for the whole board); `None` for any other move.
+    #[inline]
+    pub fn quiet_placement(&self, board: &crate::board::Board, m: Move) -> Option<i32> {
+        if m.is_castle() || m.is_en_passant() || m.promotion_role().is_some() || board.piece_at(m.to()).is_some() {
+            return None;
+        }
+        let piece = board.piece_at(m.from())?;
+        let table = &self.squares[piece.color.index()][piece.role.index()];
+        let (before, after) = (table[m.from().index()], table[m.to().index()]);
+        let sign = if piece.color == Color::White { 1 } else { -1 };
+        Some(sign * crate::params::blend(after[0] - before[0], after[1] - before[1], crate::params::game_phase(board)))
+    }
+
     /// Material alone, from a value table.
     pub fn material(values: PieceValues) -> StaticEval {
         StaticEval::new(EvalParams::from_values(values))

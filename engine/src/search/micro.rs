@@ -294,9 +294,22 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         let order = self.order(pos, &steps, tt_best);
         let mut best = -INF;
         let mut best_index = NO_TURN;
+        // The mover's static score, once a step into the horizon may be bounded by it.
+        let mut frontier: Option<Option<i32>> = None;
         for &k in &order {
             let a = alpha.max(best);
-            let v = self.step_value(pos, steps[usize::from(k)], depth, a, beta, ply, probe);
+            let step = steps[usize::from(k)];
+            if !probe && depth <= 1 && step.ends_turn {
+                let base = *frontier.get_or_insert_with(|| self.frontier_base(pos, a));
+                if let Some(bound) = base.and_then(|b| self.frontier_bound(pos, step, b)) {
+                    if bound <= a {
+                        // Cannot raise alpha: the bound stands in for the step (fail-soft).
+                        best = best.max(bound);
+                        continue;
+                    }
+                }
+            }
+            let v = self.step_value(pos, step, depth, a, beta, ply, probe);
             if self.aborted {
                 return 0;
             }
@@ -320,6 +333,36 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             self.tt_store(key, depth, best, alpha, beta, best_index);
         }
         best
+    }
+
+    /// The mover's static score at `pos`, from which the last micro-moves of a turn that ends at
+    /// the horizon are bounded ([`MicroWorker::frontier_bound`]); `None` where no bound holds:
+    /// the horizon's standing is not the plain score (king danger), or a draw by repetition or
+    /// the hundred-turn rule (worth 0) could beat `alpha` there.
+    fn frontier_base(&self, pos: &MicroPosition, alpha: i32) -> Option<i32> {
+        if self.eval.params.king_danger != 0 || pos.board.halfmove_clock() >= 90 || alpha < 0 {
+            return None;
+        }
+        let white = self.eval.white_score(&pos.board);
+        Some(if pos.turn() == Color::White { white } else { -white })
+    }
+
+    /// An upper bound of the mover's value of `step`, a plain quiet move that ends the turn at
+    /// the horizon, without playing it: the horizon is never below standing pat for the side it
+    /// is for, so the mover gets at most its static score after the step, which is `base` plus
+    /// the step's placement (one centipawn of rounding, and one more to spare). Exact pruning:
+    /// the search's values do not change.
+    #[inline]
+    fn frontier_bound(&self, pos: &MicroPosition, step: Step, base: i32) -> Option<i32> {
+        let placement = self.eval.quiet_placement(&pos.board, step.mv)?;
+        let bound = (base + placement + 2).clamp(-EVAL_MAX, EVAL_MAX);
+        #[cfg(debug_assertions)]
+        {
+            let child = after_step(self.rules, pos, step);
+            let after = -standing(self.eval, &child, &self.horizon_dice);
+            debug_assert!(after <= bound, "frontier bound {bound} below the score after {:?}: {after}", step.mv);
+        }
+        Some(bound)
     }
 
     /// The value for the mover of playing `step` from `pos`.
