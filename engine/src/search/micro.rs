@@ -301,12 +301,12 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             let step = steps[usize::from(k)];
             if !probe && depth <= 1 && step.ends_turn {
                 let base = *frontier.get_or_insert_with(|| self.frontier_base(pos, a));
-                if let Some(bound) = base.and_then(|b| self.frontier_bound(pos, step, b)) {
-                    if bound <= a {
-                        // Cannot raise alpha: the bound stands in for the step (fail-soft).
-                        best = best.max(bound);
-                        continue;
-                    }
+                if let Some(bound) = base.and_then(|b| self.frontier_bound(pos, step, b))
+                    && bound <= a
+                {
+                    // Cannot raise alpha: the bound stands in for the step (fail-soft).
+                    best = best.max(bound);
+                    continue;
                 }
             }
             let v = self.step_value(pos, step, depth, a, beta, ply, probe);
