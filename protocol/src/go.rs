@@ -91,6 +91,9 @@ fn search_options(options: &Options) -> SearchOptions {
 pub struct SearchJob {
     pub shared: Arc<Shared>,
     handle: JoinHandle<()>,
+    /// Set just before the final answer is written: a command read after the GUI saw
+    /// `bestmove` finds the search over, though its thread may still be ending.
+    answered: Arc<std::sync::atomic::AtomicBool>,
     /// A `go perft` count rather than a search.
     count: bool,
 }
@@ -106,7 +109,7 @@ impl SearchJob {
     }
 
     pub fn is_finished(&self) -> bool {
-        self.handle.is_finished()
+        self.answered.load(std::sync::atomic::Ordering::Acquire) || self.handle.is_finished()
     }
 
     pub fn join(self) {
@@ -130,12 +133,16 @@ pub struct GoRequest {
 pub fn start(request: GoRequest) -> SearchJob {
     request.shared.stop.store(false, std::sync::atomic::Ordering::Relaxed);
     let shared = Arc::clone(&request.shared);
-    let handle =
-        std::thread::Builder::new().name("go".into()).spawn(move || run(request)).expect("spawn the search thread");
-    SearchJob { shared, handle, count: false }
+    let answered = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = Arc::clone(&answered);
+    let handle = std::thread::Builder::new()
+        .name("go".into())
+        .spawn(move || run(request, &flag))
+        .expect("spawn the search thread");
+    SearchJob { shared, handle, answered, count: false }
 }
 
-fn run(request: GoRequest) {
+fn run(request: GoRequest, answered: &std::sync::atomic::AtomicBool) {
     let GoRequest { game, root, params, options, shared, dice, out } = request;
     let turn = TurnRequest {
         root,
@@ -155,7 +162,9 @@ fn run(request: GoRequest) {
         TurnEvent::Outcomes(r) => reporter.lines(outcome_lines(r)),
         TurnEvent::Rolled(roll) => reporter.line(format!("info string roll {roll}")),
     };
-    match play_turn(&game, turn, &shared, &mut pick, &mut events) {
+    let result = play_turn(&game, turn, &shared, &mut pick, &mut events);
+    answered.store(true, std::sync::atomic::Ordering::Release);
+    match result {
         Ok(answer) => out.line(format!("bestmove {answer}")),
         Err(e) => {
             out.error(e);
@@ -169,6 +178,8 @@ fn run(request: GoRequest) {
 pub fn start_perft(game: GameHandle, depth: u32, shared: Arc<Shared>, out: Output) -> SearchJob {
     shared.stop.store(false, std::sync::atomic::Ordering::Relaxed);
     let job_shared = Arc::clone(&shared);
+    let answered = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = Arc::clone(&answered);
     let handle = std::thread::Builder::new()
         .name("perft".into())
         .spawn(move || {
@@ -178,6 +189,7 @@ pub fn start_perft(game: GameHandle, depth: u32, shared: Arc<Shared>, out: Outpu
                 total += n;
                 moves += 1;
             });
+            flag.store(true, std::sync::atomic::Ordering::Release);
             match finished {
                 Ok(true) => out.lines([String::new(), format!("Nodes searched: {total}"), String::new()]),
                 Ok(false) => out.line(format!(
@@ -187,5 +199,5 @@ pub fn start_perft(game: GameHandle, depth: u32, shared: Arc<Shared>, out: Outpu
             }
         })
         .expect("spawn the perft thread");
-    SearchJob { shared: job_shared, handle, count: true }
+    SearchJob { shared: job_shared, handle, answered, count: true }
 }
