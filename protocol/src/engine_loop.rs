@@ -123,8 +123,7 @@ pub fn run(input: impl Read + Send + 'static, out: Output) {
         // A held `stop` or `quit` is for the work that waited before it: it acts as soon as it is
         // at the front; anything else waits for the running search's `bestmove`.
         while let Some(front) = held.front() {
-            if session.searching() && !matches!(front, Held::Command(Command::Stop | Command::Quit | Command::IsReady))
-            {
+            if session.searching() && !matches!(front, Held::Command(Command::Stop | Command::Quit)) {
                 break;
             }
             let flow = match held.pop_front().expect("a held command") {
