@@ -12,6 +12,7 @@ use alea_engine::search::{ChancePruning, SearchOptions, Shared};
 use alea_engine::timeman::Limits;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -93,7 +94,7 @@ pub struct SearchJob {
     handle: JoinHandle<()>,
     /// Set just before the final answer is written: a command read after the GUI saw
     /// `bestmove` finds the search over, though its thread may still be ending.
-    answered: Arc<std::sync::atomic::AtomicBool>,
+    answered: Arc<AtomicBool>,
     /// A `go perft` count rather than a search.
     count: bool,
 }
@@ -109,7 +110,23 @@ impl SearchJob {
     }
 
     pub fn is_finished(&self) -> bool {
-        self.answered.load(std::sync::atomic::Ordering::Acquire) || self.handle.is_finished()
+        self.answered.load(Ordering::Acquire) || self.handle.is_finished()
+    }
+
+    /// Runs `work` on a thread named `name`; `work` sets the flag it is given just before it
+    /// writes its final answer.
+    fn spawn(
+        name: &str,
+        shared: &Arc<Shared>,
+        count: bool,
+        work: impl FnOnce(&AtomicBool) + Send + 'static,
+    ) -> SearchJob {
+        shared.stop.store(false, Ordering::Relaxed);
+        let answered = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&answered);
+        let handle =
+            std::thread::Builder::new().name(name.into()).spawn(move || work(&flag)).expect("spawn a search thread");
+        SearchJob { shared: Arc::clone(shared), handle, answered, count }
     }
 
     pub fn join(self) {
@@ -131,18 +148,11 @@ pub struct GoRequest {
 /// Starts the search of `request` on its own thread; it prints its `info` lines and exactly one
 /// `bestmove`.
 pub fn start(request: GoRequest) -> SearchJob {
-    request.shared.stop.store(false, std::sync::atomic::Ordering::Relaxed);
     let shared = Arc::clone(&request.shared);
-    let answered = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let flag = Arc::clone(&answered);
-    let handle = std::thread::Builder::new()
-        .name("go".into())
-        .spawn(move || run(request, &flag))
-        .expect("spawn the search thread");
-    SearchJob { shared, handle, answered, count: false }
+    SearchJob::spawn("go", &shared, false, move |answered| run(request, answered))
 }
 
-fn run(request: GoRequest, answered: &std::sync::atomic::AtomicBool) {
+fn run(request: GoRequest, answered: &AtomicBool) {
     let GoRequest { game, root, params, options, shared, dice, out } = request;
     let turn = TurnRequest {
         root,
@@ -163,7 +173,7 @@ fn run(request: GoRequest, answered: &std::sync::atomic::AtomicBool) {
         TurnEvent::Rolled(roll) => reporter.line(format!("info string roll {roll}")),
     };
     let result = play_turn(&game, turn, &shared, &mut pick, &mut events);
-    answered.store(true, std::sync::atomic::Ordering::Release);
+    answered.store(true, Ordering::Release);
     match result {
         Ok(answer) => out.line(format!("bestmove {answer}")),
         Err(e) => {
@@ -176,28 +186,21 @@ fn run(request: GoRequest, answered: &std::sync::atomic::AtomicBool) {
 /// Starts `go perft` on its own thread, so `isready` is answered and `stop` ends it: each root
 /// move's count as it is finished, then the total (or how far it got).
 pub fn start_perft(game: GameHandle, depth: u32, shared: Arc<Shared>, out: Output) -> SearchJob {
-    shared.stop.store(false, std::sync::atomic::Ordering::Relaxed);
     let job_shared = Arc::clone(&shared);
-    let answered = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let flag = Arc::clone(&answered);
-    let handle = std::thread::Builder::new()
-        .name("perft".into())
-        .spawn(move || {
-            let (mut total, mut moves) = (0u64, 0usize);
-            let finished = game.perft(depth, &shared.stop, |m, n| {
-                out.line(format!("{m}: {n}"));
-                total += n;
-                moves += 1;
-            });
-            flag.store(true, std::sync::atomic::Ordering::Release);
-            match finished {
-                Ok(true) => out.lines([String::new(), format!("Nodes searched: {total}"), String::new()]),
-                Ok(false) => out.line(format!(
-                    "info string perft stopped: {total} paths counted under the first {moves} root moves"
-                )),
-                Err(e) => out.error(e),
+    SearchJob::spawn("perft", &job_shared, true, move |answered| {
+        let (mut total, mut moves) = (0u64, 0usize);
+        let finished = game.perft(depth, &shared.stop, |m, n| {
+            out.line(format!("{m}: {n}"));
+            total += n;
+            moves += 1;
+        });
+        answered.store(true, Ordering::Release);
+        match finished {
+            Ok(true) => out.lines([String::new(), format!("Nodes searched: {total}"), String::new()]),
+            Ok(false) => {
+                out.line(format!("info string perft stopped: {total} paths counted under the first {moves} root moves"))
             }
-        })
-        .expect("spawn the perft thread");
-    SearchJob { shared: job_shared, handle, answered, count: true }
+            Err(e) => out.error(e),
+        }
+    })
 }
