@@ -6,6 +6,7 @@
 use alea_engine::eval::StaticEval;
 use alea_engine::rules::micro::{MicroRules, PlanCache, StepList, allowed_steps};
 use alea_engine::rules::{DiceChess3, Roll};
+use alea_engine::search::equity::Equity;
 use alea_engine::search::micro::{HorizonDice, horizon_value};
 use alea_engine::values::PieceValues;
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -42,11 +43,13 @@ fn first_micro_moves(c: &mut Criterion) {
 
 fn horizon(c: &mut Criterion) {
     let eval = StaticEval::material(PieceValues([100, 300, 300, 500, 900, 0]));
+    let equity = Equity::new(eval.params.result_scale);
     let mut group = c.benchmark_group("horizon, 56 outcomes");
     for (name, dfen, _) in POSITIONS {
         let pos = DiceChess3.parse_dfen(dfen).unwrap();
         let dice = HorizonDice::new(&DiceChess3.outcomes(&pos));
-        group.bench_function(name, |b| b.iter(|| horizon_value(&DiceChess3, &eval, black_box(&pos), 0, &dice)));
+        group
+            .bench_function(name, |b| b.iter(|| horizon_value(&DiceChess3, &eval, &equity, black_box(&pos), 0, &dice)));
     }
     group.finish();
 }

@@ -1,12 +1,13 @@
 //! The search of the variants of several moves a turn against an independent plain
-//! expectiminimax written here (no windows, no table, no reductions; the same leaves): Star1 and
-//! Star2 must return its value to the centipawn, at turn starts (the roll to come) and in turns
-//! (dice left). And what the search finds: a king capture the dice allow, its probability.
+//! expectiminimax written here (no windows, no table, no reductions; the same leaves, averaged as
+//! equities): Star1 and Star2 must return its value to the centipawn, at turn starts (the roll to
+//! come) and in turns (dice left). And what the search finds: a king capture the dice allow, its probability.
 
 use alea_engine::eval::StaticEval;
 use alea_engine::rules::DiceChess3;
 use alea_engine::rules::micro::{MicroPosition, MicroRules, PlanCache, StepList, after_step, allowed_steps};
 use alea_engine::rules::{GameResult, Roll};
+use alea_engine::search::equity::Equity;
 use alea_engine::search::micro::{HorizonDice, horizon_value};
 use alea_engine::search::{ChancePruning, Choice, MicroInput, SearchOptions, Shared, WIN, search_micro};
 use alea_engine::timeman::Limits;
@@ -29,6 +30,7 @@ fn careful_eval() -> StaticEval {
 fn plain_turn_start<R: MicroRules>(
     rules: &R,
     eval: &StaticEval,
+    equity: &Equity,
     pos: &MicroPosition,
     depth: i32,
     ply: usize,
@@ -42,13 +44,16 @@ fn plain_turn_start<R: MicroRules>(
         };
     }
     if depth == 0 {
-        return horizon_value(rules, eval, pos, ply, &HorizonDice::new(&rules.outcomes(pos)));
+        return horizon_value(rules, eval, equity, pos, ply, &HorizonDice::new(&rules.outcomes(pos)));
     }
     let outcomes = rules.outcomes(pos);
     let total: i64 = outcomes.iter().map(|o| i64::from(o.weight)).sum();
     let sum: i64 = outcomes
         .iter()
-        .map(|o| i64::from(o.weight) * i64::from(plain_decision(rules, eval, &pos.rolled(&o.roll), depth, ply, cache)))
+        .map(|o| {
+            i64::from(o.weight)
+                * i64::from(plain_decision(rules, eval, equity, &pos.rolled(&o.roll), depth, ply, cache))
+        })
         .sum();
     sum.div_euclid(total) as i32
 }
@@ -57,6 +62,7 @@ fn plain_turn_start<R: MicroRules>(
 fn plain_decision<R: MicroRules>(
     rules: &R,
     eval: &StaticEval,
+    equity: &Equity,
     pos: &MicroPosition,
     depth: i32,
     ply: usize,
@@ -65,16 +71,16 @@ fn plain_decision<R: MicroRules>(
     let mut steps = StepList::new();
     allowed_steps(rules, pos, cache, &mut steps);
     if steps.is_empty() {
-        return -plain_turn_start(rules, eval, &pos.finish_turn(), depth - 1, ply + 1, cache);
+        return -plain_turn_start(rules, eval, equity, &pos.finish_turn(), depth - 1, ply + 1, cache);
     }
     steps
         .iter()
         .map(|&step| {
             let child = after_step(rules, pos, step);
             if step.ends_turn {
-                -plain_turn_start(rules, eval, &child, depth - 1, ply + 1, cache)
+                -plain_turn_start(rules, eval, equity, &child, depth - 1, ply + 1, cache)
             } else {
-                plain_decision(rules, eval, &child, depth, ply, cache)
+                plain_decision(rules, eval, equity, &child, depth, ply, cache)
             }
         })
         .max()
@@ -150,14 +156,16 @@ fn endgames() -> Vec<MicroPosition> {
 
 fn check(eval: &StaticEval, positions: &[MicroPosition], depths: std::ops::RangeInclusive<u32>) {
     let mut cache = PlanCache::default();
+    let equity = Equity::new(eval.params.result_scale);
     let mut failures = Vec::new();
     for pos in positions {
         for depth in depths.clone() {
-            let plain = if pos.in_turn() {
-                plain_decision(&DiceChess3, eval, pos, depth as i32, 0, &mut cache)
+            // The search reports its value in centipawns.
+            let plain = equity.to_score(if pos.in_turn() {
+                plain_decision(&DiceChess3, eval, &equity, pos, depth as i32, 0, &mut cache)
             } else {
-                plain_turn_start(&DiceChess3, eval, pos, depth as i32, 0, &mut cache)
-            };
+                plain_turn_start(&DiceChess3, eval, &equity, pos, depth as i32, 0, &mut cache)
+            });
             for pruning in [ChancePruning::None, ChancePruning::Star1, ChancePruning::Star2] {
                 let v = searched(eval, pos, depth, pruning, false);
                 if v != plain {
@@ -240,8 +248,8 @@ fn the_table_keeps_the_value() {
 }
 
 /// The horizon's arithmetic by hand: a rook that takes the king with any rook die among three
-/// (91 of the 216 ordered rolls) wins those, and the rest stand on the material; the side whose
-/// king that rook attacks is charged the king-danger share of the same 91 rolls.
+/// (91 of the 216 ordered rolls) wins those, and the rest stand on the material (its equity);
+/// the side whose king that rook attacks is charged the king-danger share of the same 91 rolls.
 #[test]
 fn the_horizon_and_the_king_danger_by_hand() {
     use alea_engine::params::EvalParams;
@@ -249,7 +257,11 @@ fn the_horizon_and_the_king_danger_by_hand() {
     let white = DiceChess3.parse_dfen("4k3/8/8/8/8/8/8/K3R3 w - - 0 1").unwrap();
     let dice = HorizonDice::new(&DiceChess3.outcomes(&white));
     let plain = eval();
-    assert_eq!(horizon_value(&DiceChess3, &plain, &white, 0, &dice), (91 * (WIN - 1) + 125 * 500) / 216);
+    let equity = Equity::new(plain.params.result_scale);
+    // A rook up at the default scale, 0.695: 1 / (1 + 10^-0.86875) = 0.88087 expected, so
+    // 4000 * (2 * 0.88087 - 1) = 3047 of equity.
+    assert_eq!(equity.of(500), 3047);
+    assert_eq!(horizon_value(&DiceChess3, &plain, &equity, &white, 0, &dice), (91 * (WIN - 1) + 125 * 3047) / 216);
     let mut params = EvalParams::from_values(PieceValues([100, 300, 300, 500, 900, 0]));
     params.king_danger = 600;
     let careful = StaticEval::new(params);

@@ -8,8 +8,12 @@
 //! node of the mover with those dice, one micro-move at a time under the maximum rule; the
 //! turn's end is the opponent's chance node. The horizon weighs, outcome by outcome, the best
 //! line of captures the dice allow against standing pat.
+//!
+//! Values are equities ([`Equity`]: linear in the expected result, so the mean over a roll's
+//! outcomes is what the roll is worth); results report them as centipawns again.
 
 use super::chance::{OutcomeGroup, star1_mean, star2_probe};
+use super::equity::Equity;
 use super::{
     ChancePruning, Choice, INF, MAX_PLY, OutcomeAdvice, ScoredChoice, SearchOptions, SearchResult, Shared, WIN,
     floor_div,
@@ -128,6 +132,8 @@ pub(crate) struct MicroWorker<'a, R> {
     outcomes: OutcomeList,
     total_weight: u32,
     horizon_dice: HorizonDice,
+    /// Static scores as the equities the search averages.
+    equity: Equity,
     /// The root's whole turns when the root is a turn in progress (filled by the first iteration).
     root_turns: Vec<RootTurn>,
     root: RootShare<'a>,
@@ -163,6 +169,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             cache: PlanCache::default(),
             total_weight: outcomes.iter().map(|o| o.weight).sum(),
             horizon_dice: HorizonDice::new(&outcomes),
+            equity: Equity::new(input.eval.params.result_scale),
             root_turns: Vec::new(),
             root: RootShare { alpha: None, start: (0, 1) },
             groups,
@@ -349,9 +356,10 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
 
     /// An upper bound of the mover's value of `step`, a plain quiet move that ends the turn at
     /// the horizon, without playing it: the horizon is never below standing pat for the side it
-    /// is for, so the mover gets at most its static score after the step, which is `base` plus
-    /// the step's placement (one centipawn of rounding, and one more to spare). Exact pruning:
-    /// the search's values do not change.
+    /// is for, so the mover gets at most the equity of its static score after the step, which is
+    /// `base` plus the step's placement (one centipawn of rounding, and one more to spare); the
+    /// equity is odd and rising, so bounding the score bounds it. Exact pruning: the search's
+    /// values do not change.
     #[inline]
     fn frontier_bound(&self, pos: &MicroPosition, step: Step, base: i32) -> Option<i32> {
         let placement = self.eval.quiet_placement(&pos.board, step.mv)?;
@@ -362,7 +370,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             let after = -standing(self.eval, &child, &self.horizon_dice);
             debug_assert!(after <= bound, "frontier bound {bound} below the score after {:?}: {after}", step.mv);
         }
-        Some(bound)
+        Some(self.equity.of(bound))
     }
 
     /// The value for the mover of playing `step` from `pos`.
@@ -427,7 +435,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     /// reached by many outcomes and orders. Its value is never below standing pat, so a static
     /// score at or above `beta` settles it (a lower bound, as a fail-high wants).
     fn horizon(&mut self, pos: &MicroPosition, beta: i32, ply: usize) -> i32 {
-        let stand = standing(self.eval, pos, &self.horizon_dice);
+        let stand = self.equity.of(standing(self.eval, pos, &self.horizon_dice));
         if stand >= beta {
             return stand;
         }
@@ -437,7 +445,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         {
             return v;
         }
-        let value = horizon_value(self.rules, self.eval, pos, ply, &self.horizon_dice);
+        let value = horizon_value(self.rules, self.eval, &self.equity, pos, ply, &self.horizon_dice);
         self.tt_store(key, 0, value, -INF, INF, NO_TURN);
         value
     }
@@ -502,6 +510,15 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             Choice::Turn(t) => vec![t],
             Choice::Roll => Vec::new(),
         };
+        // Reported in centipawns, as every search reports.
+        let cp = |e: i32| self.equity.to_score(e);
+        for c in &mut choices {
+            c.score = cp(c.score);
+        }
+        for o in &mut outcomes {
+            o.score = cp(o.score);
+        }
+        let (score, roll_score) = (cp(score), roll_score.map(cp));
         Some(SearchResult {
             best,
             score,
@@ -515,7 +532,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             roll_score,
             mate: None,
             hashfull: if self.options.use_tt { self.shared.tt.hashfull() } else { 0 },
-            result_scale: crate::params::DEFAULT_RESULT_SCALE,
+            result_scale: self.equity.scale(),
         })
     }
 
@@ -693,7 +710,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         } else {
             Choice::Roll
         };
-        SearchResult::unsearched(best, self.shared.nodes(), self.budget.elapsed(), crate::params::DEFAULT_RESULT_SCALE)
+        SearchResult::unsearched(best, self.shared.nodes(), self.budget.elapsed(), self.equity.scale())
     }
 }
 
@@ -779,10 +796,12 @@ impl HorizonDice {
 /// take the king at once wins. A capture counts its victim when it does not lose material by
 /// static exchange (the opponent's recapture needs the right die too). One move generation
 /// answers every outcome, and the value is a function of the position alone, so a plain
-/// expectiminimax can use the same leaves. `dice` is [`HorizonDice`] of the rules' outcomes.
+/// expectiminimax can use the same leaves. `dice` is [`HorizonDice`] of the rules' outcomes; the
+/// value is an equity (`equity` of each outcome's score, averaged).
 pub fn horizon_value<R: MicroRules>(
     rules: &R,
     eval: &StaticEval,
+    equity: &Equity,
     pos: &MicroPosition,
     ply: usize,
     dice: &HorizonDice,
@@ -814,13 +833,12 @@ pub fn horizon_value<R: MicroRules>(
     }
     let two_step = two_step_king_captures(&pos.board, pos.turn());
     if gain == [0; 6] && takes_king == 0 && two_step.is_empty() {
-        return stand;
+        return equity.of(stand);
     }
     // What each die's role brings: the win, or standing pat plus its best gain.
     let win = WIN - ply as i32 - 1;
-    let value: [i32; 6] = std::array::from_fn(|r| {
-        if takes_king & (1 << r) != 0 { win } else { (stand + gain[r]).min(WIN - MAX_PLY as i32 - 2) }
-    });
+    let value: [i32; 6] =
+        std::array::from_fn(|r| if takes_king & (1 << r) != 0 { win } else { equity.of(stand + gain[r]) });
     let sum: i64 = if two_step.is_empty() {
         // An outcome is worth its best die: with the roles in order of value, the weight of the
         // outcomes whose best die is the k-th is that of those within the first k less those
@@ -842,7 +860,7 @@ pub fn horizon_value<R: MicroRules>(
                 let v = if takes_king_with(once, twice, takes_king, &two_step) {
                     win
                 } else {
-                    (0..6).filter(|r| once & (1 << r) != 0).map(|r| value[r]).max().unwrap_or(stand)
+                    (0..6).filter(|r| once & (1 << r) != 0).map(|r| value[r]).max().unwrap_or(equity.of(stand))
                 };
                 i64::from(weight) * i64::from(v)
             })

@@ -9,6 +9,7 @@
 
 pub mod baseline;
 pub mod chance;
+pub mod equity;
 pub mod micro;
 mod node;
 mod ordering;
