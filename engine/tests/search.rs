@@ -225,8 +225,13 @@ fn pre_roll_root_reports_every_outcome() {
     assert_eq!(r.outcomes.len(), 21);
     let total: f64 = r.outcomes.iter().map(|o| o.probability).sum();
     assert!((total - 1.0).abs() < 1e-9);
-    let expected: f64 = r.outcomes.iter().map(|o| o.probability * f64::from(o.score)).sum();
-    assert!((expected - f64::from(r.roll_score.unwrap())).abs() <= 1.0);
+    // The roll is the outcomes' mean as equity (what the search averages; a mate by the queen
+    // stays a win); reported scores are centipawns rounded from it, so the mean holds to a few
+    // units of equity.
+    let equity = alea_engine::search::equity::Equity::new(r.result_scale);
+    let expected: f64 = r.outcomes.iter().map(|o| o.probability * f64::from(equity.of_reported(o.score))).sum();
+    let roll = f64::from(equity.of_reported(r.roll_score.unwrap()));
+    assert!((expected - roll).abs() <= 4.0, "mean {expected} against the roll's {roll}");
     // A bishop or queen roll takes f7 with check; doubles too.
     for o in &r.outcomes {
         if o.roll.faces().contains(&5) {

@@ -54,6 +54,12 @@ impl Equity {
         if score < 0 { -e } else { e }
     }
 
+    /// The equity of a score as results report it ([`Equity::to_score`]'s inverse, to rounding):
+    /// proven wins and losses stay as they are, other scores are static-score equivalents.
+    pub fn of_reported(&self, score: i32) -> i32 {
+        if score.abs() >= MATE_ZONE { score } else { self.of(score) }
+    }
+
     /// The static score whose equity is `equity`: what a searched value is worth in centipawns.
     /// Proven wins and losses ([`MATE_ZONE`] and beyond) stay as they are.
     pub fn to_score(&self, equity: i32) -> i32 {
@@ -132,6 +138,9 @@ mod tests {
             // 1026 centipawns, an expected 98.4 %).
             assert_eq!(capped > 0, scale == 0.695, "scale {scale}");
             assert_eq!(equity.to_score(WIN - 3), WIN - 3);
+            assert_eq!(equity.of_reported(WIN - 3), WIN - 3);
+            assert_eq!(equity.of_reported(-(WIN - 3)), -(WIN - 3));
+            assert_eq!(equity.of_reported(100), equity.of(100));
             assert_eq!(equity.to_score(-(WIN - 3)), -(WIN - 3));
             assert_eq!(equity.to_score(0), 0);
         }

@@ -1,6 +1,7 @@
 //! Expectiminimax over the turn's three steps: the pre-roll decision (Freedom moves against
-//! rolling), the chance node of the roll, and the decision after it. Scores are expected
-//! centipawns for the side to move.
+//! rolling), the chance node of the roll, and the decision after it. Values are equities for the
+//! side to move ([`equity`]: linear in the expected result, so a chance node's mean is the roll's
+//! worth); results report them as centipawns.
 //!
 //! This module owns iterative deepening and the root; the nodes are in `node` (decisions),
 //! `chance` (the roll, with Star1/Star2 pruning) and `qsearch` (the dice-aware horizon). The
@@ -318,6 +319,8 @@ pub(crate) struct Worker<'a, R: Rules, E> {
     /// Position hashes: the game's, then the search path's.
     pub path: Vec<u64>,
     pub ordering: OrderingTables<R::Turn>,
+    /// Static scores as the equities the chance nodes average ([`equity`]).
+    pub equity: equity::Equity,
     pub aborted: bool,
     /// Dice as an adversary (chance nodes take the worst outcome): proves wins whatever the dice.
     pub adversarial: bool,

@@ -17,7 +17,7 @@ use arrayvec::ArrayVec;
 impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
     /// The horizon value of `pos` (not a finished game) for the side to move.
     pub(crate) fn qsearch(&mut self, pos: &R::Position, alpha: i32, beta: i32, ply: usize, turns: u32) -> i32 {
-        let stand = self.eval.evaluate(self.rules, pos);
+        let stand = self.equity.of(self.eval.evaluate(self.rules, pos));
         if turns >= QSEARCH_TURNS || ply >= MAX_PLY {
             return stand;
         }
