@@ -11,6 +11,7 @@
 //! centipawns ([`Equity::to_score`]), so front ends see the same kind of number as before.
 
 use super::{MATE_ZONE, MAX_PLY, WIN};
+use std::sync::{Arc, Mutex};
 
 /// Static scores beyond this are read as this (no evaluation reaches it).
 const SCORE_LIMIT: i32 = 8000;
@@ -18,20 +19,32 @@ const SCORE_LIMIT: i32 = 8000;
 pub const EQUITY_MAX: i32 = WIN - MAX_PLY as i32 - 2;
 
 /// The map from static scores (centipawns, for the side to move) to equities and back, for one
-/// result scale. A lookup table: the horizon converts a score at every leaf.
+/// result scale. A lookup table: the horizon converts a score at every leaf. Cloning shares it.
 #[derive(Clone, Debug)]
 pub struct Equity {
     scale: f64,
     /// `table[s]` is the equity of the score `s` for `0 <= s <= SCORE_LIMIT`; negative scores
     /// mirror it, so the equity of `-s` is exactly minus that of `s` (the search negates values
     /// between the two sides).
-    table: Box<[i32]>,
+    table: Arc<[i32]>,
 }
 
 impl Equity {
-    /// The map for result scale `scale` (the fitted K; positive).
+    /// The map for result scale `scale` (the fitted K; positive). The last map built is kept and
+    /// shared: every search thread wants one, and building it costs some 150 µs.
     pub fn new(scale: f64) -> Equity {
         assert!(scale > 0.0 && scale.is_finite(), "a result scale must be positive, not {scale}");
+        static LAST: Mutex<Option<Equity>> = Mutex::new(None);
+        let mut last = LAST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(known) = last.as_ref().filter(|e| e.scale.to_bits() == scale.to_bits()) {
+            return known.clone();
+        }
+        let built = Equity::build(scale);
+        *last = Some(built.clone());
+        built
+    }
+
+    fn build(scale: f64) -> Equity {
         let table = (0..=SCORE_LIMIT)
             .map(|s| {
                 let p = expected_result(scale, f64::from(s));

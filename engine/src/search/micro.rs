@@ -510,16 +510,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             Choice::Turn(t) => vec![t],
             Choice::Roll => Vec::new(),
         };
-        // Reported in centipawns, as every search reports.
-        let cp = |e: i32| self.equity.to_score(e);
-        for c in &mut choices {
-            c.score = cp(c.score);
-        }
-        for o in &mut outcomes {
-            o.score = cp(o.score);
-        }
-        let (score, roll_score) = (cp(score), roll_score.map(cp));
-        Some(SearchResult {
+        let result = SearchResult {
             best,
             score,
             depth: depth as u32,
@@ -533,7 +524,8 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             mate: None,
             hashfull: if self.options.use_tt { self.shared.tt.hashfull() } else { 0 },
             result_scale: self.equity.scale(),
-        })
+        };
+        Some(result.in_centipawns(&self.equity))
     }
 
     /// Every allowed whole turn from `pos` (a turn in progress), best first, the `multipv` best
@@ -839,6 +831,7 @@ pub fn horizon_value<R: MicroRules>(
     let win = WIN - ply as i32 - 1;
     let value: [i32; 6] =
         std::array::from_fn(|r| if takes_king & (1 << r) != 0 { win } else { equity.of(stand + gain[r]) });
+    let stand_equity = equity.of(stand);
     let sum: i64 = if two_step.is_empty() {
         // An outcome is worth its best die: with the roles in order of value, the weight of the
         // outcomes whose best die is the k-th is that of those within the first k less those
@@ -860,7 +853,7 @@ pub fn horizon_value<R: MicroRules>(
                 let v = if takes_king_with(once, twice, takes_king, &two_step) {
                     win
                 } else {
-                    (0..6).filter(|r| once & (1 << r) != 0).map(|r| value[r]).max().unwrap_or(equity.of(stand))
+                    (0..6).filter(|r| once & (1 << r) != 0).map(|r| value[r]).max().unwrap_or(stand_equity)
                 };
                 i64::from(weight) * i64::from(v)
             })

@@ -195,6 +195,22 @@ impl<T> SearchResult<T> {
     }
 }
 
+impl<T> SearchResult<T> {
+    /// The result with the search's equities turned into the centipawns results report.
+    pub(crate) fn in_centipawns(mut self, equity: &equity::Equity) -> SearchResult<T> {
+        self.score = equity.to_score(self.score);
+        self.roll_score = self.roll_score.map(|e| equity.to_score(e));
+        for c in &mut self.choices {
+            c.score = equity.to_score(c.score);
+        }
+        for o in &mut self.outcomes {
+            o.score = equity.to_score(o.score);
+        }
+        self.result_scale = equity.scale();
+        self
+    }
+}
+
 /// Win/draw/loss per mille for an expected score: the expected result is the logistic
 /// `1 / (1 + 10^(-scale * score / 400))` that the tuning fitted to self-play results (Texel's K),
 /// of which a small share is kept for draws around balanced scores.

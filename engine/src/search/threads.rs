@@ -166,27 +166,22 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
             } else {
                 None
             };
-            // Reported in centipawns; the search's values are equities.
-            let cp = |e: i32| self.equity.to_score(e);
-            let choices: Vec<ScoredChoice<R::Turn>> =
-                it.choices.iter().map(|c| ScoredChoice { score: cp(c.score), ..*c }).collect();
-            let outcomes: Vec<OutcomeAdvice<R::Turn>> =
-                it.outcomes.into_iter().map(|o| OutcomeAdvice { score: cp(o.score), ..o }).collect();
             let result = SearchResult {
                 best: best.choice,
-                score: cp(best.score),
+                score: best.score,
                 depth: depth as u32,
                 seldepth: self.seldepth as u32,
                 nodes: self.shared.nodes(),
                 elapsed: self.budget.elapsed(),
                 pv,
-                choices,
-                outcomes,
-                roll_score: it.roll_score.map(cp),
+                choices: it.choices,
+                outcomes: it.outcomes,
+                roll_score: it.roll_score,
                 mate,
                 hashfull: if self.options.use_tt { self.shared.tt.hashfull() } else { 0 },
                 result_scale: input.eval.result_scale(),
-            };
+            }
+            .in_centipawns(&self.equity);
             if self.is_main {
                 report(&result);
             }
