@@ -82,6 +82,26 @@ fn square_scores(params: &EvalParams) -> Box<SquareScores> {
     table
 }
 
+/// Each role's weight in the game phase ([`crate::params::game_phase`]).
+const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
+
+/// A board's score before the blend: White's middlegame and endgame sums and the phase count
+/// (not yet capped), so that what a move changes can be added to them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ScoreParts {
+    mg: i32,
+    eg: i32,
+    phase: i32,
+}
+
+impl ScoreParts {
+    /// The score for White, as [`StaticEval::white_score`] gives it.
+    #[inline]
+    pub fn white_score(self) -> i32 {
+        crate::params::blend(self.mg, self.eg, self.phase.min(crate::params::PHASE_MAX))
+    }
+}
+
 impl StaticEval {
     pub fn new(params: EvalParams) -> StaticEval {
         let values = params.piece_values();
@@ -92,6 +112,12 @@ impl StaticEval {
     /// The score for White, in centipawns, equal to [`EvalParams::white_score`].
     #[inline]
     pub fn white_score(&self, board: &crate::board::Board) -> i32 {
+        self.score_parts(board).white_score()
+    }
+
+    /// The sums [`StaticEval::white_score`] blends, for adding a move's change to them.
+    #[inline]
+    pub fn score_parts(&self, board: &crate::board::Board) -> ScoreParts {
         let (mut mg, mut eg) = (0i32, 0i32);
         for color in Color::ALL {
             let by_role = &self.squares[color.index()];
@@ -106,23 +132,35 @@ impl StaticEval {
                 }
             }
         }
-        crate::params::blend(mg, eg, crate::params::game_phase(board))
+        let phase = Role::ALL.into_iter().map(|r| PHASE_WEIGHT[r.index()] * board.by_role(r).count() as i32).sum();
+        ScoreParts { mg, eg, phase }
     }
 
-    /// What a plain quiet move (no capture, promotion or castling) changes in the mover's
-    /// score: its piece's square value after less before, blended by the phase (which such a
-    /// move leaves alone). Within one centipawn of the difference of the two positions' scores
-    /// (the blend rounds once for the whole board); `None` for any other move.
+    /// The sums after the micro-move `m` (any but castling), from `parts`, the board's sums,
+    /// without playing it: the mover leaves its square, arrives (promoted or not) on its
+    /// target, and a captured piece leaves the board. `None` for castling.
     #[inline]
-    pub fn quiet_placement(&self, board: &crate::board::Board, m: Move) -> Option<i32> {
-        if m.is_castle() || m.is_en_passant() || m.promotion_role().is_some() || board.piece_at(m.to()).is_some() {
+    pub fn parts_after(&self, board: &crate::board::Board, parts: ScoreParts, m: Move) -> Option<ScoreParts> {
+        if m.is_castle() {
             return None;
         }
         let piece = board.piece_at(m.from())?;
-        let table = &self.squares[piece.color.index()][piece.role.index()];
-        let (before, after) = (table[m.from().index()], table[m.to().index()]);
-        let sign = if piece.color == Color::White { 1 } else { -1 };
-        Some(sign * crate::params::blend(after[0] - before[0], after[1] - before[1], crate::params::game_phase(board)))
+        let ours = &self.squares[piece.color.index()];
+        let placed = m.promotion_role().unwrap_or(piece.role);
+        let (before, after) = (ours[piece.role.index()][m.from().index()], ours[placed.index()][m.to().index()]);
+        let mut next = ScoreParts {
+            mg: parts.mg - before[0] + after[0],
+            eg: parts.eg - before[1] + after[1],
+            phase: parts.phase - PHASE_WEIGHT[piece.role.index()] + PHASE_WEIGHT[placed.index()],
+        };
+        if let Some(sq) = board.captured_square(m) {
+            let victim = board.piece_at(sq)?;
+            let [mg, eg] = self.squares[victim.color.index()][victim.role.index()][sq.index()];
+            next.mg -= mg;
+            next.eg -= eg;
+            next.phase -= PHASE_WEIGHT[victim.role.index()];
+        }
+        Some(next)
     }
 
     /// Material alone, from a value table.
@@ -264,5 +302,50 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The sums after a move, added without playing it, give the score of the board after it,
+    /// for every move but castling (captures, en passant and promotions included), along random
+    /// games of pseudo-legal moves with the fitted dicechess3 tables and the starting ones.
+    #[test]
+    fn score_parts_after_a_move_equal_the_score_after_it() {
+        use crate::movegen::{Legality, MoveList, generate};
+        use crate::piece::RoleSet;
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let dicechess3 = crate::rules::MicroVariant::ALL[0];
+        let tables =
+            [crate::rules::micro::MicroRules::default_eval(&dicechess3), EvalParams::starting(VariantKind::Freedom)];
+        let mut checked = 0;
+        for params in tables {
+            let eval = StaticEval::new(params);
+            for fen in [crate::bench::KIWIPETE, "4k3/1P6/8/3pP3/8/8/6p1/4K2R w K d6 0 1"] {
+                let mut board = Board::from_fen(fen).unwrap();
+                for _ in 0..120 {
+                    let parts = eval.score_parts(&board);
+                    assert_eq!(parts.white_score(), eval.white_score(&board));
+                    let mut moves = MoveList::new();
+                    generate(&board, RoleSet::ALL, Legality::PseudoLegal, &mut moves);
+                    moves.retain(|m| board.role_at(m.to()) != Some(crate::piece::Role::King));
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &m in &moves {
+                        let mut after = board.clone();
+                        after.play_micro(m);
+                        match eval.parts_after(&board, parts, m) {
+                            Some(next) => {
+                                assert_eq!(next.white_score(), eval.white_score(&after), "{m:?} in {}", board.fen());
+                                checked += 1;
+                            }
+                            None => assert!(m.is_castle(), "{m:?} has no sums"),
+                        }
+                    }
+                    board.play_micro(moves[rng.random_range(0..moves.len())]);
+                    board.finish_turn(false);
+                }
+            }
+        }
+        assert!(checked > 5000, "{checked} moves checked");
     }
 }

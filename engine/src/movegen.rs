@@ -34,6 +34,7 @@ const PROMOTION_ROLES: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role:
 
 /// A generator for one position: what generation needs (checkers, pins, targets) computed once,
 /// then moves produced role by role.
+#[derive(Clone, Copy)]
 pub struct Generator<'a> {
     board: &'a Board,
     us: Color,
@@ -278,6 +279,48 @@ impl Generator<'_> {
         }
     }
 
+    /// Appends the moves of the roles in `roles` that capture (en passant included) or promote:
+    /// those of [`Generator::moves`] that change the material, without the quiet ones.
+    pub fn captures(&self, roles: RoleSet, list: &mut MoveList) {
+        let mut narrowed = *self;
+        narrowed.targets &= self.board.by_color(!self.us);
+        let double_check = self.checkers.more_than_one();
+        if roles.contains(Role::Pawn) && !double_check {
+            // Captures (onto the last rank: promotions too), en passant, then the pushes that
+            // promote.
+            narrowed.pawn_moves(false, None, list);
+            let white = self.us == Color::White;
+            let last_rank = Bitboard::rank(if white { 7 } else { 0 });
+            let pushes = self.board.pieces(self.us, Role::Pawn).shift_rank(white) & !self.occupied;
+            for to in pushes & last_rank & self.targets {
+                let from = to.offset(if white { -8 } else { 8 });
+                if self.pin_mask(from).contains(to) {
+                    for role in PROMOTION_ROLES {
+                        list.push(Move::promotion(from, to, role));
+                    }
+                }
+            }
+        }
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            if roles.contains(role) && !double_check {
+                narrowed.piece_moves(role, list);
+            }
+        }
+        if roles.contains(Role::King) {
+            let before = list.len();
+            self.king_moves(list);
+            let enemies = self.board.by_color(!self.us);
+            let mut k = before;
+            while k < list.len() {
+                if enemies.contains(list[k].to()) {
+                    k += 1;
+                } else {
+                    list.swap_remove(k);
+                }
+            }
+        }
+    }
+
     /// Appends the pawn moves that promote, only to `promote_to` if given.
     pub fn promotions(&self, promote_to: Option<Role>, list: &mut MoveList) {
         if !self.checkers.more_than_one() {
@@ -413,4 +456,55 @@ fn is_plain_king_move(board: &Board, moves: &[Move], text: &str) -> bool {
     moves
         .iter()
         .any(|m| !m.is_castle() && board.role_at(m.from()) == Some(Role::King) && m.to_uci(false).to_string() == text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    /// The captures generator gives exactly the moves of the full generator that capture or
+    /// promote, for every set of roles a die roll can ask for, in both legalities, along random
+    /// games from positions with en passant, promotions and castling.
+    #[test]
+    fn captures_are_the_moves_that_capture_or_promote() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let mut compared = 0;
+        for fen in [crate::bench::KIWIPETE, "r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1"] {
+            let mut board = Board::from_fen(fen).unwrap();
+            for _ in 0..80 {
+                for legality in [Legality::Legal, Legality::PseudoLegal] {
+                    let generator = Generator::new(&board, legality);
+                    for bits in 1..64u8 {
+                        let roles = Role::ALL
+                            .into_iter()
+                            .filter(|r| bits >> r.index() & 1 == 1)
+                            .fold(RoleSet::EMPTY, RoleSet::with);
+                        let mut all = MoveList::new();
+                        generator.moves(roles, &mut all);
+                        let mut expected: Vec<Move> = all
+                            .into_iter()
+                            .filter(|&m| {
+                                !m.is_castle() && (board.captured_square(m).is_some() || m.promotion_role().is_some())
+                            })
+                            .collect();
+                        let mut captures = MoveList::new();
+                        generator.captures(roles, &mut captures);
+                        let mut got: Vec<Move> = captures.to_vec();
+                        expected.sort_by_key(|m| format!("{m:?}"));
+                        got.sort_by_key(|m| format!("{m:?}"));
+                        assert_eq!(got, expected, "roles {bits:06b} in {}", board.fen());
+                        compared += 1;
+                    }
+                }
+                let mut moves = MoveList::new();
+                generate(&board, RoleSet::ALL, Legality::Legal, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                board.play(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        assert!(compared > 5000, "{compared} sets compared");
+    }
 }

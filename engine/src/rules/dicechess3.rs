@@ -8,7 +8,7 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::chessmove::Move;
 use crate::movegen::{Generator, Legality, MoveList};
-use crate::piece::{Color, Role};
+use crate::piece::{Color, Role, RoleSet};
 use crate::rules::dice::{OutcomeList, fair_dice};
 use crate::rules::micro::{MicroPosition, MicroRules};
 use crate::rules::{EndReason, GameEnd, GameResult};
@@ -96,6 +96,14 @@ impl MicroRules for DiceChess3 {
         }
         if pos.dice.has(Role::Rook) && pos.dice.has(Role::King) {
             generator.castles(out);
+        }
+    }
+
+    fn micro_captures(&self, pos: &MicroPosition, out: &mut MoveList) {
+        let roles = pos.dice.roles().fold(RoleSet::EMPTY, RoleSet::with);
+        Generator::new(&pos.board, Legality::PseudoLegal).captures(roles, out);
+        if pos.dice.has(Role::Pawn) {
+            pos.en_passant_captures(out);
         }
     }
 

@@ -347,6 +347,18 @@ pub trait MicroRules {
 
     /// The dice `m` spends (castling: a rook's and a king's).
     fn spent(&self, pos: &MicroPosition, m: Move) -> ArrayVec<Role, 2>;
+
+    /// Appends the micro-moves the dice left allow that capture or promote (what the search's
+    /// horizon weighs): those of [`MicroRules::micro_moves`], without the rest.
+    fn micro_captures(&self, pos: &MicroPosition, out: &mut MoveList) {
+        let mut all = MoveList::new();
+        self.micro_moves(pos, &mut all);
+        let board = &pos.board;
+        out.extend(
+            all.into_iter()
+                .filter(|&m| !m.is_castle() && (board.captured_square(m).is_some() || m.promotion_role().is_some())),
+        );
+    }
 }
 
 /// One allowed micro-move and what follows it.
@@ -413,6 +425,12 @@ pub fn most_dice<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut Plan
     if left == 0 {
         return 0;
     }
+    if left == 1 {
+        // One die: it is used if it moves anything (cheaper than a look in the cache).
+        let mut moves = MoveList::new();
+        rules.micro_moves(pos, &mut moves);
+        return usize::from(!moves.is_empty());
+    }
     let key = pos.plan_key();
     let known = cache.slot(key).1;
     if known & BEST_KNOWN != 0 {
@@ -469,6 +487,17 @@ pub fn allowed_steps<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut 
     }
     let mut moves = MoveList::new();
     rules.micro_moves(pos, &mut moves);
+    let left = pos.dice.len();
+    if left == 1 {
+        // The last die: whatever it moves ends the turn, and the maximum rule asks for just
+        // that (unless the turn may only go on to the king).
+        for &m in &moves {
+            if !pos.must_take_king || pos.takes_king(m) {
+                out.push(Step { mv: m, ends_turn: true, must_take_king: false });
+            }
+        }
+        return;
+    }
     let most = if pos.must_take_king { 0 } else { most_dice(rules, pos, cache) };
     for &m in &moves {
         if pos.takes_king(m) {
@@ -476,6 +505,13 @@ pub fn allowed_steps<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut 
             continue;
         }
         let spent = rules.spent(pos, m);
+        if spent.len() == left {
+            // It uses every die left: nothing follows.
+            if !pos.must_take_king && spent.len() == most {
+                out.push(Step { mv: m, ends_turn: true, must_take_king: false });
+            }
+            continue;
+        }
         let next = pos.after_micro(m, &spent);
         let rest = most_dice(rules, &next, cache);
         if !pos.must_take_king && spent.len() + rest == most {

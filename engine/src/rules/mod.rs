@@ -354,6 +354,9 @@ impl micro::MicroRules for MicroVariant {
     fn spent(&self, pos: &micro::MicroPosition, m: Move) -> ArrayVec<crate::piece::Role, 2> {
         dispatch_micro!(self, r => r.spent(pos, m))
     }
+    fn micro_captures(&self, pos: &micro::MicroPosition, out: &mut crate::movegen::MoveList) {
+        dispatch_micro!(self, r => r.micro_captures(pos, out))
+    }
 }
 
 /// One of the 8x8 variants, chosen at run time (the protocol's `UCI_Variant`). It dispatches to

@@ -18,7 +18,7 @@ use super::{
     ChancePruning, Choice, INF, MAX_PLY, OutcomeAdvice, ScoredChoice, SearchOptions, SearchResult, Shared, WIN,
     floor_div,
 };
-use crate::eval::{EVAL_MAX, StaticEval};
+use crate::eval::{EVAL_MAX, ScoreParts, StaticEval};
 use crate::movegen::MoveList;
 use crate::piece::{Color, Role};
 use crate::rules::dice::OutcomeList;
@@ -301,8 +301,8 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         let order = self.order(pos, &steps, tt_best);
         let mut best = -INF;
         let mut best_index = NO_TURN;
-        // The mover's static score, once a step into the horizon may be bounded by it.
-        let mut frontier: Option<Option<i32>> = None;
+        // The sums of the mover's static score, once a step into the horizon may be bounded.
+        let mut frontier: Option<Option<ScoreParts>> = None;
         for &k in &order {
             let a = alpha.max(best);
             let step = steps[usize::from(k)];
@@ -342,33 +342,35 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         best
     }
 
-    /// The mover's static score at `pos`, from which the last micro-moves of a turn that ends at
-    /// the horizon are bounded ([`MicroWorker::frontier_bound`]); `None` where no bound holds:
-    /// the horizon's standing is not the plain score (king danger), or a draw by repetition or
-    /// the hundred-turn rule (worth 0) could beat `alpha` there.
-    fn frontier_base(&self, pos: &MicroPosition, alpha: i32) -> Option<i32> {
+    /// The sums of the static score at `pos`, from which the last micro-moves of a turn that
+    /// ends at the horizon are bounded ([`MicroWorker::frontier_bound`]); `None` where no bound
+    /// holds: the horizon's standing is not the plain score (king danger), or a draw by
+    /// repetition or the hundred-turn rule (worth 0) could beat `alpha` there.
+    fn frontier_base(&self, pos: &MicroPosition, alpha: i32) -> Option<ScoreParts> {
         if self.eval.params.king_danger != 0 || pos.board.halfmove_clock() >= 90 || alpha < 0 {
             return None;
         }
-        let white = self.eval.white_score(&pos.board);
-        Some(if pos.turn() == Color::White { white } else { -white })
+        Some(self.eval.score_parts(&pos.board))
     }
 
-    /// An upper bound of the mover's value of `step`, a plain quiet move that ends the turn at
-    /// the horizon, without playing it: the horizon is never below standing pat for the side it
-    /// is for, so the mover gets at most the equity of its static score after the step, which is
-    /// `base` plus the step's placement (one centipawn of rounding, and one more to spare); the
-    /// equity is odd and rising, so bounding the score bounds it. Exact pruning: the search's
-    /// values do not change.
+    /// An upper bound of the mover's value of `step`, a micro-move that ends the turn at the
+    /// horizon (not a king capture), without playing it: the horizon is never below standing pat
+    /// for the side it is for, so the mover gets at most the equity of its static score after
+    /// the step, which `base` (the sums before it) and the step's changes give exactly. Where
+    /// the bound cannot raise alpha, the horizon would have returned it at once (its standing
+    /// reaches beta): the search's values do not change, and neither does the table.
     #[inline]
-    fn frontier_bound(&self, pos: &MicroPosition, step: Step, base: i32) -> Option<i32> {
-        let placement = self.eval.quiet_placement(&pos.board, step.mv)?;
-        let bound = (base + placement + 2).clamp(-EVAL_MAX, EVAL_MAX);
+    fn frontier_bound(&self, pos: &MicroPosition, step: Step, base: ScoreParts) -> Option<i32> {
+        if pos.takes_king(step.mv) {
+            return None;
+        }
+        let white = self.eval.parts_after(&pos.board, base, step.mv)?.white_score().clamp(-EVAL_MAX, EVAL_MAX);
+        let bound = if pos.turn() == Color::White { white } else { -white };
         #[cfg(debug_assertions)]
         {
             let child = after_step(self.rules, pos, step);
             let after = -standing(self.eval, &child, &self.horizon_dice);
-            debug_assert!(after <= bound, "frontier bound {bound} below the score after {:?}: {after}", step.mv);
+            debug_assert_eq!(after, bound, "frontier bound of {:?} is not the score after it", step.mv);
         }
         Some(self.equity.of(bound))
     }
@@ -802,7 +804,7 @@ pub fn horizon_value<R: MicroRules>(
     let mut every_die = pos.clone();
     every_die.dice = DicePool::ONE_EACH;
     let mut moves = MoveList::new();
-    rules.micro_moves(&every_die, &mut moves);
+    rules.micro_captures(&every_die, &mut moves);
     // By the moving piece's role: the best gain of one capture, and whether it can take the king.
     let mut gain = [0i32; 6];
     let mut takes_king = 0u8;
