@@ -200,8 +200,8 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
         .unwrap_or(0)
     }
 
-    /// Star2's probing phase ([`star2_probe`]): one turn of each group, the first in order (the
-    /// table's move, then captures).
+    /// Star2's probing phase ([`star2_probe`], or [`star2_probe_lines`] one turn deep): one turn
+    /// of each group, the first in order (the table's move, then captures).
     #[allow(clippy::too_many_arguments)]
     fn probe(
         &mut self,
@@ -216,11 +216,19 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
         beta: i32,
         ply: usize,
     ) -> Option<i32> {
-        star2_probe(groups, lower_bounds, total, beta, |g, t| {
+        let mut probe_of = |w: &mut Self, g: usize, alpha: i32, beta: i32| {
             let v =
-                self.decision_node(pos, hash, table, children, groups[g].representative, depth, t - 1, t, ply, true);
-            (!self.aborted).then_some(v)
-        })
+                w.decision_node(pos, hash, table, children, groups[g].representative, depth, alpha, beta, ply, true);
+            (!w.aborted).then_some(v)
+        };
+        if depth == 1 {
+            // One turn deep, a probe is a turn and the quiescence search after it: cheap enough
+            // to search with a full window, which makes its value a lower bound even where it
+            // misses its threshold.
+            star2_probe_lines(groups, lower_bounds, total, beta, |g| probe_of(self, g, -INF, INF))
+        } else {
+            star2_probe(groups, lower_bounds, total, beta, |g, t| probe_of(self, g, t - 1, t))
+        }
     }
 
     /// Adversarial dice: the worst group for the side to move (a min node, with alpha-beta).
@@ -343,6 +351,32 @@ pub(crate) fn star2_probe(
     Some(floor_div(probed, total64) as i32)
 }
 
+/// Star2's probing phase where a probe is exact and cheap (one turn into the horizon): one turn
+/// of every group, whose value (`probe_of(group)`, searched with a full window; `None` is a
+/// stopped search) is a lower bound on its group's. Where the values are spread, a group under
+/// [`star2_probe`]'s threshold is made up for by others above it: if the mean of the bounds
+/// reaches `beta` the node fails high with it; else the bounds, all of them known, narrow every
+/// Star1 window.
+pub(crate) fn star2_probe_lines(
+    groups: &[OutcomeGroup],
+    lower_bounds: &mut [i32],
+    total: u32,
+    beta: i32,
+    mut probe_of: impl FnMut(usize) -> Option<i32>,
+) -> Option<i32> {
+    if beta >= WIN {
+        return None;
+    }
+    let mut probed = 0i64;
+    for (g, group) in groups.iter().enumerate() {
+        let v = probe_of(g)?;
+        lower_bounds[g] = v;
+        probed += i64::from(group.weight) * i64::from(v);
+    }
+    let total = i64::from(total);
+    (probed >= i64::from(beta) * total).then(|| floor_div(probed, total) as i32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -437,5 +471,26 @@ mod tests {
         assert_eq!(lower, vec![60, -WIN]);
         // No probing at a window at the edge of the scores.
         assert_eq!(star2_probe(&g, &mut [-WIN; 2], 2, WIN, |_, _| Some(0)), None);
+    }
+
+    #[test]
+    fn star2_probe_lines_cut_on_the_mean_of_every_bound() {
+        let g = groups(&[2, 1, 1]);
+        // The heaviest misses the threshold probes would set it (50), but the mean of all three
+        // bounds, (2·30 + 100 + 70) / 4 = 57, still reaches beta = 50.
+        let mut lower = vec![-WIN; 3];
+        assert_eq!(star2_probe(&g, &mut lower.clone(), 4, 50, |i, _| Some([30, 100, 70][i])), None);
+        assert_eq!(star2_probe_lines(&g, &mut lower, 4, 50, |i| Some([30, 100, 70][i])), Some(57));
+        assert_eq!(lower, vec![30, 100, 70]);
+        // Under beta: no cut, and every bound is kept for the Star1 windows.
+        let mut lower = vec![-WIN; 3];
+        assert_eq!(star2_probe_lines(&g, &mut lower, 4, 60, |i| Some([30, 100, 70][i])), None);
+        assert_eq!(lower, vec![30, 100, 70]);
+        // Those bounds make Star1 exact as before: the true values are at least the bounds.
+        let values = [45, 100, 70];
+        let v = star1_mean(&g, &lower, 4, -INF, 60, |i, _, _| Some(values[i])).unwrap();
+        assert_eq!(v, 65);
+        // A stopped search stops the probes.
+        assert_eq!(star2_probe_lines(&g, &mut [-WIN; 3], 4, 50, |_| None), None);
     }
 }

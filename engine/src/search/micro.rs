@@ -12,7 +12,7 @@
 //! Values are equities ([`Equity`]: linear in the expected result, so the mean over a roll's
 //! outcomes is what the roll is worth); results report them as centipawns again.
 
-use super::chance::{OutcomeGroup, star1_mean, star2_probe};
+use super::chance::{OutcomeGroup, star1_mean, star2_probe, star2_probe_lines};
 use super::equity::Equity;
 use super::{
     ChancePruning, Choice, INF, MAX_PLY, OutcomeAdvice, ScoredChoice, SearchOptions, SearchResult, Shared, WIN,
@@ -262,9 +262,16 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
                 star1_mean(&groups, &lower_bounds, total, alpha, beta, |g, a, b| outcome_value(self, g, a, b, false))
             }
             ChancePruning::Star2 => {
-                match star2_probe(&groups, &mut lower_bounds, total, beta, |g, t| {
-                    outcome_value(self, g, t - 1, t, true)
-                }) {
+                // One turn deep, a probe is a line of micro-moves into the horizon: cheap and,
+                // with a full window, exact, so every group gets a lower bound.
+                let probed = if depth == 1 {
+                    star2_probe_lines(&groups, &mut lower_bounds, total, beta, |g| {
+                        outcome_value(self, g, -INF, INF, true)
+                    })
+                } else {
+                    star2_probe(&groups, &mut lower_bounds, total, beta, |g, t| outcome_value(self, g, t - 1, t, true))
+                };
+                match probed {
                     Some(cut) => Some(cut),
                     None if self.aborted => None,
                     None => star1_mean(&groups, &lower_bounds, total, alpha, beta, |g, a, b| {
