@@ -3,11 +3,11 @@
 //! against the best; before the roll, what each outcome would bring and whether to take a Freedom
 //! move instead of rolling.
 
+use alea_engine::Role;
 use alea_engine::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
 use alea_engine::rules::Roll;
 use alea_engine::search::{self, Choice, SearchOptions, Shared};
 use alea_engine::timeman::Limits;
-use alea_engine::{Board, Color, Role, Square};
 use serde_json::json;
 use std::process::ExitCode;
 
@@ -119,31 +119,34 @@ pub(crate) fn score_text(score: i32) -> String {
 
 /// The position as a board of Unicode pieces, White at the bottom, with the last turn.
 pub(crate) fn game_diagram(game: &GameHandle) -> String {
-    board_diagram(game.board(), game.variant(), game.chess960(), game.turns().last().cloned())
-}
-
-fn board_diagram(board: &Board, variant: &str, chess960: bool, last: Option<String>) -> String {
-    let glyph = |sq: Square| match board.piece_at(sq) {
+    let glyph = |piece: Option<char>| match piece {
         None => '·',
-        Some(p) => {
-            let white = ['♙', '♘', '♗', '♖', '♕', '♔'];
-            let black = ['♟', '♞', '♝', '♜', '♛', '♚'];
-            let i = Role::ALL.iter().position(|&r| r == p.role).expect("a role");
-            if p.color == Color::White { white[i] } else { black[i] }
+        Some(c) => {
+            let i = "pnbrqk".find(c.to_ascii_lowercase()).expect("a piece letter");
+            let glyphs = if c.is_ascii_uppercase() {
+                ['♙', '♘', '♗', '♖', '♕', '♔']
+            } else {
+                ['♟', '♞', '♝', '♜', '♛', '♚']
+            };
+            glyphs[i]
         }
     };
+    let diagram = game.diagram();
+    let width = diagram.ranks.iter().map(|(name, _)| name.len()).max().unwrap_or(1);
     let mut out = String::new();
-    for rank in (0..8).rev() {
-        out.push_str(&format!(" {} ", rank + 1));
-        for file in 0..8 {
+    for (name, pieces) in &diagram.ranks {
+        out.push_str(&format!(" {name:>width$} "));
+        for &piece in pieces {
             out.push(' ');
-            out.push(glyph(Square::from_coords(file, rank)));
+            out.push(glyph(piece));
         }
         out.push('\n');
     }
-    out.push_str("    a b c d e f g h\n");
-    out.push_str(&format!("{}{}, {} to move", variant, if chess960 { " (Chess960)" } else { "" }, board.turn().name()));
-    if let Some(last) = last {
+    out.push_str(&format!("{:width$}   {}\n", "", diagram.files.join(" ")));
+    let variant = game.variant();
+    let chess960 = if game.chess960() { " (Chess960)" } else { "" };
+    out.push_str(&format!("{variant}{chess960}, {} to move", game.side_to_move().name()));
+    if let Some(last) = game.turns().last() {
         out.push_str(&format!(", last move {last}"));
     }
     out.push('\n');

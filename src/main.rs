@@ -8,8 +8,6 @@ mod play;
 mod progress;
 mod tune_cmd;
 
-use alea_engine::Board;
-use alea_engine::perft::perft_divide;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -168,22 +166,23 @@ fn bench(depth: Option<u32>, variants: &[String], pruning: &str, threads: usize)
 }
 
 fn perft(depth: u32, fen: Option<&str>, chess960: bool) -> ExitCode {
-    let board = match fen.map(Board::from_fen).unwrap_or_else(|| Ok(Board::startpos())) {
-        Ok(b) => b,
+    // Chess legality, dice ignored: Freedom's moves without its dice.
+    let game = match alea_engine::handle::GameHandle::setup("freedom", chess960, fen, None, &[]) {
+        Ok(game) => game,
         Err(e) => {
             eprintln!("alea perft: {e}");
             return ExitCode::from(2);
         }
     };
-    if depth == 0 {
-        eprintln!("alea perft: depth must be at least 1");
-        return ExitCode::from(2);
-    }
     let start = Instant::now();
-    let divided = perft_divide(&board, depth);
-    let total: u64 = divided.iter().map(|&(_, n)| n).sum();
-    for (m, n) in divided {
-        println!("{}: {n}", m.to_uci(chess960));
+    let mut total = 0u64;
+    let never = std::sync::atomic::AtomicBool::new(false);
+    if let Err(e) = game.perft(depth, &never, |m, n| {
+        println!("{m}: {n}");
+        total += n;
+    }) {
+        eprintln!("alea perft: {e}");
+        return ExitCode::from(2);
     }
     let secs = start.elapsed().as_secs_f64();
     println!();

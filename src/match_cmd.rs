@@ -189,7 +189,10 @@ pub fn run(args: MatchArgs) -> ExitCode {
         Some(Err(e)) => return refuse(e),
     };
     let openings = match &args.openings {
-        Some(path) => match std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|t| read_openings(&t)) {
+        Some(path) => match std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| read_openings(&t, variant, args.chess960))
+        {
             Ok(boards) => Openings::Fens(boards),
             Err(e) => return refuse(format!("--openings {}: {e}", path.display())),
         },

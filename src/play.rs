@@ -76,11 +76,8 @@ fn read_turn(game: &GameHandle, text: &str, allowed: &[String]) -> Result<String
 
 /// The kinds of piece that `turns` move (their first micro-move's piece), in the order of roles.
 fn movers(game: &GameHandle, turns: &[String]) -> Vec<alea_engine::Role> {
-    let mut roles: Vec<alea_engine::Role> = turns
-        .iter()
-        .filter_map(|t| alea_engine::Square::parse(t.get(..2)?))
-        .filter_map(|sq| game.board().role_at(sq))
-        .collect();
+    let mut roles: Vec<alea_engine::Role> =
+        turns.iter().filter_map(|t| game.piece_on(t.get(..2)?)).map(|p| p.role).collect();
     roles.sort_by_key(|r| r.index());
     roles.dedup();
     roles

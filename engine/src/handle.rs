@@ -41,6 +41,16 @@ pub enum SearchRoot {
 /// A search's findings with turns written as text.
 pub type SearchReport = SearchResult<String>;
 
+/// A board as a front end draws it: what stands where, and the names of the lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagram {
+    /// The ranks from the top down: each its name and, file by file, the piece standing there
+    /// as FEN writes it (upper case for White), or `None`.
+    pub ranks: Vec<(String, Vec<Option<char>>)>,
+    /// The files' names, left to right.
+    pub files: Vec<String>,
+}
+
 /// A game of any variant.
 #[derive(Clone, Debug)]
 pub struct GameHandle {
@@ -281,8 +291,39 @@ impl GameHandle {
         }
     }
 
-    /// The board, for drawing it.
-    pub fn board(&self) -> &Board {
+    /// The board as front ends draw it, whatever its size.
+    pub fn diagram(&self) -> Diagram {
+        let board = self.board();
+        let ranks = (0..8u8)
+            .rev()
+            .map(|rank| {
+                let pieces =
+                    (0..8u8).map(|file| board.piece_at(Square::from_coords(file, rank)).map(|p| p.char())).collect();
+                ((rank + 1).to_string(), pieces)
+            })
+            .collect();
+        Diagram { ranks, files: ('a'..='h').map(String::from).collect() }
+    }
+
+    /// The board alone as chess FEN writes it (no dice left or en-passant targets of a turn of
+    /// micro-moves): the position as the evaluation sees it, for fitting data.
+    pub fn board_fen(&self) -> String {
+        self.board().fen()
+    }
+
+    /// The piece on the square named `square` (`e4`), if any.
+    pub fn piece_on(&self, square: &str) -> Option<crate::Piece> {
+        self.board().piece_at(Square::parse(square)?)
+    }
+
+    /// The FEN of Chess960 start number `index` (0 to 959; larger numbers wrap), in the
+    /// standard numbering.
+    pub fn chess960_start(index: u64) -> String {
+        Board::chess960((index % 960) as u16).fen()
+    }
+
+    /// The board.
+    pub(crate) fn board(&self) -> &Board {
         match &self.played {
             Played::OneMove(g) => &g.position().board,
             Played::Micro(g) => &g.position().board,

@@ -4,7 +4,6 @@ use crate::command::{Command, GoParams, LegalMovesQuery, RollSpec, StartSpec};
 use crate::go::{self, Dice, GoRequest, SearchJob};
 use crate::options::{Changed, Options};
 use crate::output::Output;
-use alea_engine::Square;
 use alea_engine::handle::GameHandle;
 use alea_engine::search::Shared;
 use std::sync::Arc;
@@ -281,25 +280,25 @@ impl Session {
 
     fn display(&self) {
         let game = &self.game;
-        let board = game.board();
-        let mut lines = vec![String::new(), " +---+---+---+---+---+---+---+---+".to_string()];
-        for rank in (0..8).rev() {
+        let diagram = game.diagram();
+        let rule = format!(" +{}", "---+".repeat(diagram.files.len()));
+        let mut lines = vec![String::new(), rule.clone()];
+        for (name, pieces) in &diagram.ranks {
             let mut row = String::from(" |");
-            for file in 0..8 {
-                let c = board.piece_at(Square::from_coords(file, rank)).map_or(' ', |p| p.char());
-                row.push_str(&format!(" {c} |"));
+            for piece in pieces {
+                row.push_str(&format!(" {} |", piece.unwrap_or(' ')));
             }
-            row.push_str(&format!(" {}", rank + 1));
+            row.push_str(&format!(" {name}"));
             lines.push(row);
-            lines.push(" +---+---+---+---+---+---+---+---+".to_string());
+            lines.push(rule.clone());
         }
-        lines.push("   a   b   c   d   e   f   g   h".to_string());
+        lines.push(format!("  {}", diagram.files.iter().map(|f| format!(" {f:<3}")).collect::<String>().trim_end()));
         lines.push(String::new());
         lines.push(format!("Fen: {}", game.fen()));
         lines.push(format!("Key: {:016X}", game.key()));
         lines.extend(game.state_lines());
         lines.push(format!("Variant: {}{}", game.variant(), if game.chess960() { " (Chess960)" } else { "" }));
-        lines.push(format!("Side to move: {}", board.turn().name()));
+        lines.push(format!("Side to move: {}", game.side_to_move().name()));
         match game.end() {
             Some(end) => lines.push(format!("Result: {end}")),
             None if game.dice_left().is_some() => {}

@@ -133,7 +133,7 @@ pub fn generate_game(config: &DatagenConfig, index: u64) -> String {
     let mut players = [SelfPlayer::new(config, index), SelfPlayer::new(config, index)];
     let [white, black] = &mut players;
     // Chess960 rule sets start each game from one of the 960 positions in turn.
-    let start_fen = config.chess960.then(|| Board::chess960((index % 960) as u16).fen());
+    let start_fen = config.chess960.then(|| alea_engine::handle::GameHandle::chess960_start(index));
     let played = play_game(
         white,
         black,
@@ -163,7 +163,7 @@ pub fn generate_game(config: &DatagenConfig, index: u64) -> String {
             }
         }
         if ply >= config.random_plies && is_quiet(&game, turn.roll.as_ref()) {
-            out.push_str(&format!("{} | {}\n", game.board().fen(), result_text(white_score)));
+            out.push_str(&format!("{} | {}\n", game.board_fen(), result_text(white_score)));
         }
         game.play_checked(&turn.turn, turn.roll.as_ref()).expect("a refereed turn");
     }

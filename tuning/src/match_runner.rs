@@ -4,8 +4,9 @@
 use crate::players::Player;
 use crate::referee::play_game;
 use crate::sprt::{Pentanomial, sprt_bounds};
+use alea_engine::handle::GameHandle;
 use alea_engine::pgn::GameRecord;
-use alea_engine::{Board, Color, GameResult};
+use alea_engine::{Color, GameResult};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -15,8 +16,8 @@ pub enum Openings {
     StartPos,
     /// A Chess960 start per pair, drawn from the seed.
     Chess960,
-    /// Positions in turn, one per pair.
-    Fens(Vec<Board>),
+    /// Positions in turn, one per pair (FEN, or DFEN where the variant has it).
+    Fens(Vec<String>),
 }
 
 /// An SPRT to stop at.
@@ -87,9 +88,10 @@ impl MatchReport {
     }
 }
 
-/// Opening positions from a file of FENs or EPD lines (the first four fields are the position;
-/// blank lines and `#` comments skipped). Every line must be a position; the first bad one is named.
-pub fn read_openings(text: &str) -> Result<Vec<Board>, String> {
+/// Opening positions of `variant` from a file of FENs or EPD lines (the first four fields are the
+/// position; blank lines and `#` comments skipped), each as the game writes it. Every line must be
+/// a position the variant can start from; the first bad one is named.
+pub fn read_openings(text: &str, variant: &str, chess960: bool) -> Result<Vec<String>, String> {
     let mut boards = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -103,7 +105,9 @@ pub fn read_openings(text: &str) -> Result<Vec<Board>, String> {
         } else {
             fields[..fields.len().min(4)].join(" ")
         };
-        boards.push(Board::from_fen(&fen).map_err(|e| format!("line {}: {e}", n + 1))?);
+        let game =
+            GameHandle::setup(variant, chess960, Some(&fen), None, &[]).map_err(|e| format!("line {}: {e}", n + 1))?;
+        boards.push(game.fen());
     }
     if boards.is_empty() {
         return Err("no positions in the openings file".into());
@@ -124,9 +128,9 @@ fn opening(config: &MatchConfig, pair: u64) -> Option<String> {
     match &config.openings {
         Openings::StartPos => None,
         Openings::Chess960 => {
-            Some(Board::chess960(alea_engine::pairing::draw(config.seed, pair, u64::MAX, 960) as u16).fen())
+            Some(GameHandle::chess960_start(alea_engine::pairing::draw(config.seed, pair, u64::MAX, 960)))
         }
-        Openings::Fens(list) => Some(list[(pair as usize) % list.len()].fen()),
+        Openings::Fens(list) => Some(list[(pair as usize) % list.len()].clone()),
     }
 }
 
@@ -312,10 +316,17 @@ mod tests {
     fn openings_from_fen_and_epd_lines() {
         let text = "# comment\n\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n\
                     rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - id \"open\";\n";
-        let boards = read_openings(text).unwrap();
+        let boards = read_openings(text, "freedom", false).unwrap();
         assert_eq!(boards.len(), 2);
-        assert_eq!(boards[1].fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1");
-        assert!(read_openings("").is_err());
-        assert!(read_openings("8/8 w\n").unwrap_err().starts_with("line 1:"));
+        assert_eq!(boards[1], "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1");
+        assert!(read_openings("", "freedom", false).is_err());
+        assert!(read_openings("8/8 w\n", "freedom", false).unwrap_err().starts_with("line 1:"));
+        // Each line is checked against the variant: no kings is BrainKing's business only.
+        let kingless = "8/8/8/8/8/8/PPPPPPPP/RNBQ1BNR w - - 0 1\n";
+        assert!(read_openings(kingless, "freedom", false).unwrap_err().starts_with("line 1:"));
+        // dicechess3 keeps its DFEN (en-passant targets of the last turn's double steps).
+        let dfen =
+            read_openings("rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq d3e3 0 1\n", "dicechess3", false);
+        assert_eq!(dfen.unwrap(), ["rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq d3e3 0 1"]);
     }
 }

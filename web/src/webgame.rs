@@ -4,6 +4,7 @@
 //! itself is the engine's game handle, so every variant plays here without a case of its own; in
 //! the variants of several moves a turn the person makes a turn one micro-move at a time.
 
+use alea_engine::Color;
 use alea_engine::analysis::analyse_turn;
 use alea_engine::driver::{TurnEvent, TurnRequest, play_turn};
 use alea_engine::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
@@ -12,7 +13,6 @@ use alea_engine::pgn::{GameRecord, RecordedTurn};
 use alea_engine::rules::Roll;
 use alea_engine::search::{Choice, SearchOptions, Shared};
 use alea_engine::timeman::Limits;
-use alea_engine::{Board, Color};
 use serde_json::{Value, json};
 
 /// Why a request about a game was refused; the status tells the HTTP layer how.
@@ -71,7 +71,7 @@ impl WebGame {
         let start = match start {
             Some(fen) => Some(fen),
             None if chess960 => {
-                random960 = Board::chess960((seed % 960) as u16).fen();
+                random960 = GameHandle::chess960_start(seed);
                 Some(random960.as_str())
             }
             None => None,
