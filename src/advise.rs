@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct AdviseArgs {
-    /// Rule set: freedom, classic, brainking or dicechess3.
+    /// Rule set: freedom, classic, brainking, dicechess3 or burmese.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Chess960 castling and notation.

@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
-    /// Rule set: freedom, classic, brainking or dicechess3.
+    /// Rule set: freedom, classic, brainking, dicechess3 or burmese.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Your colour.

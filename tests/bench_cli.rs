@@ -27,7 +27,7 @@ fn suites_by_variant_name_add_up_to_the_default() {
     // The default is every variant's suite at its own depth; picked one by one they add up.
     let (ok, all, _) = bench(&[]);
     assert!(ok);
-    let parts: u64 = ["freedom", "classic", "brainking", "dicechess3"]
+    let parts: u64 = alea_engine::handle::VARIANTS
         .iter()
         .map(|v| {
             let (ok, out, err) = bench(&["--variant", v]);

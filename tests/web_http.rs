@@ -419,3 +419,26 @@ fn dicechess3_turns_are_made_one_micro_move_at_a_time() {
     assert!(analysis["turns"][1]["luck"].is_i64(), "{analysis}");
     assert!(analysis["turns"][0]["luck"].is_null(), "the turn set up in progress was not rolled here");
 }
+
+#[test]
+fn a_burmese_turn_stops_when_the_player_says_so() {
+    let server = start();
+    let addr = &server.addr;
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let state = new_game(addr, json!({"variant": "burmese", "fen": format!("{start} PNB"), "movetime": 50}));
+    let id = state["id"].as_str().unwrap().to_string();
+    let path = |end: &str| format!("/api/games/{id}/{end}");
+    // The first micro-move is compulsory: no stop offered yet, and `0000` is refused.
+    let first: Vec<&str> = state["allowed"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    assert!(first.contains(&"e2e4") && !first.contains(&"0000"), "{first:?}");
+    refused(addr, "POST", &path("move"), Some(r#"{"move": "0000"}"#), 400, "not allowed now");
+    let (status, stepped) = json_of(addr, "POST", &path("move"), Some(json!({"move": "e2e4"})));
+    assert_eq!(status, 200, "{stepped}");
+    assert!(stepped["allowed"].as_array().unwrap().contains(&json!("0000")), "{stepped}");
+    // Stop there: the knight and bishop dice go unused and the turn is the one micro-move.
+    let (status, done) = json_of(addr, "POST", &path("move"), Some(json!({"move": "0000"})));
+    assert_eq!(status, 200, "{done}");
+    assert_eq!(done["moves"][0]["uci"], "e2e4");
+    assert_eq!(done["turn"], "black");
+    assert_eq!(done["engine_to_move"], true);
+}

@@ -166,12 +166,19 @@ impl<R: MicroRules + Clone> MicroGame<R> {
         let mut steps = StepList::new();
         allowed_steps(&self.rules, &self.position, &mut PlanCache::new(12), &mut steps);
         let moves: crate::movegen::MoveList = steps.iter().map(|s| s.mv).collect();
-        let step = crate::movegen::find_uci(&self.position.board, &moves, text)
-            .and_then(|m| steps.iter().find(|s| s.mv == m).copied())
+        // `0000` in a turn in progress stops it, where the dice may be left unused.
+        let stop = steps.iter().find(|s| s.is_stop() && text == "0000").copied();
+        let step = stop
+            .or_else(|| {
+                crate::movegen::find_uci(&self.position.board, &moves, text)
+                    .and_then(|m| steps.iter().find(|s| s.mv == m).copied())
+            })
             .ok_or_else(|| format!("{text} is not allowed now (no die left for it, or it breaks the maximum rule)"))?;
         let next = after_step(&self.rules, &self.position, step);
         let mut partial = self.partial;
-        partial.push(step.mv);
+        if !step.is_stop() {
+            partial.push(step.mv);
+        }
         if step.ends_turn {
             self.finish(next, partial);
             Ok(true)

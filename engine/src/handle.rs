@@ -16,7 +16,7 @@ use crate::values::PieceValues;
 use crate::{Board, Move, Square};
 
 /// Every variant by its `UCI_Variant` name, the default first.
-pub const VARIANTS: [&str; 4] = ["freedom", "classic", "brainking", "dicechess3"];
+pub const VARIANTS: [&str; 5] = ["freedom", "classic", "brainking", "dicechess3", "burmese"];
 
 /// The dice of a `go roll` or `legalmoves roll`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,11 +3,11 @@
 //! the position after each recorded game, and for sampled rolls the number of allowed whole
 //! turns, their SHA-1, the full list where stored, and the first micro-moves.
 
-use alea_engine::rules::DiceChess3;
 use alea_engine::rules::dice::{Roll, fair_dice};
 use alea_engine::rules::micro::{
     MicroPosition, MicroRules, PlanCache, StepList, allowed_steps, for_each_turn, parse_turn, play_turn,
 };
+use alea_engine::rules::{Burmese, DiceChess3};
 use serde_json::Value;
 use std::io::Read;
 
@@ -44,14 +44,24 @@ fn roll_of(key: &str) -> Roll {
 
 #[test]
 fn dicechess3_agrees_with_every_conformance_case() {
-    let rules = DiceChess3;
+    agrees_with_every_conformance_case(&DiceChess3, 1000, 5000);
+}
+
+#[test]
+fn burmese_agrees_with_every_conformance_case() {
+    agrees_with_every_conformance_case(&Burmese, 500, 2500);
+}
+
+/// Every case of the variant's file: at least `min_cases` of them and `min_rolls` sampled rolls.
+fn agrees_with_every_conformance_case<R: MicroRules>(rules: &R, min_cases: usize, min_rolls: usize) {
+    let name = rules.name();
     let mut cache = PlanCache::default();
-    let cases = read_cases("dicechess3");
-    assert!(cases.len() >= 1000, "{} cases", cases.len());
+    let cases = read_cases(name);
+    assert!(cases.len() >= min_cases, "{} cases", cases.len());
     let mut failures = Vec::new();
     let mut rolls_checked = 0;
     for (n, case) in cases.iter().enumerate() {
-        let at = format!("dicechess3.jsonl:{}", n + 1);
+        let at = format!("{name}.jsonl:{}", n + 1);
         let mut pos = match rules.parse_dfen(case["start"].as_str().unwrap()) {
             Ok(p) => p,
             Err(e) => {
@@ -61,7 +71,7 @@ fn dicechess3_agrees_with_every_conformance_case() {
         };
         let mut ok = true;
         for turn in strings(&case["turns"]) {
-            match replay(&rules, &pos, &turn, &mut cache) {
+            match replay(rules, &pos, &turn, &mut cache) {
                 Ok(next) => pos = next,
                 Err(e) => {
                     failures.push(format!("{at}: turn {turn} refused in {}: {e}", rules.dfen(&pos)));
@@ -87,7 +97,7 @@ fn dicechess3_agrees_with_every_conformance_case() {
             rolls_checked += 1;
             let rolled = pos.rolled(&roll_of(key));
             let mut turns = Vec::new();
-            for_each_turn(&rules, &rolled, &mut cache, &mut |t, _| turns.push(t.to_uci(false)));
+            for_each_turn(rules, &rolled, &mut cache, &mut |t, _| turns.push(t.to_uci(false)));
             turns.sort();
             if turns.len() as u64 != count.as_u64().unwrap() {
                 failures.push(format!("{at} roll {key}: {} turns, expected {count}", turns.len()));
@@ -109,7 +119,7 @@ fn dicechess3_agrees_with_every_conformance_case() {
             }
             if let Some(first) = case["first"].get(key) {
                 let mut steps = StepList::new();
-                allowed_steps(&rules, &rolled, &mut cache, &mut steps);
+                allowed_steps(rules, &rolled, &mut cache, &mut steps);
                 let mut got: Vec<String> = steps.iter().map(|s| s.mv.to_uci(false).to_string()).collect();
                 got.sort();
                 got.dedup();
@@ -129,5 +139,5 @@ fn dicechess3_agrees_with_every_conformance_case() {
         cases.len(),
         failures[..failures.len().min(30)].join("\n")
     );
-    assert!(rolls_checked > 5000, "{rolls_checked} rolls checked");
+    assert!(rolls_checked > min_rolls, "{rolls_checked} rolls checked");
 }

@@ -4,8 +4,8 @@
 //! come) and in turns (dice left). And what the search finds: a king capture the dice allow, its probability.
 
 use alea_engine::eval::StaticEval;
-use alea_engine::rules::DiceChess3;
 use alea_engine::rules::micro::{MicroPosition, MicroRules, PlanCache, StepList, after_step, allowed_steps};
+use alea_engine::rules::{Burmese, DiceChess3};
 use alea_engine::rules::{GameResult, Roll};
 use alea_engine::search::equity::Equity;
 use alea_engine::search::micro::{HorizonDice, horizon_value};
@@ -88,8 +88,19 @@ fn plain_decision<R: MicroRules>(
 }
 
 fn searched(eval: &StaticEval, pos: &MicroPosition, depth: u32, pruning: ChancePruning, use_tt: bool) -> i32 {
+    searched_in(&DiceChess3, eval, pos, depth, pruning, use_tt)
+}
+
+fn searched_in<R: MicroRules + Sync>(
+    rules: &R,
+    eval: &StaticEval,
+    pos: &MicroPosition,
+    depth: u32,
+    pruning: ChancePruning,
+    use_tt: bool,
+) -> i32 {
     let input = MicroInput {
-        rules: &DiceChess3,
+        rules,
         eval,
         position: pos,
         history: &[],
@@ -102,7 +113,10 @@ fn searched(eval: &StaticEval, pos: &MicroPosition, depth: u32, pruning: ChanceP
 
 /// Positions from seeded random games, each at a turn's start and, rolled, in its turn.
 fn random_positions(seed: u64, count: usize, max_turns: usize) -> Vec<MicroPosition> {
-    let rules = DiceChess3;
+    random_positions_of(&DiceChess3, seed, count, max_turns)
+}
+
+fn random_positions_of<R: MicroRules>(rules: &R, seed: u64, count: usize, max_turns: usize) -> Vec<MicroPosition> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut cache = PlanCache::default();
     let mut out = Vec::new();
@@ -117,13 +131,13 @@ fn random_positions(seed: u64, count: usize, max_turns: usize) -> Vec<MicroPosit
             pos = pos.rolled(&Roll::new(&faces).unwrap());
             let mut steps = StepList::new();
             loop {
-                allowed_steps(&rules, &pos, &mut cache, &mut steps);
+                allowed_steps(rules, &pos, &mut cache, &mut steps);
                 if steps.is_empty() {
                     pos = pos.finish_turn();
                     break;
                 }
                 let step = steps[rng.random_range(0..steps.len())];
-                pos = after_step(&rules, &pos, step);
+                pos = after_step(rules, &pos, step);
                 if step.ends_turn {
                     break;
                 }
@@ -139,6 +153,10 @@ fn random_positions(seed: u64, count: usize, max_turns: usize) -> Vec<MicroPosit
 }
 
 fn endgames() -> Vec<MicroPosition> {
+    endgames_of(&DiceChess3)
+}
+
+fn endgames_of<R: MicroRules>(rules: &R) -> Vec<MicroPosition> {
     [
         "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
         "4k3/4p3/8/8/8/8/8/4K3 b - - 0 1",
@@ -150,11 +168,20 @@ fn endgames() -> Vec<MicroPosition> {
         "7k/8/8/8/8/8/6p1/7K b - - 0 1 ppk",
     ]
     .iter()
-    .map(|d| DiceChess3.parse_dfen(d).expect("a DFEN"))
+    .map(|d| rules.parse_dfen(d).expect("a DFEN"))
     .collect()
 }
 
 fn check(eval: &StaticEval, positions: &[MicroPosition], depths: std::ops::RangeInclusive<u32>) {
+    check_in(&DiceChess3, eval, positions, depths);
+}
+
+fn check_in<R: MicroRules + Sync>(
+    rules: &R,
+    eval: &StaticEval,
+    positions: &[MicroPosition],
+    depths: std::ops::RangeInclusive<u32>,
+) {
     let mut cache = PlanCache::default();
     let equity = Equity::new(eval.params.result_scale);
     let mut failures = Vec::new();
@@ -162,14 +189,14 @@ fn check(eval: &StaticEval, positions: &[MicroPosition], depths: std::ops::Range
         for depth in depths.clone() {
             // The search reports its value in centipawns.
             let plain = equity.to_score(if pos.in_turn() {
-                plain_decision(&DiceChess3, eval, &equity, pos, depth as i32, 0, &mut cache)
+                plain_decision(rules, eval, &equity, pos, depth as i32, 0, &mut cache)
             } else {
-                plain_turn_start(&DiceChess3, eval, &equity, pos, depth as i32, 0, &mut cache)
+                plain_turn_start(rules, eval, &equity, pos, depth as i32, 0, &mut cache)
             });
             for pruning in [ChancePruning::None, ChancePruning::Star1, ChancePruning::Star2] {
-                let v = searched(eval, pos, depth, pruning, false);
+                let v = searched_in(rules, eval, pos, depth, pruning, false);
                 if v != plain {
-                    failures.push(format!("{} depth {depth} {pruning:?}: {v} != {plain}", DiceChess3.dfen(pos)));
+                    failures.push(format!("{} depth {depth} {pruning:?}: {v} != {plain}", rules.dfen(pos)));
                 }
             }
         }
@@ -181,6 +208,14 @@ fn check(eval: &StaticEval, positions: &[MicroPosition], depths: std::ops::Range
 fn star1_and_star2_equal_plain_expectiminimax_at_depth_1() {
     check(&eval(), &random_positions(1, 16, 20), 1..=1);
     check(&careful_eval(), &random_positions(3, 16, 20), 1..=1);
+}
+
+/// Burmese: any die may go unused, so every turn may stop early (and the search weighs stopping).
+#[test]
+fn burmese_star1_and_star2_equal_plain_expectiminimax() {
+    check_in(&Burmese, &eval(), &random_positions_of(&Burmese, 5, 12, 20), 1..=1);
+    check_in(&Burmese, &careful_eval(), &random_positions_of(&Burmese, 6, 8, 20), 1..=1);
+    check_in(&Burmese, &eval(), &endgames_of(&Burmese), 1..=2);
 }
 
 #[test]

@@ -234,7 +234,10 @@ function renderControls() {
   const mine = humansDecision();
   $('roll-button').disabled = !(mine && game.phase === 'before_roll');
   const onlyPass = mine && game.phase === 'after_roll' && game.allowed.length === 1 && game.allowed[0] === '0000';
-  $('pass-button').hidden = !onlyPass;
+  // Where dice may go unused, a turn under way may end before its dice do.
+  const mayStop = mine && game.phase === 'after_roll' && game.partial.length > 0 && game.allowed.includes('0000');
+  $('pass-button').hidden = !(onlyPass || mayStop);
+  $('pass-button').textContent = mayStop ? 'End the turn' : 'Pass';
   $('undo-button').disabled = thinking || !(game.partial.length || game.moves.some((m) => m.by === 'you'));
   $('download-pgn').href = `/api/games/${game.id}/pgn`;
   $('viewing').hidden = viewPly === null;

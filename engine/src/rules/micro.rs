@@ -215,7 +215,7 @@ impl MicroPosition {
     /// Does `m` take the enemy king?
     #[inline]
     pub fn takes_king(&self, m: Move) -> bool {
-        !m.is_castle() && self.board.pieces(!self.turn(), Role::King).contains(m.to())
+        !m.is_null() && !m.is_castle() && self.board.pieces(!self.turn(), Role::King).contains(m.to())
     }
 
     /// The position after the micro-move `m`, the turn not yet ended; `spent` are the dice it uses.
@@ -348,6 +348,13 @@ pub trait MicroRules {
     /// The dice `m` spends (castling: a rook's and a king's).
     fn spent(&self, pos: &MicroPosition, m: Move) -> ArrayVec<Role, 2>;
 
+    /// Any die may be left unused (burmese): every micro-move a die left allows is allowed, and
+    /// once the turn has made one the player may stop ([`Step::STOP`]). Without it the maximum
+    /// rule holds (dicechess3).
+    fn dice_optional(&self) -> bool {
+        false
+    }
+
     /// Appends the micro-moves the dice left allow that capture or promote (what the search's
     /// horizon weighs): those of [`MicroRules::micro_moves`], without the rest.
     fn micro_captures(&self, pos: &MicroPosition, out: &mut MoveList) {
@@ -369,6 +376,16 @@ pub struct Step {
     pub ends_turn: bool,
     /// The turn goes on only as a king capture.
     pub must_take_king: bool,
+}
+
+impl Step {
+    /// Stop: the turn ends here, its dice left unused (where [`MicroRules::dice_optional`]).
+    pub const STOP: Step = Step { mv: Move::NULL, ends_turn: true, must_take_king: false };
+
+    #[inline]
+    pub fn is_stop(&self) -> bool {
+        self.mv.is_null()
+    }
 }
 
 /// The allowed micro-moves of one point of a turn, on the stack.
@@ -410,6 +427,9 @@ impl Default for PlanCache {
 /// The position after the allowed step `step` from `pos`: within the turn, or the next turn's
 /// start (the game may then be over, by a king capture).
 pub fn after_step<R: MicroRules>(rules: &R, pos: &MicroPosition, step: Step) -> MicroPosition {
+    if step.is_stop() {
+        return pos.finish_turn();
+    }
     let mut next = pos.after_micro(step.mv, &rules.spent(pos, step.mv));
     if step.ends_turn {
         next.finish_turn()
@@ -488,6 +508,17 @@ pub fn allowed_steps<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut 
     let mut moves = MoveList::new();
     rules.micro_moves(pos, &mut moves);
     let left = pos.dice.len();
+    if rules.dice_optional() {
+        // No maximum rule: whatever a die allows, and stopping once a micro-move is made.
+        for &m in &moves {
+            let ends_turn = pos.takes_king(m) || rules.spent(pos, m).len() == left;
+            out.push(Step { mv: m, ends_turn, must_take_king: false });
+        }
+        if left < rules.dice() {
+            out.push(Step::STOP);
+        }
+        return;
+    }
     if left == 1 {
         // The last die: whatever it moves ends the turn, and the maximum rule asks for just
         // that (unless the turn may only go on to the king).
@@ -542,7 +573,9 @@ pub fn for_each_turn<R: MicroRules>(
         allowed_steps(rules, pos, cache, &mut steps);
         for &step in &steps {
             let mut turn = *so_far;
-            turn.push(step.mv);
+            if !step.is_stop() {
+                turn.push(step.mv);
+            }
             let next = after_step(rules, pos, step);
             if step.ends_turn {
                 visit(&turn, &next);
@@ -586,6 +619,10 @@ pub fn play_turn<R: MicroRules>(
             return if i + 1 == turn.len() { Ok(pos) } else { Err(TurnError::TooLong { index: i + 1 }) };
         }
         allowed_steps(rules, &pos, cache, &mut steps);
+    }
+    // Ended short of the dice: allowed where the player may stop there.
+    if steps.iter().any(Step::is_stop) {
+        return Ok(pos.finish_turn());
     }
     Err(TurnError::Unfinished)
 }

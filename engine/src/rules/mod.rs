@@ -7,6 +7,7 @@
 //! board other than 8x8 brings its own and the search, written against the trait, stays.
 
 pub mod brainking;
+pub mod burmese;
 pub mod classic;
 pub mod dfen;
 pub mod dice;
@@ -22,6 +23,7 @@ use arrayvec::ArrayVec;
 use std::fmt;
 
 pub use brainking::BrainKing;
+pub use burmese::Burmese;
 pub use classic::Classic;
 pub use dice::{MAX_OUTCOMES, Outcome, OutcomeList, Roll, RollError};
 pub use dicechess3::DiceChess3;
@@ -304,10 +306,11 @@ impl VariantKind {
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum MicroVariant {
     DiceChess3(DiceChess3),
+    Burmese(Burmese),
 }
 
 impl MicroVariant {
-    pub const ALL: [MicroVariant; 1] = [MicroVariant::DiceChess3(DiceChess3)];
+    pub const ALL: [MicroVariant; 2] = [MicroVariant::DiceChess3(DiceChess3), MicroVariant::Burmese(Burmese)];
 
     /// The variant `UCI_Variant` names (case-insensitive), if it has several moves a turn.
     pub fn from_name(name: &str) -> Option<MicroVariant> {
@@ -319,6 +322,7 @@ macro_rules! dispatch_micro {
     ($self:ident, $r:ident => $e:expr) => {
         match $self {
             MicroVariant::DiceChess3($r) => $e,
+            MicroVariant::Burmese($r) => $e,
         }
     };
 }
@@ -356,6 +360,9 @@ impl micro::MicroRules for MicroVariant {
     }
     fn micro_captures(&self, pos: &micro::MicroPosition, out: &mut crate::movegen::MoveList) {
         dispatch_micro!(self, r => r.micro_captures(pos, out))
+    }
+    fn dice_optional(&self) -> bool {
+        dispatch_micro!(self, r => r.dice_optional())
     }
 }
 

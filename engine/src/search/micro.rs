@@ -333,7 +333,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             }
             if best >= beta {
                 let m = steps[usize::from(k)].mv;
-                if !probe && pos.board.captured_square(m).is_none() {
+                if !probe && !m.is_null() && pos.board.captured_square(m).is_none() {
                     let slot = &mut self.quiet_history[pos.turn().index()][m.from().index()][m.to().index()];
                     *slot = slot.saturating_add((depth * depth) as u32);
                 }
@@ -371,7 +371,8 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         if pos.takes_king(step.mv) {
             return None;
         }
-        let white = self.eval.parts_after(&pos.board, base, step.mv)?.white_score().clamp(-EVAL_MAX, EVAL_MAX);
+        let after = if step.is_stop() { base } else { self.eval.parts_after(&pos.board, base, step.mv)? };
+        let white = after.white_score().clamp(-EVAL_MAX, EVAL_MAX);
         let bound = if pos.turn() == Color::White { white } else { -white };
         #[cfg(debug_assertions)]
         {
@@ -419,6 +420,9 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             let m = step.mv;
             let key = if k == usize::from(tt_best) {
                 i32::MAX
+            } else if m.is_null() {
+                // Stopping, dice left: after the captures, before the quiet micro-moves.
+                0
             } else if pos.takes_king(m) {
                 i32::MAX - 1
             } else if let Some(sq) = board.captured_square(m) {
@@ -675,7 +679,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             {
                 best = v;
                 best_index = k;
-                best_turn = MicroTurn::new(&[step.mv]);
+                best_turn = if step.is_stop() { MicroTurn::PASS } else { MicroTurn::new(&[step.mv]) };
                 for &m in rest.moves() {
                     best_turn.push(m);
                 }
@@ -701,6 +705,9 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             loop {
                 allowed_steps(self.rules, &at, &mut self.cache, &mut steps);
                 let Some(&step) = steps.first() else { break };
+                if step.is_stop() {
+                    break;
+                }
                 turn.push(step.mv);
                 if step.ends_turn {
                     break;

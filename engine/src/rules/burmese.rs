@@ -1,0 +1,87 @@
+//! `burmese`: Burmese dice chess (source 001, shared/RULES.md). As `dicechess3` (three dice, a
+//! micro-move per die, no check, the king captured to win, several en-passant targets, DFEN),
+//! except that any die may be left unused (a turn is at least one micro-move where one exists, and
+//! the player may stop after any of them) and there is no castling.
+
+use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, START, case};
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::chessmove::Move;
+use crate::movegen::{Generator, Legality, MoveList};
+use crate::piece::Role;
+use crate::rules::DiceChess3;
+use crate::rules::dice::{OutcomeList, fair_dice};
+use crate::rules::micro::{MicroPosition, MicroRules};
+use crate::rules::{GameEnd, dicechess3};
+use crate::values::PieceValues;
+use arrayvec::ArrayVec;
+
+/// Burmese dice chess.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct Burmese;
+
+/// `alea bench`'s burmese positions, searched one turn deep.
+const BENCH: [BenchCase; 4] = [
+    case("burmese start, 1 2 3", START, &[1, 2, 3]),
+    case("burmese kiwipete, 1 2 3", KIWIPETE, &[1, 2, 3]),
+    case("burmese giuoco piano, 1 3 5", GIUOCO, &[1, 3, 5]),
+    case("burmese start", START, &[]),
+];
+
+impl MicroRules for Burmese {
+    fn name(&self) -> &'static str {
+        "burmese"
+    }
+
+    fn startpos(&self) -> MicroPosition {
+        MicroPosition::new(Board::startpos(), Bitboard::EMPTY)
+    }
+
+    fn bench_suite(&self) -> BenchSuite {
+        BenchSuite { depth: 1, cases: &BENCH }
+    }
+
+    /// The rules give no values: chess's 1/3/3/5/9, as for dicechess3.
+    fn piece_values(&self) -> PieceValues {
+        DiceChess3.piece_values()
+    }
+
+    fn dice(&self) -> usize {
+        dicechess3::DICE
+    }
+
+    fn dice_optional(&self) -> bool {
+        true
+    }
+
+    /// The 56 outcomes of three dice; none once the game is over.
+    fn outcomes(&self, pos: &MicroPosition) -> OutcomeList {
+        if self.end(pos).is_some() { OutcomeList::new() } else { fair_dice(dicechess3::DICE) }
+    }
+
+    /// As in dicechess3: a captured king, or a hundred turns without a capture or a pawn move.
+    fn end(&self, pos: &MicroPosition) -> Option<GameEnd> {
+        DiceChess3.end(pos)
+    }
+
+    /// Each die's piece type's moves and en passant, without castling.
+    fn micro_moves(&self, pos: &MicroPosition, out: &mut MoveList) {
+        let generator = Generator::new(&pos.board, Legality::PseudoLegal);
+        for role in pos.dice.roles() {
+            generator.role_moves(role, out);
+        }
+        if pos.dice.has(Role::Pawn) {
+            pos.en_passant_captures(out);
+        }
+    }
+
+    fn micro_captures(&self, pos: &MicroPosition, out: &mut MoveList) {
+        DiceChess3.micro_captures(pos, out);
+    }
+
+    fn spent(&self, pos: &MicroPosition, m: Move) -> ArrayVec<Role, 2> {
+        let mut dice = ArrayVec::new();
+        dice.push(pos.board.role_at(m.from()).expect("a piece on the move's origin"));
+        dice
+    }
+}
