@@ -353,6 +353,8 @@ mod tests {
         use crate::rules::micro::MicroRules;
         let fitted = crate::rules::DiceChess3.default_eval();
         assert_ne!(fitted, EvalParams::from_values(crate::rules::DiceChess3.piece_values()), "the adopted tables");
+        let fitted = crate::rules::Burmese.default_eval();
+        assert_ne!(fitted, EvalParams::from_values(crate::rules::Burmese.piece_values()), "the adopted tables");
     }
 
     #[test]
