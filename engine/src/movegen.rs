@@ -286,20 +286,12 @@ impl Generator<'_> {
         narrowed.targets &= self.board.by_color(!self.us);
         let double_check = self.checkers.more_than_one();
         if roles.contains(Role::Pawn) && !double_check {
-            // Captures (onto the last rank: promotions too), en passant, then the pushes that
-            // promote.
+            // Captures (onto the last rank: promotions too) and en passant; then, aimed at empty
+            // squares only, the pushes that promote.
             narrowed.pawn_moves(false, None, list);
-            let white = self.us == Color::White;
-            let last_rank = Bitboard::rank(if white { 7 } else { 0 });
-            let pushes = self.board.pieces(self.us, Role::Pawn).shift_rank(white) & !self.occupied;
-            for to in pushes & last_rank & self.targets {
-                let from = to.offset(if white { -8 } else { 8 });
-                if self.pin_mask(from).contains(to) {
-                    for role in PROMOTION_ROLES {
-                        list.push(Move::promotion(from, to, role));
-                    }
-                }
-            }
+            let mut pushes = *self;
+            pushes.targets &= !self.occupied;
+            pushes.pawn_moves(true, None, list);
         }
         for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
             if roles.contains(role) && !double_check {
@@ -307,17 +299,11 @@ impl Generator<'_> {
             }
         }
         if roles.contains(Role::King) {
-            let before = list.len();
-            self.king_moves(list);
+            // The king's own rules (attacked squares) stay in `king_moves`; its captures are kept.
+            let mut king = MoveList::new();
+            self.king_moves(&mut king);
             let enemies = self.board.by_color(!self.us);
-            let mut k = before;
-            while k < list.len() {
-                if enemies.contains(list[k].to()) {
-                    k += 1;
-                } else {
-                    list.swap_remove(k);
-                }
-            }
+            list.extend(king.into_iter().filter(|m| enemies.contains(m.to())));
         }
     }
 

@@ -7,7 +7,7 @@ use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, START, case};
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::chessmove::Move;
-use crate::movegen::{Generator, Legality, MoveList};
+use crate::movegen::MoveList;
 use crate::piece::Role;
 use crate::rules::DiceChess3;
 use crate::rules::dice::{OutcomeList, fair_dice};
@@ -78,13 +78,7 @@ impl MicroRules for Burmese {
 
     /// Each die's piece type's moves and en passant, without castling.
     fn micro_moves(&self, pos: &MicroPosition, out: &mut MoveList) {
-        let generator = Generator::new(&pos.board, Legality::PseudoLegal);
-        for role in pos.dice.roles() {
-            generator.role_moves(role, out);
-        }
-        if pos.dice.has(Role::Pawn) {
-            pos.en_passant_captures(out);
-        }
+        dicechess3::die_moves(pos, out);
     }
 
     fn micro_captures(&self, pos: &MicroPosition, out: &mut MoveList) {

@@ -15,6 +15,17 @@ use crate::rules::{EndReason, GameEnd, GameResult};
 use crate::values::PieceValues;
 use arrayvec::ArrayVec;
 
+/// Appends each die's piece type's moves and en passant (castling apart): a micro-move per die.
+pub(crate) fn die_moves(pos: &MicroPosition, out: &mut MoveList) {
+    let generator = Generator::new(&pos.board, Legality::PseudoLegal);
+    for role in pos.dice.roles() {
+        generator.role_moves(role, out);
+    }
+    if pos.dice.has(Role::Pawn) {
+        pos.en_passant_captures(out);
+    }
+}
+
 /// Dice rolled at the start of a turn.
 pub const DICE: usize = 3;
 
@@ -87,15 +98,9 @@ impl MicroRules for DiceChess3 {
     }
 
     fn micro_moves(&self, pos: &MicroPosition, out: &mut MoveList) {
-        let generator = Generator::new(&pos.board, Legality::PseudoLegal);
-        for role in pos.dice.roles() {
-            generator.role_moves(role, out);
-        }
-        if pos.dice.has(Role::Pawn) {
-            pos.en_passant_captures(out);
-        }
+        die_moves(pos, out);
         if pos.dice.has(Role::Rook) && pos.dice.has(Role::King) {
-            generator.castles(out);
+            Generator::new(&pos.board, Legality::PseudoLegal).castles(out);
         }
     }
 
