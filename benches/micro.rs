@@ -21,7 +21,7 @@ const POSITIONS: [(&str, &str, [u8; 3]); 3] = [
 fn first_micro_moves(c: &mut Criterion) {
     let mut group = c.benchmark_group("first micro-moves, maximum rule");
     for (name, dfen, faces) in POSITIONS {
-        let pos = DiceChess3.parse_dfen(dfen).unwrap().rolled(&Roll::new(&faces).unwrap());
+        let pos = DiceChess3.rolled(&DiceChess3.parse_dfen(dfen).unwrap(), &Roll::new(&faces).unwrap());
         let mut steps = StepList::new();
         group.bench_function(format!("{name} {faces:?}, new cache"), |b| {
             b.iter(|| {
@@ -47,7 +47,7 @@ fn horizon(c: &mut Criterion) {
     let mut group = c.benchmark_group("horizon, 56 outcomes");
     for (name, dfen, _) in POSITIONS {
         let pos = DiceChess3.parse_dfen(dfen).unwrap();
-        let dice = HorizonDice::new(&DiceChess3.outcomes(&pos));
+        let dice = HorizonDice::new(&DiceChess3, &DiceChess3.outcomes(&pos));
         group
             .bench_function(name, |b| b.iter(|| horizon_value(&DiceChess3, &eval, &equity, black_box(&pos), 0, &dice)));
     }

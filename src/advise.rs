@@ -3,7 +3,6 @@
 //! against the best; before the roll, what each outcome would bring and whether to take a Freedom
 //! move instead of rolling.
 
-use alea_engine::Role;
 use alea_engine::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
 use alea_engine::rules::Roll;
 use alea_engine::search::{self, Choice, SearchOptions, Shared};
@@ -13,7 +12,7 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct AdviseArgs {
-    /// Rule set: freedom, classic, brainking, dicechess3 or burmese.
+    /// Rule set: freedom, classic, brainking, dicechess3, burmese or gollon.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Chess960 castling and notation.
@@ -153,14 +152,13 @@ pub(crate) fn game_diagram(game: &GameHandle) -> String {
     out
 }
 
-fn roll_text(roll: Option<&RollSpec>) -> String {
+fn roll_text(game: &GameHandle, roll: Option<&RollSpec>) -> String {
     match roll {
         None => "before the roll".into(),
         Some(RollSpec::Any) => "any move".into(),
         Some(RollSpec::Faces(faces)) => {
             let r = Roll::new(faces).expect("a checked roll");
-            let names: Vec<&str> = r.faces().iter().map(|&f| Role::of_face(f).name()).collect();
-            format!("roll {} ({})", r, names.join(", "))
+            format!("roll {} ({})", r, game.roll_meaning(&r))
         }
     }
 }
@@ -169,7 +167,7 @@ fn to_text(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> Stri
     let mut out = game_diagram(game);
     out.push_str(&format!(
         "{}, depth {}, {} nodes; scores in centipawns for {}\n\n",
-        roll_text(roll),
+        roll_text(game, roll),
         r.depth,
         r.nodes,
         game.side_to_move().name()

@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
-    /// Rule set: freedom, classic, brainking, dicechess3 or burmese.
+    /// Rule set: freedom, classic, brainking, dicechess3, burmese or gollon.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Your colour.
@@ -52,9 +52,8 @@ fn save(record: &GameRecord, path: &PathBuf) {
     }
 }
 
-fn face_names(roll: &Roll) -> String {
-    let names: Vec<&str> = roll.faces().iter().map(|&f| alea_engine::Role::of_face(f).name()).collect();
-    format!("{roll} ({})", names.join(", "))
+fn face_names(game: &GameHandle, roll: &Roll) -> String {
+    format!("{roll} ({})", game.roll_meaning(roll))
 }
 
 /// The turn (or micro-move) `text` names among `allowed` (SAN or UCI), in UCI, or why not.
@@ -241,7 +240,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
                 played = (t, None);
             } else {
                 let roll = game.roll_for(dice.random_range(0..game.total_weight())).expect("a game not over rolls");
-                println!("You rolled {}.", face_names(&roll));
+                println!("You rolled {}.", face_names(&game, &roll));
                 let turn = if game.several_moves_a_turn() {
                     match micro_turn(&mut game, &roll, &mut ask, &hint) {
                         Some(turn) => turn,
@@ -298,9 +297,9 @@ pub fn run(args: PlayArgs) -> ExitCode {
             match rolled {
                 None => println!("Alea plays {} without rolling.", game.san(&turn)),
                 Some(r) if turn == "0000" => {
-                    println!("Alea rolled {}: no move is allowed, its turn is passed.", face_names(&r))
+                    println!("Alea rolled {}: no move is allowed, its turn is passed.", face_names(&game, &r))
                 }
-                Some(r) => println!("Alea rolled {} and plays {}.", face_names(&r), game.san(&turn)),
+                Some(r) => println!("Alea rolled {} and plays {}.", face_names(&game, &r), game.san(&turn)),
             }
             played = (turn, rolled);
         }
@@ -332,12 +331,12 @@ fn micro_turn(
         let left = game.dice_left().expect("a turn in progress");
         let allowed = game.first_moves(&RollSpec::Faces(left.faces().to_vec())).expect("the dice left");
         let prompt = if so_far.is_empty() {
-            format!("Your micro-move, dice {} ({}):", face_names(&left), names(game, &allowed))
+            format!("Your micro-move, dice {} ({}):", face_names(game, &left), names(game, &allowed))
         } else {
             format!(
                 "Your next micro-move after {}, dice left {} ({}):",
                 so_far.join(","),
-                face_names(&left),
+                face_names(game, &left),
                 names(game, &allowed)
             )
         };

@@ -22,7 +22,7 @@ pub enum TuneCmd {
 
 #[derive(clap::Args)]
 pub struct DatagenArgs {
-    /// Rule set: freedom, classic, brainking, dicechess3 or burmese.
+    /// Rule set: freedom, classic, brainking, dicechess3, burmese or gollon.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Chess960 starts (each game the next of the 960).

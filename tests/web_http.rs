@@ -442,3 +442,31 @@ fn a_burmese_turn_stops_when_the_player_says_so() {
     assert_eq!(done["turn"], "black");
     assert_eq!(done["engine_to_move"], true);
 }
+
+#[test]
+fn a_gollon_count_die_counts_down_its_micro_moves() {
+    let server = start();
+    let addr = &server.addr;
+    // A rolled game: one die, whose meaning is a number of micro-moves by any pieces.
+    let state = new_game(addr, json!({"variant": "gollon", "color": "white", "movetime": 50}));
+    let id = state["id"].as_str().unwrap().to_string();
+    let (status, rolled) = json_of(addr, "POST", &format!("/api/games/{id}/roll"), None);
+    assert_eq!(status, 200, "{rolled}");
+    let face = rolled["roll"][0].as_u64().expect("one die");
+    assert!((1..=4).contains(&face), "{rolled}");
+    let want =
+        if face == 1 { "1 micro-move by any piece".to_string() } else { format!("{face} micro-moves by any pieces") };
+    assert_eq!(rolled["roll_meaning"], want, "{rolled}");
+    // A turn set up in progress with three micro-moves left: the count goes down with each.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let state = new_game(addr, json!({"variant": "gollon", "fen": format!("{start} AAA"), "movetime": 50}));
+    let id = state["id"].as_str().unwrap().to_string();
+    assert_eq!(state["dice_left"], json!([3]), "{state}");
+    assert_eq!(state["dice_left_meaning"], "3 micro-moves by any pieces");
+    let (status, stepped) = json_of(addr, "POST", &format!("/api/games/{id}/move"), Some(json!({"move": "e2e4"})));
+    assert_eq!(status, 200, "{stepped}");
+    assert_eq!(stepped["dice_left"], json!([2]), "{stepped}");
+    // The pawn may move again: the count is not of a piece type.
+    assert!(stepped["allowed"].as_array().unwrap().contains(&json!("e4e5")), "{stepped}");
+    refused(addr, "POST", &format!("/api/games/{id}/move"), Some(r#"{"move": "e2e4"}"#), 400, "");
+}

@@ -146,7 +146,7 @@ impl<R: MicroRules + Clone> MicroGame<R> {
         if self.position.in_turn() {
             return Err("a turn is in progress: play its micro-moves".into());
         }
-        let rolled = self.position.rolled(roll);
+        let rolled = self.rules.rolled(&self.position, roll);
         let mut steps = StepList::new();
         allowed_steps(&self.rules, &rolled, &mut PlanCache::new(12), &mut steps);
         if steps.is_empty() {
@@ -236,12 +236,15 @@ impl<R: MicroRules + Clone> MicroGame<R> {
             }
             play_turn(&self.rules, &self.position, &moves, &mut cache).map_err(|e| describe(text, e))?
         } else if let Some(roll) = roll {
-            play_turn(&self.rules, &self.position.rolled(roll), &moves, &mut cache).map_err(|e| describe(text, e))?
+            play_turn(&self.rules, &self.rules.rolled(&self.position, roll), &moves, &mut cache)
+                .map_err(|e| describe(text, e))?
         } else {
             let outcomes = self.rules.outcomes(&self.position);
             outcomes
                 .iter()
-                .find_map(|o| play_turn(&self.rules, &self.position.rolled(&o.roll), &moves, &mut cache).ok())
+                .find_map(|o| {
+                    play_turn(&self.rules, &self.rules.rolled(&self.position, &o.roll), &moves, &mut cache).ok()
+                })
                 .ok_or_else(|| format!("no roll allows the turn {text}"))?
         };
         let turn = MicroTurn::new(&moves);

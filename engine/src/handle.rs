@@ -16,7 +16,7 @@ use crate::values::PieceValues;
 use crate::{Board, Move, Square};
 
 /// Every variant by its `UCI_Variant` name, the default first.
-pub const VARIANTS: [&str; 5] = ["freedom", "classic", "brainking", "dicechess3", "burmese"];
+pub const VARIANTS: [&str; 6] = ["freedom", "classic", "brainking", "dicechess3", "burmese", "gollon"];
 
 /// The dice of a `go roll` or `legalmoves roll`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -150,11 +150,20 @@ impl GameHandle {
         }
     }
 
+    /// What `roll` lets the player do, in words, by the variant's dice: "pawn, knight, king";
+    /// Gollon's "4 micro-moves by any pieces".
+    pub fn roll_meaning(&self, roll: &Roll) -> String {
+        match &self.played {
+            Played::OneMove(_) => crate::rules::dice::piece_names(roll),
+            Played::Micro(g) => g.rules().roll_meaning(roll),
+        }
+    }
+
     /// The dice still to use in a turn in progress (a DFEN with dice), if there is one.
     pub fn dice_left(&self) -> Option<Roll> {
         match &self.played {
             Played::OneMove(_) => None,
-            Played::Micro(g) => g.position().dice.roll(),
+            Played::Micro(g) => g.rules().roll_left(&g.position().dice),
         }
     }
 
@@ -357,7 +366,7 @@ impl GameHandle {
         let roll = Roll::new(faces).map_err(|e| e.to_string())?;
         match &self.played {
             Played::OneMove(g) => g.rules().check_roll(&roll).map_err(|e| e.to_string())?,
-            Played::Micro(g) => match g.position().dice.roll() {
+            Played::Micro(g) => match g.rules().roll_left(&g.position().dice) {
                 Some(left) if left != roll => {
                     return Err(format!("the turn in progress has the dice {left} left, not {roll}"));
                 }
@@ -427,9 +436,68 @@ impl GameHandle {
                     return Err(format!("the game is over ({end}); no roll can be played"));
                 }
                 let pos = self.rolled_micro(g, roll)?;
-                let mut count = 0u64;
-                for_each_turn(g.rules(), &pos, &mut PlanCache::default(), &mut |_, _| count += 1);
-                Ok(count)
+                Ok(crate::rules::micro::count_turns(
+                    g.rules(),
+                    &pos,
+                    &mut PlanCache::default(),
+                    &mut std::collections::HashMap::new(),
+                ))
+            }
+        }
+    }
+
+    /// The `k`-th (from 0) of the turns the roll allows in [`GameHandle::allowed_turns`]'s
+    /// order, without listing them (a Gollon roll allows millions); `None` past the last.
+    pub fn nth_turn(&self, roll: &RollSpec, k: u64) -> Result<Option<String>, String> {
+        match &self.played {
+            Played::OneMove(_) => Ok(self.allowed_turns(roll)?.into_iter().nth(k as usize)),
+            Played::Micro(g) => {
+                if let Some(end) = self.end() {
+                    return Err(format!("the game is over ({end}); no roll can be played"));
+                }
+                let pos = self.rolled_micro(g, roll)?;
+                Ok(crate::rules::micro::nth_turn(g.rules(), &pos, k, &mut PlanCache::default())
+                    .map(|t| t.to_uci(false)))
+            }
+        }
+    }
+
+    /// Does `roll` allow `turn`, written as the game writes it ([`GameHandle::canonical`])? The
+    /// referee's check, which needs no list of every turn.
+    pub fn allows(&self, turn: &str, roll: &Roll) -> bool {
+        if self.canonical(turn).as_deref() != Some(turn) {
+            return false;
+        }
+        match &self.played {
+            Played::OneMove(_) => {
+                self.allowed_turns(&RollSpec::Faces(roll.faces().to_vec())).is_ok_and(|l| l.iter().any(|t| t == turn))
+            }
+            Played::Micro(g) => {
+                let Ok(pos) = self.rolled_micro(g, &RollSpec::Faces(roll.faces().to_vec())) else { return false };
+                let Ok(moves) = crate::rules::micro::parse_turn(g.rules(), &pos, turn) else { return false };
+                crate::rules::micro::play_turn(g.rules(), &pos, &moves, &mut PlanCache::new(12)).is_ok()
+            }
+        }
+    }
+
+    /// The `greedy` baseline's turn after `roll`: the allowed turn that wins the most material at
+    /// once ([`GameHandle::material_gain`]), the first in [`GameHandle::allowed_turns`]'s order
+    /// among equals; and that gain.
+    pub fn greedy_turn(&self, roll: &RollSpec) -> Result<(String, i32), String> {
+        match &self.played {
+            Played::OneMove(_) => {
+                let allowed = self.allowed_turns(roll)?;
+                let best = allowed.iter().map(|t| self.material_gain(t)).max().unwrap_or(0);
+                let turn = allowed.into_iter().find(|t| self.material_gain(t) == best).unwrap_or_else(|| "0000".into());
+                Ok((turn, best))
+            }
+            Played::Micro(g) => {
+                if let Some(end) = self.end() {
+                    return Err(format!("the game is over ({end}); no roll can be played"));
+                }
+                let pos = self.rolled_micro(g, roll)?;
+                let (turn, gain) = crate::search::baseline::greedy(g.rules(), &pos, &g.rules().piece_values());
+                Ok((turn.to_uci(false), gain))
             }
         }
     }
@@ -462,7 +530,7 @@ impl GameHandle {
             RollSpec::Any => Err(format!("{} has no free turn: give the dice", g.rules().name())),
             RollSpec::Faces(faces) => {
                 let roll = self.check_roll(faces)?;
-                Ok(if g.position().in_turn() { g.position().clone() } else { g.position().rolled(&roll) })
+                Ok(if g.position().in_turn() { g.position().clone() } else { g.rules().rolled(g.position(), &roll) })
             }
         }
     }
@@ -519,7 +587,7 @@ impl GameHandle {
                 if !targets.is_empty() {
                     lines.push(format!("En-passant targets: {}", targets.join(" ")));
                 }
-                if let Some(roll) = pos.dice.roll() {
+                if let Some(roll) = g.rules().roll_left(&pos.dice) {
                     lines.push(format!("Turn in progress, dice left: {roll}"));
                 }
             }

@@ -3,12 +3,13 @@
 //! the position after each recorded game, and for sampled rolls the number of allowed whole
 //! turns, their SHA-1, the full list where stored, and the first micro-moves.
 
-use alea_engine::rules::dice::{Roll, fair_dice};
+use alea_engine::rules::dice::Roll;
 use alea_engine::rules::micro::{
-    MicroPosition, MicroRules, PlanCache, StepList, allowed_steps, for_each_turn, parse_turn, play_turn,
+    MicroPosition, MicroRules, PlanCache, StepList, after_step, allowed_steps, for_each_turn, parse_turn, play_turn,
 };
-use alea_engine::rules::{Burmese, DiceChess3};
+use alea_engine::rules::{Burmese, DiceChess3, Gollon};
 use serde_json::Value;
+use std::collections::HashMap;
 use std::io::Read;
 
 fn read_cases(name: &str) -> Vec<Value> {
@@ -31,9 +32,10 @@ fn replay<R: MicroRules>(
     cache: &mut PlanCache,
 ) -> Result<MicroPosition, String> {
     let moves = parse_turn(rules, pos, text)?;
-    fair_dice(3)
+    rules
+        .outcomes(pos)
         .iter()
-        .find_map(|o| play_turn(rules, &pos.rolled(&o.roll), &moves, cache).ok())
+        .find_map(|o| play_turn(rules, &rules.rolled(pos, &o.roll), &moves, cache).ok())
         .ok_or_else(|| format!("no roll allows {text}"))
 }
 
@@ -44,16 +46,61 @@ fn roll_of(key: &str) -> Roll {
 
 #[test]
 fn dicechess3_agrees_with_every_conformance_case() {
-    agrees_with_every_conformance_case(&DiceChess3, 1000, 5000);
+    agrees_with_every_conformance_case(&DiceChess3, 1000, 5000, u64::MAX);
 }
 
 #[test]
 fn burmese_agrees_with_every_conformance_case() {
-    agrees_with_every_conformance_case(&Burmese, 500, 2500);
+    agrees_with_every_conformance_case(&Burmese, 500, 2500, u64::MAX);
 }
 
-/// Every case of the variant's file: at least `min_cases` of them and `min_rolls` sampled rolls.
-fn agrees_with_every_conformance_case<R: MicroRules>(rules: &R, min_cases: usize, min_rolls: usize) {
+/// Gollon's four micro-moves by any pieces make up to 12.5 million turns a roll (951 million over
+/// the file's 2,000 rolls): every count is checked (counted over positions, not turns), and the
+/// turns themselves where there are up to 50,000 of them; `gollon_every_turn_of_every_roll` lists
+/// them all.
+#[test]
+fn gollon_agrees_with_every_conformance_case() {
+    agrees_with_every_conformance_case(&Gollon, 500, 1500, 50_000);
+}
+
+/// All of Gollon's turns, listed and hashed (about ten minutes in release):
+/// `cargo test --release --test conformance_micro -- --ignored`.
+#[test]
+#[ignore]
+fn gollon_every_turn_of_every_roll() {
+    agrees_with_every_conformance_case(&Gollon, 500, 1500, u64::MAX);
+}
+
+/// The number of whole turns allowed from `pos` (a turn in progress; a pass counts one), summed
+/// over the positions the steps lead to, each counted once (the orders of a turn transpose).
+fn count_turns<R: MicroRules>(
+    rules: &R,
+    pos: &MicroPosition,
+    cache: &mut PlanCache,
+    memo: &mut HashMap<u64, u64>,
+    at_start: bool,
+) -> u64 {
+    if let Some(&n) = memo.get(&pos.hash()) {
+        return n;
+    }
+    let mut steps = StepList::new();
+    allowed_steps(rules, pos, cache, &mut steps);
+    if steps.is_empty() {
+        // Only a roll that allows nothing has no step at the turn's start: the pass.
+        return u64::from(at_start);
+    }
+    let mut n = 0;
+    for &step in &steps {
+        n += if step.ends_turn { 1 } else { count_turns(rules, &after_step(rules, pos, step), cache, memo, false) };
+    }
+    memo.insert(pos.hash(), n);
+    n
+}
+
+/// Every case of the variant's file: at least `min_cases` of them and `min_rolls` sampled rolls;
+/// the turns of a roll are listed and compared where there are at most `list_up_to`, else only
+/// counted.
+fn agrees_with_every_conformance_case<R: MicroRules>(rules: &R, min_cases: usize, min_rolls: usize, list_up_to: u64) {
     let name = rules.name();
     let mut cache = PlanCache::default();
     let cases = read_cases(name);
@@ -95,7 +142,16 @@ fn agrees_with_every_conformance_case<R: MicroRules>(rules: &R, min_cases: usize
         }
         for (key, count) in case["counts"].as_object().unwrap() {
             rolls_checked += 1;
-            let rolled = pos.rolled(&roll_of(key));
+            let rolled = rules.rolled(&pos, &roll_of(key));
+            let expected = count.as_u64().unwrap();
+            if expected > list_up_to {
+                let counted = count_turns(rules, &rolled, &mut cache, &mut HashMap::new(), true);
+                if counted != expected {
+                    failures.push(format!("{at} roll {key}: {counted} turns counted, expected {count}"));
+                }
+                check_first(rules, &rolled, &case["first"], key, &at, &mut cache, &mut failures);
+                continue;
+            }
             let mut turns = Vec::new();
             for_each_turn(rules, &rolled, &mut cache, &mut |t, _| turns.push(t.to_uci(false)));
             turns.sort();
@@ -117,19 +173,7 @@ fn agrees_with_every_conformance_case<R: MicroRules>(rules: &R, min_cases: usize
                     failures.push(format!("{at} roll {key}: SHA-1 of the turns differs"));
                 }
             }
-            if let Some(first) = case["first"].get(key) {
-                let mut steps = StepList::new();
-                allowed_steps(rules, &rolled, &mut cache, &mut steps);
-                let mut got: Vec<String> = steps.iter().map(|s| s.mv.to_uci(false).to_string()).collect();
-                got.sort();
-                got.dedup();
-                if got.is_empty() {
-                    got.push("0000".into());
-                }
-                if got != strings(first) {
-                    failures.push(format!("{at} roll {key}: first {got:?} != {first}"));
-                }
-            }
+            check_first(rules, &rolled, &case["first"], key, &at, &mut cache, &mut failures);
         }
     }
     assert!(
@@ -140,4 +184,28 @@ fn agrees_with_every_conformance_case<R: MicroRules>(rules: &R, min_cases: usize
         failures[..failures.len().min(30)].join("\n")
     );
     assert!(rolls_checked > min_rolls, "{rolls_checked} rolls checked");
+}
+
+/// The first micro-moves of a roll's turns, where the case lists them.
+fn check_first<R: MicroRules>(
+    rules: &R,
+    rolled: &MicroPosition,
+    firsts: &Value,
+    key: &str,
+    at: &str,
+    cache: &mut PlanCache,
+    failures: &mut Vec<String>,
+) {
+    let Some(first) = firsts.get(key) else { return };
+    let mut steps = StepList::new();
+    allowed_steps(rules, rolled, cache, &mut steps);
+    let mut got: Vec<String> = steps.iter().map(|s| s.mv.to_uci(false).to_string()).collect();
+    got.sort();
+    got.dedup();
+    if got.is_empty() {
+        got.push("0000".into());
+    }
+    if got != strings(first) {
+        failures.push(format!("{at} roll {key}: first {got:?} != {first}"));
+    }
 }

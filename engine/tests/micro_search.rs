@@ -5,7 +5,7 @@
 
 use alea_engine::eval::StaticEval;
 use alea_engine::rules::micro::{MicroPosition, MicroRules, PlanCache, StepList, after_step, allowed_steps};
-use alea_engine::rules::{Burmese, DiceChess3};
+use alea_engine::rules::{Burmese, DiceChess3, Gollon};
 use alea_engine::rules::{GameResult, Roll};
 use alea_engine::search::equity::Equity;
 use alea_engine::search::micro::{HorizonDice, horizon_value};
@@ -44,7 +44,7 @@ fn plain_turn_start<R: MicroRules>(
         };
     }
     if depth == 0 {
-        return horizon_value(rules, eval, equity, pos, ply, &HorizonDice::new(&rules.outcomes(pos)));
+        return horizon_value(rules, eval, equity, pos, ply, &HorizonDice::new(rules, &rules.outcomes(pos)));
     }
     let outcomes = rules.outcomes(pos);
     let total: i64 = outcomes.iter().map(|o| i64::from(o.weight)).sum();
@@ -52,7 +52,7 @@ fn plain_turn_start<R: MicroRules>(
         .iter()
         .map(|o| {
             i64::from(o.weight)
-                * i64::from(plain_decision(rules, eval, equity, &pos.rolled(&o.roll), depth, ply, cache))
+                * i64::from(plain_decision(rules, eval, equity, &rules.rolled(pos, &o.roll), depth, ply, cache))
         })
         .sum();
     sum.div_euclid(total) as i32
@@ -116,6 +116,13 @@ fn random_positions(seed: u64, count: usize, max_turns: usize) -> Vec<MicroPosit
     random_positions_of(&DiceChess3, seed, count, max_turns)
 }
 
+/// A roll of the variant at `pos`, drawn by the outcomes' weights.
+fn random_roll<R: MicroRules>(rules: &R, pos: &MicroPosition, rng: &mut StdRng) -> Roll {
+    let outcomes = rules.outcomes(pos);
+    let total: u32 = outcomes.iter().map(|o| o.weight).sum();
+    alea_engine::rules::dice::pick_by_weight(&outcomes, u64::from(rng.random_range(0..total))).expect("a roll")
+}
+
 fn random_positions_of<R: MicroRules>(rules: &R, seed: u64, count: usize, max_turns: usize) -> Vec<MicroPosition> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut cache = PlanCache::default();
@@ -127,8 +134,7 @@ fn random_positions_of<R: MicroRules>(rules: &R, seed: u64, count: usize, max_tu
             if rules.end(&pos).is_some() {
                 break;
             }
-            let faces: Vec<u8> = (0..3).map(|_| rng.random_range(1..=6u8)).collect();
-            pos = pos.rolled(&Roll::new(&faces).unwrap());
+            pos = rules.rolled(&pos, &random_roll(rules, &pos, &mut rng));
             let mut steps = StepList::new();
             loop {
                 allowed_steps(rules, &pos, &mut cache, &mut steps);
@@ -144,8 +150,7 @@ fn random_positions_of<R: MicroRules>(rules: &R, seed: u64, count: usize, max_tu
             }
         }
         if rules.end(&pos).is_none() {
-            let faces: Vec<u8> = (0..3).map(|_| rng.random_range(1..=6u8)).collect();
-            out.push(pos.rolled(&Roll::new(&faces).unwrap()));
+            out.push(rules.rolled(&pos, &random_roll(rules, &pos, &mut rng)));
             out.push(pos);
         }
     }
@@ -216,6 +221,38 @@ fn burmese_star1_and_star2_equal_plain_expectiminimax() {
     check_in(&Burmese, &eval(), &random_positions_of(&Burmese, 5, 12, 20), 1..=1);
     check_in(&Burmese, &careful_eval(), &random_positions_of(&Burmese, 6, 8, 20), 1..=1);
     check_in(&Burmese, &eval(), &endgames_of(&Burmese), 1..=2);
+}
+
+/// Gollon: up to four micro-moves by any pieces, so turns in the millions; the positions are
+/// few and small, two of them searched two turns deep.
+#[test]
+fn gollon_star1_and_star2_equal_plain_expectiminimax() {
+    let in_turn: Vec<MicroPosition> =
+        random_positions_of(&Gollon, 7, 12, 16).into_iter().filter(|p| p.in_turn() && p.dice.len() <= 2).collect();
+    assert!(in_turn.len() >= 3, "{} positions", in_turn.len());
+    check_in(&Gollon, &eval(), &in_turn, 1..=1);
+    // At a turn's start: the four counts, four micro-moves by any pieces at half the weight.
+    let starts: Vec<MicroPosition> =
+        random_positions_of(&Gollon, 8, 4, 12).into_iter().filter(|p| !p.in_turn()).collect();
+    check_in(&Gollon, &eval(), &starts, 1..=1);
+    let endgames: Vec<MicroPosition> = [
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+        "8/8/3k4/8/3K4/8/8/8 w - - 0 1",
+        "8/5k2/8/8/2P5/8/8/2K5 b - - 0 1",
+        "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 AA",
+        "7k/8/8/8/8/8/6p1/7K b - - 0 1 aaa",
+    ]
+    .iter()
+    .map(|d| Gollon.parse_dfen(d).expect("a DFEN"))
+    .collect();
+    check_in(&Gollon, &eval(), &endgames, 1..=1);
+    check_in(&Gollon, &careful_eval(), &endgames, 1..=1);
+    // Two turns deep from the last micro-move of a turn: the opponent's four counts in full.
+    let last_moves: Vec<MicroPosition> = ["4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 A", "7k/8/8/8/8/8/6p1/7K b - - 0 1 a"]
+        .iter()
+        .map(|d| Gollon.parse_dfen(d).expect("a DFEN"))
+        .collect();
+    check_in(&Gollon, &eval(), &last_moves, 2..=2);
 }
 
 #[test]
@@ -290,7 +327,7 @@ fn the_horizon_and_the_king_danger_by_hand() {
     use alea_engine::params::EvalParams;
     use alea_engine::search::micro::standing;
     let white = DiceChess3.parse_dfen("4k3/8/8/8/8/8/8/K3R3 w - - 0 1").unwrap();
-    let dice = HorizonDice::new(&DiceChess3.outcomes(&white));
+    let dice = HorizonDice::new(&DiceChess3, &DiceChess3.outcomes(&white));
     let plain = eval();
     let equity = Equity::new(plain.params.result_scale);
     // A rook up at the default scale, 0.695: 1 / (1 + 10^-0.86875) = 0.88087 expected, so

@@ -124,8 +124,9 @@ fn is_quiet(game: &GameHandle, roll: Option<&Roll>) -> bool {
     if game.in_check() {
         return false;
     }
-    let Ok(allowed) = game.allowed_turns(&RollSpec::Faces(roll.faces().to_vec())) else { return false };
-    game.pre_roll_turns().iter().chain(&allowed).all(|t| game.material_gain(t) == 0)
+    // The most any allowed turn wins (searched, not listed: a Gollon roll allows millions).
+    let Ok((_, most)) = game.greedy_turn(&RollSpec::Faces(roll.faces().to_vec())) else { return false };
+    most == 0 && game.pre_roll_turns().iter().all(|t| game.material_gain(t) == 0)
 }
 
 /// Plays game `index` and returns its lines (positions, then the `game` line).
@@ -216,16 +217,11 @@ impl Player for SelfPlayer {
             self.alea.before_roll(game, freedom)
         }
     }
-    fn after_roll(
-        &mut self,
-        game: &GameHandle,
-        roll: &Roll,
-        allowed: &[String],
-    ) -> Result<String, crate::players::Failure> {
+    fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, crate::players::Failure> {
         if game.turns().len() < self.random_plies {
-            self.random.after_roll(game, roll, allowed)
+            self.random.after_roll(game, roll)
         } else {
-            self.alea.after_roll(game, roll, allowed)
+            self.alea.after_roll(game, roll)
         }
     }
 }

@@ -91,7 +91,9 @@ pub trait Player {
     /// A new game begins (its variant and start are `game`'s).
     fn new_game(&mut self, game: &GameHandle) -> Result<(), Failure>;
     fn before_roll(&mut self, game: &GameHandle, freedom: &[String]) -> Result<Option<String>, Failure>;
-    fn after_roll(&mut self, game: &GameHandle, roll: &Roll, allowed: &[String]) -> Result<String, Failure>;
+    /// The turn after `roll`. The game lists the allowed turns on request
+    /// ([`GameHandle::allowed_turns`], [`GameHandle::nth_turn`]): a Gollon roll allows millions.
+    fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, Failure>;
 
     /// Before a match: can this player play `game`'s variant at all (an engine that cannot
     /// start, or does not answer the handshake, stops the match before its first game)?
@@ -164,13 +166,13 @@ impl Player for AleaPlayer {
         }
         Ok(self.think(game, SearchRoot::Decision).filter(|t| t != "roll"))
     }
-    fn after_roll(&mut self, game: &GameHandle, roll: &Roll, allowed: &[String]) -> Result<String, Failure> {
-        if allowed.len() == 1 {
-            return Ok(allowed[0].clone());
+    fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, Failure> {
+        let spec = RollSpec::Faces(roll.faces().to_vec());
+        let first = || game.nth_turn(&spec, 0).ok().flatten().unwrap_or_else(|| "0000".into());
+        if game.count_turns(&spec).is_ok_and(|n| n == 1) {
+            return Ok(first());
         }
-        Ok(self
-            .think(game, SearchRoot::Rolled(RollSpec::Faces(roll.faces().to_vec())))
-            .unwrap_or_else(|| allowed[0].clone()))
+        Ok(self.think(game, SearchRoot::Rolled(spec.clone())).unwrap_or_else(first))
     }
 }
 
@@ -197,8 +199,13 @@ impl Player for RandomPlayer {
     fn before_roll(&mut self, _game: &GameHandle, _freedom: &[String]) -> Result<Option<String>, Failure> {
         Ok(None)
     }
-    fn after_roll(&mut self, game: &GameHandle, _roll: &Roll, allowed: &[String]) -> Result<String, Failure> {
-        Ok(allowed[self.pick(game, allowed.len())].clone())
+    fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, Failure> {
+        let spec = RollSpec::Faces(roll.faces().to_vec());
+        let n = game.count_turns(&spec).map_err(Failure::Garbage)?;
+        let k = self.pick(game, n as usize) as u64;
+        game.nth_turn(&spec, k)
+            .map_err(Failure::Garbage)?
+            .ok_or_else(|| Failure::Garbage(format!("no turn {k} of {n}")))
     }
 }
 
@@ -216,10 +223,9 @@ impl Player for GreedyPlayer {
         let best = freedom.iter().map(|t| game.material_gain(t)).max().unwrap_or(0);
         Ok(freedom.iter().find(|t| best > 0 && game.material_gain(t) == best).cloned())
     }
-    fn after_roll(&mut self, game: &GameHandle, _roll: &Roll, allowed: &[String]) -> Result<String, Failure> {
+    fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, Failure> {
         // The first of the best, so the choice is reproducible.
-        let best = allowed.iter().map(|t| game.material_gain(t)).max().unwrap_or(0);
-        Ok(allowed.iter().find(|t| game.material_gain(t) == best).expect("an allowed move").clone())
+        game.greedy_turn(&RollSpec::Faces(roll.faces().to_vec())).map(|(turn, _)| turn).map_err(Failure::Garbage)
     }
 }
 
@@ -237,7 +243,7 @@ impl Player for Expectimax2Player {
     fn before_roll(&mut self, _game: &GameHandle, _freedom: &[String]) -> Result<Option<String>, Failure> {
         Ok(None)
     }
-    fn after_roll(&mut self, game: &GameHandle, roll: &Roll, _allowed: &[String]) -> Result<String, Failure> {
+    fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, Failure> {
         game.baseline_turn(&RollSpec::Faces(roll.faces().to_vec())).map_err(Failure::Garbage)
     }
 }
@@ -367,9 +373,9 @@ impl EngineProcess {
         line.split_whitespace().nth(1).map(str::to_string).ok_or(Failure::Garbage(line))
     }
 
-    fn pick(game: &GameHandle, word: &str, allowed: &[String]) -> Result<String, Failure> {
+    fn pick(game: &GameHandle, word: &str, allowed: impl Fn(&str) -> bool) -> Result<String, Failure> {
         match game.canonical(word) {
-            Some(t) if allowed.contains(&t) => Ok(t),
+            Some(t) if allowed(&t) => Ok(t),
             Some(_) | None if word.len() >= 4 && word.is_ascii() => Err(Failure::Illegal(word.into())),
             _ => Err(Failure::Garbage(word.into())),
         }
@@ -413,7 +419,11 @@ impl Player for EngineProcess {
         match self.proto {
             Proto::Alea => {
                 let word = self.ask(game, "")?;
-                if word == "roll" { Ok(None) } else { Self::pick(game, &word, freedom).map(Some) }
+                if word == "roll" {
+                    Ok(None)
+                } else {
+                    Self::pick(game, &word, |t| freedom.iter().any(|f| f == t)).map(Some)
+                }
             }
             // A plain engine rolls, except in check, where every legal move is free: it searches
             // them all.
@@ -421,7 +431,7 @@ impl Player for EngineProcess {
                 let all = game.allowed_turns(&RollSpec::Any).unwrap_or_default();
                 if game.in_check() && freedom.len() == all.len() {
                     let word = self.ask(game, &format!("searchmoves {}", freedom.join(" ")))?;
-                    Self::pick(game, &word, freedom).map(Some)
+                    Self::pick(game, &word, |t| freedom.iter().any(|f| f == t)).map(Some)
                 } else {
                     Ok(None)
                 }
@@ -429,14 +439,18 @@ impl Player for EngineProcess {
         }
     }
 
-    fn after_roll(&mut self, game: &GameHandle, roll: &Roll, allowed: &[String]) -> Result<String, Failure> {
-        if allowed == ["0000"] {
+    fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, Failure> {
+        let spec = RollSpec::Faces(roll.faces().to_vec());
+        if game.nth_turn(&spec, 0).ok().flatten().as_deref() == Some("0000") {
             return Ok("0000".into());
         }
         let word = match self.proto {
             Proto::Alea => self.ask(game, &format!("roll {roll}"))?,
-            Proto::Uci => self.ask(game, &format!("searchmoves {}", allowed.join(" ")))?,
+            Proto::Uci => {
+                let allowed = game.allowed_turns(&spec).map_err(Failure::Garbage)?;
+                self.ask(game, &format!("searchmoves {}", allowed.join(" ")))?
+            }
         };
-        Self::pick(game, &word, allowed)
+        Self::pick(game, &word, |t| game.allows(t, roll))
     }
 }

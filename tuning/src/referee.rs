@@ -3,7 +3,7 @@
 //! illegal move, a crash, a hang, garbage).
 
 use crate::players::{Clocks, Player};
-use alea_engine::handle::{GameHandle, RollSpec};
+use alea_engine::handle::GameHandle;
 use alea_engine::pairing;
 use alea_engine::pgn::{GameRecord, RecordedTurn};
 use alea_engine::{Color, GameResult};
@@ -78,10 +78,8 @@ pub fn play_game(
             Ok(Some(m)) => Err(lost(crate::players::Failure::Illegal(m))),
             Ok(None) => {
                 let roll = pairing::roll(seed, pair, ply as u64, &game.outcomes());
-                let allowed =
-                    game.allowed_turns(&RollSpec::Faces(roll.faces().to_vec())).expect("a roll of the game's outcomes");
-                match player.after_roll(&game, &roll, &allowed) {
-                    Ok(m) if allowed.contains(&m) => Ok((m, Some(roll))),
+                match player.after_roll(&game, &roll) {
+                    Ok(m) if game.allows(&m, &roll) => Ok((m, Some(roll))),
                     Ok(m) => Err(lost(crate::players::Failure::Illegal(m))),
                     Err(f) => Err(lost(f)),
                 }

@@ -156,7 +156,8 @@ function renderDice() {
     $('roll-meaning').textContent = '';
     return;
   }
-  // In a turn of several micro-moves, the dice already used are greyed out.
+  // In a turn of several micro-moves, the dice already used are greyed out; a die whose face
+  // counts down what is left (Gollon's count) is drawn again with the count left.
   const left = (!diceShown.engine && game && game.dice_left) ? [...game.dice_left] : null;
   const used = diceShown.faces.map((f) => {
     if (!left) return false;
@@ -165,11 +166,11 @@ function renderDice() {
     left.splice(i, 1);
     return false;
   });
-  dice.innerHTML = diceShown.faces.map((f, i) => dieSvg(f, diceShown.engine, used[i])).join('');
-  const names = diceShown.faces.map((f) => ROLE_NAMES[FACE_ROLE[f]]);
-  let meaning = `${diceShown.engine ? 'Alea rolled' : 'You rolled'} ${diceShown.faces.join(' and ')}: ${names.join(', ')}`;
+  dice.innerHTML = diceShown.faces.map((f, i) => dieSvg(f, diceShown.engine, used[i])).join('')
+    + (left || []).map((f) => dieSvg(f, false, false)).join('');
+  let meaning = `${diceShown.engine ? 'Alea rolled' : 'You rolled'} ${diceShown.faces.join(' and ')}: ${diceShown.meaning || ''}`;
   if (game && game.micro && !diceShown.engine && game.dice_left) {
-    meaning += ` — dice left: ${game.dice_left.map((f) => ROLE_NAMES[FACE_ROLE[f]]).join(', ')}`;
+    meaning += ` — dice left: ${game.dice_left_meaning}`;
   }
   // Freedom gives an unusable roll to the lowest piece that can move: say so.
   if (!diceShown.engine && game && !game.micro && game.phase === 'after_roll' && game.allowed.length) {
@@ -184,7 +185,7 @@ function renderDice() {
 }
 
 /** A short tumble of random faces before the real ones. */
-function animateDice(faces, engine) {
+function animateDice(faces, engine, meaning) {
   return new Promise((resolve) => {
     const dice = $('dice');
     dice.classList.add('rolling');
@@ -195,7 +196,7 @@ function animateDice(faces, engine) {
       if (ticks >= 6) {
         clearInterval(timer);
         dice.classList.remove('rolling');
-        diceShown = { faces, engine };
+        diceShown = { faces, engine, meaning };
         renderDice();
         resolve();
       }
@@ -308,8 +309,7 @@ function renderAdvice(advice) {
   if (!advice.roll) {
     html += '<table aria-label="Outcomes of the roll"><thead><tr><th>roll</th><th>chance</th><th>best move</th><th>score</th></tr></thead><tbody>';
     for (const o of advice.outcomes) {
-      const names = o.roll.map((f) => ROLE_NAMES[FACE_ROLE[f]]).join('+');
-      html += `<tr><td>${o.roll.join('+')} ${names}</td><td class="num">${(o.probability * 100).toFixed(1)}%</td><td>${o.san}</td><td class="num">${scoreText(o.score)}</td></tr>`;
+      html += `<tr><td>${o.roll.join('+')} ${o.meaning}</td><td class="num">${(o.probability * 100).toFixed(1)}%</td><td>${o.san}</td><td class="num">${scoreText(o.score)}</td></tr>`;
     }
     html += '</tbody></table>';
     if (advice.expected !== null && advice.expected !== undefined) html += `<p>Expected score of rolling: ${scoreText(advice.expected)}</p>`;
@@ -382,7 +382,7 @@ async function engineTurn() {
   try {
     game = await api('POST', `/api/games/${game.id}/engine`);
     const e = game.last_engine;
-    if (e && e.roll) await animateDice(e.roll, true);
+    if (e && e.roll) await animateDice(e.roll, true, e.roll_meaning);
     if (e) {
       const what = e.move === '0000' ? 'passes' : `plays ${e.san}`;
       log(e.freedom ? `Alea plays ${e.san} without rolling (Freedom)` : `Alea rolled ${e.roll.join('+')} and ${what}`);
@@ -403,7 +403,7 @@ async function sendMove(uci) {
     selected = null;
     // A turn of several micro-moves goes on with the same dice.
     diceShown = game.phase === 'after_roll' && game.turn === game.human && game.roll
-      ? { faces: game.roll, engine: false } : null;
+      ? { faces: game.roll, engine: false, meaning: game.roll_meaning } : null;
     await afterChange();
   } catch (err) {
     showError(err.message);
@@ -448,7 +448,8 @@ async function roll() {
     const next = await api('POST', `/api/games/${game.id}/roll`);
     // A roll that allows nothing passes the turn at once: its dice are the last turn's.
     const passed = !next.roll && next.moves.length ? next.moves[next.moves.length - 1] : null;
-    await animateDice(next.roll || (passed && passed.roll) || [], false);
+    await animateDice(next.roll || (passed && passed.roll) || [], false,
+      next.roll ? next.roll_meaning : passed && passed.roll_meaning);
     if (passed) log(`You rolled ${passed.roll.join('+')}: no move is allowed, your turn passes`);
     game = next;
     selected = null;
@@ -464,7 +465,7 @@ async function undo() {
     game = await api('POST', `/api/games/${game.id}/undo`);
     selected = null;
     viewPly = null;
-    diceShown = game.roll && game.turn === game.human ? { faces: game.roll, engine: false } : null;
+    diceShown = game.roll && game.turn === game.human ? { faces: game.roll, engine: false, meaning: game.roll_meaning } : null;
     $('analysis').hidden = true;
     await afterChange();
   } catch (err) {
@@ -497,7 +498,7 @@ function start(state) {
   selected = null;
   viewPly = null;
   // A game taken up again may be waiting for a move after its roll.
-  diceShown = game.roll ? { faces: game.roll, engine: false } : null;
+  diceShown = game.roll ? { faces: game.roll, engine: false, meaning: game.roll_meaning } : null;
   focusSq = game.human === 'black' ? 'e7' : 'e2';
   $('advice').innerHTML = '';
   $('analysis').hidden = true;

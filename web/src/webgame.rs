@@ -362,6 +362,7 @@ impl WebGame {
         self.last_engine = Some(json!({
             "freedom": freedom,
             "roll": rolled.map(|r| r.faces().to_vec()),
+            "roll_meaning": rolled.map(|r| self.game.roll_meaning(&r)),
             "move": turn,
             "san": san,
             "score": last.map(|(s, _)| s),
@@ -386,6 +387,7 @@ impl WebGame {
                 "uci": t.turn,
                 "san": game.san(&t.turn),
                 "roll": t.roll.map(|r| r.faces().to_vec()),
+                "roll_meaning": t.roll.map(|r| game.roll_meaning(&r)),
                 "freedom": freedom,
                 "pass": t.turn == "0000",
             }));
@@ -413,7 +415,9 @@ impl WebGame {
             "start_fen": self.game.start_fen(),
             "in_check": self.game.in_check(),
             "roll": self.roll.map(|r| r.faces().to_vec()),
+            "roll_meaning": self.roll.map(|r| self.game.roll_meaning(&r)),
             "dice_left": self.dice_left().filter(|_| phase == Phase::AfterRoll).map(|r| r.faces().to_vec()),
+            "dice_left_meaning": self.dice_left().filter(|_| phase == Phase::AfterRoll).map(|r| self.game.roll_meaning(&r)),
             "partial": if partial == "0000" { Vec::new() } else { partial.split(',').map(str::to_string).collect() },
             "partial_san": if partial_san.is_empty() { Vec::new() } else { partial_san.split(',').map(str::to_string).collect() },
             "micro": self.game.several_moves_a_turn(),
@@ -471,7 +475,7 @@ impl WebGame {
             .outcomes
             .iter()
             .map(|o| {
-                json!({"roll": o.roll.faces(), "probability": o.probability,
+                json!({"roll": o.roll.faces(), "meaning": self.game.roll_meaning(&o.roll), "probability": o.probability,
                        "best": o.best, "san": self.game.san(&o.best), "score": o.score})
             })
             .collect();

@@ -8,10 +8,9 @@ use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::chessmove::Move;
 use crate::movegen::MoveList;
-use crate::piece::Role;
 use crate::rules::DiceChess3;
 use crate::rules::dice::{OutcomeList, fair_dice};
-use crate::rules::micro::{MicroPosition, MicroRules};
+use crate::rules::micro::{Die, MicroPosition, MicroRules};
 use crate::rules::{GameEnd, dicechess3};
 use crate::values::PieceValues;
 use arrayvec::ArrayVec;
@@ -85,9 +84,9 @@ impl MicroRules for Burmese {
         DiceChess3.micro_captures(pos, out);
     }
 
-    fn spent(&self, pos: &MicroPosition, m: Move) -> ArrayVec<Role, 2> {
+    fn spent(&self, pos: &MicroPosition, m: Move) -> ArrayVec<Die, 2> {
         let mut dice = ArrayVec::new();
-        dice.push(pos.board.role_at(m.from()).expect("a piece on the move's origin"));
+        dice.push(Die::Piece(pos.board.role_at(m.from()).expect("a piece on the move's origin")));
         dice
     }
 }

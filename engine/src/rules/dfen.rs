@@ -32,7 +32,8 @@ pub fn parse<R: MicroRules + ?Sized>(rules: &R, text: &str) -> Result<MicroPosit
     if let Some(&dice) = fields.get(6)
         && dice != "-"
     {
-        pos.dice = DicePool::parse_letters(dice, us, rules.dice()).map_err(|e| format!("invalid DFEN: {e}"))?;
+        pos.dice = DicePool::parse_letters(dice, us, rules.pool_size(), rules.any_piece_dice())
+            .map_err(|e| format!("invalid DFEN: {e}"))?;
     }
     if pos.in_turn() && rules.end(&pos).is_some() {
         return Err("invalid DFEN: dice to use in a finished game".into());

@@ -134,6 +134,12 @@ pub fn pick_by_weight(outcomes: &[Outcome], pick: u64) -> Option<Roll> {
     outcomes.last().map(|o| o.roll)
 }
 
+/// The piece types a roll of piece dice shows, in words ("pawn, knight, king").
+pub fn piece_names(roll: &Roll) -> String {
+    let names: Vec<&str> = roll.faces().iter().map(|&f| crate::piece::Role::of_face(f).name()).collect();
+    names.join(", ")
+}
+
 /// One fair die: six outcomes of 1/6.
 pub fn one_die() -> OutcomeList {
     fair_dice(1)

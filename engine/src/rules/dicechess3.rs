@@ -10,7 +10,7 @@ use crate::chessmove::Move;
 use crate::movegen::{Generator, Legality, MoveList};
 use crate::piece::{Color, Role, RoleSet};
 use crate::rules::dice::{OutcomeList, fair_dice};
-use crate::rules::micro::{MicroPosition, MicroRules};
+use crate::rules::micro::{Die, MicroPosition, MicroRules};
 use crate::rules::{EndReason, GameEnd, GameResult};
 use crate::values::PieceValues;
 use arrayvec::ArrayVec;
@@ -112,13 +112,13 @@ impl MicroRules for DiceChess3 {
         }
     }
 
-    fn spent(&self, pos: &MicroPosition, m: Move) -> ArrayVec<Role, 2> {
+    fn spent(&self, pos: &MicroPosition, m: Move) -> ArrayVec<Die, 2> {
         let mut dice = ArrayVec::new();
         if m.is_castle() {
-            dice.push(Role::Rook);
-            dice.push(Role::King);
+            dice.push(Die::Piece(Role::Rook));
+            dice.push(Die::Piece(Role::King));
         } else {
-            dice.push(pos.board.role_at(m.from()).expect("a piece on the move's origin"));
+            dice.push(Die::Piece(pos.board.role_at(m.from()).expect("a piece on the move's origin")));
         }
         dice
     }

@@ -18,18 +18,32 @@ use crate::zobrist;
 use arrayvec::ArrayVec;
 use std::fmt;
 
-/// The dice still to use in a turn: how many show each face (a face is the role it moves).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub struct DicePool {
-    counts: [u8; 6],
+/// What one die lets move: pieces of one type (a face of the piece dice), or any piece (a move
+/// of Gollon's count die).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Die {
+    Piece(Role),
+    Any,
 }
 
-impl DicePool {
-    pub const EMPTY: DicePool = DicePool { counts: [0; 6] };
-    /// One die of each face: every micro-move the pieces could make.
-    pub const ONE_EACH: DicePool = DicePool { counts: [1; 6] };
+/// The dice still to use in a turn: how many show each piece type, and how many let any piece
+/// move.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct DicePool {
+    /// Per piece type (by role index), then at [`ANY`] the dice for any piece; the last byte
+    /// stays 0, so that the eight read as one word count and compare at once.
+    counts: [u8; 8],
+}
 
-    /// The dice of a roll.
+/// Where [`DicePool`] counts the dice that any piece may use.
+const ANY: usize = 6;
+
+impl DicePool {
+    pub const EMPTY: DicePool = DicePool { counts: [0; 8] };
+    /// One die of each face: every micro-move the pieces could make.
+    pub const ONE_EACH: DicePool = DicePool { counts: [1, 1, 1, 1, 1, 1, 0, 0] };
+
+    /// The dice of a roll of piece dice (each face the type it moves).
     pub fn from_roll(roll: &Roll) -> DicePool {
         let mut pool = DicePool::EMPTY;
         for &face in roll.faces() {
@@ -38,40 +52,75 @@ impl DicePool {
         pool
     }
 
+    /// `n` dice that any piece may use.
+    pub fn any_piece(n: u8) -> DicePool {
+        let mut pool = DicePool::EMPTY;
+        pool.counts[ANY] = n;
+        pool
+    }
+
     #[inline]
     pub fn len(&self) -> usize {
-        self.counts.iter().map(|&c| usize::from(c)).sum()
+        // The bytes' sum, gathered in the top byte (no count exceeds 4, so none carries).
+        (u64::from_le_bytes(self.counts).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize
     }
 
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.counts == [0; 6]
+        u64::from_le_bytes(self.counts) == 0
     }
 
+    /// The dice showing `role`'s type.
     #[inline]
     pub fn count(&self, role: Role) -> u8 {
         self.counts[role.index()]
     }
 
+    /// The dice any piece may use.
+    #[inline]
+    pub fn any(&self) -> u8 {
+        self.counts[ANY]
+    }
+
+    /// Is there a die that `role`'s pieces may use (one of its type, or one for any piece)?
     #[inline]
     pub fn has(&self, role: Role) -> bool {
-        self.counts[role.index()] > 0
+        self.counts[role.index()] | self.counts[ANY] != 0
     }
 
-    /// Spends one die of `role` (which the pool holds).
+    /// Spends one die (which the pool holds).
     #[inline]
-    pub fn spend(&mut self, role: Role) {
-        debug_assert!(self.has(role), "no {role:?} die left");
-        self.counts[role.index()] -= 1;
+    pub fn spend(&mut self, die: Die) {
+        match die {
+            Die::Piece(role) => {
+                debug_assert!(self.counts[role.index()] > 0, "no {role:?} die left");
+                self.counts[role.index()] -= 1;
+            }
+            Die::Any => {
+                debug_assert!(self.counts[ANY] > 0, "no die for any piece left");
+                self.counts[ANY] -= 1;
+            }
+        }
     }
 
-    /// The roles with a die left, each once.
+    /// The roles with a die left, each once (all of them while a die for any piece is left).
     pub fn roles(&self) -> impl Iterator<Item = Role> + '_ {
         Role::ALL.into_iter().filter(|&r| self.has(r))
     }
 
-    /// The dice as a roll (`None` when none are left).
+    /// Can two different dice of the pool move an `a` and then a `b` (role indices)?
+    #[inline]
+    pub fn covers_two(&self, a: usize, b: usize) -> bool {
+        let (ca, cb, any) = (self.counts[a], self.counts[b], self.counts[ANY]);
+        if a == b { ca + any >= 2 } else { ca + any >= 1 && cb + any >= 1 && ca + cb + any >= 2 }
+    }
+
+    /// Piece dice as the roll of their faces (`None` when none are left, or for dice that any
+    /// piece may use: their rules say which roll they stand for).
     pub fn roll(&self) -> Option<Roll> {
+        if self.counts[ANY] > 0 {
+            return None;
+        }
         let faces: ArrayVec<u8, MAX_DICE> =
             Role::ALL.into_iter().flat_map(|r| std::iter::repeat_n(r.face(), usize::from(self.count(r)))).collect();
         Roll::new(&faces).ok()
@@ -80,28 +129,39 @@ impl DicePool {
     /// The pool's part of a position's hash.
     #[inline]
     pub fn key(&self) -> u64 {
-        let mut key = 0;
-        for (r, &c) in self.counts.iter().enumerate() {
+        let mut key = zobrist::DICE_LEFT_ANY[usize::from(self.counts[ANY]).min(4)];
+        for (r, &c) in self.counts[..6].iter().enumerate() {
             key ^= zobrist::DICE_LEFT[r][usize::from(c).min(4)];
         }
         key
     }
 
-    /// The DFEN letters, in the order P N B R Q K: upper case for White, lower for Black.
+    /// The DFEN letters, in the order P N B R Q K, then `A` for each die any piece may use:
+    /// upper case for White, lower for Black.
     pub fn letters(&self, color: Color) -> String {
         Role::ALL
             .into_iter()
             .flat_map(|r| std::iter::repeat_n(r.char(), usize::from(self.count(r))))
+            .chain(std::iter::repeat_n('a', usize::from(self.counts[ANY])))
             .map(|c| if color == Color::White { c.to_ascii_uppercase() } else { c })
             .collect()
     }
 
-    /// Reads DFEN die letters for `color` (its case), at most `max` of them.
-    pub fn parse_letters(text: &str, color: Color, max: usize) -> Result<DicePool, String> {
+    /// Reads DFEN die letters for `color` (its case), at most `max` of them; `any_piece`: the
+    /// variant's dice let any piece move (the letter `A`), else they show piece types.
+    pub fn parse_letters(text: &str, color: Color, max: usize, any_piece: bool) -> Result<DicePool, String> {
         let mut pool = DicePool::EMPTY;
         for c in text.chars() {
-            let role = Role::from_char(c.to_ascii_lowercase())
-                .ok_or_else(|| format!("{c:?} is not a die letter (P N B R Q K)"))?;
+            let lower = c.to_ascii_lowercase();
+            let role = Role::from_char(lower);
+            if any_piece && lower != 'a' {
+                return Err(format!(
+                    "{c:?} is not a die letter here: each die left is an A (a micro-move by any piece)"
+                ));
+            }
+            if !any_piece && role.is_none() {
+                return Err(format!("{c:?} is not a die letter (P N B R Q K)"));
+            }
             let upper = c.is_ascii_uppercase();
             if upper != (color == Color::White) {
                 let case = if color == Color::White { "upper" } else { "lower" };
@@ -110,7 +170,10 @@ impl DicePool {
                     color.name()
                 ));
             }
-            pool.counts[role.index()] += 1;
+            match role {
+                Some(role) if !any_piece => pool.counts[role.index()] += 1,
+                _ => pool.counts[ANY] += 1,
+            }
         }
         if pool.len() > max {
             return Err(format!("{} dice given ({text}), but a turn has at most {max}", pool.len()));
@@ -190,10 +253,10 @@ impl MicroPosition {
         h
     }
 
-    /// The position after the roll: the dice to use this turn.
-    pub fn rolled(&self, roll: &Roll) -> MicroPosition {
+    /// The position with these dice to use (after the roll: [`MicroRules::rolled`]).
+    pub fn with_dice(&self, dice: DicePool) -> MicroPosition {
         let mut next = self.clone();
-        next.dice = DicePool::from_roll(roll);
+        next.dice = dice;
         next
     }
 
@@ -219,10 +282,10 @@ impl MicroPosition {
     }
 
     /// The position after the micro-move `m`, the turn not yet ended; `spent` are the dice it uses.
-    pub fn after_micro(&self, m: Move, spent: &[Role]) -> MicroPosition {
+    pub fn after_micro(&self, m: Move, spent: &[Die]) -> MicroPosition {
         let mut next = self.clone();
-        for &r in spent {
-            next.dice.spend(r);
+        for &die in spent {
+            next.dice.spend(die);
         }
         let (role, irreversible) = next.board.play_micro(m);
         next.irreversible |= irreversible;
@@ -335,6 +398,38 @@ pub trait MicroRules {
     /// How many dice a roll has.
     fn dice(&self) -> usize;
 
+    /// The dice a roll gives the turn to use. By default each face moves its piece type.
+    fn pool(&self, roll: &Roll) -> DicePool {
+        DicePool::from_roll(roll)
+    }
+
+    /// The roll that stands for the dice left in a turn in progress (what `go roll` names and a
+    /// page draws); by default their faces.
+    fn roll_left(&self, pool: &DicePool) -> Option<Roll> {
+        pool.roll()
+    }
+
+    /// The most dice a turn can have to use (a DFEN's dice field holds no more).
+    fn pool_size(&self) -> usize {
+        self.dice()
+    }
+
+    /// The dice let any piece move (DFEN letter `A`), not pieces of one type.
+    fn any_piece_dice(&self) -> bool {
+        false
+    }
+
+    /// What a roll lets the player do, in words ("pawn, knight, king"; "4 micro-moves by any
+    /// pieces"): the faces of piece dice by default.
+    fn roll_meaning(&self, roll: &Roll) -> String {
+        crate::rules::dice::piece_names(roll)
+    }
+
+    /// The position after `roll` at the start of a turn.
+    fn rolled(&self, pos: &MicroPosition, roll: &Roll) -> MicroPosition {
+        pos.with_dice(self.pool(roll))
+    }
+
     /// The outcomes of the roll at the start of a turn; none once the game is over.
     fn outcomes(&self, pos: &MicroPosition) -> crate::rules::dice::OutcomeList;
 
@@ -345,8 +440,8 @@ pub trait MicroRules {
     /// Appends every micro-move the dice left allow now, before the maximum rule.
     fn micro_moves(&self, pos: &MicroPosition, out: &mut MoveList);
 
-    /// The dice `m` spends (castling: a rook's and a king's).
-    fn spent(&self, pos: &MicroPosition, m: Move) -> ArrayVec<Role, 2>;
+    /// The dice `m` spends (dicechess3's castling: a rook's and a king's).
+    fn spent(&self, pos: &MicroPosition, m: Move) -> ArrayVec<Die, 2>;
 
     /// Any die may be left unused (burmese): every micro-move a die left allows is allowed, and
     /// once the turn has made one the player may stop ([`Step::STOP`]). Without it the maximum
@@ -664,4 +759,78 @@ pub enum TurnError {
     TooLong { index: usize },
     /// The dice allow (and the maximum rule asks for) more micro-moves.
     Unfinished,
+}
+
+/// The allowed steps of `pos` in the order of their UCI text, so that walking them in order
+/// visits whole turns in the order of their text (a pass counting as the empty turn).
+fn sorted_steps<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut PlanCache) -> StepList {
+    let mut steps = StepList::new();
+    allowed_steps(rules, pos, cache, &mut steps);
+    steps.sort_by_cached_key(|s| if s.is_stop() { String::new() } else { s.mv.to_uci(false).to_string() });
+    steps
+}
+
+/// How many whole turns are allowed from `pos` (a turn in progress; a roll that allows nothing
+/// counts its pass), each position of the turn counted once in `memo` (the orders of a turn's
+/// micro-moves transpose), so that millions of turns are counted without listing them.
+pub fn count_turns<R: MicroRules>(
+    rules: &R,
+    pos: &MicroPosition,
+    cache: &mut PlanCache,
+    memo: &mut std::collections::HashMap<u64, u64>,
+) -> u64 {
+    let mut steps = StepList::new();
+    allowed_steps(rules, pos, cache, &mut steps);
+    if steps.is_empty() {
+        return 1;
+    }
+    count_from(rules, pos, cache, memo)
+}
+
+fn count_from<R: MicroRules>(
+    rules: &R,
+    pos: &MicroPosition,
+    cache: &mut PlanCache,
+    memo: &mut std::collections::HashMap<u64, u64>,
+) -> u64 {
+    if let Some(&n) = memo.get(&pos.hash()) {
+        return n;
+    }
+    let mut steps = StepList::new();
+    allowed_steps(rules, pos, cache, &mut steps);
+    let mut n = 0;
+    for &step in &steps {
+        n += if step.ends_turn { 1 } else { count_from(rules, &after_step(rules, pos, step), cache, memo) };
+    }
+    memo.insert(pos.hash(), n);
+    n
+}
+
+/// The `k`-th (from 0) whole turn allowed from `pos` in the order of the turns' text, found
+/// with [`count_turns`]'s counts; `None` when there are not that many.
+pub fn nth_turn<R: MicroRules>(rules: &R, pos: &MicroPosition, k: u64, cache: &mut PlanCache) -> Option<MicroTurn> {
+    let mut memo = std::collections::HashMap::new();
+    if sorted_steps(rules, pos, cache).is_empty() {
+        return (k == 0).then_some(MicroTurn::PASS);
+    }
+    let (mut pos, mut k, mut turn) = (pos.clone(), k, MicroTurn::PASS);
+    'walk: loop {
+        for step in sorted_steps(rules, &pos, cache) {
+            let next = after_step(rules, &pos, step);
+            let n = if step.ends_turn { 1 } else { count_from(rules, &next, cache, &mut memo) };
+            if k >= n {
+                k -= n;
+                continue;
+            }
+            if !step.is_stop() {
+                turn.push(step.mv);
+            }
+            if step.ends_turn {
+                return Some(turn);
+            }
+            pos = next;
+            continue 'walk;
+        }
+        return None;
+    }
 }

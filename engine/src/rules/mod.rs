@@ -13,6 +13,7 @@ pub mod dfen;
 pub mod dice;
 pub mod dicechess3;
 pub mod freedom;
+pub mod gollon;
 pub mod micro;
 pub mod position;
 
@@ -28,6 +29,7 @@ pub use classic::Classic;
 pub use dice::{MAX_OUTCOMES, Outcome, OutcomeList, Roll, RollError};
 pub use dicechess3::DiceChess3;
 pub use freedom::Freedom;
+pub use gollon::Gollon;
 pub use position::Position;
 
 /// The turns playable at one point, on the stack.
@@ -307,10 +309,12 @@ impl VariantKind {
 pub enum MicroVariant {
     DiceChess3(DiceChess3),
     Burmese(Burmese),
+    Gollon(Gollon),
 }
 
 impl MicroVariant {
-    pub const ALL: [MicroVariant; 2] = [MicroVariant::DiceChess3(DiceChess3), MicroVariant::Burmese(Burmese)];
+    pub const ALL: [MicroVariant; 3] =
+        [MicroVariant::DiceChess3(DiceChess3), MicroVariant::Burmese(Burmese), MicroVariant::Gollon(Gollon)];
 
     /// The variant `UCI_Variant` names (case-insensitive), if it has several moves a turn.
     pub fn from_name(name: &str) -> Option<MicroVariant> {
@@ -323,6 +327,7 @@ macro_rules! dispatch_micro {
         match $self {
             MicroVariant::DiceChess3($r) => $e,
             MicroVariant::Burmese($r) => $e,
+            MicroVariant::Gollon($r) => $e,
         }
     };
 }
@@ -355,8 +360,23 @@ impl micro::MicroRules for MicroVariant {
     fn micro_moves(&self, pos: &micro::MicroPosition, out: &mut crate::movegen::MoveList) {
         dispatch_micro!(self, r => r.micro_moves(pos, out))
     }
-    fn spent(&self, pos: &micro::MicroPosition, m: Move) -> ArrayVec<crate::piece::Role, 2> {
+    fn spent(&self, pos: &micro::MicroPosition, m: Move) -> ArrayVec<micro::Die, 2> {
         dispatch_micro!(self, r => r.spent(pos, m))
+    }
+    fn pool(&self, roll: &Roll) -> micro::DicePool {
+        dispatch_micro!(self, r => r.pool(roll))
+    }
+    fn roll_left(&self, pool: &micro::DicePool) -> Option<Roll> {
+        dispatch_micro!(self, r => r.roll_left(pool))
+    }
+    fn pool_size(&self) -> usize {
+        dispatch_micro!(self, r => r.pool_size())
+    }
+    fn roll_meaning(&self, roll: &Roll) -> String {
+        dispatch_micro!(self, r => r.roll_meaning(roll))
+    }
+    fn any_piece_dice(&self) -> bool {
+        dispatch_micro!(self, r => r.any_piece_dice())
     }
     fn micro_captures(&self, pos: &micro::MicroPosition, out: &mut crate::movegen::MoveList) {
         dispatch_micro!(self, r => r.micro_captures(pos, out))

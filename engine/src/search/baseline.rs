@@ -4,9 +4,13 @@
 //! opponent's outcomes of the opponent's best reply turn by material; the turn with the best
 //! expectation is played. No deeper search, no table, no positional terms.
 
+use crate::chessmove::Move;
 use crate::piece::{Color, Role};
-use crate::rules::micro::{MicroPosition, MicroRules, MicroTurn, PlanCache, for_each_turn};
+use crate::rules::micro::{
+    MicroPosition, MicroRules, MicroTurn, PlanCache, StepList, after_step, allowed_steps, for_each_turn,
+};
 use crate::values::PieceValues;
+use std::collections::HashMap;
 
 /// Root turns expanded to the opponent's replies.
 pub const ROOT_CANDIDATES: usize = 8;
@@ -15,7 +19,7 @@ pub const ROOT_CANDIDATES: usize = 8;
 const VALUES: PieceValues = PieceValues([100, 300, 300, 500, 900, 0]);
 
 /// A captured king: more than any material.
-const KING_TAKEN: i32 = 100_000;
+pub const KING_TAKEN: i32 = 100_000;
 
 /// Material for `color`, or the king-capture score when a king is gone.
 fn material(pos: &MicroPosition, color: Color) -> i32 {
@@ -55,7 +59,7 @@ pub fn expectimax2<R: MicroRules>(rules: &R, pos: &MicroPosition) -> (MicroTurn,
             let sum: i64 = outcomes
                 .iter()
                 .map(|o| {
-                    let replies = turns(rules, &end.rolled(&o.roll), &mut cache);
+                    let replies = turns(rules, &rules.rolled(end, &o.roll), &mut cache);
                     let worst = replies.iter().map(|(_, after)| material(after, us)).min().expect("a reply or a pass");
                     i64::from(o.weight) * i64::from(worst)
                 })
@@ -69,13 +73,73 @@ pub fn expectimax2<R: MicroRules>(rules: &R, pos: &MicroPosition) -> (MicroTurn,
     best.expect("a turn or a pass")
 }
 
+/// The `greedy` baseline's turn from `pos` (a turn in progress): the one that wins the most
+/// material at once by `values` (a king taken counts [`KING_TAKEN`]), the first in the order of
+/// the turns' text among equals; and its gain. Searched over the turn's positions, each once, so
+/// that a roll of millions of turns costs thousands of positions.
+pub fn greedy<R: MicroRules>(rules: &R, pos: &MicroPosition, values: &PieceValues) -> (MicroTurn, i32) {
+    fn best<R: MicroRules>(
+        rules: &R,
+        pos: &MicroPosition,
+        values: &PieceValues,
+        cache: &mut PlanCache,
+        memo: &mut HashMap<u64, (i32, MicroTurn)>,
+    ) -> (i32, MicroTurn) {
+        if let Some(&known) = memo.get(&pos.hash()) {
+            return known;
+        }
+        let mut steps = StepList::new();
+        allowed_steps(rules, pos, cache, &mut steps);
+        steps.sort_by_cached_key(|s| if s.is_stop() { String::new() } else { s.mv.to_uci(false).to_string() });
+        let mut found: Option<(i32, MicroTurn)> = None;
+        for step in steps {
+            let (mut gain, mut rest) = (0, MicroTurn::PASS);
+            if !step.is_stop() {
+                gain = micro_gain(pos, step.mv, values);
+                if !step.ends_turn {
+                    (gain, rest) = {
+                        let (g, r) = best(rules, &after_step(rules, pos, step), values, cache, memo);
+                        (gain + g, r)
+                    };
+                }
+            }
+            if found.is_none_or(|(g, _)| gain > g) {
+                let mut turn = MicroTurn::PASS;
+                if !step.is_stop() {
+                    turn.push(step.mv);
+                }
+                for &m in rest.moves() {
+                    turn.push(m);
+                }
+                found = Some((gain, turn));
+            }
+        }
+        let known = found.unwrap_or((0, MicroTurn::PASS));
+        memo.insert(pos.hash(), known);
+        known
+    }
+    let (gain, turn) = best(rules, pos, values, &mut PlanCache::default(), &mut HashMap::new());
+    (turn, gain)
+}
+
+/// What one micro-move wins at once: its victim (a king [`KING_TAKEN`]) and its promotion.
+fn micro_gain(pos: &MicroPosition, m: Move, values: &PieceValues) -> i32 {
+    let board = &pos.board;
+    let promotion = m.promotion_role().map_or(0, |r| values.of(r) - values.of(Role::Pawn));
+    match board.captured_square(m).and_then(|sq| board.role_at(sq)) {
+        Some(Role::King) => KING_TAKEN + promotion,
+        Some(r) => values.of(r) + promotion,
+        None => promotion,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::{DiceChess3, Roll};
 
     fn rolled(dfen: &str, faces: &[u8]) -> MicroPosition {
-        DiceChess3.parse_dfen(dfen).unwrap().rolled(&Roll::new(faces).unwrap())
+        DiceChess3.rolled(&DiceChess3.parse_dfen(dfen).unwrap(), &Roll::new(faces).unwrap())
     }
 
     #[test]

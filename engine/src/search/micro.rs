@@ -149,7 +149,8 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         if !input.position.in_turn() && path.last() != Some(&input.position.hash()) {
             path.push(input.position.hash());
         }
-        let outcomes = crate::rules::dice::fair_dice(input.rules.dice());
+        // The roll's outcomes are the same at every turn start of these variants: the start's.
+        let outcomes = input.rules.outcomes(&input.rules.startpos());
         let mut groups: ArrayVec<OutcomeGroup, { crate::rules::MAX_OUTCOMES }> = outcomes
             .iter()
             .enumerate()
@@ -168,7 +169,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             path,
             cache: PlanCache::default(),
             total_weight: outcomes.iter().map(|o| o.weight).sum(),
-            horizon_dice: HorizonDice::new(&outcomes),
+            horizon_dice: HorizonDice::new(input.rules, &outcomes),
             equity: Equity::new(input.eval.params.result_scale),
             root_turns: Vec::new(),
             root: RootShare { alpha: None, start: (0, 1) },
@@ -244,7 +245,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         let groups = self.groups.clone();
         let total = self.total_weight;
         let outcome_value = |w: &mut Self, g: usize, a: i32, b: i32, probe: bool| -> Option<i32> {
-            let rolled = pos.rolled(&w.outcomes[groups[g].representative].roll);
+            let rolled = self.rules.rolled(pos, &w.outcomes[groups[g].representative].roll);
             let v = w.decision(&rolled, depth, a, b, ply, probe);
             (!w.aborted).then_some(v)
         };
@@ -508,7 +509,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             // Every outcome searched exactly: the advice table and the expected value of the roll.
             let mut sum = 0i64;
             for o in self.outcomes.clone() {
-                let (score, turn) = self.root_decision(&pos.rolled(&o.roll), depth, -INF, INF)?;
+                let (score, turn) = self.root_decision(&self.rules.rolled(pos, &o.roll), depth, -INF, INF)?;
                 if self.aborted {
                     return None;
                 }
@@ -764,30 +765,27 @@ pub fn evaluate(eval: &StaticEval, pos: &MicroPosition) -> i32 {
     if pos.turn() == Color::White { white } else { -white }
 }
 
-/// The roll's outcomes as the horizon reads them: the roles each outcome's dice show (once, and
-/// at least twice), and for every set of roles the weight of the outcomes whose dice all fall
-/// in it. Built once per search (the roll is the same at every turn start).
+/// The roll's outcomes as the horizon reads them: the dice each outcome gives (and the roles
+/// they let move), and for every set of roles the weight of the outcomes whose dice all fall in
+/// it. Built once per search (the roll is the same at every turn start).
 #[derive(Clone, Debug)]
 pub struct HorizonDice {
-    /// Per outcome: roles shown (bit per role index), roles shown twice or more, weight.
-    outcomes: Vec<(u8, u8, u32)>,
-    /// `within[set]`: the weight of the outcomes all of whose dice show roles in `set`.
+    /// Per outcome: roles some die lets move (bit per role index), the dice, the weight.
+    outcomes: Vec<(u8, DicePool, u32)>,
+    /// `within[set]`: the weight of the outcomes all of whose dice move roles in `set` only.
     within: [u32; 64],
     total: u32,
 }
 
 impl HorizonDice {
-    pub fn new(outcomes: &[crate::rules::dice::Outcome]) -> HorizonDice {
+    /// From the rules' outcomes at a turn's start, each read as the dice it gives.
+    pub fn new<R: MicroRules>(rules: &R, outcomes: &[crate::rules::dice::Outcome]) -> HorizonDice {
         let mut within = [0u32; 64];
         let mut list = Vec::with_capacity(outcomes.len());
         for o in outcomes {
-            let (mut once, mut twice) = (0u8, 0u8);
-            for &f in o.roll.faces() {
-                let bit = 1u8 << (f - 1);
-                twice |= once & bit;
-                once |= bit;
-            }
-            list.push((once, twice, o.weight));
+            let pool = rules.pool(&o.roll);
+            let once = pool.roles().fold(0u8, |bits, r| bits | 1 << r.index());
+            list.push((once, pool, o.weight));
             for (set, w) in within.iter_mut().enumerate() {
                 if usize::from(once) & !set == 0 {
                     *w += o.weight;
@@ -865,8 +863,8 @@ pub fn horizon_value<R: MicroRules>(
     } else {
         dice.outcomes
             .iter()
-            .map(|&(once, twice, weight)| {
-                let v = if takes_king_with(once, twice, takes_king, &two_step) {
+            .map(|&(once, pool, weight)| {
+                let v = if takes_king_with(once, &pool, takes_king, &two_step) {
                     win
                 } else {
                     (0..6).filter(|r| once & (1 << r) != 0).map(|r| value[r]).max().unwrap_or(stand_equity)
@@ -878,14 +876,11 @@ pub fn horizon_value<R: MicroRules>(
     floor_div(sum, i64::from(dice.total.max(1))) as i32
 }
 
-/// Can dice showing the roles `once` (and `twice`, at least two of them) take the king, when
-/// the roles in `direct` take it at once and each pair of `two_step` in two micro-moves?
+/// Can these dice (`once`: the roles they let move) take the king, when the roles in `direct`
+/// take it at once and each pair of `two_step` in two micro-moves (two different dice)?
 #[inline]
-fn takes_king_with(once: u8, twice: u8, direct: u8, two_step: &[(usize, usize)]) -> bool {
-    once & direct != 0
-        || two_step
-            .iter()
-            .any(|&(a, b)| if a == b { twice & (1 << a) != 0 } else { once & (1 << a) != 0 && once & (1 << b) != 0 })
+fn takes_king_with(once: u8, pool: &DicePool, direct: u8, two_step: &[(usize, usize)]) -> bool {
+    once & direct != 0 || two_step.iter().any(|&(a, b)| pool.covers_two(a, b))
 }
 
 /// The side to move's standing at a turn's start: its static score less the danger to its own
@@ -914,7 +909,7 @@ pub fn standing(eval: &StaticEval, pos: &MicroPosition, dice: &HorizonDice) -> i
     let threatened: u32 = dice
         .outcomes
         .iter()
-        .filter(|&&(once, twice, _)| takes_king_with(once, twice, direct, &two_step))
+        .filter(|(once, pool, _)| takes_king_with(*once, pool, direct, &two_step))
         .map(|&(_, _, w)| w)
         .sum();
     stand - (i64::from(weight) * i64::from(threatened) / i64::from(dice.total.max(1))) as i32

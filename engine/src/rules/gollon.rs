@@ -1,0 +1,128 @@
+//! `gollon`: Gollon's count die (source 001, shared/RULES.md). One die gives the number of
+//! micro-moves, 1, 2 or 3, and 4 for a 4, 5 or 6, made by any pieces (the same one may move
+//! again); as many as possible must be made (the maximum rule). Otherwise as `dicechess3`: no
+//! check, the king captured to win, castling one micro-move (attacks ignored), several
+//! en-passant targets, DFEN (a turn in progress writes its micro-moves left as `A`s: `AAA`).
+
+use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, START, case};
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::chessmove::Move;
+use crate::movegen::{Generator, Legality, MoveList};
+use crate::piece::Role;
+use crate::rules::DiceChess3;
+use crate::rules::dice::{Outcome, OutcomeList, Roll};
+use crate::rules::micro::{DicePool, Die, MicroPosition, MicroRules};
+use crate::rules::{GameEnd, dicechess3};
+use crate::values::PieceValues;
+use arrayvec::ArrayVec;
+
+/// Gollon's count die.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct Gollon;
+
+/// The most micro-moves a turn has (a 4, 5 or 6).
+pub const MOST_MOVES: u8 = 4;
+
+/// `alea bench`'s gollon positions, searched one turn deep.
+const BENCH: [BenchCase; 4] = [
+    case("gollon start, 4 moves", START, &[4]),
+    case("gollon kiwipete, 3 moves", KIWIPETE, &[3]),
+    case("gollon giuoco piano, 4 moves", GIUOCO, &[4]),
+    case("gollon king and pawn", "8/8/4k3/8/2K5/3P4/8/8 w - - 0 50", &[]),
+];
+
+impl MicroRules for Gollon {
+    fn name(&self) -> &'static str {
+        "gollon"
+    }
+
+    fn startpos(&self) -> MicroPosition {
+        MicroPosition::new(Board::startpos(), Bitboard::EMPTY)
+    }
+
+    fn bench_suite(&self) -> BenchSuite {
+        BenchSuite { depth: 1, cases: &BENCH }
+    }
+
+    /// The rules give no values: chess's 1/3/3/5/9, as for dicechess3.
+    fn piece_values(&self) -> PieceValues {
+        DiceChess3.piece_values()
+    }
+
+    /// One count die.
+    fn dice(&self) -> usize {
+        1
+    }
+
+    /// The face's number of micro-moves, by any pieces.
+    fn pool(&self, roll: &Roll) -> DicePool {
+        DicePool::any_piece(roll.faces()[0].min(MOST_MOVES))
+    }
+
+    /// The micro-moves left, as the face that gives that many.
+    fn roll_left(&self, pool: &DicePool) -> Option<Roll> {
+        (pool.any() > 0).then(|| Roll::new(&[pool.any()]).expect("1 to 4 is a face"))
+    }
+
+    fn roll_meaning(&self, roll: &Roll) -> String {
+        match self.pool(roll).any() {
+            1 => "1 micro-move by any piece".into(),
+            n => format!("{n} micro-moves by any pieces"),
+        }
+    }
+
+    fn pool_size(&self) -> usize {
+        usize::from(MOST_MOVES)
+    }
+
+    fn any_piece_dice(&self) -> bool {
+        true
+    }
+
+    /// 1, 2 and 3 micro-moves with 1/6 each, 4 with 1/2 (the faces 4, 5 and 6 as one outcome);
+    /// none once the game is over.
+    fn outcomes(&self, pos: &MicroPosition) -> OutcomeList {
+        if self.end(pos).is_some() {
+            return OutcomeList::new();
+        }
+        (1..=MOST_MOVES)
+            .map(|n| {
+                let weight = if n == MOST_MOVES { 3 } else { 1 };
+                let roll = Roll::new(&[n]).expect("a face");
+                Outcome { roll, probability: f64::from(weight) / 6.0, weight }
+            })
+            .collect()
+    }
+
+    /// As in dicechess3: a captured king, or a hundred turns without a capture or a pawn move.
+    fn end(&self, pos: &MicroPosition) -> Option<GameEnd> {
+        DiceChess3.end(pos)
+    }
+
+    /// Every piece's moves and en passant, and castling (a king's move), while a micro-move is
+    /// left.
+    fn micro_moves(&self, pos: &MicroPosition, out: &mut MoveList) {
+        dicechess3::die_moves(pos, out);
+        if pos.dice.has(Role::King) {
+            Generator::new(&pos.board, Legality::PseudoLegal).castles(out);
+        }
+    }
+
+    fn micro_captures(&self, pos: &MicroPosition, out: &mut MoveList) {
+        DiceChess3.micro_captures(pos, out);
+    }
+
+    /// One micro-move of the count (castling too).
+    fn spent(&self, pos: &MicroPosition, m: Move) -> ArrayVec<Die, 2> {
+        let mut dice = ArrayVec::new();
+        if pos.dice.any() > 0 {
+            dice.push(Die::Any);
+        } else {
+            // Dice of piece types (the horizon's every-die pool): the mover's, the king's for castling.
+            let role = if m.is_castle() { Role::King } else { pos.board.role_at(m.from()).expect("a piece") };
+            dice.push(Die::Piece(role));
+        }
+        dice
+    }
+}
