@@ -3,7 +3,7 @@
 //! chance of taking the king this turn read from it, and bad input refused with nothing changed.
 
 mod common;
-use common::{Engine, errors};
+use common::{Engine, errors, fen_of, listed};
 use serde_json::Value;
 use std::io::Read;
 
@@ -11,17 +11,6 @@ fn dicechess3() -> Engine {
     let mut engine = Engine::start();
     assert!(engine.ask("setoption name UCI_Variant value dicechess3").is_empty());
     engine
-}
-
-fn fen_of(engine: &mut Engine) -> String {
-    let lines = engine.ask("d");
-    lines.iter().find_map(|l| l.strip_prefix("Fen: ")).expect("d prints the FEN").to_string()
-}
-
-/// The words after `legalmoves`.
-fn listed(lines: &[String]) -> Vec<String> {
-    assert_eq!(lines.len(), 1, "{lines:?}");
-    lines[0].strip_prefix("legalmoves").expect("a legalmoves reply").split_whitespace().map(String::from).collect()
 }
 
 #[test]

@@ -2,23 +2,12 @@
 //! any pieces, the maximum rule; a turn in progress writes its micro-moves left as `A`s.
 
 mod common;
-use common::{Engine, errors};
+use common::{Engine, errors, fen_of, listed};
 
 fn gollon() -> Engine {
     let mut engine = Engine::start();
     assert!(engine.ask("setoption name UCI_Variant value gollon").is_empty());
     engine
-}
-
-/// The words after `legalmoves`.
-fn listed(lines: &[String]) -> Vec<String> {
-    assert_eq!(lines.len(), 1, "{lines:?}");
-    lines[0].strip_prefix("legalmoves").expect("a legalmoves reply").split_whitespace().map(String::from).collect()
-}
-
-fn fen_of(engine: &mut Engine) -> String {
-    let lines = engine.ask("d");
-    lines.iter().find_map(|l| l.strip_prefix("Fen: ")).expect("d prints the FEN").to_string()
 }
 
 #[test]

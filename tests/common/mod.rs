@@ -96,3 +96,15 @@ impl Engine {
 pub fn errors(lines: &[String]) -> usize {
     lines.iter().filter(|l| l.starts_with("info string error: ")).count()
 }
+
+/// The words after `legalmoves`.
+pub fn listed(lines: &[String]) -> Vec<String> {
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    lines[0].strip_prefix("legalmoves").expect("a legalmoves reply").split_whitespace().map(String::from).collect()
+}
+
+/// The position's FEN (DFEN in the variants of several moves a turn), as `d` prints it.
+pub fn fen_of(engine: &mut Engine) -> String {
+    let lines = engine.ask("d");
+    lines.iter().find_map(|l| l.strip_prefix("Fen: ")).expect("d prints the FEN").to_string()
+}
