@@ -95,6 +95,11 @@ fn main() {
         write!(out, "{:#018x},", splitmix(&mut state)).unwrap();
     }
     out.push_str("];\n");
+    out.push_str("/// Our keys for a side whose last move gave check (Vegas: it does not roll next), by colour.\npub const GAVE_CHECK: [u64; 2] = [");
+    for _ in 0..2 {
+        write!(out, "{:#018x},", splitmix(&mut state)).unwrap();
+    }
+    out.push_str("];\n");
     let path = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("zobrist_keys.rs");
     std::fs::write(path, out).unwrap();
     println!("cargo::rerun-if-changed=build.rs");

@@ -470,3 +470,23 @@ fn a_gollon_count_die_counts_down_its_micro_moves() {
     assert!(stepped["allowed"].as_array().unwrap().contains(&json!("e4e5")), "{stepped}");
     refused(addr, "POST", &format!("/api/games/{id}/move"), Some(r#"{"move": "e2e4"}"#), 400, "");
 }
+
+#[test]
+fn a_vegas_player_in_check_does_not_roll() {
+    let server = start();
+    let addr = &server.addr;
+    let fen = "rnbqkbnr/ppp2ppp/8/1B1pp3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 3";
+    let state = new_game(addr, json!({"variant": "vegas", "fen": fen, "color": "black", "movetime": 50}));
+    let id = state["id"].as_str().unwrap().to_string();
+    assert_eq!(state["may_roll"], false, "{state}");
+    assert_eq!(state["freedom"], json!(["b8c6", "b8d7", "c7c6", "c8d7", "d8d7", "e8e7"]), "{state}");
+    refused(addr, "POST", &format!("/api/games/{id}/roll"), None, 409, "no roll this turn");
+    let (status, moved) = json_of(addr, "POST", &format!("/api/games/{id}/move"), Some(json!({"move": "c7c6"})));
+    assert_eq!(status, 200, "{moved}");
+    assert_eq!(moved["moves"][0]["uci"], "c7c6");
+    // White gave check with its last move: it does not roll either (the engine's turn).
+    let (status, answered) = json_of(addr, "POST", &format!("/api/games/{id}/engine"), None);
+    assert_eq!(status, 200, "{answered}");
+    assert_eq!(answered["last_engine"]["roll"], Value::Null, "{answered}");
+    assert_eq!(answered["may_roll"], true, "{answered}");
+}

@@ -9,14 +9,14 @@ use crate::params::EvalParams;
 use crate::piece::Color;
 use crate::rules::dice::{OutcomeList, Roll};
 use crate::rules::micro::{MicroRules, MicroTurn, PlanCache, StepList, allowed_steps, for_each_turn};
-use crate::rules::{GameEnd, MicroVariant, Position, Rules, TurnList, Variant, VariantKind};
+use crate::rules::{GameEnd, MicroVariant, Rules, TurnList, Variant, VariantKind};
 use crate::search::{Choice, MicroInput, OutcomeAdvice, Root, ScoredChoice, SearchOptions, SearchResult, Shared};
 use crate::timeman::Limits;
 use crate::values::PieceValues;
 use crate::{Board, Move, Square};
 
 /// Every variant by its `UCI_Variant` name, the default first.
-pub const VARIANTS: [&str; 6] = ["freedom", "classic", "brainking", "dicechess3", "burmese", "gollon"];
+pub const VARIANTS: [&str; 7] = ["freedom", "classic", "brainking", "vegas", "dicechess3", "burmese", "gollon"];
 
 /// The dice of a `go roll` or `legalmoves roll`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,7 +100,7 @@ impl GameHandle {
                 Some(text) => Board::from_fen(text).map_err(|e| e.to_string())?,
                 None => Board::startpos(),
             };
-            let mut pos = Position::new(board);
+            let mut pos = rules.set_up(board);
             if let Some(sq) = recapture {
                 pos.recapture =
                     Some(Square::parse(sq).ok_or_else(|| format!("recapture square '{sq}' is not a square"))?);
@@ -154,7 +154,7 @@ impl GameHandle {
     /// Gollon's "4 micro-moves by any pieces".
     pub fn roll_meaning(&self, roll: &Roll) -> String {
         match &self.played {
-            Played::OneMove(_) => crate::rules::dice::piece_names(roll),
+            Played::OneMove(g) => g.rules().roll_meaning(roll),
             Played::Micro(g) => g.rules().roll_meaning(roll),
         }
     }
@@ -363,9 +363,12 @@ impl GameHandle {
     /// Checks a roll against the variant: as many faces as it rolls, or in a turn in progress
     /// exactly the dice left.
     pub fn check_roll(&self, faces: &[u8]) -> Result<Roll, String> {
-        let roll = Roll::new(faces).map_err(|e| e.to_string())?;
+        let roll = match &self.played {
+            Played::OneMove(g) => g.rules().roll_of(faces).map_err(|e| e.to_string())?,
+            Played::Micro(_) => Roll::new(faces).map_err(|e| e.to_string())?,
+        };
         match &self.played {
-            Played::OneMove(g) => g.rules().check_roll(&roll).map_err(|e| e.to_string())?,
+            Played::OneMove(_) => {}
             Played::Micro(g) => match g.rules().roll_left(&g.position().dice) {
                 Some(left) if left != roll => {
                     return Err(format!("the turn in progress has the dice {left} left, not {roll}"));
@@ -535,6 +538,13 @@ impl GameHandle {
         }
     }
 
+    /// May the side to move roll now? Not once the game is over or in a turn in progress, nor
+    /// where the rules forbid it (Vegas: in check, or after giving check): the turn is then one
+    /// of [`GameHandle::pre_roll_turns`].
+    pub fn may_roll(&self) -> bool {
+        !self.outcomes().is_empty()
+    }
+
     /// The outcomes of the roll to come (none once the game is over or in a turn in progress).
     pub fn outcomes(&self) -> OutcomeList {
         if self.end().is_some() {
@@ -632,7 +642,9 @@ impl GameHandle {
                 let root = match root {
                     SearchRoot::Decision => Root::PreRoll,
                     SearchRoot::Rolled(spec) => {
-                        let turns = self.allowed_turns(spec)?;
+                        // A pass offered beside moves (Vegas's "any") goes last: it wins no tie.
+                        let mut turns = self.allowed_turns(spec)?;
+                        turns.sort_by_key(|t| t == "0000");
                         Root::Turns(turns.iter().map(|t| parse_one(g, t)).collect::<Result<_, _>>()?)
                     }
                     SearchRoot::Only(turns) => {

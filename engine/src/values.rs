@@ -20,12 +20,16 @@ impl PieceValues {
     /// The usual 1/3/3/5/9, until tuned; the king is capturable.
     pub const BRAINKING: PieceValues = PieceValues([100, 300, 300, 500, 900, 2000]);
 
+    /// The usual 1/3/3/5/9, until tuned (kings are never captured: checkmate ends the game).
+    pub const VEGAS: PieceValues = PieceValues([100, 300, 300, 500, 900, 0]);
+
     /// The starting table of a variant.
     pub fn for_variant(kind: VariantKind) -> PieceValues {
         match kind {
             VariantKind::Freedom => PieceValues::FREEDOM,
             VariantKind::Classic => PieceValues::CLASSIC,
             VariantKind::BrainKing => PieceValues::BRAINKING,
+            VariantKind::Vegas => PieceValues::VEGAS,
         }
     }
 

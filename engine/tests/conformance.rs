@@ -135,3 +135,96 @@ fn classic_agrees_with_every_case() {
 fn brainking_agrees_with_every_case() {
     assert!(check_file("brainking", VariantKind::BrainKing) >= 300);
 }
+
+/// Vegas (gzipped, several dice fields): the position after each recorded game, whether the side
+/// to move gave check, is in check and rolls, and for sampled rolls (die A's face, then die B's;
+/// `-` where it does not roll) the sorted allowed moves and first moves.
+#[test]
+fn vegas_agrees_with_every_case() {
+    use std::io::Read;
+    let path = format!("{}/../tests/data/conformance/vegas.jsonl.gz", env!("CARGO_MANIFEST_DIR"));
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(path).expect("conformance data copied into tests/data"))
+        .read_to_string(&mut text)
+        .expect("gzip");
+    let rules = Variant::new(VariantKind::Vegas, false);
+    let (mut failures, mut cases, mut rolls) = (Vec::new(), 0, 0);
+    for (line_no, line) in text.lines().enumerate() {
+        let case: Value = serde_json::from_str(line).expect("valid JSON");
+        cases += 1;
+        let at = format!("vegas.jsonl:{}", line_no + 1);
+        let mut pos = Position::new(Board::from_fen(case["start"].as_str().unwrap()).expect("start FEN"));
+        for mv in strings(&case["turns"]) {
+            match rules.parse_turn(&pos, &mv) {
+                Some(turn) if rules.is_possible_turn(&pos, turn) => pos = rules.play(&pos, turn),
+                _ => failures.push(format!("{at}: {mv} refused in {}", pos.board.fen())),
+            }
+        }
+        let mut problems = Vec::new();
+        if pos.board.fen() != case["fen"].as_str().unwrap() {
+            problems.push(format!("fen {} != {}", pos.board.fen(), case["fen"]));
+        }
+        let gave = pos.gave_check[pos.board.turn().index()];
+        if gave != case["gave_check"].as_bool().unwrap() || pos.board.in_check() != case["in_check"].as_bool().unwrap()
+        {
+            problems.push(format!("gave check {gave}, in check {}", pos.board.in_check()));
+        }
+        let mut outcomes = OutcomeList::new();
+        rules.outcomes(&pos, &mut outcomes);
+        if outcomes.is_empty() == case["no_roll"].is_null() {
+            problems.push(format!("{} outcomes, no_roll {}", outcomes.len(), case["no_roll"]));
+        }
+        for (key, expected) in case["rolls"].as_object().unwrap() {
+            rolls += 1;
+            let mut list = TurnList::new();
+            if key == "-" {
+                rules.pre_roll_turns(&pos, &mut list);
+            } else {
+                let faces: Vec<u8> = key.bytes().map(|b| b - b'0').collect();
+                rules.allowed_turns(&pos, &rules.roll_of(&faces).expect("a roll key"), &mut list);
+            }
+            // The file lists the pass after the sorted moves.
+            let got = sorted_uci(&rules, &list);
+            let mut want = strings(expected);
+            want.sort();
+            if got != want {
+                problems.push(format!("roll {key}: {got:?} != {expected}"));
+            }
+            if got.len() as u64 != case["counts"][key].as_u64().unwrap() {
+                problems.push(format!("roll {key}: count {} != {}", got.len(), case["counts"][key]));
+            }
+        }
+        // The one-generation turn table says the same as asking outcome by outcome.
+        if !outcomes.is_empty() {
+            let mut table = TurnTable::new();
+            rules.turn_table(&pos, &mut table);
+            let mut by_keys = alea_engine::search::Groups::new();
+            alea_engine::search::group_outcomes(&table, &mut by_keys);
+            let mut unkeyed = table.clone();
+            unkeyed.set_keys.clear();
+            let mut by_columns = alea_engine::search::Groups::new();
+            alea_engine::search::group_outcomes(&unkeyed, &mut by_columns);
+            if by_keys != by_columns {
+                problems.push("groups by key differ from groups by column".into());
+            }
+            for (i, o) in outcomes.iter().enumerate() {
+                let mut list = TurnList::new();
+                rules.allowed_turns(&pos, &o.roll, &mut list);
+                let from_table: TurnList<Move> = table.allowed_by(i).collect();
+                if sorted_uci(&rules, &from_table) != sorted_uci(&rules, &list) {
+                    problems.push(format!("turn table for roll {} differs", o.roll));
+                }
+            }
+        }
+        if !problems.is_empty() {
+            failures.push(format!("{at} ({}): {}", pos.board.fen(), problems.join("; ")));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} cases differ:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+    assert!(cases >= 500 && rolls > 2000, "{cases} cases, {rolls} rolls");
+}

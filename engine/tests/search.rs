@@ -2,7 +2,7 @@
 //! last unit), the tactics a dice-chess engine must see, threads and time limits.
 
 use alea_engine::eval::StaticEval;
-use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind};
+use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind, Vegas};
 use alea_engine::search::{
     self, ChancePruning, Choice, MATE_ZONE, Root, SearchInput, SearchOptions, SearchResult, Shared,
 };
@@ -333,4 +333,69 @@ fn win_chances_follow_the_fitted_result_scale() {
     let fitted = alea_engine::params::EvalParams::default_for(VariantKind::Freedom).result_scale;
     assert_eq!(r.result_scale, fitted);
     assert!(r.wdl().0 > 500);
+}
+
+/// Vegas positions from its shared conformance games: rolls of two unlike dice, and the turns a
+/// player in check or after giving check makes without rolling (every such case is taken).
+fn vegas_cases(per_file: usize) -> Vec<Case> {
+    use std::io::Read;
+    let path = format!("{}/../tests/data/conformance/vegas.jsonl.gz", env!("CARGO_MANIFEST_DIR"));
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap()).read_to_string(&mut text).unwrap();
+    let rules = Variant::new(VariantKind::Vegas, false);
+    let lines: Vec<&str> = text.lines().collect();
+    let step = lines.len() / per_file;
+    let mut cases = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let without_roll = !v["no_roll"].is_null();
+        if i % step != 0 && !(without_roll && cases.len() < 2 * per_file) {
+            continue;
+        }
+        let mut p = Position::new(Board::from_fen(v["start"].as_str().unwrap()).unwrap());
+        for m in v["turns"].as_array().unwrap() {
+            let t = rules.parse_turn(&p, m.as_str().unwrap()).unwrap();
+            p = rules.play(&p, t);
+        }
+        if rules.end(&p).is_some() {
+            continue;
+        }
+        let game = Game::new(rules, p);
+        let mut outcomes = alea_engine::rules::OutcomeList::new();
+        rules.outcomes(game.position(), &mut outcomes);
+        let root = if i % 2 == 0 || outcomes.is_empty() {
+            Root::PreRoll
+        } else {
+            let mut turns = TurnList::new();
+            rules.allowed_turns(game.position(), &outcomes[i % outcomes.len()].roll, &mut turns);
+            Root::Turns(turns.to_vec())
+        };
+        cases.push(Case { game, root });
+    }
+    cases
+}
+
+#[test]
+fn chance_pruning_is_exact_in_vegas() {
+    let cases = vegas_cases(12);
+    let without_roll = cases.iter().filter(|c| Vegas::rolls_not(c.game.position())).count();
+    assert!(cases.len() >= 20 && without_roll >= 5, "{} cases, {without_roll} without a roll", cases.len());
+    check_exact(&cases, 1..=3);
+}
+
+#[test]
+fn vegas_answers_check_without_rolling_and_keeps_the_dice_apart() {
+    // In check from the bishop: no roll, a legal answer at once.
+    let c = case(VariantKind::Vegas, "rnbqkbnr/ppp2ppp/8/1B1pp3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 3", &[], &[]);
+    assert!(matches!(best(&c, 2).best, Choice::Turn(_)), "no roll in check");
+    // Die A 5 is a king, die B 5 a queen: the same faces in the other order allow other moves.
+    let rules = Variant::new(VariantKind::Vegas, false);
+    let pos = Position::new(Board::from_fen("4k3/8/8/8/8/8/3P4/3QK3 w - - 0 1").unwrap());
+    let moves = |faces: &[u8]| {
+        let mut list = TurnList::new();
+        rules.allowed_turns(&pos, &rules.roll_of(faces).unwrap(), &mut list);
+        list.iter().map(|&m| rules.turn_to_uci(m)).collect::<Vec<_>>()
+    };
+    assert!(moves(&[5, 1]).contains(&"e1f1".to_string()) && !moves(&[5, 1]).contains(&"d1a4".to_string()));
+    assert!(moves(&[1, 5]).contains(&"d1a4".to_string()) && !moves(&[1, 5]).contains(&"e1f1".to_string()));
 }

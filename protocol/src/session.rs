@@ -306,6 +306,8 @@ impl Session {
                 let free = game.pre_roll_turns();
                 lines.push(if free.is_empty() {
                     "Pre-roll options: none (must roll)".into()
+                } else if !game.may_roll() {
+                    format!("Pre-roll options: no roll (a turn without rolling): {}", free.join(" "))
                 } else {
                     format!("Pre-roll options: roll, or {}", free.join(" "))
                 });

@@ -196,8 +196,12 @@ impl Player for RandomPlayer {
     fn new_game(&mut self, _game: &GameHandle) -> Result<(), Failure> {
         Ok(())
     }
-    fn before_roll(&mut self, _game: &GameHandle, _freedom: &[String]) -> Result<Option<String>, Failure> {
-        Ok(None)
+    /// Rolls, except where the rules forbid it: then one of the turns without rolling.
+    fn before_roll(&mut self, game: &GameHandle, freedom: &[String]) -> Result<Option<String>, Failure> {
+        if game.may_roll() || freedom.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(freedom[self.pick(game, freedom.len())].clone()))
     }
     fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, Failure> {
         let spec = RollSpec::Faces(roll.faces().to_vec());
@@ -221,7 +225,9 @@ impl Player for GreedyPlayer {
     }
     fn before_roll(&mut self, game: &GameHandle, freedom: &[String]) -> Result<Option<String>, Failure> {
         let best = freedom.iter().map(|t| game.material_gain(t)).max().unwrap_or(0);
-        Ok(freedom.iter().find(|t| best > 0 && game.material_gain(t) == best).cloned())
+        // A turn without rolling when it wins material, or when the rules forbid rolling.
+        let take = best > 0 || !game.may_roll();
+        Ok(freedom.iter().find(|t| take && game.material_gain(t) == best).cloned())
     }
     fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, Failure> {
         // The first of the best, so the choice is reproducible.
@@ -240,8 +246,8 @@ impl Player for Expectimax2Player {
     fn new_game(&mut self, _game: &GameHandle) -> Result<(), Failure> {
         Ok(())
     }
-    fn before_roll(&mut self, _game: &GameHandle, _freedom: &[String]) -> Result<Option<String>, Failure> {
-        Ok(None)
+    fn before_roll(&mut self, game: &GameHandle, freedom: &[String]) -> Result<Option<String>, Failure> {
+        GreedyPlayer.before_roll(game, freedom)
     }
     fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, Failure> {
         game.baseline_turn(&RollSpec::Faces(roll.faces().to_vec())).map_err(Failure::Garbage)
@@ -425,11 +431,19 @@ impl Player for EngineProcess {
                     Self::pick(game, &word, |t| freedom.iter().any(|f| f == t)).map(Some)
                 }
             }
-            // A plain engine rolls, except in check, where every legal move is free: it searches
-            // them all.
+            // A plain engine rolls, except in check, where every legal move is free, and where
+            // the rules forbid rolling: it searches the moves without rolling.
             Proto::Uci => {
                 let all = game.allowed_turns(&RollSpec::Any).unwrap_or_default();
-                if game.in_check() && freedom.len() == all.len() {
+                if !game.may_roll() {
+                    let moves: Vec<&String> = freedom.iter().filter(|t| *t != "0000").collect();
+                    if moves.is_empty() {
+                        return Ok(Some("0000".into()));
+                    }
+                    let list: Vec<&str> = moves.iter().map(|t| t.as_str()).collect();
+                    let word = self.ask(game, &format!("searchmoves {}", list.join(" ")))?;
+                    Self::pick(game, &word, |t| freedom.iter().any(|f| f == t)).map(Some)
+                } else if game.in_check() && freedom.len() == all.len() {
                     let word = self.ask(game, &format!("searchmoves {}", freedom.join(" ")))?;
                     Self::pick(game, &word, |t| freedom.iter().any(|f| f == t)).map(Some)
                 } else {

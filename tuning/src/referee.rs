@@ -76,6 +76,7 @@ pub fn play_game(
             Err(f) => Err(lost(f)),
             Ok(Some(m)) if freedom.contains(&m) => Ok((m, None)),
             Ok(Some(m)) => Err(lost(crate::players::Failure::Illegal(m))),
+            Ok(None) if !game.may_roll() => Err(lost(crate::players::Failure::Illegal("roll".into()))),
             Ok(None) => {
                 let roll = pairing::roll(seed, pair, ply as u64, &game.outcomes());
                 match player.after_roll(&game, &roll) {

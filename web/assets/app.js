@@ -233,7 +233,7 @@ function renderMoves() {
 
 function renderControls() {
   const mine = humansDecision();
-  $('roll-button').disabled = !(mine && game.phase === 'before_roll');
+  $('roll-button').disabled = !(mine && game.phase === 'before_roll' && game.may_roll);
   const onlyPass = mine && game.phase === 'after_roll' && game.allowed.length === 1 && game.allowed[0] === '0000';
   // Where dice may go unused, a turn under way may end before its dice do.
   const mayStop = mine && game.phase === 'after_roll' && game.partial.length > 0 && game.allowed.includes('0000');
@@ -245,7 +245,8 @@ function renderControls() {
   const free = $('freedom-list');
   free.innerHTML = '';
   if (mine && game.phase === 'before_roll' && game.freedom.length) {
-    free.append('Freedom moves (play one without rolling, or roll): ');
+    free.append(game.may_roll ? 'Freedom moves (play one without rolling, or roll): '
+      : 'No roll this turn: play one of these moves (0000 passes): ');
     for (const u of game.freedom) {
       const b = document.createElement('button');
       b.type = 'button';
@@ -262,7 +263,8 @@ function renderControls() {
   } else if (thinking || game.engine_to_move) {
     status = 'Alea is thinking…';
   } else if (game.phase === 'before_roll') {
-    status = game.freedom.length ? 'Your turn: roll, or play a marked Freedom move.' : 'Your turn: roll the dice.';
+    status = !game.may_roll ? 'Your turn, without a roll: any legal move.'
+      : game.freedom.length ? 'Your turn: roll, or play a marked Freedom move.' : 'Your turn: roll the dice.';
   } else if (onlyPass) {
     status = 'The roll allows no move: you pass.';
   } else if (game.micro) {

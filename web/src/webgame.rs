@@ -162,6 +162,12 @@ impl WebGame {
         if self.roll.is_some() {
             return Err(Refusal::Conflict("the dice are already rolled: play one of the allowed moves".into()));
         }
+        if !self.game.may_roll() {
+            return Err(Refusal::Conflict(
+                "no roll this turn (in check, or after giving check): play one of the moves offered without rolling"
+                    .into(),
+            ));
+        }
         let roll = self.dice();
         if self.game.several_moves_a_turn() {
             // The turn is made one micro-move at a time from here; a roll that allows nothing
@@ -421,6 +427,7 @@ impl WebGame {
             "partial": if partial == "0000" { Vec::new() } else { partial.split(',').map(str::to_string).collect() },
             "partial_san": if partial_san.is_empty() { Vec::new() } else { partial_san.split(',').map(str::to_string).collect() },
             "micro": self.game.several_moves_a_turn(),
+            "may_roll": phase == Phase::BeforeRoll && self.game.may_roll(),
             "dice": self.game.dice(),
             "freedom": freedom,
             "allowed": allowed,

@@ -153,7 +153,7 @@ impl Rules for Classic {
         let mut board: Board = pos.board.clone();
         let passed_in_check = m.is_null() && board.in_check();
         board.play(m);
-        Position { board, recapture: None, passed_in_check }
+        Position { board, recapture: None, passed_in_check, gave_check: [false; 2] }
     }
 
     fn end(&self, pos: &Position) -> Option<GameEnd> {

@@ -9,8 +9,8 @@ pub const MAX_DICE: usize = 4;
 /// Most distinct outcomes of one roll (four dice: 126 multisets).
 pub const MAX_OUTCOMES: usize = 128;
 
-/// The faces shown by one roll, sorted ascending (the order of dice does not matter in any
-/// variant: `3 5` and `5 3` are one outcome).
+/// The faces shown by one roll, sorted ascending where the dice are alike (`3 5` and `5 3` are
+/// one outcome), in the dice's order where they are not ([`Roll::ordered`]).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Roll {
     faces: [u8; MAX_DICE],
@@ -57,6 +57,15 @@ impl Roll {
         sorted[..faces.len()].copy_from_slice(faces);
         sorted[..faces.len()].sort_unstable();
         Ok(Roll { faces: sorted, len: faces.len() as u8 })
+    }
+
+    /// A roll of unlike dice (Vegas's A and B), whose faces keep their dice's order: `5 1` (a king
+    /// and a pawn) is not `1 5` (a pawn and a queen).
+    pub fn ordered(faces: &[u8]) -> Result<Roll, RollError> {
+        let sorted = Roll::new(faces)?;
+        let mut kept = [0; MAX_DICE];
+        kept[..faces.len()].copy_from_slice(faces);
+        Ok(Roll { faces: kept, len: sorted.len })
     }
 
     /// One die showing `face` (1..=6).

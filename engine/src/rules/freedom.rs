@@ -180,7 +180,7 @@ impl Rules for Freedom {
         let recapture = board.is_capture(m).then(|| m.to());
         let passed_in_check = m.is_null() && board.in_check();
         board.play(m);
-        Position { board, recapture, passed_in_check }
+        Position { board, recapture, passed_in_check, gave_check: [false; 2] }
     }
 
     fn end(&self, pos: &Position) -> Option<GameEnd> {

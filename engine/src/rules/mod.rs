@@ -16,6 +16,7 @@ pub mod freedom;
 pub mod gollon;
 pub mod micro;
 pub mod position;
+pub mod vegas;
 
 use crate::chessmove::Move;
 use crate::movegen::MAX_MOVES;
@@ -31,6 +32,7 @@ pub use dicechess3::DiceChess3;
 pub use freedom::Freedom;
 pub use gollon::Gollon;
 pub use position::Position;
+pub use vegas::Vegas;
 
 /// The turns playable at one point, on the stack.
 pub type TurnList<T> = ArrayVec<T, MAX_MOVES>;
@@ -251,6 +253,20 @@ pub trait Rules {
     /// here. Whether luck could allow it is [`Rules::is_possible_turn`].
     fn parse_turn(&self, pos: &Self::Position, text: &str) -> Option<Self::Turn>;
 
+    /// What a roll lets the player move, in words ("pawn, knight"): the faces of piece dice by
+    /// default.
+    fn roll_meaning(&self, roll: &Roll) -> String {
+        dice::piece_names(roll)
+    }
+
+    /// The roll of these faces, as given (a face per die, in the dice's order where they are
+    /// unlike), with its shape checked.
+    fn roll_of(&self, faces: &[u8]) -> Result<Roll, RollError> {
+        let roll = Roll::new(faces)?;
+        self.check_roll(&roll)?;
+        Ok(roll)
+    }
+
     /// Checks a roll's shape: the right number of dice for this variant.
     fn check_roll(&self, roll: &Roll) -> Result<(), RollError> {
         if roll.dice() == self.dice() {
@@ -284,16 +300,19 @@ pub enum VariantKind {
     Freedom,
     Classic,
     BrainKing,
+    Vegas,
 }
 
 impl VariantKind {
-    pub const ALL: [VariantKind; 3] = [VariantKind::Freedom, VariantKind::Classic, VariantKind::BrainKing];
+    pub const ALL: [VariantKind; 4] =
+        [VariantKind::Freedom, VariantKind::Classic, VariantKind::BrainKing, VariantKind::Vegas];
 
     pub fn name(self) -> &'static str {
         match self {
             VariantKind::Freedom => "freedom",
             VariantKind::Classic => "classic",
             VariantKind::BrainKing => "brainking",
+            VariantKind::Vegas => "vegas",
         }
     }
 
@@ -393,6 +412,7 @@ pub enum Variant {
     Freedom(Freedom),
     Classic(Classic),
     BrainKing(BrainKing),
+    Vegas(Vegas),
 }
 
 impl Variant {
@@ -401,6 +421,7 @@ impl Variant {
             VariantKind::Freedom => Variant::Freedom(Freedom { chess960 }),
             VariantKind::Classic => Variant::Classic(Classic { chess960 }),
             VariantKind::BrainKing => Variant::BrainKing(BrainKing { chess960 }),
+            VariantKind::Vegas => Variant::Vegas(Vegas { chess960 }),
         }
     }
 
@@ -409,6 +430,7 @@ impl Variant {
             Variant::Freedom(_) => VariantKind::Freedom,
             Variant::Classic(_) => VariantKind::Classic,
             Variant::BrainKing(_) => VariantKind::BrainKing,
+            Variant::Vegas(_) => VariantKind::Vegas,
         }
     }
 
@@ -417,6 +439,16 @@ impl Variant {
             Variant::Freedom(r) => r.chess960,
             Variant::Classic(r) => r.chess960,
             Variant::BrainKing(r) => r.chess960,
+            Variant::Vegas(r) => r.chess960,
+        }
+    }
+
+    /// The position a FEN sets up: the board with the rule state it implies (Vegas: a side in
+    /// check was checked by the other's last move).
+    pub fn set_up(&self, board: crate::board::Board) -> Position {
+        match self {
+            Variant::Vegas(_) => Vegas::set_up(board),
+            _ => Position::new(board),
         }
     }
 
@@ -453,6 +485,7 @@ macro_rules! dispatch {
             Variant::Freedom($r) => $e,
             Variant::Classic($r) => $e,
             Variant::BrainKing($r) => $e,
+            Variant::Vegas($r) => $e,
         }
     };
 }
@@ -511,6 +544,12 @@ impl Rules for Variant {
     }
     fn turn_to_uci(&self, turn: Move) -> String {
         turn.to_uci(self.chess960()).to_string()
+    }
+    fn roll_of(&self, faces: &[u8]) -> Result<Roll, RollError> {
+        dispatch!(self, r => r.roll_of(faces))
+    }
+    fn roll_meaning(&self, roll: &Roll) -> String {
+        dispatch!(self, r => r.roll_meaning(roll))
     }
     fn parse_turn(&self, pos: &Position, text: &str) -> Option<Move> {
         dispatch!(self, r => r.parse_turn(pos, text))

@@ -14,12 +14,15 @@ pub struct Position {
     pub recapture: Option<Square>,
     /// Classic: the player who just moved passed while in check, so their king may be taken.
     pub passed_in_check: bool,
+    /// Vegas: each side's (by colour index) last move gave check, so it does not roll on its
+    /// next turn.
+    pub gave_check: [bool; 2],
 }
 
 impl Position {
     /// A position with no rule state.
     pub fn new(board: Board) -> Position {
-        Position { board, recapture: None, passed_in_check: false }
+        Position { board, recapture: None, passed_in_check: false, gave_check: [false; 2] }
     }
 
     /// The board's Polyglot hash with the rule state mixed in (equal to Polyglot's when there
@@ -32,6 +35,11 @@ impl Position {
         }
         if self.passed_in_check {
             h ^= zobrist::PASSED_IN_CHECK;
+        }
+        for (side, &gave) in self.gave_check.iter().enumerate() {
+            if gave {
+                h ^= zobrist::GAVE_CHECK[side];
+            }
         }
         h
     }

@@ -70,9 +70,12 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
             let score = self.ordering.score::<R, E>(self.eval, pos, t, usize::from(tt_best) == i, ply);
             order.push((i, score));
         }
-        // Rolling goes after the TT move and the captures, before the quiet Freedom moves.
-        let roll_score = if usize::from(tt_best) == roll { i32::MAX } else { 1 << 23 };
-        order.push((roll, roll_score));
+        // Rolling goes after the TT move and the captures, before the quiet Freedom moves; a
+        // player who may not roll (Vegas, in check or after giving check) has the turns alone.
+        if !table.outcomes.is_empty() {
+            let roll_score = if usize::from(tt_best) == roll { i32::MAX } else { 1 << 23 };
+            order.push((roll, roll_score));
+        }
         order.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
 
         let mut best = -INF;

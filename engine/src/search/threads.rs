@@ -204,7 +204,17 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
     fn fallback(&self, input: &SearchInput<'_, R, E>) -> SearchResult<R::Turn> {
         let best = match &input.root {
             Root::Turns(t) => Choice::Turn(t[0]),
-            Root::PreRoll => Choice::Roll,
+            Root::PreRoll => {
+                // Rolling, unless the player may not roll (Vegas in check): then its first turn.
+                let mut outcomes = crate::rules::OutcomeList::new();
+                self.rules.outcomes(input.position, &mut outcomes);
+                let mut pre = TurnList::new();
+                self.rules.pre_roll_turns(input.position, &mut pre);
+                match pre.first() {
+                    Some(&t) if outcomes.is_empty() => Choice::Turn(t),
+                    _ => Choice::Roll,
+                }
+            }
         };
         SearchResult::unsearched(best, self.shared.nodes(), self.budget.elapsed(), input.eval.result_scale())
     }
@@ -226,7 +236,10 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
             Root::PreRoll => {
                 let mut pre = TurnList::new();
                 self.rules.pre_roll_turns(pos, &mut pre);
-                std::iter::once(Choice::Roll).chain(pre.iter().map(|&t| Choice::Turn(t))).collect()
+                let mut outcomes = crate::rules::OutcomeList::new();
+                self.rules.outcomes(pos, &mut outcomes);
+                let roll = (!outcomes.is_empty()).then_some(Choice::Roll);
+                roll.into_iter().chain(pre.iter().map(|&t| Choice::Turn(t))).collect()
             }
         };
         order.retain(|c| all.contains(c));

@@ -1,0 +1,216 @@
+//! `vegas`: Koltanowski's Vegas Fun Chess (shared/RULES.md). Two unlike dice: die A shows
+//! P N B R K P, die B shows P N B R Q and "any". Chess legality, check and checkmate. A player
+//! moves a piece of a type either die shows ("any" allows every legal move, or a pass); a roll
+//! that allows nothing passes. A player in check does not roll: any legal move. A player who gave
+//! check with his last move does not roll either: any legal move, or a pass (not in check).
+
+use super::common::{MovesByRole, RoleOutcomes, automatic_draw, table_by_role};
+use super::dice::{Outcome, OutcomeList, Roll, RollError};
+use super::{EndReason, GameEnd, GameResult, OutcomeMask, Position, Rules, TurnList, TurnTable, chess_rules_common};
+use crate::bench::{BenchCase, BenchSuite, KIWIPETE, QGD, case};
+use crate::chessmove::Move;
+use crate::movegen::{Legality, generate, has_legal_move};
+use crate::piece::{Role, RoleSet};
+
+/// Vegas Fun Chess.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct Vegas {
+    /// Castling is written king-takes-rook (UCI_Chess960).
+    pub chess960: bool,
+}
+
+/// Die A's faces: pawn, knight, bishop, rook, king, pawn.
+const DIE_A: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::King, Role::Pawn];
+/// Die B's faces: pawn, knight, bishop, rook, queen; its 6 is "any".
+const DIE_B: [Role; 5] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+/// Die B's face that allows any move.
+const ANY: u8 = 6;
+
+/// The roles a roll (die A's face, then die B's) lets move; `None` for "any".
+fn roles_of(roll: &Roll) -> Option<RoleSet> {
+    let [a, b] = [roll.faces()[0], roll.faces()[1]];
+    if b == ANY {
+        return None;
+    }
+    Some(RoleSet::EMPTY.with(DIE_A[usize::from(a) - 1]).with(DIE_B[usize::from(b) - 1]))
+}
+
+impl Vegas {
+    /// A position from a FEN: a side in check was checked by the other side's last move, which
+    /// then does not roll on its next turn. Whether the side to move gave check with its own last
+    /// move a FEN cannot say (taken as not); set the game up with its moves to keep it.
+    pub fn set_up(board: crate::board::Board) -> Position {
+        let mut pos = Position::new(board);
+        if pos.board.in_check() {
+            pos.gave_check[(!pos.board.turn()).index()] = true;
+        }
+        pos
+    }
+
+    /// The side to move does not roll: it is in check, or its last move gave check.
+    pub fn rolls_not(pos: &Position) -> bool {
+        pos.board.in_check() || pos.gave_check[pos.board.turn().index()]
+    }
+}
+
+fn pass_if_empty(out: &mut TurnList<Move>) {
+    if out.is_empty() {
+        out.push(Move::NULL);
+    }
+}
+
+/// `alea bench`'s vegas positions: rolls, a check to answer without rolling, a checker's free turn.
+const BENCH: [BenchCase; 5] = [
+    case("vegas start", "", &[]),
+    case("vegas kiwipete, rook and any", KIWIPETE, &[4, 6]),
+    case("vegas queen's gambit, knight and queen", QGD, &[2, 5]),
+    case("vegas in check", "rnbqkbnr/ppp2ppp/8/1B1pp3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 3", &[]),
+    BenchCase {
+        name: "vegas after giving check",
+        start: "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3",
+        turns: &["f1b5", "c7c6"],
+        roll: &[],
+    },
+];
+
+impl Rules for Vegas {
+    chess_rules_common!();
+
+    fn in_check(&self, pos: &Position) -> bool {
+        pos.board.in_check()
+    }
+
+    fn name(&self) -> &'static str {
+        "vegas"
+    }
+
+    fn bench_suite(&self) -> BenchSuite {
+        BenchSuite { depth: 3, cases: &BENCH }
+    }
+
+    fn dice(&self) -> usize {
+        2
+    }
+
+    /// Die A's face, then die B's: their order is kept.
+    fn roll_of(&self, faces: &[u8]) -> Result<Roll, RollError> {
+        let roll = Roll::ordered(faces)?;
+        self.check_roll(&roll)?;
+        Ok(roll)
+    }
+
+    /// "die A king, die B any".
+    fn roll_meaning(&self, roll: &Roll) -> String {
+        let [a, b] = [roll.faces()[0], roll.faces()[1]];
+        let b_name = if b == ANY { "any" } else { DIE_B[usize::from(b) - 1].name() };
+        format!("die A {}, die B {b_name}", DIE_A[usize::from(a) - 1].name())
+    }
+
+    /// Without rolling, when the player does not roll: every legal move, and a pass for a
+    /// player who gave check and is not in check.
+    fn pre_roll_turns(&self, pos: &Position, out: &mut TurnList<Move>) {
+        if !Vegas::rolls_not(pos) {
+            return;
+        }
+        generate(&pos.board, RoleSet::ALL, Legality::Legal, out);
+        if !pos.board.in_check() {
+            out.push(Move::NULL);
+        }
+    }
+
+    /// The 36 ordered faces of the two dice, 1/36 each; none when the player does not roll.
+    fn outcomes(&self, pos: &Position, out: &mut OutcomeList) {
+        if Vegas::rolls_not(pos) || self.end(pos).is_some() {
+            return;
+        }
+        for a in 1..=6 {
+            for b in 1..=6 {
+                let roll = Roll::ordered(&[a, b]).expect("faces 1..6");
+                out.push(Outcome { roll, probability: 1.0 / 36.0, weight: 1 });
+            }
+        }
+    }
+
+    fn allowed_turns(&self, pos: &Position, roll: &Roll, out: &mut TurnList<Move>) {
+        match roles_of(roll) {
+            None => self.any_turns(pos, out),
+            Some(roles) => {
+                generate(&pos.board, roles, Legality::Legal, out);
+                pass_if_empty(out);
+            }
+        }
+    }
+
+    /// Every legal move and the pass ("any").
+    fn any_turns(&self, pos: &Position, out: &mut TurnList<Move>) {
+        generate(&pos.board, RoleSet::ALL, Legality::Legal, out);
+        out.push(Move::NULL);
+    }
+
+    /// One generation of every move; an outcome allows the moves of its two roles (castling as a
+    /// king and a rook move), every move and the pass on "any", and a pass where nothing moves.
+    fn turn_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
+        table.clear();
+        self.outcomes(pos, &mut table.outcomes);
+        if table.outcomes.is_empty() {
+            return;
+        }
+        let mut moves = MovesByRole::new();
+        moves.generate(&pos.board, Legality::Legal);
+        let mut by_role: RoleOutcomes = [0; 6];
+        let mut passes: OutcomeMask = 0;
+        for (i, outcome) in table.outcomes.iter().enumerate() {
+            // Key: the rolled roles with moves of their own, castling, and "any".
+            let mut key = 0u64;
+            match roles_of(&outcome.roll) {
+                None => {
+                    for mask in &mut by_role {
+                        *mask |= 1 << i;
+                    }
+                    passes |= 1 << i;
+                    key = 1 << 7;
+                }
+                Some(roles) => {
+                    for role in Role::ALL.into_iter().filter(|&r| roles.contains(r)) {
+                        by_role[role.index()] |= 1 << i;
+                        if !moves.by_role[role.index()].is_empty() {
+                            key |= 1 << role.index();
+                        }
+                        if matches!(role, Role::King | Role::Rook) && !moves.castles.is_empty() {
+                            key |= 1 << 6;
+                        }
+                    }
+                    if key == 0 {
+                        passes |= 1 << i;
+                    }
+                }
+            }
+            table.set_keys.push(key);
+        }
+        table_by_role(&moves, &by_role, table);
+        table.push(Move::NULL, passes);
+    }
+
+    /// The move, and whether it gave check (the mover's next turn is then without a roll).
+    fn play(&self, pos: &Position, m: Move) -> Position {
+        let mover = pos.board.turn();
+        let mut next = Position::new(pos.board.clone());
+        next.board.play(m);
+        next.gave_check = pos.gave_check;
+        next.gave_check[mover.index()] = !m.is_null() && next.board.in_check();
+        next
+    }
+
+    /// Checkmate, stalemate, and the automatic draws.
+    fn end(&self, pos: &Position) -> Option<GameEnd> {
+        let board = &pos.board;
+        if !has_legal_move(board) {
+            return Some(if board.in_check() {
+                GameEnd { result: GameResult::Win(!board.turn()), reason: EndReason::Checkmate }
+            } else {
+                GameEnd { result: GameResult::Draw, reason: EndReason::Stalemate }
+            });
+        }
+        automatic_draw(board, true)
+    }
+}
