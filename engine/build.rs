@@ -100,6 +100,11 @@ fn main() {
         write!(out, "{:#018x},", splitmix(&mut state)).unwrap();
     }
     out.push_str("];\n");
+    out.push_str("/// Our keys for the square of the piece that makes a turn's micro-moves (gollon2).\npub const MOVER: [u64; 64] = [");
+    for _ in 0..64 {
+        write!(out, "{:#018x},", splitmix(&mut state)).unwrap();
+    }
+    out.push_str("];\n");
     let path = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("zobrist_keys.rs");
     std::fs::write(path, out).unwrap();
     println!("cargo::rerun-if-changed=build.rs");

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct AdviseArgs {
-    /// Rule set: freedom, classic, brainking, dicechess3, burmese or gollon.
+    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon or gollon2.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Chess960 castling and notation.
@@ -157,7 +157,7 @@ fn roll_text(game: &GameHandle, roll: Option<&RollSpec>) -> String {
         None => "before the roll".into(),
         Some(RollSpec::Any) => "any move".into(),
         Some(RollSpec::Faces(faces)) => {
-            let r = Roll::new(faces).expect("a checked roll");
+            let r = game.check_roll(faces).expect("a checked roll");
             format!("roll {} ({})", r, game.roll_meaning(&r))
         }
     }

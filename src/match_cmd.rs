@@ -17,7 +17,7 @@ pub struct MatchArgs {
     /// one player are joined with spaces: --engine "cmd=/usr/games/stockfish proto=uci".
     #[arg(long, num_args = 1, required = true)]
     engine: Vec<String>,
-    /// Rule set: freedom, classic, brainking, dicechess3, burmese or gollon.
+    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon or gollon2.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Random Chess960 starts (one per pair).

@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
-    /// Rule set: freedom, classic, brainking, dicechess3, burmese or gollon.
+    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon or gollon2.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Your colour.

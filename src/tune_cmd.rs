@@ -22,7 +22,7 @@ pub enum TuneCmd {
 
 #[derive(clap::Args)]
 pub struct DatagenArgs {
-    /// Rule set: freedom, classic, brainking, dicechess3, burmese or gollon.
+    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon or gollon2.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Chess960 starts (each game the next of the 960).

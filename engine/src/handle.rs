@@ -16,7 +16,8 @@ use crate::values::PieceValues;
 use crate::{Board, Move, Square};
 
 /// Every variant by its `UCI_Variant` name, the default first.
-pub const VARIANTS: [&str; 7] = ["freedom", "classic", "brainking", "vegas", "dicechess3", "burmese", "gollon"];
+pub const VARIANTS: [&str; 8] =
+    ["freedom", "classic", "brainking", "vegas", "dicechess3", "burmese", "gollon", "gollon2"];
 
 /// The dice of a `go roll` or `legalmoves roll`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -163,7 +164,7 @@ impl GameHandle {
     pub fn dice_left(&self) -> Option<Roll> {
         match &self.played {
             Played::OneMove(_) => None,
-            Played::Micro(g) => g.rules().roll_left(&g.position().dice),
+            Played::Micro(g) => g.rules().roll_left(g.position()),
         }
     }
 
@@ -365,11 +366,11 @@ impl GameHandle {
     pub fn check_roll(&self, faces: &[u8]) -> Result<Roll, String> {
         let roll = match &self.played {
             Played::OneMove(g) => g.rules().roll_of(faces).map_err(|e| e.to_string())?,
-            Played::Micro(_) => Roll::new(faces).map_err(|e| e.to_string())?,
+            Played::Micro(g) => g.rules().roll_of(faces).map_err(|e| e.to_string())?,
         };
         match &self.played {
             Played::OneMove(_) => {}
-            Played::Micro(g) => match g.rules().roll_left(&g.position().dice) {
+            Played::Micro(g) => match g.rules().roll_left(g.position()) {
                 Some(left) if left != roll => {
                     return Err(format!("the turn in progress has the dice {left} left, not {roll}"));
                 }
@@ -597,7 +598,7 @@ impl GameHandle {
                 if !targets.is_empty() {
                     lines.push(format!("En-passant targets: {}", targets.join(" ")));
                 }
-                if let Some(roll) = g.rules().roll_left(&pos.dice) {
+                if let Some(roll) = g.rules().roll_left(pos) {
                     lines.push(format!("Turn in progress, dice left: {roll}"));
                 }
             }

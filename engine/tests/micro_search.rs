@@ -5,7 +5,7 @@
 
 use alea_engine::eval::StaticEval;
 use alea_engine::rules::micro::{MicroPosition, MicroRules, PlanCache, StepList, after_step, allowed_steps};
-use alea_engine::rules::{Burmese, DiceChess3, Gollon};
+use alea_engine::rules::{Burmese, DiceChess3, Gollon, Gollon2};
 use alea_engine::rules::{GameResult, Roll};
 use alea_engine::search::equity::Equity;
 use alea_engine::search::micro::{HorizonDice, horizon_value};
@@ -253,6 +253,25 @@ fn gollon_star1_and_star2_equal_plain_expectiminimax() {
         .map(|d| Gollon.parse_dfen(d).expect("a DFEN"))
         .collect();
     check_in(&Gollon, &eval(), &last_moves, 2..=2);
+}
+
+/// Gollon2: one piece makes a turn's micro-moves, so its turns are few; random positions (in
+/// turns and at turn starts) at depth 1, and two turns in progress two turns deep.
+#[test]
+fn gollon2_star1_and_star2_equal_plain_expectiminimax() {
+    check_in(&Gollon2, &eval(), &random_positions_of(&Gollon2, 9, 12, 20), 1..=1);
+    check_in(&Gollon2, &careful_eval(), &random_positions_of(&Gollon2, 10, 8, 20), 1..=1);
+    let endgames: Vec<MicroPosition> = [
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+        "8/5k2/8/8/2P5/8/8/2K5 b - - 0 1",
+        "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 RAA",
+        "4k3/8/8/8/8/8/8/2KR4 w - - 0 1 A@d1",
+    ]
+    .iter()
+    .map(|d| Gollon2.parse_dfen(d).expect("a DFEN"))
+    .collect();
+    check_in(&Gollon2, &eval(), &endgames[..2], 1..=1);
+    check_in(&Gollon2, &eval(), &endgames[2..], 1..=2);
 }
 
 #[test]

@@ -29,11 +29,34 @@ pub fn parse<R: MicroRules + ?Sized>(rules: &R, text: &str) -> Result<MicroPosit
     }
     let ep_targets = parse_targets(fields[3], &board)?;
     let mut pos = MicroPosition::new(board, ep_targets);
-    if let Some(&dice) = fields.get(6)
-        && dice != "-"
+    if let Some(&field) = fields.get(6)
+        && field != "-"
     {
-        pos.dice = DicePool::parse_letters(dice, us, rules.pool_size(), rules.any_piece_dice())
+        // gollon2: the turn's piece, once it has moved, after an `@`.
+        let (dice, mover) = match field.split_once('@') {
+            Some((dice, sq)) if rules.one_piece_turns() => {
+                let sq = Square::parse(sq).ok_or_else(|| format!("invalid DFEN: {sq:?} is not a square"))?;
+                (dice, Some(sq))
+            }
+            Some(_) => return Err(format!("invalid DFEN: {field:?}: only gollon2 names the turn's piece (@)")),
+            None => (field, None),
+        };
+        pos.dice = DicePool::parse_letters(dice, us, rules.pool_size(), rules.dice_letters())
             .map_err(|e| format!("invalid DFEN: {e}"))?;
+        if rules.one_piece_turns() {
+            pos.dice = pos.dice.of_one_piece();
+            let piece_dice = Role::ALL.into_iter().map(|r| usize::from(pos.dice.count(r))).sum::<usize>();
+            match mover {
+                None if piece_dice != 1 => {
+                    return Err(format!("invalid DFEN: {dice:?} needs one piece die (the turn's first micro-move)"));
+                }
+                Some(sq) if piece_dice != 0 || pos.board.piece_at(sq).is_none_or(|p| p.color != us) => {
+                    return Err(format!("invalid DFEN: {field:?}: the turn's piece on {sq}, and no piece die"));
+                }
+                _ => {}
+            }
+            pos.mover = mover;
+        }
     }
     if pos.in_turn() && rules.end(&pos).is_some() {
         return Err("invalid DFEN: dice to use in a finished game".into());
@@ -48,7 +71,8 @@ pub fn write(pos: &MicroPosition) -> String {
     let targets: String = pos.ep_targets.into_iter().map(|sq| sq.to_string()).collect();
     fields[3] = if targets.is_empty() { "-".into() } else { targets };
     if pos.in_turn() {
-        fields.push(pos.dice.letters(pos.turn()));
+        let mover = pos.mover.map_or(String::new(), |sq| format!("@{sq}"));
+        fields.push(format!("{}{mover}", pos.dice.letters(pos.turn())));
     }
     fields.join(" ")
 }

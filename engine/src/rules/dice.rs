@@ -73,7 +73,8 @@ impl Roll {
         Roll::new(&[face]).expect("a face from 1 to 6")
     }
 
-    /// Parses faces written as separate words (`3 5`) or run together (`35`).
+    /// Parses faces written as separate words (`3 5`) or run together (`35`), in the order
+    /// written (the variant's rules sort them where its dice are alike: `GameHandle::check_roll`).
     pub fn parse(words: &[&str]) -> Result<Roll, RollError> {
         let mut faces = Vec::new();
         for word in words {
@@ -84,7 +85,7 @@ impl Roll {
                 }
             }
         }
-        Roll::new(&faces)
+        Roll::ordered(&faces)
     }
 
     #[inline]

@@ -61,8 +61,9 @@ impl MicroRules for Gollon {
     }
 
     /// The micro-moves left, as the face that gives that many.
-    fn roll_left(&self, pool: &DicePool) -> Option<Roll> {
-        (pool.any() > 0).then(|| Roll::new(&[pool.any()]).expect("1 to 4 is a face"))
+    fn roll_left(&self, pos: &MicroPosition) -> Option<Roll> {
+        let left = pos.dice.any();
+        (left > 0).then(|| Roll::new(&[left]).expect("1 to 4 is a face"))
     }
 
     fn roll_meaning(&self, roll: &Roll) -> String {
@@ -76,8 +77,8 @@ impl MicroRules for Gollon {
         usize::from(MOST_MOVES)
     }
 
-    fn any_piece_dice(&self) -> bool {
-        true
+    fn dice_letters(&self) -> &'static str {
+        "A"
     }
 
     /// 1, 2 and 3 micro-moves with 1/6 each, 4 with 1/2 (the faces 4, 5 and 6 as one outcome);

@@ -33,15 +33,39 @@ pub struct DicePool {
     /// Per piece type (by role index), then at [`ANY`] the dice for any piece; the last byte
     /// stays 0, so that the eight read as one word count and compare at once.
     counts: [u8; 8],
+    /// The turn's micro-moves are all made by one piece (gollon2): after the first, the dice
+    /// left move the piece that made it ([`MicroPosition::mover`]).
+    one_piece: bool,
 }
 
 /// Where [`DicePool`] counts the dice that any piece may use.
 const ANY: usize = 6;
 
 impl DicePool {
-    pub const EMPTY: DicePool = DicePool { counts: [0; 8] };
+    pub const EMPTY: DicePool = DicePool { counts: [0; 8], one_piece: false };
     /// One die of each face: every micro-move the pieces could make.
-    pub const ONE_EACH: DicePool = DicePool { counts: [1, 1, 1, 1, 1, 1, 0, 0] };
+    pub const ONE_EACH: DicePool = DicePool { counts: [1, 1, 1, 1, 1, 1, 0, 0], one_piece: false };
+
+    /// A die of `role`'s type, then `more` micro-moves of the piece it moved (gollon2).
+    pub fn one_piece(role: Role, more: u8) -> DicePool {
+        let mut pool = DicePool::EMPTY;
+        pool.counts[role.index()] = 1;
+        pool.counts[ANY] = more;
+        pool.one_piece = true;
+        pool
+    }
+
+    /// Are the turn's micro-moves all one piece's?
+    #[inline]
+    pub fn is_one_piece(&self) -> bool {
+        self.one_piece
+    }
+
+    /// Marks the pool as one piece's (a DFEN of gollon2 read back).
+    pub fn of_one_piece(mut self) -> DicePool {
+        self.one_piece = true;
+        self
+    }
 
     /// The dice of a roll of piece dice (each face the type it moves).
     pub fn from_roll(roll: &Roll) -> DicePool {
@@ -68,6 +92,11 @@ impl DicePool {
     #[inline]
     pub fn is_empty(&self) -> bool {
         u64::from_le_bytes(self.counts) == 0
+    }
+
+    /// The piece type a die of which is left (the first such), if any.
+    pub fn piece_die(&self) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| self.counts[r.index()] > 0)
     }
 
     /// The dice showing `role`'s type.
@@ -147,20 +176,16 @@ impl DicePool {
             .collect()
     }
 
-    /// Reads DFEN die letters for `color` (its case), at most `max` of them; `any_piece`: the
-    /// variant's dice let any piece move (the letter `A`), else they show piece types.
-    pub fn parse_letters(text: &str, color: Color, max: usize, any_piece: bool) -> Result<DicePool, String> {
+    /// Reads DFEN die letters for `color` (its case), at most `max` of them, each one of
+    /// `letters` (upper case: `PNBRQK` for piece dice, `A` for a micro-move by any piece).
+    pub fn parse_letters(text: &str, color: Color, max: usize, letters: &str) -> Result<DicePool, String> {
         let mut pool = DicePool::EMPTY;
         for c in text.chars() {
             let lower = c.to_ascii_lowercase();
             let role = Role::from_char(lower);
-            if any_piece && lower != 'a' {
-                return Err(format!(
-                    "{c:?} is not a die letter here: each die left is an A (a micro-move by any piece)"
-                ));
-            }
-            if !any_piece && role.is_none() {
-                return Err(format!("{c:?} is not a die letter (P N B R Q K)"));
+            if !letters.contains(c.to_ascii_uppercase()) {
+                let names: Vec<String> = letters.chars().map(String::from).collect();
+                return Err(format!("{c:?} is not a die letter here ({})", names.join(" ")));
             }
             let upper = c.is_ascii_uppercase();
             if upper != (color == Color::White) {
@@ -171,7 +196,7 @@ impl DicePool {
                 ));
             }
             match role {
-                Some(role) if !any_piece => pool.counts[role.index()] += 1,
+                Some(role) if lower != 'a' => pool.counts[role.index()] += 1,
                 _ => pool.counts[ANY] += 1,
             }
         }
@@ -199,6 +224,9 @@ pub struct MicroPosition {
     pub must_take_king: bool,
     /// The turn so far captured or moved a pawn (the halfmove clock restarts at its end).
     pub irreversible: bool,
+    /// Where the turn's piece stands, once it has moved, when one piece makes all of a turn's
+    /// micro-moves (gollon2).
+    pub mover: Option<crate::square::Square>,
 }
 
 impl MicroPosition {
@@ -211,6 +239,7 @@ impl MicroPosition {
             dice: DicePool::EMPTY,
             must_take_king: false,
             irreversible: false,
+            mover: None,
         }
     }
 
@@ -249,6 +278,9 @@ impl MicroPosition {
         }
         if self.in_turn() {
             h ^= zobrist::IN_TURN ^ self.dice.key();
+        }
+        if let Some(sq) = self.mover {
+            h ^= zobrist::MOVER[sq.index()];
         }
         h
     }
@@ -289,6 +321,17 @@ impl MicroPosition {
         }
         let (role, irreversible) = next.board.play_micro(m);
         next.irreversible |= irreversible;
+        if next.dice.one_piece && !next.dice.is_empty() {
+            // The piece that moved makes the rest: castling moves the king, or the rook when a
+            // rook's die was spent.
+            next.mover = Some(if !m.is_castle() {
+                m.to()
+            } else if spent.contains(&Die::Piece(Role::Rook)) {
+                m.castle_rook_target()
+            } else {
+                m.castle_king_target()
+            });
+        }
         if role == Role::Pawn && m.from().rank().abs_diff(m.to().rank()) == 2 {
             let target = crate::square::Square::from_coords(m.from().file(), (m.from().rank() + m.to().rank()) / 2);
             next.new_targets |= Bitboard::from_square(target);
@@ -405,8 +448,13 @@ pub trait MicroRules {
 
     /// The roll that stands for the dice left in a turn in progress (what `go roll` names and a
     /// page draws); by default their faces.
-    fn roll_left(&self, pool: &DicePool) -> Option<Roll> {
-        pool.roll()
+    fn roll_left(&self, pos: &MicroPosition) -> Option<Roll> {
+        pos.dice.roll()
+    }
+
+    /// The roll of these faces (a face per die; in the dice's order where they are unlike).
+    fn roll_of(&self, faces: &[u8]) -> Result<Roll, crate::rules::RollError> {
+        Roll::new(faces)
     }
 
     /// The most dice a turn can have to use (a DFEN's dice field holds no more).
@@ -414,9 +462,16 @@ pub trait MicroRules {
         self.dice()
     }
 
-    /// The dice let any piece move (DFEN letter `A`), not pieces of one type.
-    fn any_piece_dice(&self) -> bool {
+    /// One piece makes all of a turn's micro-moves (gollon2): a DFEN's dice field then names
+    /// that piece's square once it has moved (`AA@f3`).
+    fn one_piece_turns(&self) -> bool {
         false
+    }
+
+    /// The letters a DFEN's dice field may hold: piece dice `PNBRQK` by default; `A` is a
+    /// micro-move by any piece (or, in gollon2, by the turn's piece).
+    fn dice_letters(&self) -> &'static str {
+        "PNBRQK"
     }
 
     /// What a roll lets the player do, in words ("pawn, knight, king"; "4 micro-moves by any

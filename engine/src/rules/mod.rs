@@ -14,6 +14,7 @@ pub mod dice;
 pub mod dicechess3;
 pub mod freedom;
 pub mod gollon;
+pub mod gollon2;
 pub mod micro;
 pub mod position;
 pub mod vegas;
@@ -31,6 +32,7 @@ pub use dice::{MAX_OUTCOMES, Outcome, OutcomeList, Roll, RollError};
 pub use dicechess3::DiceChess3;
 pub use freedom::Freedom;
 pub use gollon::Gollon;
+pub use gollon2::Gollon2;
 pub use position::Position;
 pub use vegas::Vegas;
 
@@ -329,11 +331,16 @@ pub enum MicroVariant {
     DiceChess3(DiceChess3),
     Burmese(Burmese),
     Gollon(Gollon),
+    Gollon2(Gollon2),
 }
 
 impl MicroVariant {
-    pub const ALL: [MicroVariant; 3] =
-        [MicroVariant::DiceChess3(DiceChess3), MicroVariant::Burmese(Burmese), MicroVariant::Gollon(Gollon)];
+    pub const ALL: [MicroVariant; 4] = [
+        MicroVariant::DiceChess3(DiceChess3),
+        MicroVariant::Burmese(Burmese),
+        MicroVariant::Gollon(Gollon),
+        MicroVariant::Gollon2(Gollon2),
+    ];
 
     /// The variant `UCI_Variant` names (case-insensitive), if it has several moves a turn.
     pub fn from_name(name: &str) -> Option<MicroVariant> {
@@ -347,6 +354,7 @@ macro_rules! dispatch_micro {
             MicroVariant::DiceChess3($r) => $e,
             MicroVariant::Burmese($r) => $e,
             MicroVariant::Gollon($r) => $e,
+            MicroVariant::Gollon2($r) => $e,
         }
     };
 }
@@ -385,8 +393,11 @@ impl micro::MicroRules for MicroVariant {
     fn pool(&self, roll: &Roll) -> micro::DicePool {
         dispatch_micro!(self, r => r.pool(roll))
     }
-    fn roll_left(&self, pool: &micro::DicePool) -> Option<Roll> {
-        dispatch_micro!(self, r => r.roll_left(pool))
+    fn roll_left(&self, pos: &micro::MicroPosition) -> Option<Roll> {
+        dispatch_micro!(self, r => r.roll_left(pos))
+    }
+    fn roll_of(&self, faces: &[u8]) -> Result<Roll, RollError> {
+        dispatch_micro!(self, r => r.roll_of(faces))
     }
     fn pool_size(&self) -> usize {
         dispatch_micro!(self, r => r.pool_size())
@@ -394,8 +405,11 @@ impl micro::MicroRules for MicroVariant {
     fn roll_meaning(&self, roll: &Roll) -> String {
         dispatch_micro!(self, r => r.roll_meaning(roll))
     }
-    fn any_piece_dice(&self) -> bool {
-        dispatch_micro!(self, r => r.any_piece_dice())
+    fn dice_letters(&self) -> &'static str {
+        dispatch_micro!(self, r => r.dice_letters())
+    }
+    fn one_piece_turns(&self) -> bool {
+        dispatch_micro!(self, r => r.one_piece_turns())
     }
     fn micro_captures(&self, pos: &micro::MicroPosition, out: &mut crate::movegen::MoveList) {
         dispatch_micro!(self, r => r.micro_captures(pos, out))
