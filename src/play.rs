@@ -220,10 +220,16 @@ pub fn run(args: PlayArgs) -> ExitCode {
             let pre = game.pre_roll_turns();
             let mut freedom = None;
             if !pre.is_empty() {
+                let may_roll = game.may_roll();
                 loop {
-                    let prompt = format!("Freedom: play {} without rolling, or type 'roll'.", names(&game, &pre));
+                    let prompt = if may_roll {
+                        format!("Freedom: play {} without rolling, or type 'roll'.", names(&game, &pre))
+                    } else {
+                        format!("No roll this turn: play {}.", names(&game, &pre))
+                    };
                     let Answer::Line(input) = ask(&prompt) else { return finish(&record, &args.pgn) };
                     match input.as_str() {
+                        "roll" if !may_roll => println!("No roll this turn (in check, or after giving check)."),
                         "roll" => break,
                         "hint" => hint(&game, SearchRoot::Decision),
                         text => match read_turn(&game, text, &pre) {
