@@ -51,7 +51,9 @@ fn the_engine_answers_a_roll_and_refuses_castling() {
     assert!(e.ask(&format!("position fen {open}")).is_empty());
     assert!(!listed(&e.ask("legalmoves roll 4 6 6")).iter().any(|t| t.starts_with("e1g1") || t.starts_with("e1c1")));
     let before = fen_of(&mut e);
-    assert_eq!(errors(&e.ask(&format!("position fen {open} moves e1g1"))), 1);
+    let refused = e.ask(&format!("position fen {open} moves e1g1"));
+    assert_eq!(errors(&refused), 1);
+    assert!(refused[0].contains("burmese has no castling"), "{refused:?}");
     assert_eq!(fen_of(&mut e), before);
     e.quit();
 }

@@ -794,8 +794,15 @@ pub fn parse_turn<R: MicroRules>(rules: &R, pos: &MicroPosition, text: &str) -> 
         scratch.dice = DicePool::ONE_EACH;
         let mut all = MoveList::new();
         rules.micro_moves(&scratch, &mut all);
-        let m = crate::movegen::find_uci(&scratch.board, &all, part)
-            .ok_or_else(|| format!("{part:?} is not a move of the position ({})", scratch.board.fen()))?;
+        let Some(m) = crate::movegen::find_uci(&scratch.board, &all, part) else {
+            // Say so when it is chess's castling that the rules leave out (burmese).
+            let mut castles = MoveList::new();
+            crate::movegen::Generator::new(&scratch.board, crate::movegen::Legality::PseudoLegal).castles(&mut castles);
+            if crate::movegen::find_uci(&scratch.board, &castles, part).is_some() {
+                return Err(format!("{part:?} castles, and {} has no castling", rules.name()));
+            }
+            return Err(format!("{part:?} is not a move of the position ({})", scratch.board.fen()));
+        };
         scratch = scratch.after_micro(m, &[]);
         moves.push(m);
     }
