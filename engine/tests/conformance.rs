@@ -19,6 +19,34 @@ fn strings(v: &Value) -> Vec<String> {
     v.as_array().expect("a list").iter().map(|s| s.as_str().expect("a string").to_string()).collect()
 }
 
+/// The rules' one-generation turn table against asking outcome by outcome, and its set keys
+/// grouping the outcomes exactly as comparing their columns does.
+fn check_turn_table(
+    rules: &Variant,
+    pos: &Position,
+    table: &TurnTable<Move>,
+    outcomes: &OutcomeList,
+    problems: &mut Vec<String>,
+) {
+    let mut by_keys = alea_engine::search::Groups::new();
+    alea_engine::search::group_outcomes(table, &mut by_keys);
+    let mut unkeyed = table.clone();
+    unkeyed.set_keys.clear();
+    let mut by_columns = alea_engine::search::Groups::new();
+    alea_engine::search::group_outcomes(&unkeyed, &mut by_columns);
+    if by_keys != by_columns {
+        problems.push(format!("groups by key {by_keys:?} != by column {by_columns:?}"));
+    }
+    for (i, o) in outcomes.iter().enumerate() {
+        let mut list = TurnList::new();
+        rules.allowed_turns(pos, &o.roll, &mut list);
+        let from_table: TurnList<Move> = table.allowed_by(i).collect();
+        if sorted_uci(rules, &from_table) != sorted_uci(rules, &list) {
+            problems.push(format!("turn table for roll {} differs", o.roll));
+        }
+    }
+}
+
 /// Runs every case of one file; returns how many were checked.
 fn check_file(file: &str, kind: VariantKind) -> usize {
     let text = std::fs::read_to_string(data_path(file)).expect("conformance data copied into tests/data");
@@ -89,24 +117,7 @@ fn check_file(file: &str, kind: VariantKind) -> usize {
             if table.outcomes != outcomes {
                 problems.push(format!("turn table outcomes {:?} != {outcomes:?}", table.outcomes));
             }
-            // The rules' set keys group outcomes exactly as comparing their columns does.
-            let mut by_keys = alea_engine::search::Groups::new();
-            alea_engine::search::group_outcomes(&table, &mut by_keys);
-            let mut unkeyed = table.clone();
-            unkeyed.set_keys.clear();
-            let mut by_columns = alea_engine::search::Groups::new();
-            alea_engine::search::group_outcomes(&unkeyed, &mut by_columns);
-            if by_keys != by_columns {
-                problems.push(format!("groups by key {by_keys:?} != by column {by_columns:?}"));
-            }
-            for (i, o) in outcomes.iter().enumerate() {
-                let mut list = TurnList::new();
-                rules.allowed_turns(&pos, &o.roll, &mut list);
-                let from_table: TurnList<Move> = table.allowed_by(i).collect();
-                if sorted_uci(&rules, &from_table) != sorted_uci(&rules, &list) {
-                    problems.push(format!("turn table for roll {} differs", o.roll));
-                }
-            }
+            check_turn_table(&rules, &pos, &table, &outcomes, &mut problems);
         }
         if !problems.is_empty() {
             failures.push(format!("{file}:{} ({}): {}", line_no + 1, pos.board.fen(), problems.join("; ")));
@@ -198,23 +209,7 @@ fn vegas_agrees_with_every_case() {
         if !outcomes.is_empty() {
             let mut table = TurnTable::new();
             rules.turn_table(&pos, &mut table);
-            let mut by_keys = alea_engine::search::Groups::new();
-            alea_engine::search::group_outcomes(&table, &mut by_keys);
-            let mut unkeyed = table.clone();
-            unkeyed.set_keys.clear();
-            let mut by_columns = alea_engine::search::Groups::new();
-            alea_engine::search::group_outcomes(&unkeyed, &mut by_columns);
-            if by_keys != by_columns {
-                problems.push("groups by key differ from groups by column".into());
-            }
-            for (i, o) in outcomes.iter().enumerate() {
-                let mut list = TurnList::new();
-                rules.allowed_turns(&pos, &o.roll, &mut list);
-                let from_table: TurnList<Move> = table.allowed_by(i).collect();
-                if sorted_uci(&rules, &from_table) != sorted_uci(&rules, &list) {
-                    problems.push(format!("turn table for roll {} differs", o.roll));
-                }
-            }
+            check_turn_table(&rules, &pos, &table, &outcomes, &mut problems);
         }
         if !problems.is_empty() {
             failures.push(format!("{at} ({}): {}", pos.board.fen(), problems.join("; ")));

@@ -165,16 +165,6 @@ impl MicroRules for Gollon2 {
         }
     }
 
-    fn micro_captures(&self, pos: &MicroPosition, out: &mut MoveList) {
-        let mut all = MoveList::new();
-        self.micro_moves(pos, &mut all);
-        let board = &pos.board;
-        out.extend(
-            all.into_iter()
-                .filter(|&m| !m.is_castle() && (board.captured_square(m).is_some() || m.promotion_role().is_some())),
-        );
-    }
-
     /// The piece die for the first micro-move, a micro-move of the count after it.
     fn spent(&self, pos: &MicroPosition, m: Move) -> ArrayVec<Die, 2> {
         let mut dice = ArrayVec::new();
