@@ -364,7 +364,14 @@ impl EngineProcess {
     fn ask(&mut self, game: &GameHandle, go_extra: &str) -> Result<String, Failure> {
         let moves = game.turns();
         let position = format!("position fen {}", game.start_fen());
-        let position = if moves.is_empty() { position } else { format!("{position} moves {}", moves.join(" ")) };
+        let position = if moves.is_empty() {
+            position
+        } else if self.proto == Proto::Uci && moves.iter().any(|t| t == "0000") {
+            // Plain UCI engines stop reading moves at a pass (`0000`): the position as it is now.
+            format!("position fen {}", game.fen())
+        } else {
+            format!("{position} moves {}", moves.join(" "))
+        };
         self.send(&position)?;
         // The limit first: UCI engines read every word after `searchmoves` as a move.
         let (limit, patience) = match self.clocks {
