@@ -9,7 +9,7 @@ use crate::params::EvalParams;
 use crate::piece::Color;
 use crate::rules::dice::{OutcomeList, Roll};
 use crate::rules::micro::{MicroRules, MicroTurn, PlanCache, StepList, allowed_steps, for_each_turn};
-use crate::rules::{GameEnd, MicroVariant, Rules, TurnList, Variant, VariantKind};
+use crate::rules::{GameEnd, MicroVariant, Position, Rules, TurnList, Variant, VariantKind};
 use crate::search::{Choice, MicroInput, OutcomeAdvice, Root, ScoredChoice, SearchOptions, SearchResult, Shared};
 use crate::timeman::Limits;
 use crate::values::PieceValues;
@@ -101,7 +101,8 @@ impl GameHandle {
                 Some(text) => Board::from_fen(text).map_err(|e| e.to_string())?,
                 None => Board::startpos(),
             };
-            let mut pos = rules.set_up(board);
+            let mut pos = Position::new(board);
+            rules.implied_state(&mut pos);
             if let Some(sq) = recapture {
                 pos.recapture =
                     Some(Square::parse(sq).ok_or_else(|| format!("recapture square '{sq}' is not a square"))?);

@@ -5,7 +5,7 @@
 
 use alea_engine::rules::dice::Roll;
 use alea_engine::rules::micro::{
-    MicroPosition, MicroRules, PlanCache, StepList, after_step, allowed_steps, for_each_turn, parse_turn, play_turn,
+    MicroPosition, MicroRules, PlanCache, StepList, allowed_steps, count_turns, for_each_turn, parse_turn, play_turn,
 };
 use alea_engine::rules::{Burmese, DiceChess3, Gollon};
 use serde_json::Value;
@@ -71,32 +71,6 @@ fn gollon_every_turn_of_every_roll() {
     agrees_with_every_conformance_case(&Gollon, 500, 1500, u64::MAX);
 }
 
-/// The number of whole turns allowed from `pos` (a turn in progress; a pass counts one), summed
-/// over the positions the steps lead to, each counted once (the orders of a turn transpose).
-fn count_turns<R: MicroRules>(
-    rules: &R,
-    pos: &MicroPosition,
-    cache: &mut PlanCache,
-    memo: &mut HashMap<u64, u64>,
-    at_start: bool,
-) -> u64 {
-    if let Some(&n) = memo.get(&pos.hash()) {
-        return n;
-    }
-    let mut steps = StepList::new();
-    allowed_steps(rules, pos, cache, &mut steps);
-    if steps.is_empty() {
-        // Only a roll that allows nothing has no step at the turn's start: the pass.
-        return u64::from(at_start);
-    }
-    let mut n = 0;
-    for &step in &steps {
-        n += if step.ends_turn { 1 } else { count_turns(rules, &after_step(rules, pos, step), cache, memo, false) };
-    }
-    memo.insert(pos.hash(), n);
-    n
-}
-
 /// Every case of the variant's file: at least `min_cases` of them and `min_rolls` sampled rolls;
 /// the turns of a roll are listed and compared where there are at most `list_up_to`, else only
 /// counted.
@@ -145,7 +119,7 @@ fn agrees_with_every_conformance_case<R: MicroRules>(rules: &R, min_cases: usize
             let rolled = rules.rolled(&pos, &roll_of(key));
             let expected = count.as_u64().unwrap();
             if expected > list_up_to {
-                let counted = count_turns(rules, &rolled, &mut cache, &mut HashMap::new(), true);
+                let counted = count_turns(rules, &rolled, &mut cache, &mut HashMap::new());
                 if counted != expected {
                     failures.push(format!("{at} roll {key}: {counted} turns counted, expected {count}"));
                 }

@@ -38,7 +38,12 @@ pub fn parse<R: MicroRules + ?Sized>(rules: &R, text: &str) -> Result<MicroPosit
                 let sq = Square::parse(sq).ok_or_else(|| format!("invalid DFEN: {sq:?} is not a square"))?;
                 (dice, Some(sq))
             }
-            Some(_) => return Err(format!("invalid DFEN: {field:?}: only gollon2 names the turn's piece (@)")),
+            Some(_) => {
+                return Err(format!(
+                    "invalid DFEN: {field:?}: {} has no turn made by one piece to name (@)",
+                    rules.name()
+                ));
+            }
             None => (field, None),
         };
         pos.dice = DicePool::parse_letters(dice, us, rules.pool_size(), rules.dice_letters())

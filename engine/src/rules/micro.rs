@@ -825,7 +825,7 @@ pub enum TurnError {
 
 /// The allowed steps of `pos` in the order of their UCI text, so that walking them in order
 /// visits whole turns in the order of their text (a pass counting as the empty turn).
-fn sorted_steps<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut PlanCache) -> StepList {
+pub(crate) fn sorted_steps<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut PlanCache) -> StepList {
     let mut steps = StepList::new();
     allowed_steps(rules, pos, cache, &mut steps);
     steps.sort_by_cached_key(|s| if s.is_stop() { String::new() } else { s.mv.to_uci(false).to_string() });
@@ -841,12 +841,8 @@ pub fn count_turns<R: MicroRules>(
     cache: &mut PlanCache,
     memo: &mut std::collections::HashMap<u64, u64>,
 ) -> u64 {
-    let mut steps = StepList::new();
-    allowed_steps(rules, pos, cache, &mut steps);
-    if steps.is_empty() {
-        return 1;
-    }
-    count_from(rules, pos, cache, memo)
+    // Only at a turn's start can no step be allowed: the pass, one turn.
+    count_from(rules, pos, cache, memo).max(1)
 }
 
 fn count_from<R: MicroRules>(

@@ -269,6 +269,10 @@ pub trait Rules {
         Ok(roll)
     }
 
+    /// Fills in the rule state a position set up from a FEN implies (Vegas: a side in check was
+    /// checked by the other's last move); nothing by default.
+    fn implied_state(&self, _pos: &mut Self::Position) {}
+
     /// Checks a roll's shape: the right number of dice for this variant.
     fn check_roll(&self, roll: &Roll) -> Result<(), RollError> {
         if roll.dice() == self.dice() {
@@ -457,15 +461,6 @@ impl Variant {
         }
     }
 
-    /// The position a FEN sets up: the board with the rule state it implies (Vegas: a side in
-    /// check was checked by the other's last move).
-    pub fn set_up(&self, board: crate::board::Board) -> Position {
-        match self {
-            Variant::Vegas(_) => Vegas::set_up(board),
-            _ => Position::new(board),
-        }
-    }
-
     /// Checks that a position set up from a FEN can occur in this variant.
     pub fn validate(&self, pos: &Position) -> Result<(), String> {
         let board = &pos.board;
@@ -564,6 +559,9 @@ impl Rules for Variant {
     }
     fn roll_meaning(&self, roll: &Roll) -> String {
         dispatch!(self, r => r.roll_meaning(roll))
+    }
+    fn implied_state(&self, pos: &mut Position) {
+        dispatch!(self, r => r.implied_state(pos))
     }
     fn parse_turn(&self, pos: &Position, text: &str) -> Option<Move> {
         dispatch!(self, r => r.parse_turn(pos, text))

@@ -36,17 +36,6 @@ fn roles_of(roll: &Roll) -> Option<RoleSet> {
 }
 
 impl Vegas {
-    /// A position from a FEN: a side in check was checked by the other side's last move, which
-    /// then does not roll on its next turn. Whether the side to move gave check with its own last
-    /// move a FEN cannot say (taken as not); set the game up with its moves to keep it.
-    pub fn set_up(board: crate::board::Board) -> Position {
-        let mut pos = Position::new(board);
-        if pos.board.in_check() {
-            pos.gave_check[(!pos.board.turn()).index()] = true;
-        }
-        pos
-    }
-
     /// The side to move does not roll: it is in check, or its last move gave check.
     pub fn rolls_not(pos: &Position) -> bool {
         pos.board.in_check() || pos.gave_check[pos.board.turn().index()]
@@ -97,6 +86,15 @@ impl Rules for Vegas {
         let roll = Roll::ordered(faces)?;
         self.check_roll(&roll)?;
         Ok(roll)
+    }
+
+    /// A side in check was checked by the other side's last move, which then does not roll on
+    /// its next turn. Whether the side to move gave check with its own last move a FEN cannot
+    /// say (taken as not); set the game up with its moves to keep it.
+    fn implied_state(&self, pos: &mut Position) {
+        if pos.board.in_check() {
+            pos.gave_check[(!pos.board.turn()).index()] = true;
+        }
     }
 
     /// "die A king, die B any".

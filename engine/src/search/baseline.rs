@@ -6,9 +6,7 @@
 
 use crate::chessmove::Move;
 use crate::piece::{Color, Role};
-use crate::rules::micro::{
-    MicroPosition, MicroRules, MicroTurn, PlanCache, StepList, after_step, allowed_steps, for_each_turn,
-};
+use crate::rules::micro::{MicroPosition, MicroRules, MicroTurn, PlanCache, after_step, for_each_turn};
 use crate::values::PieceValues;
 use std::collections::HashMap;
 
@@ -88,9 +86,7 @@ pub fn greedy<R: MicroRules>(rules: &R, pos: &MicroPosition, values: &PieceValue
         if let Some(&known) = memo.get(&pos.hash()) {
             return known;
         }
-        let mut steps = StepList::new();
-        allowed_steps(rules, pos, cache, &mut steps);
-        steps.sort_by_cached_key(|s| if s.is_stop() { String::new() } else { s.mv.to_uci(false).to_string() });
+        let steps = crate::rules::micro::sorted_steps(rules, pos, cache);
         let mut found: Option<(i32, MicroTurn)> = None;
         for step in steps {
             let (mut gain, mut rest) = (0, MicroTurn::PASS);
