@@ -4,7 +4,7 @@ use alea_engine::handle::GameHandle;
 use alea_engine::params::EvalParams;
 use alea_tuning::match_runner::{MatchConfig, Openings, Sprt, read_openings, run_match};
 use alea_tuning::players::{
-    AleaPlayer, EngineProcess, Expectimax2Player, GreedyPlayer, MoveLimit, Player, Proto, RandomPlayer,
+    AleaPlayer, EngineProcess, Expectimax2Player, GreedyPlayer, MoveLimit, Player, PreRoll, Proto, RandomPlayer,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,9 +12,12 @@ use std::process::ExitCode;
 #[derive(clap::Args)]
 pub struct MatchArgs {
     /// A player, twice: `builtin=alea|random|greedy|expectimax2`, or `cmd=PATH [name=N] [proto=alea|uci]
-    /// [option.NAME=VALUE ...]`; `depth=D`, `nodes=N` or `movetime=MS` for its own limit; for
-    /// builtin=alea, `eval=FILE` (parameters as `alea tune fit` writes them) and `name=N`. Words of
-    /// one player are joined with spaces: --engine "cmd=/usr/games/stockfish proto=uci".
+    /// [pre-roll=best|roll] [option.NAME=VALUE ...]`; `depth=D`, `nodes=N` or `movetime=MS` for its
+    /// own limit; for builtin=alea, `eval=FILE` (parameters as `alea tune fit` writes them) and
+    /// `name=N`. A plain UCI engine knows no dice: with `pre-roll=best` (the default, Freedom-aware)
+    /// it plays its own best move without rolling whenever the rules allow that move, with
+    /// `pre-roll=roll` it always rolls. Words of one player are joined with spaces: --engine
+    /// "cmd=/usr/games/stockfish proto=uci".
     #[arg(long, num_args = 1, required = true)]
     engine: Vec<String>,
     /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon or gollon2.
@@ -75,6 +78,7 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
     let mut cmd = None;
     let mut name = None;
     let mut proto = Proto::Alea;
+    let mut pre_roll = None;
     let mut options = Vec::new();
     let mut eval = None;
     for word in spec.split_whitespace() {
@@ -87,9 +91,16 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
             "proto" => {
                 proto = match value {
                     "alea" => Proto::Alea,
-                    "uci" => Proto::Uci,
+                    "uci" => Proto::Uci(PreRoll::OwnBest),
                     _ => return Err(format!("proto takes alea or uci, not '{value}'")),
                 }
+            }
+            "pre-roll" => {
+                pre_roll = Some(match value {
+                    "best" => PreRoll::OwnBest,
+                    "roll" => PreRoll::AlwaysRoll,
+                    _ => return Err(format!("pre-roll takes best or roll, not '{value}'")),
+                })
             }
             "depth" => limit = MoveLimit::Depth(number(value)? as u32),
             "nodes" => limit = MoveLimit::Nodes(number(value)?),
@@ -101,6 +112,11 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
             k if k.starts_with("option.") => options.push((k["option.".len()..].to_string(), value.to_string())),
             _ => return Err(format!("unknown key '{key}' in --engine")),
         }
+    }
+    match (pre_roll, proto) {
+        (Some(p), Proto::Uci(_)) => proto = Proto::Uci(p),
+        (Some(_), Proto::Alea) => return Err("pre-roll=... is for plain UCI engines (proto=uci)".into()),
+        (None, _) => {}
     }
     match (builtin.as_deref(), cmd) {
         (Some("alea"), None) => {

@@ -259,8 +259,22 @@ impl Player for Expectimax2Player {
 pub enum Proto {
     /// shared/PROTOCOL.md: it knows the dice.
     Alea,
-    /// Plain UCI: restricted to the allowed moves with `go searchmoves`; always rolls.
-    Uci,
+    /// Plain UCI: it knows no dice. After a roll it is restricted to the allowed moves with `go
+    /// searchmoves`; before the roll it plays as [`PreRoll`] says.
+    Uci(PreRoll),
+}
+
+/// What a dice-blind (plain UCI) engine does before the roll, where the rules allow moves
+/// without rolling (Freedom's recaptures, checks and check defences).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PreRoll {
+    /// Freedom-aware, the strongest use of a dice-blind engine: it searches the position with
+    /// no restriction and plays its best move without rolling whenever the rules allow that
+    /// move; otherwise it rolls.
+    OwnBest,
+    /// It always rolls where it may (a check it must answer and a side that may not roll still
+    /// search the moves without a roll).
+    AlwaysRoll,
 }
 
 /// An engine in its own process.
@@ -366,7 +380,7 @@ impl EngineProcess {
         let position = format!("position fen {}", game.start_fen());
         let position = if moves.is_empty() {
             position
-        } else if self.proto == Proto::Uci && moves.iter().any(|t| t == "0000") {
+        } else if matches!(self.proto, Proto::Uci(_)) && moves.iter().any(|t| t == "0000") {
             // Plain UCI engines stop reading moves at a pass (`0000`): the position as it is now.
             format!("position fen {}", game.fen())
         } else {
@@ -438,23 +452,37 @@ impl Player for EngineProcess {
                     Self::pick(game, &word, |t| freedom.iter().any(|f| f == t)).map(Some)
                 }
             }
-            // A plain engine rolls, except in check, where every legal move is free, and where
-            // the rules forbid rolling: it searches the moves without rolling.
-            Proto::Uci => {
-                let all = game.allowed_turns(&RollSpec::Any).unwrap_or_default();
+            Proto::Uci(pre_roll) => {
                 if !game.may_roll() {
-                    let moves: Vec<&String> = freedom.iter().filter(|t| *t != "0000").collect();
+                    // No roll to take: the engine searches the moves without one.
+                    let moves: Vec<&str> = freedom.iter().map(String::as_str).filter(|&t| t != "0000").collect();
                     if moves.is_empty() {
                         return Ok(Some("0000".into()));
                     }
-                    let list: Vec<&str> = moves.iter().map(|t| t.as_str()).collect();
-                    let word = self.ask(game, &format!("searchmoves {}", list.join(" ")))?;
-                    Self::pick(game, &word, |t| freedom.iter().any(|f| f == t)).map(Some)
-                } else if game.in_check() && freedom.len() == all.len() {
-                    let word = self.ask(game, &format!("searchmoves {}", freedom.join(" ")))?;
-                    Self::pick(game, &word, |t| freedom.iter().any(|f| f == t)).map(Some)
-                } else {
-                    Ok(None)
+                    let word = self.ask(game, &format!("searchmoves {}", moves.join(" ")))?;
+                    return Self::pick(game, &word, |t| freedom.iter().any(|f| f == t)).map(Some);
+                }
+                match pre_roll {
+                    PreRoll::OwnBest => {
+                        // Its own best move, unrestricted: played if the rules allow it now.
+                        let word = self.ask(game, "")?;
+                        match game.canonical(&word) {
+                            Some(t) if freedom.contains(&t) => Ok(Some(t)),
+                            Some(_) => Ok(None),
+                            None if word.len() >= 4 && word.is_ascii() => Err(Failure::Illegal(word)),
+                            None => Err(Failure::Garbage(word)),
+                        }
+                    }
+                    PreRoll::AlwaysRoll => {
+                        // In check every legal move is free: rolling could only restrict it.
+                        let all = game.allowed_turns(&RollSpec::Any).unwrap_or_default();
+                        if game.in_check() && freedom.len() == all.len() {
+                            let word = self.ask(game, &format!("searchmoves {}", freedom.join(" ")))?;
+                            Self::pick(game, &word, |t| freedom.iter().any(|f| f == t)).map(Some)
+                        } else {
+                            Ok(None)
+                        }
+                    }
                 }
             }
         }
@@ -467,7 +495,7 @@ impl Player for EngineProcess {
         }
         let word = match self.proto {
             Proto::Alea => self.ask(game, &format!("roll {roll}"))?,
-            Proto::Uci => {
+            Proto::Uci(_) => {
                 let allowed = game.allowed_turns(&spec).map_err(Failure::Garbage)?;
                 self.ask(game, &format!("searchmoves {}", allowed.join(" ")))?
             }

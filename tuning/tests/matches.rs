@@ -3,7 +3,7 @@
 
 use alea_engine::rules::VariantKind;
 use alea_tuning::match_runner::{MatchConfig, Openings, run_match};
-use alea_tuning::players::{AleaPlayer, EngineProcess, MoveLimit, Player, Proto, RandomPlayer};
+use alea_tuning::players::{AleaPlayer, EngineProcess, MoveLimit, Player, PreRoll, Proto, RandomPlayer};
 use alea_tuning::referee::play_game;
 
 fn config(kind: VariantKind, pairs: u64) -> MatchConfig {
@@ -125,8 +125,13 @@ fn plain_uci_engines_get_their_limit_before_searchmoves() {
     )
     .unwrap();
     let engine = || {
-        let mut e =
-            EngineProcess::new("last-word".into(), "bash".into(), Proto::Uci, MoveLimit::Movetime(20), Vec::new());
+        let mut e = EngineProcess::new(
+            "last-word".into(),
+            "bash".into(),
+            Proto::Uci(PreRoll::AlwaysRoll),
+            MoveLimit::Movetime(20),
+            Vec::new(),
+        );
         e.args = vec![script.to_str().unwrap().to_string()];
         Box::new(e) as Box<dyn Player + Send>
     };
@@ -156,7 +161,13 @@ fn clocks_are_kept_and_a_slow_engine_loses_on_time() {
     )
     .unwrap();
     let slow = || {
-        let mut e = EngineProcess::new("slow".into(), "bash".into(), Proto::Uci, MoveLimit::Movetime(20), Vec::new());
+        let mut e = EngineProcess::new(
+            "slow".into(),
+            "bash".into(),
+            Proto::Uci(PreRoll::AlwaysRoll),
+            MoveLimit::Movetime(20),
+            Vec::new(),
+        );
         e.args = vec![script.to_str().unwrap().to_string()];
         Box::new(e) as Box<dyn Player + Send>
     };
@@ -182,4 +193,54 @@ fn dicechess3_matches_against_random() {
     let report = run_match(&baseline, &random, &MatchConfig { pairs: 2, ..dicechess3 }, 2, &mut |_| {}).unwrap();
     assert!(report.wins >= 3, "{}", report.summary());
     assert!(report.failures.is_empty(), "{:?}", report.failures);
+}
+
+/// A plain UCI engine with `PreRoll::OwnBest` (Freedom-aware) searches the position with no
+/// restriction before the roll and plays its best move without rolling when Freedom allows it,
+/// and rolls when it does not; with `PreRoll::AlwaysRoll` it rolls without being asked.
+#[test]
+fn a_freedom_aware_uci_engine_plays_its_best_move_when_freedom_allows_it() {
+    use alea_engine::handle::GameHandle;
+    let dir = std::env::temp_dir().join(format!("alea-preroll-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let engine = |best: &str, pre_roll: PreRoll| {
+        let script = dir.join(format!("best-{best}.sh"));
+        let log = dir.join(format!("best-{best}-{pre_roll:?}.log"));
+        let _ = std::fs::remove_file(&log);
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/bash\nwhile read -a w; do\n  echo \"${{w[*]}}\" >> \"$1\"\n  case \"${{w[0]}}\" in\n    uci) echo uciok;;\n    isready) echo readyok;;\n    go) echo bestmove {best};;\n    quit) exit 0;;\n  esac\ndone\n"
+            ),
+        )
+        .unwrap();
+        let mut e =
+            EngineProcess::new(best.into(), "bash".into(), Proto::Uci(pre_roll), MoveLimit::Movetime(20), Vec::new());
+        e.args = vec![script.to_str().unwrap().to_string(), log.to_str().unwrap().to_string()];
+        (e, log)
+    };
+    // White took on d5: Black may recapture without rolling.
+    let mut game = GameHandle::new("freedom", false).unwrap();
+    for turn in ["e2e4", "d7d5", "e4d5"] {
+        game.play(turn).unwrap();
+    }
+    let freedom = game.pre_roll_turns();
+    assert!(freedom.contains(&"d8d5".to_string()), "{freedom:?}");
+    for (best, pre_roll, expected) in [
+        ("d8d5", PreRoll::OwnBest, Some("d8d5".to_string())),
+        ("g8f6", PreRoll::OwnBest, None),
+        ("d8d5", PreRoll::AlwaysRoll, None),
+    ] {
+        let (mut e, log) = engine(best, pre_roll);
+        e.new_game(&game).unwrap();
+        assert_eq!(e.before_roll(&game, &freedom).unwrap(), expected, "{best} {pre_roll:?}");
+        drop(e);
+        let sent = std::fs::read_to_string(&log).unwrap();
+        let searches: Vec<&str> = sent.lines().filter(|l| l.starts_with("go")).collect();
+        match pre_roll {
+            // One unrestricted search: no searchmoves.
+            PreRoll::OwnBest => assert_eq!(searches, ["go movetime 20"], "{sent}"),
+            PreRoll::AlwaysRoll => assert!(searches.is_empty(), "{sent}"),
+        }
+    }
 }
