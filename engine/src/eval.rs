@@ -170,7 +170,7 @@ impl StaticEval {
 
     /// What the engine plays a variant with by default.
     pub fn default_for(kind: VariantKind) -> StaticEval {
-        StaticEval::new(EvalParams::default_for(kind).clone())
+        StaticEval::new(EvalParams::default_for(kind))
     }
 }
 
@@ -287,7 +287,7 @@ mod tests {
         use rand::{RngExt, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         for kind in [VariantKind::Freedom, VariantKind::Classic, VariantKind::BrainKing] {
-            for params in [EvalParams::default_for(kind).clone(), EvalParams::starting(kind)] {
+            for params in [EvalParams::default_for(kind), EvalParams::starting(kind)] {
                 let eval = StaticEval::new(params.clone());
                 let rules = Variant::new(kind, false);
                 let mut pos = crate::rules::Position::new(Board::startpos());

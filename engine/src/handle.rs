@@ -270,7 +270,7 @@ impl GameHandle {
         };
         match &self.played {
             Played::OneMove(g) => match g.rules().parse_turn(g.position(), turn) {
-                Some(m) if !m.is_null() => gain(&g.position().board, m, &PieceValues::for_variant(g.rules().kind())),
+                Some(m) if !m.is_null() => gain(&g.position().board, m, &g.rules().piece_values()),
                 _ => 0,
             },
             Played::Micro(g) => {
@@ -778,7 +778,7 @@ impl GameHandle {
     /// The evaluation a fit starts from: the documents' piece values, flat square tables.
     pub fn starting_eval(&self) -> EvalParams {
         match &self.played {
-            Played::OneMove(g) => EvalParams::starting(g.rules().kind()),
+            Played::OneMove(g) => EvalParams::from_values(g.rules().piece_values()),
             Played::Micro(g) => EvalParams::from_values(g.rules().piece_values()),
         }
     }
@@ -786,7 +786,7 @@ impl GameHandle {
     /// The evaluation the engine plays with unless told otherwise.
     pub fn default_eval(&self) -> EvalParams {
         match &self.played {
-            Played::OneMove(g) => EvalParams::default_for(g.rules().kind()).clone(),
+            Played::OneMove(g) => g.rules().default_eval(),
             Played::Micro(g) => g.rules().default_eval(),
         }
     }

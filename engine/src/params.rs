@@ -5,7 +5,7 @@
 
 use crate::board::Board;
 use crate::piece::{Color, Role};
-use crate::rules::VariantKind;
+use crate::rules::{Rules, Variant, VariantKind};
 use crate::square::Square;
 use crate::values::PieceValues;
 use std::fmt::Write;
@@ -111,20 +111,18 @@ impl EvalParams {
 
     /// The starting point of a variant: its documents' piece values and nothing else.
     pub fn starting(kind: VariantKind) -> EvalParams {
-        EvalParams::from_values(PieceValues::for_variant(kind))
+        EvalParams::from_values(Variant::new(kind, false).piece_values())
     }
 
-    /// What the engine plays with unless told otherwise: the fitted tables of a variant once they
-    /// have won their match against the starting ones (see the README), else the starting ones.
-    pub fn default_for(kind: VariantKind) -> &'static EvalParams {
-        static TABLES: OnceLock<[EvalParams; 4]> = OnceLock::new();
-        let tables = TABLES.get_or_init(|| {
-            VariantKind::ALL.map(|k| match adopted(k) {
-                Some(text) => EvalParams::parse(text).expect("the adopted tables parse (a unit test checks)"),
-                None => EvalParams::starting(k),
-            })
-        });
-        &tables[VariantKind::ALL.iter().position(|&k| k == kind).expect("every kind is listed")]
+    /// What the engine plays with unless told otherwise ([`Rules::default_eval`]).
+    pub fn default_for(kind: VariantKind) -> EvalParams {
+        Variant::new(kind, false).default_eval()
+    }
+
+    /// Tables a variant has adopted, embedded as `text` and parsed once into `cell` (a unit test
+    /// parses every variant's).
+    pub fn adopted(cell: &'static OnceLock<EvalParams>, text: &'static str) -> EvalParams {
+        cell.get_or_init(|| EvalParams::parse(text).expect("the adopted tables parse (a unit test checks)")).clone()
     }
 
     /// Middlegame material, the values that order captures and judge exchanges.
@@ -298,21 +296,6 @@ impl EvalParams {
     }
 }
 
-/// The fitted tables the engine has adopted, per variant (each won an SPRT match against the
-/// starting values; the README has the matches).
-fn adopted(kind: VariantKind) -> Option<&'static str> {
-    match kind {
-        // Fitted to 20,000 self-play games at depth 2; won its SPRT (+124 Elo at depth 2).
-        VariantKind::Freedom => Some(include_str!("../data/freedom.eval")),
-        // Fitted to 20,000 self-play games at depth 2; won its SPRT (+48 Elo at depth 2).
-        VariantKind::Classic => Some(include_str!("../data/classic.eval")),
-        // Fitted to 20,000 self-play games at depth 2; won its SPRT (+46 Elo at depth 2).
-        VariantKind::BrainKing => Some(include_str!("../data/brainking.eval")),
-        // Fitted to 10,333 self-play games at depth 2; won its SPRT (+127 Elo at depth 2).
-        VariantKind::Vegas => Some(include_str!("../data/vegas.eval")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,7 +328,7 @@ mod tests {
         assert!(EvalParams::parse(&text.replace("psqt mg N 0", "psqt mg N x")).is_err());
         assert!(EvalParams::parse("bogus").is_err());
         for kind in VariantKind::ALL {
-            assert_ne!(EvalParams::default_for(kind), &EvalParams::starting(kind), "{kind:?}: the adopted tables");
+            assert_ne!(EvalParams::default_for(kind), EvalParams::starting(kind), "{kind:?}: the adopted tables");
         }
         use crate::rules::micro::MicroRules;
         let fitted = crate::rules::DiceChess3.default_eval();

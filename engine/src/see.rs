@@ -66,7 +66,7 @@ mod tests {
     fn see_of(fen: &str, uci: &str) -> i32 {
         let board = Board::from_fen(fen).unwrap();
         let m = find_uci(&board, &legal_moves(&board), uci).unwrap();
-        see(&board, m, &PieceValues::CLASSIC)
+        see(&board, m, &PieceValues([100, 300, 300, 500, 900, 2000]))
     }
 
     #[test]

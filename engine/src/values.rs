@@ -3,7 +3,6 @@
 //! the code.
 
 use crate::piece::Role;
-use crate::rules::VariantKind;
 use std::fmt::Write;
 
 /// What each role is worth, indexed by [`Role::index`]. Kings count only where they can be
@@ -13,26 +12,6 @@ use std::fmt::Write;
 pub struct PieceValues(pub [i32; 6]);
 
 impl PieceValues {
-    /// Freedom Dice Chess, from its document: P 1, N 2, B 3, R 4, Q 6.5.
-    pub const FREEDOM: PieceValues = PieceValues([100, 200, 300, 400, 650, 0]);
-    /// The usual 1/3/3/5/9, until tuned; the king is capturable.
-    pub const CLASSIC: PieceValues = PieceValues([100, 300, 300, 500, 900, 2000]);
-    /// The usual 1/3/3/5/9, until tuned; the king is capturable.
-    pub const BRAINKING: PieceValues = PieceValues([100, 300, 300, 500, 900, 2000]);
-
-    /// The usual 1/3/3/5/9, until tuned (kings are never captured: checkmate ends the game).
-    pub const VEGAS: PieceValues = PieceValues([100, 300, 300, 500, 900, 0]);
-
-    /// The starting table of a variant.
-    pub fn for_variant(kind: VariantKind) -> PieceValues {
-        match kind {
-            VariantKind::Freedom => PieceValues::FREEDOM,
-            VariantKind::Classic => PieceValues::CLASSIC,
-            VariantKind::BrainKing => PieceValues::BRAINKING,
-            VariantKind::Vegas => PieceValues::VEGAS,
-        }
-    }
-
     #[inline]
     pub fn of(&self, role: Role) -> i32 {
         self.0[role.index()]
@@ -83,10 +62,10 @@ mod tests {
 
     #[test]
     fn text_round_trips_and_bad_text_is_refused() {
-        for v in [PieceValues::FREEDOM, PieceValues::CLASSIC] {
+        for v in [PieceValues([100, 200, 300, 400, 650, 0]), PieceValues([100, 300, 300, 500, 900, 2000])] {
             assert_eq!(PieceValues::parse(&v.to_text()).unwrap(), v);
         }
-        assert_eq!(PieceValues::FREEDOM.to_text(), "P 100 N 200 B 300 R 400 Q 650 K 0");
+        assert_eq!(PieceValues([100, 200, 300, 400, 650, 0]).to_text(), "P 100 N 200 B 300 R 400 Q 650 K 0");
         for bad in [
             "",
             "P 100",

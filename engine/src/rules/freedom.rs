@@ -1,14 +1,18 @@
 //! `freedom`: Freedom Dice Chess (Hodgetts & Jeffery). Chess legality, one die, Freedom moves
 //! playable without rolling, and unusable rolls reallocated down the order pawn .. king.
 
-use super::common::{MovesByRole, RoleOutcomes, automatic_draw, table_by_role};
+use super::common::{
+    MovesByRole, RoleOutcomes, automatic_draw, mover_gave_no_standing_check, one_king_each, table_by_role,
+};
 use super::dice::{OutcomeList, Roll, one_die};
 use super::{EndReason, GameEnd, GameResult, Position, Rules, TurnList, TurnTable, chess_rules_common};
 use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, QGD, case};
 use crate::board::Board;
 use crate::chessmove::Move;
 use crate::movegen::{CheckInfo, Legality, generate, gives_check, has_legal_move, legal_moves};
+use crate::params::EvalParams;
 use crate::piece::{Role, RoleSet};
+use crate::values::PieceValues;
 
 /// The Freedom Dice Chess rules.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -120,6 +124,30 @@ impl Rules for Freedom {
 
     fn bench_suite(&self) -> BenchSuite {
         BenchSuite { depth: 3, cases: &BENCH }
+    }
+
+    /// From the document: P 1, N 2, B 3, R 4, Q 6.5 (the king is never captured).
+    fn piece_values(&self) -> PieceValues {
+        PieceValues([100, 200, 300, 400, 650, 0])
+    }
+
+    /// Fitted to 20,000 self-play games at depth 2; they won their SPRT (+124 Elo at depth 2).
+    fn default_eval(&self) -> EvalParams {
+        static FITTED: std::sync::OnceLock<EvalParams> = std::sync::OnceLock::new();
+        EvalParams::adopted(&FITTED, include_str!("../../data/freedom.eval"))
+    }
+
+    /// Chess's kings; the side that just moved is not in check; a recapture square holds the
+    /// piece that just captured.
+    fn validate(&self, pos: &Position) -> Result<(), String> {
+        one_king_each(&pos.board, self.name())?;
+        mover_gave_no_standing_check(&pos.board)?;
+        if let Some(sq) = pos.recapture
+            && pos.board.piece_at(sq).is_none_or(|p| p.color == pos.board.turn())
+        {
+            return Err(format!("recapture square {sq} holds no piece of the side that just moved"));
+        }
+        Ok(())
     }
 
     fn dice(&self) -> usize {

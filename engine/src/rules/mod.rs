@@ -174,6 +174,21 @@ pub trait Rules {
     /// The positions `alea bench` searches for this variant, and how deep.
     fn bench_suite(&self) -> crate::bench::BenchSuite;
 
+    /// The variant's documents' piece values: the evaluation's starting point.
+    fn piece_values(&self) -> crate::values::PieceValues;
+
+    /// What the engine plays with unless told otherwise: the variant's fitted tables once they
+    /// have won their match against the starting values (see the README), else those values.
+    fn default_eval(&self) -> crate::params::EvalParams {
+        crate::params::EvalParams::from_values(self.piece_values())
+    }
+
+    /// Checks that a position set up from a FEN can occur under these rules (kings, checks,
+    /// rule state); everything by default.
+    fn validate(&self, _pos: &Self::Position) -> Result<(), String> {
+        Ok(())
+    }
+
     /// How many dice one roll uses.
     fn dice(&self) -> usize;
 
@@ -460,32 +475,6 @@ impl Variant {
             Variant::Vegas(r) => r.chess960,
         }
     }
-
-    /// Checks that a position set up from a FEN can occur in this variant.
-    pub fn validate(&self, pos: &Position) -> Result<(), String> {
-        let board = &pos.board;
-        let has_check = !matches!(self, Variant::BrainKing(_));
-        if has_check {
-            for color in Color::ALL {
-                if board.pieces(color, crate::piece::Role::King).count() != 1 {
-                    return Err(format!("{} must have exactly one king in {}", color.name(), self.kind().name()));
-                }
-            }
-            let mover = board.turn();
-            if board.checkers_of(!mover).any() && !matches!(self, Variant::Classic(_)) {
-                return Err(format!("{} is in check but it is not its turn", (!mover).name()));
-            }
-        }
-        if let Some(sq) = pos.recapture {
-            if !matches!(self, Variant::Freedom(_)) {
-                return Err("a recapture square is only part of freedom".into());
-            }
-            if board.piece_at(sq).is_none_or(|p| p.color == board.turn()) {
-                return Err(format!("recapture square {sq} holds no piece of the side that just moved"));
-            }
-        }
-        Ok(())
-    }
 }
 
 macro_rules! dispatch {
@@ -508,6 +497,15 @@ impl Rules for Variant {
     }
     fn bench_suite(&self) -> crate::bench::BenchSuite {
         dispatch!(self, r => r.bench_suite())
+    }
+    fn piece_values(&self) -> crate::values::PieceValues {
+        dispatch!(self, r => r.piece_values())
+    }
+    fn default_eval(&self) -> crate::params::EvalParams {
+        dispatch!(self, r => r.default_eval())
+    }
+    fn validate(&self, pos: &Position) -> Result<(), String> {
+        dispatch!(self, r => r.validate(pos))
     }
     fn dice(&self) -> usize {
         dispatch!(self, r => r.dice())
@@ -583,6 +581,33 @@ pub(crate) mod common {
             return Some(GameEnd { result: GameResult::Draw, reason: EndReason::InsufficientMaterial });
         }
         None
+    }
+
+    /// Exactly one king each, as chess (and every variant with check) has.
+    pub fn one_king_each(board: &Board, variant: &str) -> Result<(), String> {
+        for color in Color::ALL {
+            if board.pieces(color, crate::piece::Role::King).count() != 1 {
+                return Err(format!("{} must have exactly one king in {variant}", color.name()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The side that just moved is not left in check.
+    pub fn mover_gave_no_standing_check(board: &Board) -> Result<(), String> {
+        let mover = board.turn();
+        if board.checkers_of(!mover).any() {
+            return Err(format!("{} is in check but it is not its turn", (!mover).name()));
+        }
+        Ok(())
+    }
+
+    /// A recapture square is Freedom's rule state: no other variant has one.
+    pub fn no_recapture(pos: &Position) -> Result<(), String> {
+        match pos.recapture {
+            Some(_) => Err("a recapture square is only part of freedom".into()),
+            None => Ok(()),
+        }
     }
 
     /// A side without its king has lost it to a capture.
