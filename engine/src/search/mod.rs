@@ -340,6 +340,8 @@ pub(crate) struct Worker<'a, R: Rules, E> {
     pub aborted: bool,
     /// Dice as an adversary (chance nodes take the worst outcome): proves wins whatever the dice.
     pub adversarial: bool,
+    /// The depth of the iteration under way, in turns (it bounds the check extension).
+    pub root_depth: i32,
 }
 
 impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {

@@ -93,7 +93,7 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
                     v
                 } else {
                     let child = self.rules.play(pos, turn);
-                    let v = -self.turn_node(&child, depth - 1, -beta, -a, ply + 1);
+                    let v = -self.turn_node(&child, self.child_depth(&child, depth, false, ply), -beta, -a, ply + 1);
                     if let Some(k) = slot
                         && !self.aborted
                     {
@@ -169,8 +169,8 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
                 Some(v) => v,
                 None => {
                     let child = self.rules.play(pos, table.turns[k]);
-                    let reduction = i32::from(children[k].reduced && !self.rules.in_check(&child));
-                    let v = -self.turn_node(&child, depth - 1 - reduction, -beta, -a, ply + 1);
+                    let child_depth = self.child_depth(&child, depth, children[k].reduced, ply);
+                    let v = -self.turn_node(&child, child_depth, -beta, -a, ply + 1);
                     if self.aborted {
                         return 0;
                     }
@@ -196,6 +196,19 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
             self.tt_store(key, depth, best, alpha, beta, best_index);
         }
         best
+    }
+
+    /// How deep a child of a node `depth` turns deep and `ply` turns from the root is searched:
+    /// a turn less, and a turn less again for a late quiet turn, except that a turn giving check
+    /// loses no depth. The answers to check need no dice (nor, in Freedom, do the checks), so a
+    /// line of checks is plain chess: narrow, cheap, and often decisive. Extensions stop at twice
+    /// the iteration's depth in turns from the root. A property of the child and the ply alone,
+    /// so every outcome allowing a turn searches its child alike.
+    #[inline]
+    pub(crate) fn child_depth(&self, child: &R::Position, depth: i32, reduced: bool, ply: usize) -> i32 {
+        let check = self.rules.in_check(child);
+        let extension = i32::from(check && (ply as i32) < 2 * self.root_depth);
+        depth - 1 - i32::from(reduced && !check) + extension
     }
 
     /// Marks the late quiet turns of a node `depth` turns deep ([`late_quiet_turns`]), which

@@ -128,6 +128,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
             equity: super::equity::Equity::new(input.eval.result_scale()),
             aborted: false,
             adversarial: false,
+            root_depth: 0,
         }
     }
 
@@ -227,6 +228,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
         previous: Option<&[ScoredChoice<R::Turn>]>,
     ) -> Option<Iteration<R::Turn>> {
         let pos = input.position;
+        self.root_depth = depth;
         let multipv = self.options.multipv.max(1);
         // Choices in the previous iteration's order, new ones after.
         let mut order: Vec<Choice<R::Turn>> =
@@ -266,7 +268,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
                 Choice::Turn(t) => {
                     let slot = table.turns.iter().position(|&x| x == t);
                     let child = self.rules.play(pos, t);
-                    let v = -self.turn_node(&child, depth - 1, -INF, -alpha, 1);
+                    let v = -self.turn_node(&child, self.child_depth(&child, depth, false, 0), -INF, -alpha, 1);
                     if self.aborted {
                         return None;
                     }
