@@ -466,12 +466,8 @@ impl Player for EngineProcess {
                     PreRoll::OwnBest => {
                         // Its own best move, unrestricted: played if the rules allow it now.
                         let word = self.ask(game, "")?;
-                        match game.canonical(&word) {
-                            Some(t) if freedom.contains(&t) => Ok(Some(t)),
-                            Some(_) => Ok(None),
-                            None if word.len() >= 4 && word.is_ascii() => Err(Failure::Illegal(word)),
-                            None => Err(Failure::Garbage(word)),
-                        }
+                        let best = Self::pick(game, &word, |_| true)?;
+                        Ok(freedom.contains(&best).then_some(best))
                     }
                     PreRoll::AlwaysRoll => {
                         // In check every legal move is free: rolling could only restrict it.

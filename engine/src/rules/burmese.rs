@@ -49,12 +49,7 @@ impl MicroRules for Burmese {
     /// 1/3/3/5/9 start (+125 Elo [+71, +185] at 50 ms a turn, README).
     fn default_eval(&self) -> crate::params::EvalParams {
         static FITTED: std::sync::OnceLock<crate::params::EvalParams> = std::sync::OnceLock::new();
-        FITTED
-            .get_or_init(|| {
-                crate::params::EvalParams::parse(include_str!("../../data/burmese.eval"))
-                    .expect("the adopted tables parse (a unit test checks)")
-            })
-            .clone()
+        crate::params::EvalParams::adopted(&FITTED, include_str!("../../data/burmese.eval"))
     }
 
     fn dice(&self) -> usize {

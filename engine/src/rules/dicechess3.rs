@@ -61,12 +61,7 @@ impl MicroRules for DiceChess3 {
     /// start (+40 Elo [+13, +68] at 50 ms a turn, README).
     fn default_eval(&self) -> crate::params::EvalParams {
         static FITTED: std::sync::OnceLock<crate::params::EvalParams> = std::sync::OnceLock::new();
-        FITTED
-            .get_or_init(|| {
-                crate::params::EvalParams::parse(include_str!("../../data/dicechess3.eval"))
-                    .expect("the adopted tables parse (a unit test checks)")
-            })
-            .clone()
+        crate::params::EvalParams::adopted(&FITTED, include_str!("../../data/dicechess3.eval"))
     }
 
     fn name(&self) -> &'static str {

@@ -2,7 +2,7 @@
 //! playable without rolling, and unusable rolls reallocated down the order pawn .. king.
 
 use super::common::{
-    MovesByRole, RoleOutcomes, automatic_draw, mover_gave_no_standing_check, one_king_each, table_by_role,
+    MovesByRole, RoleOutcomes, automatic_draw, off_turn_side_not_in_check, one_king_each, table_by_role,
 };
 use super::dice::{OutcomeList, Roll, one_die};
 use super::{EndReason, GameEnd, GameResult, Position, Rules, TurnList, TurnTable, chess_rules_common};
@@ -141,7 +141,7 @@ impl Rules for Freedom {
     /// piece that just captured.
     fn validate(&self, pos: &Position) -> Result<(), String> {
         one_king_each(&pos.board, self.name())?;
-        mover_gave_no_standing_check(&pos.board)?;
+        off_turn_side_not_in_check(&pos.board)?;
         if let Some(sq) = pos.recapture
             && pos.board.piece_at(sq).is_none_or(|p| p.color == pos.board.turn())
         {

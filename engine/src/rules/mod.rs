@@ -594,7 +594,7 @@ pub(crate) mod common {
     }
 
     /// The side that just moved is not left in check.
-    pub fn mover_gave_no_standing_check(board: &Board) -> Result<(), String> {
+    pub fn off_turn_side_not_in_check(board: &Board) -> Result<(), String> {
         let mover = board.turn();
         if board.checkers_of(!mover).any() {
             return Err(format!("{} is in check but it is not its turn", (!mover).name()));

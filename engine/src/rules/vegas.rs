@@ -5,7 +5,7 @@
 //! check with his last move does not roll either: any legal move, or a pass (not in check).
 
 use super::common::{
-    MovesByRole, RoleOutcomes, automatic_draw, mover_gave_no_standing_check, no_recapture, one_king_each, table_by_role,
+    MovesByRole, RoleOutcomes, automatic_draw, no_recapture, off_turn_side_not_in_check, one_king_each, table_by_role,
 };
 use super::dice::{Outcome, OutcomeList, Roll, RollError};
 use super::{EndReason, GameEnd, GameResult, OutcomeMask, Position, Rules, TurnList, TurnTable, chess_rules_common};
@@ -95,7 +95,7 @@ impl Rules for Vegas {
     /// Chess's kings, and the side that just moved is not in check.
     fn validate(&self, pos: &Position) -> Result<(), String> {
         one_king_each(&pos.board, self.name())?;
-        mover_gave_no_standing_check(&pos.board)?;
+        off_turn_side_not_in_check(&pos.board)?;
         no_recapture(pos)
     }
 
