@@ -2,15 +2,20 @@
 
 use alea_engine::handle::GameHandle;
 use alea_engine::params::EvalParams;
-use alea_tuning::match_runner::{MatchConfig, Openings, Sprt, read_openings, run_match};
+use alea_tuning::match_file::merge_match_files;
+use alea_tuning::match_runner::{MatchConfig, MatchReport, Openings, Sprt, read_openings, run_match};
 use alea_tuning::players::{
     AleaPlayer, EngineProcess, Expectimax2Player, GreedyPlayer, MoveLimit, Player, PreRoll, Proto, RandomPlayer,
 };
+use alea_tuning::shard::Shard;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct MatchArgs {
+    #[command(subcommand)]
+    merge: Option<MatchCmd>,
     /// A player, twice: `builtin=alea|random|greedy|expectimax2`, or `cmd=PATH [name=N] [proto=alea|uci]
     /// [pre-roll=best|roll] [option.NAME=VALUE ...]`; `depth=D`, `nodes=N` or `movetime=MS` for its
     /// own limit; for builtin=alea, `eval=FILE` (parameters as `alea tune fit` writes them) and
@@ -65,6 +70,29 @@ pub struct MatchArgs {
     /// Stop at an SPRT bound: `elo0=0 elo1=10 alpha=0.05 beta=0.05`.
     #[arg(long, num_args = 1..)]
     sprt: Vec<String>,
+    /// Play only shard I of N (from 0): the pairs whose number is I modulo N, each with the
+    /// dice it has in the whole match. `alea match merge` joins the shards' PGN files.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Split into N shards, this one's index from JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)
+    /// or SLURM_ARRAY_TASK_ID (Slurm job arrays).
+    #[arg(long, value_name = "N")]
+    shards: Option<u64>,
+}
+
+#[derive(clap::Subcommand)]
+enum MatchCmd {
+    /// One summary (Elo, LOS, SPRT) from the PGN files of a match's shards, as one machine playing
+    /// the whole match would give it. Files of other settings, cut-off and damaged files are refused
+    /// (exit code 2; for a cut-off one, after the summary of the whole games).
+    Merge {
+        /// The shards' PGN files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print the summary as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn refuse(message: impl std::fmt::Display) -> ExitCode {
@@ -139,6 +167,9 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
 }
 
 pub fn run(args: MatchArgs) -> ExitCode {
+    if let Some(MatchCmd::Merge { files, json }) = args.merge {
+        return merge(&files, json);
+    }
     if args.engine.len() != 2 {
         return refuse("give exactly two --engine");
     }
@@ -179,19 +210,14 @@ pub fn run(args: MatchArgs) -> ExitCode {
     let sprt = if args.sprt.is_empty() {
         None
     } else {
-        let mut s = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
-        for word in &args.sprt {
-            let Some((k, v)) = word.split_once('=') else { return refuse(format!("--sprt '{word}' is not key=value")) };
-            let Ok(v) = v.parse::<f64>() else { return refuse(format!("--sprt {k} takes a number")) };
-            match k {
-                "elo0" => s.elo0 = v,
-                "elo1" => s.elo1 = v,
-                "alpha" => s.alpha = v,
-                "beta" => s.beta = v,
-                _ => return refuse(format!("--sprt has no '{k}'")),
-            }
+        match Sprt::parse(&args.sprt.join(" ")) {
+            Ok(s) => Some(s),
+            Err(e) => return refuse(e),
         }
-        Some(s)
+    };
+    let shard = match Shard::from_args(args.shard.as_deref(), args.shards) {
+        Ok(shard) => shard,
+        Err(e) => return refuse(e),
     };
     if let Some(path) = &args.pgn
         && path.exists()
@@ -225,55 +251,111 @@ pub fn run(args: MatchArgs) -> ExitCode {
         pgn: args.pgn.clone(),
         sprt,
         tc,
+        shard,
+        players: format!("{:?} vs {:?}, limit {}", args.engine[0], args.engine[1], limit.text()),
     };
     let names = (names[0].clone(), names[1].clone());
-    eprintln!("{} vs {}, {}, {} pairs, seed {}", names.0, names.1, args.variant, args.pairs, args.seed);
+    let share = shard.items(args.pairs).count() as u64;
+    if shard.is_whole() {
+        eprintln!("{} vs {}, {variant}, {} pairs, seed {}", names.0, names.1, args.pairs, args.seed);
+    } else {
+        eprintln!(
+            "{} vs {}, {variant}, shard {shard}: {share} of {} pairs, seed {}",
+            names.0, names.1, args.pairs, args.seed
+        );
+    }
     let (spec_a, spec_b) = (args.engine[0].clone(), args.engine[1].clone());
     let make_a = || player(&spec_a, &limit, 0).expect("checked above");
     let make_b = || player(&spec_b, &limit, 1).expect("checked above");
     let progress =
-        crate::progress::Progress::new(args.pairs, "pairs", 1, "{bar:30} {pos}/{len} pairs {elapsed_precise} {msg}");
+        crate::progress::Progress::new(share, "pairs", 1, "{bar:30} {pos}/{len} pairs {elapsed_precise} {msg}");
     let result = run_match(&make_a, &make_b, &config, args.concurrency, &mut |r| {
         progress.update(r.penta.pairs(), &r.summary());
     });
     progress.finish();
     match result {
-        Ok(report) if args.json => {
-            let (lo, elo, hi) = report.penta.elo_bounds();
-            let summary = serde_json::json!({
-                "first": names.0, "second": names.1, "variant": args.variant,
-                "games": report.games(), "wins": report.wins, "draws": report.draws, "losses": report.losses,
-                "pentanomial": report.penta.0, "elo": elo, "elo_low": lo, "elo_high": hi,
-                "los": report.penta.los(), "pair_variance_ratio": report.penta.pairing_ratio(),
-                "sprt": config.sprt.map(|s| serde_json::json!({
-                    "elo0": s.elo0, "elo1": s.elo1, "llr": report.penta.llr(s.elo0, s.elo1),
-                    "decision": report.sprt.map(|h1| if h1 { "H1" } else { "H0" }),
-                })),
-                "failures": report.failures,
-            });
-            println!("{summary}");
-            ExitCode::SUCCESS
-        }
         Ok(report) => {
-            println!("{} vs {}: {}", names.0, names.1, report.summary());
-            if let Some(ratio) = report.penta.pairing_ratio() {
-                println!("pair score variance {:.2} of what independent games would give", ratio);
-            }
-            if let Some(s) = config.sprt {
-                let verdict = match report.sprt {
-                    Some(true) => "H1 accepted",
-                    Some(false) => "H0 accepted",
-                    None => "no decision",
-                };
-                println!("SPRT [{}, {}]: LLR {:.2}, {verdict}", s.elo0, s.elo1, report.penta.llr(s.elo0, s.elo1));
-            }
-            for f in &report.failures {
-                println!("failure: {f}");
-            }
+            print_report(&names, variant, &report, config.sprt, args.json);
             ExitCode::SUCCESS
         }
         Err(e) => refuse(e),
     }
+}
+
+/// The final summary, as text or as one line of JSON.
+fn print_report(names: &(String, String), variant: &str, report: &MatchReport, sprt: Option<Sprt>, json: bool) {
+    if json {
+        let (lo, elo, hi) = report.penta.elo_bounds();
+        let summary = serde_json::json!({
+            "first": names.0, "second": names.1, "variant": variant,
+            "games": report.games(), "wins": report.wins, "draws": report.draws, "losses": report.losses,
+            "pentanomial": report.penta.0, "elo": elo, "elo_low": lo, "elo_high": hi,
+            "los": report.penta.los(), "pair_variance_ratio": report.penta.pairing_ratio(),
+            "sprt": sprt.map(|s| serde_json::json!({
+                "elo0": s.elo0, "elo1": s.elo1, "llr": report.penta.llr(s.elo0, s.elo1),
+                "decision": report.sprt.map(|h1| if h1 { "H1" } else { "H0" }),
+            })),
+            "failures": report.failures,
+        });
+        println!("{summary}");
+        return;
+    }
+    println!("{} vs {}: {}", names.0, names.1, report.summary());
+    if let Some(ratio) = report.penta.pairing_ratio() {
+        println!("pair score variance {:.2} of what independent games would give", ratio);
+    }
+    if let Some(s) = sprt {
+        let verdict = match report.sprt {
+            Some(true) => "H1 accepted",
+            Some(false) => "H0 accepted",
+            None => "no decision",
+        };
+        println!("SPRT [{}, {}]: LLR {:.2}, {verdict}", s.elo0, s.elo1, report.penta.llr(s.elo0, s.elo1));
+    }
+    for f in &report.failures {
+        println!("failure: {f}");
+    }
+}
+
+/// `alea match merge`: the shards' files read, checked and summed.
+fn merge(files: &[PathBuf], json: bool) -> ExitCode {
+    let mut texts = Vec::new();
+    for path in files {
+        match std::fs::read(path) {
+            Ok(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => texts.push((path.display().to_string(), text)),
+                Err(_) => return refuse(format!("{}: not a PGN file of alea match (not text)", path.display())),
+            },
+            Err(e) => return refuse(format!("cannot read {}: {e}", path.display())),
+        }
+    }
+    let merged = match merge_match_files(&texts) {
+        Ok(merged) => merged,
+        Err(e) => return refuse(e),
+    };
+    eprintln!(
+        "{} files, {} games ({} complete pairs){}",
+        files.len(),
+        merged.report.games(),
+        merged.report.penta.pairs(),
+        if merged.duplicates > 0 {
+            format!(", {} games found twice and counted once", merged.duplicates)
+        } else {
+            String::new()
+        }
+    );
+    print_report(&merged.players, &merged.variant, &merged.report, merged.sprt, json);
+    if merged.cut_off.is_empty() {
+        return ExitCode::SUCCESS;
+    }
+    for c in &merged.cut_off {
+        eprintln!("alea match merge: {c}");
+    }
+    refuse(format!(
+        "{} file(s) end in a game cut off mid-write: the summary counts only the whole games; finish those shards \
+         with --resume and merge again",
+        merged.cut_off.len()
+    ))
 }
 
 /// `10+0.1` (seconds and increment) as milliseconds.

@@ -2,10 +2,11 @@
 
 use alea_engine::handle::GameHandle;
 use alea_engine::params::EvalParams;
-use alea_tuning::datagen::{DatagenConfig, read_data, run_datagen};
+use alea_tuning::datagen::{DatagenConfig, merge_data, read_data, run_datagen};
 use alea_tuning::fit::{FitConfig, fit};
 use alea_tuning::players::MoveLimit;
 use alea_tuning::report::{ReportInput, write_report};
+use alea_tuning::shard::Shard;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -18,6 +19,20 @@ pub enum TuneCmd {
     Fit(FitArgs),
     /// Per-variant statistics of self-play data and fitted values, as Markdown and SVG plots.
     Report(ReportArgs),
+    /// One data file from the files of a run's shards: every game once, in order. Files of other
+    /// settings are refused; a file cut off mid-game gives exit code 2 after the merge of the
+    /// whole games is written.
+    Merge(MergeArgs),
+}
+
+#[derive(clap::Args)]
+pub struct MergeArgs {
+    /// The shards' data files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The merged file (must not exist).
+    #[arg(long)]
+    out: PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -58,6 +73,14 @@ pub struct DatagenArgs {
     /// Continue an existing file made with the same settings.
     #[arg(long)]
     resume: bool,
+    /// Play only shard I of N (from 0): the games whose number is I modulo N, each as it is in
+    /// the whole run. `alea tune merge` joins the shards' files.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Split into N shards, this one's index from JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)
+    /// or SLURM_ARRAY_TASK_ID (Slurm job arrays).
+    #[arg(long, value_name = "N")]
+    shards: Option<u64>,
 }
 
 #[derive(clap::Args)]
@@ -108,6 +131,7 @@ pub fn run(cmd: TuneCmd) -> ExitCode {
         TuneCmd::Datagen(args) => datagen(args),
         TuneCmd::Fit(args) => run_fit(args),
         TuneCmd::Report(args) => report(args),
+        TuneCmd::Merge(args) => merge(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -137,12 +161,14 @@ fn datagen(args: DatagenArgs) -> Result<(), String> {
         random_plies: args.random_plies,
         max_plies: args.max_plies,
         eval,
+        shard: Shard::from_args(args.shard.as_deref(), args.shards)?,
     };
     // A line every hundredth of the run when standard error is not a terminal.
+    let share = config.shard.items(args.games).count() as u64;
     let progress = crate::progress::Progress::new(
-        args.games,
+        share,
         "games",
-        args.games / 100,
+        share / 100,
         "{bar:30} {pos}/{len} games {elapsed_precise} eta {eta}",
     );
     let played = run_datagen(&config, &args.out, args.resume, args.concurrency, &|done, _| progress.update(done, ""))?;
@@ -155,6 +181,46 @@ fn datagen(args: DatagenArgs) -> Result<(), String> {
         args.out.display()
     );
     Ok(())
+}
+
+fn merge(args: MergeArgs) -> Result<(), String> {
+    if args.out.exists() {
+        return Err(format!("{} exists: name a new file for the merge", args.out.display()));
+    }
+    let mut texts = Vec::new();
+    for path in &args.files {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        texts.push((path.display().to_string(), text));
+    }
+    let merged = merge_data(&texts)?;
+    // Written whole under another name first: a kill leaves no half file under the real one.
+    let partial = args.out.with_extension("partial");
+    std::fs::write(&partial, &merged.text)
+        .and_then(|()| std::fs::rename(&partial, &args.out))
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    eprintln!(
+        "{} games and {} positions from {} files into {}{}",
+        merged.games,
+        merged.positions,
+        args.files.len(),
+        args.out.display(),
+        if merged.duplicates > 0 {
+            format!(" ({} games found twice, kept once)", merged.duplicates)
+        } else {
+            String::new()
+        }
+    );
+    if merged.cut_off.is_empty() {
+        return Ok(());
+    }
+    for c in &merged.cut_off {
+        eprintln!("alea tune merge: {c}");
+    }
+    Err(format!(
+        "{} file(s) end in a game cut off mid-write: the merge holds only the whole games; finish those shards with \
+         --resume and merge again",
+        merged.cut_off.len()
+    ))
 }
 
 fn run_fit(args: FitArgs) -> Result<(), String> {

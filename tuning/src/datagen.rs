@@ -17,6 +17,7 @@
 
 use crate::players::{AleaPlayer, MoveLimit, Player, RandomPlayer};
 use crate::referee::play_game;
+use crate::shard::Shard;
 use alea_engine::handle::{GameHandle, RollSpec};
 use alea_engine::params::EvalParams;
 use alea_engine::rules::Roll;
@@ -42,19 +43,19 @@ pub struct DatagenConfig {
     pub max_plies: usize,
     /// Evaluation for the players; `None` is the variant's default.
     pub eval: Option<Arc<EvalParams>>,
+    /// The games this run plays: its shard of `games`.
+    pub shard: Shard,
 }
 
 impl DatagenConfig {
     /// The file's first line: a resumed run must match it.
+    /// A shard's file names its shard last (` shard=3/64`), which a merge takes off.
     pub fn header(&self) -> String {
-        let limit = match &self.limit {
-            MoveLimit::Depth(d) => format!("depth={d}"),
-            MoveLimit::Nodes(n) => format!("nodes={n}"),
-            MoveLimit::Movetime(ms) => format!("movetime={ms}"),
-        };
+        let shard = if self.shard.is_whole() { String::new() } else { format!(" shard={}", self.shard) };
         format!(
-            "# alea datagen variant={} {limit} seed={} random-plies={} max-plies={}",
+            "# alea datagen variant={} {} seed={} random-plies={} max-plies={}{shard}",
             self.variant_tag(),
+            self.limit.text(),
             self.seed,
             self.random_plies,
             self.max_plies
@@ -285,8 +286,8 @@ pub fn read_data(path: &Path) -> Result<DataSet, String> {
 
 /// Generates `config.games` games into `path` with `concurrency` threads, appending each as it
 /// ends. With `resume`, an existing file (same header) is continued: its complete games kept, a
-/// cut-off tail removed. `progress` gets (games in the file, games wanted). Returns the number of
-/// games played by this call.
+/// cut-off tail removed. A shard plays only its games. `progress` gets (games in the file, games
+/// wanted). Returns the number of games played by this call.
 pub fn run_datagen(
     config: &DatagenConfig,
     path: &Path,
@@ -321,9 +322,10 @@ pub fn run_datagen(
         file
     };
     file.flush().map_err(|e| format!("{shown}: {e}"))?;
-    let todo: Vec<u64> = (0..config.games).filter(|i| !done.contains(i)).collect();
+    let todo: Vec<u64> = config.shard.items(config.games).filter(|i| !done.contains(i)).collect();
+    let wanted = config.shard.items(config.games).count() as u64;
     let in_file = AtomicUsize::new(done.len());
-    progress(done.len() as u64, config.games);
+    progress(done.len() as u64, wanted);
     let next = AtomicUsize::new(0);
     let file = Mutex::new(file);
     let error = Mutex::new(None);
@@ -344,7 +346,7 @@ pub fn run_datagen(
                     }
                     let n = in_file.fetch_add(1, Ordering::Relaxed) + 1;
                     drop(f);
-                    progress(n as u64, config.games);
+                    progress(n as u64, wanted);
                 }
             });
         }
@@ -353,4 +355,68 @@ pub fn run_datagen(
         return Err(e);
     }
     Ok(todo.len() as u64)
+}
+
+/// Data files of one run's shards merged into one.
+#[derive(Clone, Debug)]
+pub struct MergedData {
+    /// The merged file: the run's header (without a shard), then the games in order.
+    pub text: String,
+    pub games: usize,
+    pub positions: usize,
+    /// Games found in more than one file, kept once.
+    pub duplicates: usize,
+    /// Files that end in a game cut off mid-write, with what was lost.
+    pub cut_off: Vec<String>,
+}
+
+/// Merges the data files of a run's shards, given as (name, text): each game's positions and its
+/// `game` line kept once, in the order of the games. Refused: a file that is not a data file, and
+/// files of different settings (their headers, shard aside, differ).
+pub fn merge_data(files: &[(String, String)]) -> Result<MergedData, String> {
+    let unsharded = |header: &str| match header.rsplit_once(" shard=") {
+        Some((rest, shard)) if Shard::parse(shard).is_ok() => rest.to_string(),
+        _ => header.to_string(),
+    };
+    let mut header: Option<(String, String)> = None;
+    let mut games: std::collections::BTreeMap<u64, String> = std::collections::BTreeMap::new();
+    let (mut duplicates, mut cut_off) = (0, Vec::new());
+    for (name, text) in files {
+        let (data, complete_len) = parse_data(text).map_err(|e| format!("{name}: {e}"))?;
+        let this = unsharded(&data.header);
+        match &header {
+            None => header = Some((name.clone(), this)),
+            Some((first, h)) if *h != this => {
+                return Err(format!("{first} and {name} are not of one run (different settings):\n  {h}\n  {this}"));
+            }
+            Some(_) => {}
+        }
+        if !text[complete_len..].trim().is_empty() {
+            let lines = text[complete_len..].lines().filter(|l| !l.trim().is_empty()).count();
+            cut_off.push(format!("{name}: a game cut off mid-write ({lines} lines) left out"));
+        }
+        // A game is its position lines and, last, its `game` line.
+        let mut block = String::new();
+        for line in text[..complete_len].lines().skip(1).filter(|l| !l.trim().is_empty()) {
+            block.push_str(line);
+            block.push('\n');
+            if let Some(rest) = line.strip_prefix("game ") {
+                let index = parse_summary(rest).map(|g| g.index).expect("checked by parse_data");
+                match games.entry(index) {
+                    std::collections::btree_map::Entry::Occupied(_) => duplicates += 1,
+                    std::collections::btree_map::Entry::Vacant(slot) => {
+                        slot.insert(std::mem::take(&mut block));
+                    }
+                }
+                block.clear();
+            }
+        }
+    }
+    let (_, header) = header.ok_or("no data files")?;
+    let mut text = format!("{header}\n");
+    for block in games.values() {
+        text.push_str(block);
+    }
+    let positions = games.values().map(|b| b.lines().count() - 1).sum();
+    Ok(MergedData { text, games: games.len(), positions, duplicates, cut_off })
 }

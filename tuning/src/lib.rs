@@ -5,8 +5,10 @@
 
 pub mod datagen;
 pub mod fit;
+pub mod match_file;
 pub mod match_runner;
 pub mod players;
 pub mod referee;
 pub mod report;
+pub mod shard;
 pub mod sprt;

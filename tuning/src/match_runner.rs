@@ -1,11 +1,12 @@
 //! A match: pairs of games from the same opening with colours swapped and the same dice, each game
 //! appended to the PGN file as soon as it ends, resumable from that file, scored by pairs.
 
+use crate::match_file::{FinishedGame, read_match_file};
 use crate::players::Player;
 use crate::referee::play_game;
+use crate::shard::Shard;
 use crate::sprt::{Pentanomial, sprt_bounds};
 use alea_engine::handle::GameHandle;
-use alea_engine::pgn::GameRecord;
 use alea_engine::{Color, GameResult};
 use std::io::Write;
 use std::path::PathBuf;
@@ -42,6 +43,78 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// Clocks for both players (replacing their per-move limits).
     pub tc: Option<crate::referee::TimeControl>,
+    /// The pairs this run plays: its shard of `pairs`.
+    pub shard: Shard,
+    /// What else decides the games: the players as given and their default limit.
+    pub players: String,
+}
+
+impl MatchConfig {
+    /// Everything that decides the games but the number of pairs, as each game's `Settings` tag
+    /// writes it: a resumed match and the shards of a merge must agree on it. (The number of
+    /// pairs may differ: a match can be extended, and pair `k` is the same game in any length.)
+    pub fn settings(&self) -> String {
+        let openings = match &self.openings {
+            Openings::StartPos => "start".to_string(),
+            Openings::Chess960 => "chess960".to_string(),
+            Openings::Fens(list) => {
+                // FNV-1a of the positions: files of the same positions agree, whatever their name.
+                let hash = list
+                    .iter()
+                    .flat_map(|f| f.bytes().chain([b'\n']))
+                    .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3));
+                format!("{}-positions-{hash:016x}", list.len())
+            }
+        };
+        let tc = self.tc.map_or("none".to_string(), |t| format!("{}+{}ms", t.base, t.increment));
+        format!(
+            "variant={}{} seed={} max-plies={} openings={openings} tc={tc} sprt={} players={}",
+            self.variant,
+            if self.chess960 { "960" } else { "" },
+            self.seed,
+            self.max_plies,
+            self.sprt.map_or("none".to_string(), |s| s.text()),
+            self.players
+        )
+    }
+}
+
+impl Sprt {
+    /// As `--sprt` takes it, the words joined by commas.
+    pub fn text(&self) -> String {
+        format!("elo0={},elo1={},alpha={},beta={}", self.elo0, self.elo1, self.alpha, self.beta)
+    }
+
+    /// The words of [`Sprt::text`] (or of `--sprt`, comma- or space-separated); unnamed ones
+    /// keep the defaults `elo0=0 elo1=10 alpha=0.05 beta=0.05`.
+    pub fn parse(text: &str) -> Result<Sprt, String> {
+        let mut s = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+        for word in text.split([',', ' ']).filter(|w| !w.is_empty()) {
+            let (k, v) = word.split_once('=').ok_or_else(|| format!("--sprt '{word}' is not key=value"))?;
+            let v = v.parse::<f64>().map_err(|_| format!("--sprt {k} takes a number"))?;
+            match k {
+                "elo0" => s.elo0 = v,
+                "elo1" => s.elo1 = v,
+                "alpha" => s.alpha = v,
+                "beta" => s.beta = v,
+                _ => return Err(format!("--sprt has no '{k}'")),
+            }
+        }
+        Ok(s)
+    }
+
+    /// Where the log-likelihood ratio says to stop: `Some(true)` H1, `Some(false)` H0.
+    pub fn decision(&self, penta: &Pentanomial) -> Option<bool> {
+        let llr = penta.llr(self.elo0, self.elo1);
+        let (lower, upper) = sprt_bounds(self.alpha, self.beta);
+        if llr >= upper {
+            Some(true)
+        } else if llr <= lower {
+            Some(false)
+        } else {
+            None
+        }
+    }
 }
 
 /// The state of a match: the first player's results.
@@ -62,7 +135,12 @@ impl MatchReport {
         self.wins + self.draws + self.losses
     }
 
-    fn count(&mut self, points: f64) {
+    /// Adds a finished game (not its pair: see [`MatchReport::from_games`]).
+    fn count_game(&mut self, game: &FinishedGame) {
+        if let Some(reason) = &game.failure {
+            self.failures.push(format!("pair {} game {}: {reason}", game.pair + 1, game.game_of_pair));
+        }
+        let points = game.points;
         if points == 1.0 {
             self.wins += 1;
         } else if points == 0.5 {
@@ -70,6 +148,22 @@ impl MatchReport {
         } else {
             self.losses += 1;
         }
+    }
+
+    /// The report of finished games in any order (as a merge of shards reads them): each game
+    /// counted, each pair whose two games are there scored, the SPRT decided on all of them.
+    pub fn from_games(games: &[FinishedGame], sprt: Option<Sprt>) -> MatchReport {
+        let mut sorted: Vec<&FinishedGame> = games.iter().collect();
+        sorted.sort_by_key(|g| (g.pair, g.game_of_pair));
+        let mut report = MatchReport::default();
+        for (i, game) in sorted.iter().enumerate() {
+            report.count_game(game);
+            if game.game_of_pair == 2 && i > 0 && sorted[i - 1].pair == game.pair {
+                report.penta.add(sorted[i - 1].points + game.points);
+            }
+        }
+        report.sprt = sprt.and_then(|s| s.decision(&report.penta));
+        report
     }
 
     /// One line: score, Elo with its interval, LOS, draw ratio.
@@ -134,44 +228,6 @@ fn opening(config: &MatchConfig, pair: u64) -> Option<String> {
     }
 }
 
-/// Games already in the PGN file: (pair, game of the pair 1 or 2, points of the first player).
-fn finished_games(path: &PathBuf) -> Result<Vec<(u64, u8, f64)>, String> {
-    let Ok(text) = std::fs::read_to_string(path) else { return Ok(Vec::new()) };
-    let mut done = Vec::new();
-    for chunk in text.split("\n[Event ").filter(|c| !c.trim().is_empty()) {
-        let chunk = if chunk.starts_with("[Event ") { chunk.to_string() } else { format!("[Event {chunk}") };
-        // A game cut off by a kill is simply played again.
-        let Ok(record) = GameRecord::from_pgn(&chunk) else { continue };
-        let tag = |n: &str| record.tags.iter().find(|(t, _)| t == n).map(|(_, v)| v.clone());
-        let Some(round) = tag("Round") else { continue };
-        let Some((pair, game)) = round.split_once('.') else { continue };
-        let (Ok(pair), Ok(game)) = (pair.parse::<u64>(), game.parse::<u8>()) else { continue };
-        if record.result == "*" {
-            continue;
-        }
-        let first_is_white = game == 1;
-        let points = match record.result.as_str() {
-            "1-0" => {
-                if first_is_white {
-                    1.0
-                } else {
-                    0.0
-                }
-            }
-            "0-1" => {
-                if first_is_white {
-                    0.0
-                } else {
-                    1.0
-                }
-            }
-            _ => 0.5,
-        };
-        done.push((pair - 1, game, points));
-    }
-    Ok(done)
-}
-
 /// Makes a player: each thread of a match gets its own pair of players.
 pub type PlayerFactory<'a> = dyn Fn() -> Box<dyn Player + Send> + Sync + 'a;
 
@@ -184,7 +240,8 @@ struct Shared<'a> {
 }
 
 /// Runs (or resumes) a match of the `first` player against the `second`, `concurrency` pairs at
-/// a time; `progress` is called after each pair.
+/// a time; `progress` is called after each pair. A shard plays only its pairs and does not stop at
+/// an SPRT bound (the merge of all shards decides).
 pub fn run_match(
     first: &PlayerFactory,
     second: &PlayerFactory,
@@ -192,33 +249,27 @@ pub fn run_match(
     concurrency: usize,
     progress: &mut (dyn FnMut(&MatchReport) + Send),
 ) -> Result<MatchReport, String> {
-    let done = match &config.pgn {
-        Some(path) => finished_games(path)?,
-        None => Vec::new(),
-    };
-    let file = match &config.pgn {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
-        ),
-        None => None,
+    let (done, file) = match &config.pgn {
+        Some(path) => {
+            let (done, file) = open_for_resume(path, &config.settings())?;
+            (done, Some(file))
+        }
+        None => (Vec::new(), None),
     };
     let shared = std::sync::Mutex::new(Shared { report: MatchReport::default(), file, progress, error: None });
-    let next_pair = std::sync::atomic::AtomicU64::new(0);
+    let pairs: Vec<u64> = config.shard.items(config.pairs).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
     let stop = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
         for _ in 0..concurrency.max(1) {
             scope.spawn(|| {
                 let (mut a, mut b) = (first(), second());
                 loop {
-                    let pair = next_pair.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if pair >= config.pairs || stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if k >= pairs.len() || stop.load(std::sync::atomic::Ordering::Relaxed) {
                         return;
                     }
-                    if !play_pair(a.as_mut(), b.as_mut(), config, pair, &done, &shared, &stop) {
+                    if !play_pair(a.as_mut(), b.as_mut(), config, pairs[k], &done, &shared, &stop) {
                         stop.store(true, std::sync::atomic::Ordering::Relaxed);
                         return;
                     }
@@ -233,6 +284,36 @@ pub fn run_match(
     }
 }
 
+/// The games already in the match file, and the file open for appending after them: a game cut
+/// off by a kill is cut from the file (and played again), games of other settings are refused.
+fn open_for_resume(path: &std::path::Path, settings: &str) -> Result<(Vec<FinishedGame>, std::fs::File), String> {
+    let shown = path.display();
+    let text = match std::fs::read(path) {
+        Ok(bytes) => {
+            String::from_utf8(bytes).map_err(|_| format!("{shown}: not a PGN file of alea match (not text)"))?
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(format!("cannot read {shown}: {e}")),
+    };
+    let existing = read_match_file(&text).map_err(|e| format!("{shown}: {e}"))?;
+    if !existing.games.is_empty() && existing.settings != settings {
+        return Err(format!(
+            "{shown} was played with other settings:\n  file: {}\n  now:  {settings}",
+            existing.settings
+        ));
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("cannot open {shown}: {e}"))?;
+    if existing.complete_len < text.len() {
+        // Appending after half a game would glue the next game to it.
+        file.set_len(existing.complete_len as u64).map_err(|e| format!("cannot cut {shown}: {e}"))?;
+    }
+    Ok((existing.games, file))
+}
+
 /// Plays (or takes from the file) both games of one pair; false if the match must stop (an
 /// SPRT bound, or the PGN cannot be written).
 fn play_pair(
@@ -240,16 +321,17 @@ fn play_pair(
     second: &mut dyn Player,
     config: &MatchConfig,
     pair: u64,
-    done: &[(u64, u8, f64)],
+    done: &[FinishedGame],
     shared: &std::sync::Mutex<Shared>,
     stop: &std::sync::atomic::AtomicBool,
 ) -> bool {
     let start = opening(config, pair);
     let mut pair_points = 0.0;
     for game_of_pair in [1u8, 2] {
-        if let Some(&(_, _, points)) = done.iter().find(|&&(p, g, _)| p == pair && g == game_of_pair) {
-            pair_points += points;
-            shared.lock().unwrap_or_else(|e| e.into_inner()).report.count(points);
+        if let Some(game) = done.iter().find(|g| g.pair == pair && g.game_of_pair == game_of_pair) {
+            pair_points += game.points;
+            let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
+            s.report.count_game(game);
             continue;
         }
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
@@ -270,38 +352,41 @@ fn play_pair(
         );
         let first_color = if game_of_pair == 1 { Color::White } else { Color::Black };
         let points = points_for(refereed.result, first_color);
-        refereed.record.tags.insert(0, ("Event".into(), "alea match".into()));
-        refereed.record.tags.insert(1, ("Date".into(), alea_engine::pgn::today()));
-        refereed.record.tags.push(("Round".into(), format!("{}.{game_of_pair}", pair + 1)));
-        refereed.record.tags.push(("Seed".into(), config.seed.to_string()));
-        let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
+        let tags = &mut refereed.record.tags;
+        tags.insert(0, ("Event".into(), "alea match".into()));
+        tags.insert(1, ("Date".into(), alea_engine::pgn::today()));
+        tags.push(("Round".into(), format!("{}.{game_of_pair}", pair + 1)));
+        tags.push(("Seed".into(), config.seed.to_string()));
+        tags.push(("Settings".into(), config.settings()));
         if refereed.failed {
-            s.report.failures.push(format!("pair {} game {game_of_pair}: {}", pair + 1, refereed.reason));
+            tags.push(("Failure".into(), refereed.reason.clone()));
         }
+        let game = FinishedGame {
+            pair,
+            game_of_pair,
+            points,
+            failure: refereed.failed.then(|| refereed.reason.clone()),
+            record: refereed.record,
+        };
+        let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(f) = s.file.as_mut() {
             // Written and flushed at once: a kill loses at most the games being played.
-            let written = f
-                .write_all(refereed.record.to_pgn().as_bytes())
-                .and_then(|()| f.write_all(b"\n"))
-                .and_then(|()| f.flush());
+            let written =
+                f.write_all(game.record.to_pgn().as_bytes()).and_then(|()| f.write_all(b"\n")).and_then(|()| f.flush());
             if let Err(e) = written {
                 s.error = Some(format!("cannot write the PGN: {e}"));
                 return false;
             }
         }
-        s.report.count(points);
+        s.report.count_game(&game);
         pair_points += points;
     }
     let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
     s.report.penta.add(pair_points);
-    if let Some(sprt) = config.sprt {
-        let llr = s.report.penta.llr(sprt.elo0, sprt.elo1);
-        let (lower, upper) = sprt_bounds(sprt.alpha, sprt.beta);
-        if llr >= upper {
-            s.report.sprt = Some(true);
-        } else if llr <= lower {
-            s.report.sprt = Some(false);
-        }
+    if let Some(sprt) = config.sprt
+        && config.shard.is_whole()
+    {
+        s.report.sprt = sprt.decision(&s.report.penta);
     }
     let report = s.report.clone();
     (s.progress)(&report);

@@ -47,6 +47,15 @@ pub enum MoveLimit {
 }
 
 impl MoveLimit {
+    /// As the command line writes it: `depth=2`, `nodes=5000`, `movetime=100`.
+    pub fn text(&self) -> String {
+        match self {
+            MoveLimit::Depth(d) => format!("depth={d}"),
+            MoveLimit::Nodes(n) => format!("nodes={n}"),
+            MoveLimit::Movetime(ms) => format!("movetime={ms}"),
+        }
+    }
+
     fn go_words(&self) -> String {
         match self {
             MoveLimit::Depth(d) => format!("depth {d}"),

@@ -17,6 +17,8 @@ fn config(kind: VariantKind, pairs: u64) -> MatchConfig {
         pgn: None,
         sprt: None,
         tc: None,
+        shard: alea_tuning::shard::Shard::WHOLE,
+        players: "test players".into(),
     }
 }
 
@@ -93,7 +95,8 @@ fn a_resumed_match_loses_and_replays_nothing() {
     let a = || Box::new(AleaPlayer::new(MoveLimit::Depth(1))) as Box<dyn Player + Send>;
     let b = || Box::new(RandomPlayer { state: 4 }) as Box<dyn Player + Send>;
     let first = run_match(&a, &b, &cfg, 1, &mut |_| {}).unwrap();
-    // A kill in the middle of writing a game leaves a piece of one: it is played again.
+    // A kill in the middle of writing a game leaves a piece of one: it is cut from the file and
+    // the game played again.
     let mut text = std::fs::read_to_string(&pgn).unwrap();
     text.push_str("[Event \"alea match\"]\n[Round \"3.1\"]\n\n1. e4 {[%roll");
     std::fs::write(&pgn, &text).unwrap();
@@ -101,12 +104,17 @@ fn a_resumed_match_loses_and_replays_nothing() {
     let resumed = run_match(&a, &b, &cfg, 2, &mut |_| {}).unwrap();
     assert_eq!(resumed.games(), 8);
     assert!(resumed.wins >= first.wins);
-    // Every round once in the file, but 3.1: the cut-off piece and the game played again.
+    // Every round once in the file, whole.
     let text = std::fs::read_to_string(&pgn).unwrap();
     for round in ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2", "4.1", "4.2"] {
-        let count = text.matches(&format!("[Round \"{round}\"]")).count();
-        assert_eq!(count, if round == "3.1" { 2 } else { 1 }, "round {round}");
+        assert_eq!(text.matches(&format!("[Round \"{round}\"]")).count(), 1, "round {round}");
     }
+    let file = alea_tuning::match_file::read_match_file(&text).unwrap();
+    assert_eq!((file.games.len(), file.cut_off), (8, None));
+    // The file's games were played with other dice than a resume with another seed would use.
+    let refused = run_match(&a, &b, &MatchConfig { seed: 18, ..cfg.clone() }, 1, &mut |_| {}).unwrap_err();
+    assert!(refused.contains("other settings") && refused.contains("seed=17"), "{refused}");
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), text, "a refused resume changes nothing");
     // The same seed and settings give the same games, however many threads play them.
     let again = run_match(&a, &b, &MatchConfig { pgn: None, ..cfg.clone() }, 3, &mut |_| {}).unwrap();
     assert_eq!(again.penta, resumed.penta);

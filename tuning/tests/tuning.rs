@@ -99,6 +99,7 @@ fn datagen_config(games: u64) -> DatagenConfig {
         random_plies: 6,
         max_plies: 120,
         eval: None,
+        shard: alea_tuning::shard::Shard::WHOLE,
     }
 }
 
