@@ -189,13 +189,13 @@ fn merge(args: MergeArgs) -> Result<(), String> {
     }
     let mut texts = Vec::new();
     for path in &args.files {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        texts.push((path.display().to_string(), text));
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        texts.push((path.display().to_string(), bytes));
     }
     let merged = merge_data(&texts)?;
     // Written whole under another name first: a kill leaves no half file under the real one.
     let partial = args.out.with_extension("partial");
-    std::fs::write(&partial, &merged.text)
+    std::fs::write(&partial, &merged.bytes)
         .and_then(|()| std::fs::rename(&partial, &args.out))
         .map_err(|e| format!("{}: {e}", args.out.display()))?;
     eprintln!(

@@ -193,12 +193,22 @@ fn b_pgn(dir: &Path) -> String {
     pgn.display().to_string()
 }
 
-/// A data file's position and game lines, sorted, and its header.
+/// A data file's header and its games (summary and positions), in the order of the games.
 fn data_lines(path: &Path) -> (String, Vec<String>) {
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut lines: Vec<String> = text.lines().skip(1).map(String::from).collect();
-    lines.sort();
-    (text.lines().next().unwrap().to_string(), lines)
+    let bytes = std::fs::read(path).unwrap();
+    let found = alea_tuning::datafile::layout(&bytes).unwrap();
+    let mut games: Vec<String> = found
+        .games
+        .iter()
+        .map(|(_, range)| {
+            let mut one = alea_tuning::datafile::encode_header(&found.header);
+            one.extend(&bytes[range.clone()]);
+            let (data, _) = alea_tuning::datafile::decode(&one).unwrap();
+            format!("{:?}", (&data.games, data.samples.iter().map(|s| (s.board.fen(), s.score)).collect::<Vec<_>>()))
+        })
+        .collect();
+    games.sort();
+    (found.header, games)
 }
 
 #[test]
@@ -213,7 +223,7 @@ fn four_shards_of_a_data_run_merge_into_the_unsharded_run() {
     args.extend(["--shard".into(), "{}/4".into(), "--out".into(), dir.join("d{}.data").display().to_string()]);
     under_parallel(&args);
     let shards: Vec<String> = (0..4).map(|i| dir.join(format!("d{i}.data")).display().to_string()).collect();
-    assert!(std::fs::read_to_string(&shards[3]).unwrap().lines().next().unwrap().ends_with(" shard=3/4"));
+    assert!(data_lines(Path::new(&shards[3])).0.ends_with(" shard=3/4"));
     let merged = dir.join("merged.data");
     let mut merge: Vec<&str> = vec!["tune", "merge", "--out", merged.to_str().unwrap()];
     merge.extend(shards.iter().map(String::as_str));
@@ -263,15 +273,14 @@ fn four_shards_of_a_data_run_merge_into_the_unsharded_run() {
         alea(&["tune", "merge", "--out", dir.join("m2.data").to_str().unwrap(), &shards[0], other.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).1.contains("not of one run") && !dir.join("m2.data").exists(), "{:?}", text(&out));
-    let whole = std::fs::read_to_string(&shards[1]).unwrap();
+    let whole = std::fs::read(&shards[1]).unwrap();
     let cut = dir.join("cut.data");
     std::fs::write(&cut, &whole[..whole.len() - 20]).unwrap();
     let m3 = dir.join("m3.data");
     let out = alea(&["tune", "merge", "--out", m3.to_str().unwrap(), &shards[0], cut.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).1.contains("cut.data: a game cut off"), "{:?}", text(&out));
-    let kept = std::fs::read_to_string(&m3).unwrap();
-    assert_eq!(kept.lines().filter(|l| l.starts_with("game ")).count(), 3, "games 0 and 4, and 1 of shard 1's 1 and 5");
+    assert_eq!(data_lines(&m3).1.len(), 3, "games 0 and 4, and 1 of shard 1's 1 and 5");
     let out = alea(&["tune", "merge", "--out", dir.join("m4.data").to_str().unwrap(), &b_pgn(&dir)]);
     assert_eq!(out.status.code(), Some(2), "a match's PGN is no data file");
     assert!(text(&out).1.contains("not an alea datagen file"), "{:?}", text(&out));

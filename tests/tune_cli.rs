@@ -16,12 +16,11 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
     dir
 }
 
-fn game_indices(text: &str) -> Vec<u64> {
-    let mut v: Vec<u64> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("game "))
-        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
-        .collect();
+/// The games whole in a data file (none while it has no header yet).
+fn game_indices(path: &std::path::Path) -> Vec<u64> {
+    let bytes = std::fs::read(path).unwrap_or_default();
+    let Ok(found) = alea_tuning::datafile::layout(&bytes) else { return Vec::new() };
+    let mut v: Vec<u64> = found.games.iter().map(|(index, _)| *index).collect();
     v.sort_unstable();
     v
 }
@@ -58,8 +57,7 @@ fn datagen_killed_mid_run_resumes_and_fit_and_report_use_its_data() {
     let mut child = alea().args(args(false)).stderr(Stdio::null()).spawn().unwrap();
     let start = Instant::now();
     loop {
-        let text = std::fs::read_to_string(&data).unwrap_or_default();
-        if game_indices(&text).len() >= 5 {
+        if game_indices(&data).len() >= 5 {
             break;
         }
         assert!(start.elapsed() < Duration::from_secs(60), "datagen made no games");
@@ -67,7 +65,7 @@ fn datagen_killed_mid_run_resumes_and_fit_and_report_use_its_data() {
     }
     child.kill().unwrap(); // SIGKILL: no chance to tidy up
     child.wait().unwrap();
-    let before = game_indices(&std::fs::read_to_string(&data).unwrap());
+    let before = game_indices(&data);
     assert!(before.len() < 40, "killed before the end ({} games)", before.len());
     // Without --resume the file is not touched.
     let refused = alea().args(args(false)).output().unwrap();
@@ -75,8 +73,7 @@ fn datagen_killed_mid_run_resumes_and_fit_and_report_use_its_data() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--resume"));
     let resumed = alea().args(args(true)).output().unwrap();
     assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
-    let text = std::fs::read_to_string(&data).unwrap();
-    assert_eq!(game_indices(&text), (0..40).collect::<Vec<_>>(), "every game once");
+    assert_eq!(game_indices(&data), (0..40).collect::<Vec<_>>(), "every game once");
     // Standard error is a pipe here: a line per finished game (40 is less than a hundred), the
     // first for the games kept from the killed run.
     let stderr = String::from_utf8_lossy(&resumed.stderr);
@@ -85,7 +82,7 @@ fn datagen_killed_mid_run_resumes_and_fit_and_report_use_its_data() {
     assert_eq!(progress.len(), 40 - before.len() + 1, "{stderr}");
     assert!(progress.last().unwrap().starts_with("games 40/40 done"), "{stderr}");
     for g in &before {
-        assert!(game_indices(&text).contains(g));
+        assert!(game_indices(&data).contains(g));
     }
 
     // Fit the material to it (few epochs: this checks the plumbing, the library tests check the fit).
@@ -135,6 +132,23 @@ fn tune_refuses_bad_input() {
         alea().args(["tune", "fit", "--out"]).arg(dir.join("x.eval")).arg("--data").arg(&corrupt).output().unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"));
+    assert!(!dir.join("x.eval").exists(), "nothing written on error");
+    // A binary file with a damaged game before a whole one.
+    let made = dir.join("made.data");
+    let out = alea()
+        .args(["tune", "datagen", "--games", "2", "--depth", "1", "--max-plies", "40", "--out"])
+        .arg(&made)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let mut bytes = std::fs::read(&made).unwrap();
+    let first = alea_tuning::datafile::layout(&bytes).unwrap().games[0].1.clone();
+    bytes[first.start + 30] ^= 0x40;
+    std::fs::write(&corrupt, &bytes).unwrap();
+    let out =
+        alea().args(["tune", "fit", "--out"]).arg(dir.join("x.eval")).arg("--data").arg(&corrupt).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("checksum"), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(!dir.join("x.eval").exists(), "nothing written on error");
     let out = alea()
         .args(["tune", "datagen", "--variant", "chess", "--games", "1", "--out"])

@@ -1,20 +1,13 @@
 //! Self-play data for tuning: games refereed like a match's, with seeded dice, written as the
-//! quiet positions they passed through and the result each game reached.
+//! quiet positions they passed through, each with the game's result and the score of the search
+//! that the player to move ran there ([`crate::datafile`]: binary, a game whole or not at all).
 //!
-//! The file is text, one game after another; each game's position lines come first and its
-//! `game` line last, so a game is in the file only once its `game` line is:
-//!
-//! ```text
-//! # alea datagen variant=freedom depth=2 seed=1 random-plies=8
-//! rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1 | 1-0
-//! ...
-//! game 17 1-0 plies 87 white-freedom 3 black-freedom 1 recapture 2 defend 1 check 2 reason checkmate
-//! ```
-//!
-//! A run killed at any moment is resumed from the file: the text after the last complete `game`
-//! line is cut off, and only the games missing from the file are played (game `i` always gets the
-//! same dice, so a resumed run ends with the file an uninterrupted one would have, up to order).
+//! A run killed at any moment is resumed from the file: the bytes after the last whole game are
+//! cut off, and only the games missing from the file are played (game `i` always gets the same
+//! dice, so a resumed run ends with the file an uninterrupted one would have, up to order).
 
+pub use crate::datafile::{DataSet, GameData, GameSummary, Sample};
+use crate::datafile::{decode, encode_game, encode_header, layout};
 use crate::players::{AleaPlayer, MoveLimit, Player, RandomPlayer};
 use crate::referee::play_game;
 use crate::shard::Shard;
@@ -53,7 +46,7 @@ impl DatagenConfig {
     pub fn header(&self) -> String {
         let shard = if self.shard.is_whole() { String::new() } else { format!(" shard={}", self.shard) };
         format!(
-            "# alea datagen variant={} {} seed={} random-plies={} max-plies={}{shard}",
+            "alea datagen variant={} {} seed={} random-plies={} max-plies={}{shard}",
             self.variant_tag(),
             self.limit.text(),
             self.seed,
@@ -70,54 +63,6 @@ impl DatagenConfig {
     }
 }
 
-/// One game's summary line, as read back.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GameSummary {
-    pub index: u64,
-    /// From White's side: 1, 0.5 or 0.
-    pub white_score: f64,
-    pub plies: u32,
-    /// Freedom moves played (without rolling) by White and by Black.
-    pub freedom: [u32; 2],
-    /// Of those, how many met each condition (a move may meet several): recapture, defend, check.
-    pub kinds: [u32; 3],
-    pub reason: String,
-}
-
-/// A quiet position of a game with the game's result.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Sample {
-    pub board: Board,
-    pub white_score: f64,
-}
-
-/// A data file read back: its header, samples and game summaries.
-#[derive(Clone, Debug, Default)]
-pub struct DataSet {
-    pub header: String,
-    pub samples: Vec<Sample>,
-    pub games: Vec<GameSummary>,
-}
-
-fn result_text(white_score: f64) -> &'static str {
-    if white_score == 1.0 {
-        "1-0"
-    } else if white_score == 0.0 {
-        "0-1"
-    } else {
-        "1/2-1/2"
-    }
-}
-
-fn parse_result(text: &str) -> Option<f64> {
-    match text {
-        "1-0" => Some(1.0),
-        "0-1" => Some(0.0),
-        "1/2-1/2" => Some(0.5),
-        _ => None,
-    }
-}
-
 /// Is the position before this turn quiet: not in check, and no turn the roll (or Freedom)
 /// allows wins material at once (no capture, no promotion, in any of its micro-moves)?
 fn is_quiet(game: &GameHandle, roll: Option<&Roll>) -> bool {
@@ -130,8 +75,8 @@ fn is_quiet(game: &GameHandle, roll: Option<&Roll>) -> bool {
     most == 0 && game.pre_roll_turns().iter().all(|t| game.material_gain(t) == 0)
 }
 
-/// Plays game `index` and returns its lines (positions, then the `game` line).
-pub fn generate_game(config: &DatagenConfig, index: u64) -> String {
+/// Plays game `index`: its quiet positions, each with the score its player's search gave it.
+pub fn generate_game(config: &DatagenConfig, index: u64) -> GameData {
     let mut players = [SelfPlayer::new(config, index), SelfPlayer::new(config, index)];
     let [white, black] = &mut players;
     // Chess960 rule sets start each game from one of the 960 positions in turn.
@@ -152,7 +97,9 @@ pub fn generate_game(config: &DatagenConfig, index: u64) -> String {
         GameResult::Win(Color::Black) => 0.0,
         GameResult::Draw => 0.5,
     };
-    let mut out = String::new();
+    let scores: std::collections::HashMap<usize, i32> =
+        players.iter().flat_map(|p| p.scores.iter().map(|(&ply, &s)| (ply, s))).collect();
+    let mut positions = Vec::new();
     let mut game = played.record.start_game().expect("a refereed start");
     let mut freedom = [0u32; 2];
     let mut kinds = [0u32; 3];
@@ -165,22 +112,24 @@ pub fn generate_game(config: &DatagenConfig, index: u64) -> String {
             }
         }
         if ply >= config.random_plies && is_quiet(&game, turn.roll.as_ref()) {
-            out.push_str(&format!("{} | {}\n", game.board_fen(), result_text(white_score)));
+            positions.push(Sample {
+                board: Board::from_fen(&game.board_fen()).expect("a refereed position"),
+                white_score,
+                score: scores.get(&ply).map(|&s| s.clamp(-32_000, 32_000) as i16),
+                ply: ply.min(usize::from(u16::MAX)) as u16,
+            });
         }
         game.play_checked(&turn.turn, turn.roll.as_ref()).expect("a refereed turn");
     }
-    out.push_str(&format!(
-        "game {index} {} plies {} white-freedom {} black-freedom {} recapture {} defend {} check {} reason {}\n",
-        result_text(white_score),
-        played.record.turns.len(),
-        freedom[0],
-        freedom[1],
-        kinds[0],
-        kinds[1],
-        kinds[2],
-        played.reason
-    ));
-    out
+    let summary = GameSummary {
+        index,
+        white_score,
+        plies: played.record.turns.len() as u32,
+        freedom,
+        kinds,
+        reason: played.reason,
+    };
+    GameData { summary, positions }
 }
 
 /// Random for the opening plies, then Alea at the configured limit.
@@ -188,6 +137,9 @@ struct SelfPlayer {
     random: RandomPlayer,
     alea: AleaPlayer,
     random_plies: usize,
+    /// The score of the first search at each ply it played (before the roll if it searched then:
+    /// the position's own value; else after it: one outcome's value, a fair sample of it).
+    scores: std::collections::HashMap<usize, i32>,
 }
 
 impl SelfPlayer {
@@ -196,6 +148,13 @@ impl SelfPlayer {
             random: RandomPlayer { state: config.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15) },
             alea: AleaPlayer::with_eval(config.limit.clone(), config.eval.clone()),
             random_plies: config.random_plies,
+            scores: std::collections::HashMap::new(),
+        }
+    }
+
+    fn note_score(&mut self, ply: usize) {
+        if let Some(score) = self.alea.last_score.take() {
+            self.scores.entry(ply).or_insert(score);
         }
     }
 }
@@ -215,50 +174,68 @@ impl Player for SelfPlayer {
         if game.turns().len() < self.random_plies {
             self.random.before_roll(game, freedom)
         } else {
-            self.alea.before_roll(game, freedom)
+            let answer = self.alea.before_roll(game, freedom);
+            self.note_score(game.turns().len());
+            answer
         }
     }
     fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, crate::players::Failure> {
         if game.turns().len() < self.random_plies {
             self.random.after_roll(game, roll)
         } else {
-            self.alea.after_roll(game, roll)
+            let answer = self.alea.after_roll(game, roll);
+            self.note_score(game.turns().len());
+            answer
         }
     }
 }
 
-/// Reads a data file. Lines after the last `game` line (a game cut off mid-write) are left out;
-/// `complete_len` is the byte length up to and including that line.
-pub fn parse_data(text: &str) -> Result<(DataSet, usize), String> {
+/// Reads a data file: the binary form `alea tune datagen` writes, or the older text form
+/// (`FEN | RESULT` lines, each game closed by its `game` line; no scores), which fit and report
+/// still read.
+pub fn read_data(path: &Path) -> Result<DataSet, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let parsed = if bytes.starts_with(b"# alea datagen ") {
+        String::from_utf8(bytes).map_err(|_| "not text".to_string()).and_then(|t| parse_text_data(&t))
+    } else {
+        decode(&bytes).map(|(d, _)| d)
+    };
+    parsed.map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Reads a data file of the older text form. Lines after the last `game` line (a game cut off
+/// mid-write) are left out.
+pub fn parse_text_data(text: &str) -> Result<DataSet, String> {
     let mut data = DataSet::default();
     let mut pending = Vec::new();
-    let mut complete_len = 0;
-    let mut offset = 0;
     for (n, raw) in text.split_inclusive('\n').enumerate() {
-        offset += raw.len();
         if !raw.ends_with('\n') {
             break; // a line cut off mid-write
         }
         let line = raw.trim_end();
         let bad = |what: &str| format!("line {}: {what}: {line:?}", n + 1);
         if n == 0 {
-            if !line.starts_with("# alea datagen ") {
-                return Err(bad("not an alea datagen file (no header)"));
-            }
-            data.header = line.to_string();
-            complete_len = offset;
+            data.header = line.trim_start_matches("# ").to_string();
         } else if let Some(rest) = line.strip_prefix("game ") {
             data.games.push(parse_summary(rest).ok_or_else(|| bad("unreadable game line"))?);
             data.samples.append(&mut pending);
-            complete_len = offset;
         } else if !line.is_empty() {
             let (fen, result) = line.split_once(" | ").ok_or_else(|| bad("expected 'FEN | RESULT'"))?;
             let board = Board::from_fen(fen).map_err(|e| bad(&format!("bad FEN ({e})")))?;
             let white_score = parse_result(result.trim()).ok_or_else(|| bad("unknown result"))?;
-            pending.push(Sample { board, white_score });
+            pending.push(Sample { board, white_score, score: None, ply: 0 });
         }
     }
-    Ok((data, complete_len))
+    Ok(data)
+}
+
+fn parse_result(text: &str) -> Option<f64> {
+    match text {
+        "1-0" => Some(1.0),
+        "0-1" => Some(0.0),
+        "1/2-1/2" => Some(0.5),
+        _ => None,
+    }
 }
 
 fn parse_summary(rest: &str) -> Option<GameSummary> {
@@ -278,12 +255,6 @@ fn parse_summary(rest: &str) -> Option<GameSummary> {
     })
 }
 
-/// Reads and parses a whole data file.
-pub fn read_data(path: &Path) -> Result<DataSet, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    parse_data(&text).map(|(d, _)| d).map_err(|e| format!("{}: {e}", path.display()))
-}
-
 /// Generates `config.games` games into `path` with `concurrency` threads, appending each as it
 /// ends. With `resume`, an existing file (same header) is continued: its complete games kept, a
 /// cut-off tail removed. A shard plays only its games. `progress` gets (games in the file, games
@@ -299,18 +270,18 @@ pub fn run_datagen(
     let mut done = BTreeSet::new();
     let mut file = if resume && path.exists() {
         let mut file = OpenOptions::new().read(true).write(true).open(path).map_err(|e| format!("{shown}: {e}"))?;
-        let mut text = String::new();
-        file.read_to_string(&mut text).map_err(|e| format!("{shown}: {e}"))?;
-        let (data, complete_len) = parse_data(&text).map_err(|e| format!("{shown}: {e}"))?;
-        if data.header != config.header() {
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(|e| format!("{shown}: {e}"))?;
+        let found = layout(&bytes).map_err(|e| format!("{shown}: {e}"))?;
+        if found.header != config.header() {
             return Err(format!(
                 "{shown} was made with other settings:\n  file: {}\n  now:  {}",
-                data.header,
+                found.header,
                 config.header()
             ));
         }
-        done.extend(data.games.iter().map(|g| g.index));
-        file.set_len(complete_len as u64).map_err(|e| format!("{shown}: {e}"))?;
+        done.extend(found.games.iter().map(|(index, _)| *index));
+        file.set_len(found.complete_len as u64).map_err(|e| format!("{shown}: {e}"))?;
         file.seek(SeekFrom::End(0)).map_err(|e| format!("{shown}: {e}"))?;
         file
     } else {
@@ -318,7 +289,7 @@ pub fn run_datagen(
             return Err(format!("{shown} exists: pass --resume to continue it, or choose another file"));
         }
         let mut file = File::create(path).map_err(|e| format!("{shown}: {e}"))?;
-        writeln!(file, "{}", config.header()).map_err(|e| format!("{shown}: {e}"))?;
+        file.write_all(&encode_header(&config.header())).map_err(|e| format!("{shown}: {e}"))?;
         file
     };
     file.flush().map_err(|e| format!("{shown}: {e}"))?;
@@ -337,10 +308,10 @@ pub fn run_datagen(
                     if i >= todo.len() || error.lock().unwrap().is_some() {
                         return;
                     }
-                    let lines = generate_game(config, todo[i]);
+                    let block = encode_game(&generate_game(config, todo[i]));
                     // One write per game: a kill leaves at most one partial game, which resume cuts.
                     let mut f = file.lock().unwrap();
-                    if let Err(e) = f.write_all(lines.as_bytes()).and_then(|_| f.flush()) {
+                    if let Err(e) = f.write_all(&block).and_then(|_| f.flush()) {
                         *error.lock().unwrap() = Some(format!("{shown}: {e}"));
                         return;
                     }
@@ -361,7 +332,7 @@ pub fn run_datagen(
 #[derive(Clone, Debug)]
 pub struct MergedData {
     /// The merged file: the run's header (without a shard), then the games in order.
-    pub text: String,
+    pub bytes: Vec<u8>,
     pub games: usize,
     pub positions: usize,
     /// Games found in more than one file, kept once.
@@ -370,20 +341,20 @@ pub struct MergedData {
     pub cut_off: Vec<String>,
 }
 
-/// Merges the data files of a run's shards, given as (name, text): each game's positions and its
-/// `game` line kept once, in the order of the games. Refused: a file that is not a data file, and
-/// files of different settings (their headers, shard aside, differ).
-pub fn merge_data(files: &[(String, String)]) -> Result<MergedData, String> {
+/// Merges the data files of a run's shards, given as (name, bytes): each game kept once, in the
+/// order of the games. Refused: a file that is not a data file or has a damaged game, and files
+/// of different settings (their headers, shard aside, differ).
+pub fn merge_data(files: &[(String, Vec<u8>)]) -> Result<MergedData, String> {
     let unsharded = |header: &str| match header.rsplit_once(" shard=") {
         Some((rest, shard)) if Shard::parse(shard).is_ok() => rest.to_string(),
         _ => header.to_string(),
     };
     let mut header: Option<(String, String)> = None;
-    let mut games: std::collections::BTreeMap<u64, String> = std::collections::BTreeMap::new();
+    let mut games: std::collections::BTreeMap<u64, &[u8]> = std::collections::BTreeMap::new();
     let (mut duplicates, mut cut_off) = (0, Vec::new());
-    for (name, text) in files {
-        let (data, complete_len) = parse_data(text).map_err(|e| format!("{name}: {e}"))?;
-        let this = unsharded(&data.header);
+    for (name, bytes) in files {
+        let found = layout(bytes).map_err(|e| format!("{name}: {e}"))?;
+        let this = unsharded(&found.header);
         match &header {
             None => header = Some((name.clone(), this)),
             Some((first, h)) if *h != this => {
@@ -391,32 +362,26 @@ pub fn merge_data(files: &[(String, String)]) -> Result<MergedData, String> {
             }
             Some(_) => {}
         }
-        if !text[complete_len..].trim().is_empty() {
-            let lines = text[complete_len..].lines().filter(|l| !l.trim().is_empty()).count();
-            cut_off.push(format!("{name}: a game cut off mid-write ({lines} lines) left out"));
+        if found.complete_len < bytes.len() {
+            cut_off.push(format!(
+                "{name}: a game cut off mid-write ({} bytes) left out",
+                bytes.len() - found.complete_len
+            ));
         }
-        // A game is its position lines and, last, its `game` line.
-        let mut block = String::new();
-        for line in text[..complete_len].lines().skip(1).filter(|l| !l.trim().is_empty()) {
-            block.push_str(line);
-            block.push('\n');
-            if let Some(rest) = line.strip_prefix("game ") {
-                let index = parse_summary(rest).map(|g| g.index).expect("checked by parse_data");
-                match games.entry(index) {
-                    std::collections::btree_map::Entry::Occupied(_) => duplicates += 1,
-                    std::collections::btree_map::Entry::Vacant(slot) => {
-                        slot.insert(std::mem::take(&mut block));
-                    }
+        for (index, range) in found.games {
+            match games.entry(index) {
+                std::collections::btree_map::Entry::Occupied(_) => duplicates += 1,
+                std::collections::btree_map::Entry::Vacant(slot) => {
+                    slot.insert(&bytes[range]);
                 }
-                block.clear();
             }
         }
     }
     let (_, header) = header.ok_or("no data files")?;
-    let mut text = format!("{header}\n");
+    let mut out = encode_header(&header);
     for block in games.values() {
-        text.push_str(block);
+        out.extend_from_slice(block);
     }
-    let positions = games.values().map(|b| b.lines().count() - 1).sum();
-    Ok(MergedData { text, games: games.len(), positions, duplicates, cut_off })
+    let (data, _) = decode(&out)?;
+    Ok(MergedData { games: data.games.len(), positions: data.samples.len(), bytes: out, duplicates, cut_off })
 }

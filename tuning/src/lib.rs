@@ -3,6 +3,7 @@
 //! Uses the engine crate (whose `pgn` and `pairing` hold the game records and the paired dice);
 //! the engine never uses this one.
 
+pub mod datafile;
 pub mod datagen;
 pub mod fit;
 pub mod match_file;

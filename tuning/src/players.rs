@@ -2,7 +2,7 @@
 //! and any engine process: one that speaks shared/PROTOCOL.md, or a plain UCI engine that knows no
 //! dice (restricted to the rolled moves with `go searchmoves`).
 
-use alea_engine::driver::{TurnRequest, play_turn};
+use alea_engine::driver::{TurnEvent, TurnRequest, play_turn};
 use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
 use alea_engine::params::EvalParams;
 use alea_engine::rules::Roll;
@@ -118,15 +118,17 @@ pub struct AleaPlayer {
     /// Evaluation parameters; `None` plays with the variant's default.
     pub eval: Option<Arc<EvalParams>>,
     pub name: String,
+    /// The score (centipawns, for the side to move) of its last search, for self-play data.
+    pub last_score: Option<i32>,
 }
 
 impl AleaPlayer {
     pub fn new(limit: MoveLimit) -> AleaPlayer {
-        AleaPlayer { limit, clocks: None, eval: None, name: "alea".into() }
+        AleaPlayer { limit, clocks: None, eval: None, name: "alea".into(), last_score: None }
     }
 
     pub fn with_eval(limit: MoveLimit, eval: Option<Arc<EvalParams>>) -> AleaPlayer {
-        AleaPlayer { limit, clocks: None, eval, name: "alea".into() }
+        AleaPlayer { limit, clocks: None, eval, name: "alea".into(), last_score: None }
     }
 
     /// With clocks: a turn's share of the time left (planning for 40 more turns, at most a
@@ -139,7 +141,7 @@ impl AleaPlayer {
     }
 
     /// The engine's turn through the engine's turn driver (the referee rolls): `roll`, or a turn.
-    fn think(&self, game: &GameHandle, root: SearchRoot) -> Option<String> {
+    fn think(&mut self, game: &GameHandle, root: SearchRoot) -> Option<String> {
         let before_roll = matches!(root, SearchRoot::Decision);
         let limits = match (self.clocks, &self.limit) {
             (Some(c), _) => Limits { movetime: Some(Self::turn_share(&c, before_roll)), ..Default::default() },
@@ -154,7 +156,14 @@ impl AleaPlayer {
             limits,
             options: SearchOptions { eval: self.eval.clone(), ..SearchOptions::default() },
         };
-        play_turn(game, request, &Shared::new(16), &mut |_| 0, &mut |_| {}).ok()
+        let mut score = None;
+        let answer = play_turn(game, request, &Shared::new(16), &mut |_| 0, &mut |event| {
+            if let TurnEvent::Searched(result) = event {
+                score = Some(result.score);
+            }
+        });
+        self.last_score = score;
+        answer.ok()
     }
 }
 

@@ -5,7 +5,8 @@ use alea_engine::pairing;
 use alea_engine::params::EvalParams;
 use alea_engine::rules::{OutcomeList, Position, Rules, TurnList, Variant, VariantKind};
 use alea_engine::{Board, Game};
-use alea_tuning::datagen::{DatagenConfig, Sample, parse_data, read_data, run_datagen};
+use alea_tuning::datafile::{decode, encode_header, layout};
+use alea_tuning::datagen::{DatagenConfig, Sample, parse_text_data, read_data, run_datagen};
 use alea_tuning::fit::{FitConfig, fit};
 use alea_tuning::players::MoveLimit;
 
@@ -31,7 +32,12 @@ fn synthetic(truth: &EvalParams, games: u64, seed: u64) -> Vec<Sample> {
                 let score = f64::from(truth.white_score(&pos.board));
                 let p_white = 1.0 / (1.0 + 10f64.powf(-score / 400.0));
                 let u = pairing::draw(seed ^ 0xabc, g, ply, 1_000_000) as f64 / 1e6;
-                samples.push(Sample { board: pos.board.clone(), white_score: if u < p_white { 1.0 } else { 0.0 } });
+                samples.push(Sample {
+                    board: pos.board.clone(),
+                    white_score: if u < p_white { 1.0 } else { 0.0 },
+                    score: None,
+                    ply: 0,
+                });
             }
             let pick = pairing::draw(seed ^ 0x77, g, ply, allowed.len() as u64) as usize;
             game.play(allowed[pick]);
@@ -103,10 +109,25 @@ fn datagen_config(games: u64) -> DatagenConfig {
     }
 }
 
-fn game_lines(text: &str) -> Vec<String> {
-    let mut lines: Vec<String> = text.lines().map(String::from).collect();
-    lines.sort();
-    lines
+/// A game as the comparison sees it: index, summary, positions (FEN, score, ply).
+type GameView = (u64, String, Vec<(String, Option<i16>, u16)>);
+
+/// A data file's games, in the order of the games.
+fn games_of(bytes: &[u8]) -> Vec<GameView> {
+    let found = layout(bytes).unwrap();
+    let mut games: Vec<_> = found
+        .games
+        .iter()
+        .map(|(index, range)| {
+            let mut one = encode_header(&found.header);
+            one.extend(&bytes[range.clone()]);
+            let (data, _) = decode(&one).unwrap();
+            let positions = data.samples.iter().map(|s| (s.board.fen(), s.score, s.ply)).collect();
+            (*index, format!("{:?}", data.games[0]), positions)
+        })
+        .collect();
+    games.sort();
+    games
 }
 
 #[test]
@@ -119,45 +140,70 @@ fn datagen_resumes_after_a_cut_without_duplicating_games() {
     let _ = std::fs::remove_file(&cut);
     let config = datagen_config(12);
     assert_eq!(run_datagen(&config, &whole, false, 2, &|_, _| {}).unwrap(), 12);
-    let text = std::fs::read_to_string(&whole).unwrap();
+    let bytes = std::fs::read(&whole).unwrap();
     let data = read_data(&whole).unwrap();
     assert_eq!(data.games.len(), 12);
     assert!(data.samples.len() > 100);
+    // Past the random plies every position has its player's search score, and the scores agree
+    // with the results more often than not.
+    let scored: Vec<&Sample> = data.samples.iter().filter(|s| s.score.is_some()).collect();
+    assert!(scored.len() * 10 >= data.samples.len() * 9, "{} of {}", scored.len(), data.samples.len());
+    let agree = scored
+        .iter()
+        .filter(|s| {
+            let white = if s.board.turn() == alea_engine::Color::White { 1 } else { -1 } * i32::from(s.score.unwrap());
+            s.white_score != 0.5 && (white > 0) == (s.white_score > 0.5) && white != 0
+        })
+        .count();
+    let decided = scored.iter().filter(|s| s.white_score != 0.5 && s.score != Some(0)).count();
+    assert!(agree * 2 > decided, "{agree} of {decided}");
     // A second run without --resume refuses to touch the file.
     assert!(run_datagen(&config, &whole, false, 1, &|_, _| {}).is_err());
     // Another header is refused on resume.
     let other = DatagenConfig { seed: 4, ..config.clone() };
     assert!(run_datagen(&other, &whole, true, 1, &|_, _| {}).is_err());
 
-    // Cut the file in the middle of a line after the fifth game, as a kill mid-write would.
-    let fifth_end = text.match_indices("\ngame ").nth(4).map(|(i, _)| i + 1).unwrap();
-    let fifth_end = fifth_end + text[fifth_end..].find('\n').unwrap() + 1;
-    let cut_at = fifth_end + text[fifth_end..].find('\n').unwrap() + 10;
-    std::fs::write(&cut, &text[..cut_at]).unwrap();
-    let (partial, complete) = parse_data(&text[..cut_at]).unwrap();
-    assert_eq!(partial.games.len(), 5);
-    assert_eq!(complete, fifth_end);
+    // Cut the file in the middle of the sixth game, as a kill mid-write would.
+    let found = layout(&bytes).unwrap();
+    let fifth_end = found.games[4].1.end;
+    std::fs::write(&cut, &bytes[..fifth_end + 10]).unwrap();
+    let (partial, complete) = decode(&bytes[..fifth_end + 10]).unwrap();
+    assert_eq!((partial.games.len(), complete), (5, fifth_end));
     let played = run_datagen(&config, &cut, true, 2, &|_, _| {}).unwrap();
     assert_eq!(played, 7, "only the missing games are played");
-    let resumed = std::fs::read_to_string(&cut).unwrap();
+    let resumed = std::fs::read(&cut).unwrap();
     let mut indices: Vec<u64> = read_data(&cut).unwrap().games.iter().map(|g| g.index).collect();
     indices.sort_unstable();
     assert_eq!(indices, (0..12).collect::<Vec<_>>());
-    // The same lines as the uninterrupted run (games may finish in another order).
-    assert_eq!(game_lines(&resumed), game_lines(&text));
+    // The same games as the uninterrupted run (they may finish in another order).
+    assert_eq!(games_of(&resumed), games_of(&bytes));
     // Resuming a finished file plays nothing.
     assert_eq!(run_datagen(&config, &cut, true, 2, &|_, _| {}).unwrap(), 0);
+    // A damaged game (not the last) is refused, on resume too.
+    let mut damaged = bytes.clone();
+    damaged[found.games[2].1.start + 40] ^= 0x10;
+    std::fs::write(&cut, &damaged).unwrap();
+    assert!(read_data(&cut).unwrap_err().contains("checksum"));
+    assert!(run_datagen(&config, &cut, true, 1, &|_, _| {}).unwrap_err().contains("checksum"));
+    assert_eq!(std::fs::read(&cut).unwrap(), damaged, "a refused resume changes nothing");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_corrupt_data_file_is_refused_with_its_line() {
+    // The older text form is still read (by fit and report), and checked as before.
     let bad = "# alea datagen variant=freedom depth=1 seed=1 random-plies=0 max-plies=10\nnot a fen | 1-0\n";
-    let err = parse_data(bad).unwrap_err();
+    let err = parse_text_data(bad).unwrap_err();
     assert!(err.contains("line 2"), "{err}");
-    assert!(parse_data("hello\n").is_err());
     let bad_result = "# alea datagen variant=freedom\n8/8/8/8/8/8/8/K6k w - - 0 1 | 2-0\ngame 0 1-0 plies 1 white-freedom 0 black-freedom 0 recapture 0 defend 0 check 0 reason x\n";
-    assert!(parse_data(bad_result).is_err());
+    assert!(parse_text_data(bad_result).is_err());
+    let good = "# alea datagen variant=freedom\n8/8/8/8/8/8/8/K6k w - - 0 1 | 1-0\ngame 0 1-0 plies 1 white-freedom 0 black-freedom 0 recapture 0 defend 0 check 0 reason x\n";
+    let data = parse_text_data(good).unwrap();
+    assert_eq!(
+        (data.header.as_str(), data.samples.len(), data.samples[0].score),
+        ("alea datagen variant=freedom", 1, None)
+    );
+    assert!(decode(b"hello\n").unwrap_err().contains("not an alea datagen file"));
 }
 
 #[test]
