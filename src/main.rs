@@ -74,6 +74,9 @@ enum Cmd {
         /// Search threads (the node count is the same on every run only with one).
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// A learned evaluation (`alea tune nnue`) scoring the positions instead of the tables.
+        #[arg(long)]
+        net: Option<std::path::PathBuf>,
     },
 }
 
@@ -94,7 +97,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Cmd::Perft { depth, fen, chess960 }) => perft(depth, fen.as_deref(), chess960),
-        Some(Cmd::Bench { depth, variant, pruning, threads }) => bench(depth, &variant, &pruning, threads),
+        Some(Cmd::Bench { depth, variant, pruning, threads, net }) => bench(depth, &variant, &pruning, threads, net),
         Some(Cmd::Advise(args)) => advise::run(args),
         Some(Cmd::Analyse(args)) => analyse::run(args),
         Some(Cmd::Play(args)) => play::run(args),
@@ -119,7 +122,13 @@ fn serve(addr: std::net::SocketAddr) -> ExitCode {
     }
 }
 
-fn bench(depth: Option<u32>, variants: &[String], pruning: &str, threads: usize) -> ExitCode {
+fn bench(
+    depth: Option<u32>,
+    variants: &[String],
+    pruning: &str,
+    threads: usize,
+    net: Option<std::path::PathBuf>,
+) -> ExitCode {
     use alea_engine::search::{ChancePruning, SearchOptions};
     let chance_pruning = match pruning {
         "none" => ChancePruning::None,
@@ -141,7 +150,14 @@ fn bench(depth: Option<u32>, variants: &[String], pruning: &str, threads: usize)
         eprintln!("alea bench: depth must be at least 1 and threads from 1 to 64");
         return ExitCode::from(2);
     }
-    let options = SearchOptions { chance_pruning, threads, ..SearchOptions::default() };
+    let net = match net.as_deref().map(alea_engine::nnue::Network::read).transpose() {
+        Ok(net) => net.map(std::sync::Arc::new),
+        Err(e) => {
+            eprintln!("alea bench: --net {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = SearchOptions { chance_pruning, threads, net, ..SearchOptions::default() };
     let report = |line: &alea_engine::bench::BenchLine| {
         eprintln!(
             "{:<45} {:>10} nodes {:>8.3} s  best {} score {}",

@@ -18,7 +18,8 @@ pub struct MatchArgs {
     merge: Option<MatchCmd>,
     /// A player, twice: `builtin=alea|random|greedy|expectimax2`, or `cmd=PATH [name=N] [proto=alea|uci]
     /// [pre-roll=best|roll] [option.NAME=VALUE ...]`; `depth=D`, `nodes=N` or `movetime=MS` for its
-    /// own limit; for builtin=alea, `eval=FILE` (parameters as `alea tune fit` writes them) and
+    /// own limit; for builtin=alea, `eval=FILE` (parameters as `alea tune fit` writes them, or a
+    /// network as `alea tune nnue` writes it) and
     /// `name=N`. A plain UCI engine knows no dice: with `pre-roll=best` (the default, Freedom-aware)
     /// it plays its own best move without rolling whenever the rules allow that move, with
     /// `pre-roll=roll` it always rolls. Words of one player are joined with spaces: --engine
@@ -109,6 +110,7 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
     let mut pre_roll = None;
     let mut options = Vec::new();
     let mut eval = None;
+    let mut net = None;
     for word in spec.split_whitespace() {
         let (key, value) = word.split_once('=').ok_or_else(|| format!("'{word}' in --engine is not key=value"))?;
         let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{key} takes a number, not '{v}'"));
@@ -134,8 +136,14 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
             "nodes" => limit = MoveLimit::Nodes(number(value)?),
             "movetime" => limit = MoveLimit::Movetime(number(value)?),
             "eval" => {
-                let params = EvalParams::read(std::path::Path::new(value)).map_err(|e| format!("eval={e}"))?;
-                eval = Some(std::sync::Arc::new(params));
+                let path = std::path::Path::new(value);
+                if alea_engine::nnue::Network::is_network_file(path) {
+                    let network = alea_engine::nnue::Network::read(path).map_err(|e| format!("eval={e}"))?;
+                    net = Some(std::sync::Arc::new(network));
+                } else {
+                    let params = EvalParams::read(path).map_err(|e| format!("eval={e}"))?;
+                    eval = Some(std::sync::Arc::new(params));
+                }
             }
             k if k.starts_with("option.") => options.push((k["option.".len()..].to_string(), value.to_string())),
             _ => return Err(format!("unknown key '{key}' in --engine")),
@@ -149,6 +157,7 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
     match (builtin.as_deref(), cmd) {
         (Some("alea"), None) => {
             let mut alea = AleaPlayer::with_eval(limit, eval);
+            alea.net = net;
             if let Some(name) = name {
                 alea.name = name;
             }

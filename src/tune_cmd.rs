@@ -23,6 +23,41 @@ pub enum TuneCmd {
     /// settings are refused; a file cut off mid-game gives exit code 2 after the merge of the
     /// whole games is written.
     Merge(MergeArgs),
+    /// Trains a learned evaluation (NNUE) on data files: the search's scores blended with the
+    /// games' results, a validation split of whole games, Adam over threads; writes the network,
+    /// its loss per epoch (CSV) and a plot (SVG).
+    Nnue(NnueArgs),
+}
+
+#[derive(clap::Args)]
+pub struct NnueArgs {
+    /// Data files from `alea tune datagen` (all of one variant).
+    #[arg(long, num_args = 1.., required = true)]
+    data: Vec<PathBuf>,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 30)]
+    epochs: usize,
+    /// Positions a step.
+    #[arg(long, default_value_t = 16_384)]
+    batch: usize,
+    /// Adam's step at the start (it falls to a tenth by the end).
+    #[arg(long, default_value_t = 0.001)]
+    learning_rate: f32,
+    /// The search score's weight in the target, the game's result taking the rest.
+    #[arg(long, default_value_t = 0.75)]
+    lambda: f32,
+    /// One game in this many is held out for validation.
+    #[arg(long, default_value_t = 20)]
+    validation: u64,
+    /// Training threads.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Seed of the starting weights and of the order of the positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The network file to write (`EvalFile` loads it); OUT.csv and OUT.svg get the losses.
+    #[arg(long)]
+    out: PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -132,6 +167,7 @@ pub fn run(cmd: TuneCmd) -> ExitCode {
         TuneCmd::Fit(args) => run_fit(args),
         TuneCmd::Report(args) => report(args),
         TuneCmd::Merge(args) => merge(args),
+        TuneCmd::Nnue(args) => nnue(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -221,6 +257,84 @@ fn merge(args: MergeArgs) -> Result<(), String> {
          --resume and merge again",
         merged.cut_off.len()
     ))
+}
+
+fn nnue(args: NnueArgs) -> Result<(), String> {
+    if args.epochs == 0 || args.batch == 0 || !(0.0..=1.0).contains(&args.lambda) || args.learning_rate <= 0.0 {
+        return Err("--epochs and --batch must be at least 1, --lambda in 0..1, --learning-rate above 0".into());
+    }
+    let mut sets = Vec::new();
+    let mut name: Option<String> = None;
+    for path in &args.data {
+        let data = read_data(path)?;
+        let variant = data.header.split_whitespace().find_map(|w| w.strip_prefix("variant=")).map(str::to_string);
+        let Some(variant) = variant else { return Err(format!("{}: the header names no variant", path.display())) };
+        if name.as_ref().is_some_and(|n| *n != variant) {
+            return Err("the data files are of different variants".into());
+        }
+        name = Some(variant);
+        sets.push(data);
+    }
+    let name = name.expect("at least one file");
+    let game = parse_variant(name.trim_end_matches("960"), name.ends_with("960"))?;
+    let config = alea_tuning::nnue_train::TrainConfig {
+        epochs: args.epochs,
+        batch: args.batch,
+        learning_rate: args.learning_rate,
+        lambda: args.lambda,
+        result_scale: game.default_eval().result_scale as f32,
+        validation: args.validation,
+        threads: args.threads.max(1),
+        seed: args.seed,
+    };
+    // Each position with its game, so that validation holds out whole games (game i of every
+    // file has index i: the file's number is mixed in).
+    let samples: Vec<(u64, &alea_tuning::datagen::Sample)> = sets
+        .iter()
+        .enumerate()
+        .flat_map(|(f, data)| {
+            data.samples.iter().map(move |s| (s.game.wrapping_mul(1_000_003).wrapping_add(f as u64), s))
+        })
+        .collect();
+    if samples.is_empty() {
+        return Err("no positions in the data".into());
+    }
+    let prepared = alea_tuning::nnue_train::prepare(&samples, &config);
+    eprintln!(
+        "{} positions for training, {} held out (one game in {}); {} epochs, K {:.4}",
+        prepared.train_len(),
+        prepared.valid_len(),
+        args.validation,
+        args.epochs,
+        config.result_scale
+    );
+    let progress = crate::progress::Progress::new(
+        args.epochs as u64,
+        "epochs",
+        1,
+        "{bar:30} epoch {pos}/{len} {elapsed_precise} eta {eta} {msg}",
+    );
+    let trained = alea_tuning::nnue_train::train(
+        &prepared,
+        game.variant(),
+        &config,
+        &mut |epoch, train, valid| progress.update(epoch as u64, &format!("loss {train:.6}, validation {valid:.6}")),
+        &|_, _| {},
+    );
+    progress.finish();
+    std::fs::write(&args.out, trained.net.to_bytes()).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let mut csv = String::from("epoch,train,validation\n");
+    for (epoch, (t, v)) in trained.history.iter().enumerate() {
+        csv.push_str(&format!("{epoch},{t:.8},{v:.8}\n"));
+    }
+    let csv_path = PathBuf::from(format!("{}.csv", args.out.display()));
+    std::fs::write(&csv_path, csv).map_err(|e| format!("{}: {e}", csv_path.display()))?;
+    let svg = PathBuf::from(format!("{}.svg", args.out.display()));
+    alea_tuning::nnue_train::loss_plot(&trained.history, &format!("{}: loss per epoch", game.variant()), &svg)?;
+    let (first, last) = (trained.history[0], trained.history[trained.history.len() - 1]);
+    println!("loss {:.6} -> {:.6}, validation {:.6} -> {:.6}", first.0, last.0, first.1, last.1);
+    eprintln!("wrote {}, {} and {}", args.out.display(), csv_path.display(), svg.display());
+    Ok(())
 }
 
 fn run_fit(args: FitArgs) -> Result<(), String> {

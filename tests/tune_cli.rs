@@ -104,6 +104,30 @@ fn datagen_killed_mid_run_resumes_and_fit_and_report_use_its_data() {
         .unwrap();
     assert!(advice.status.success(), "{}", String::from_utf8_lossy(&advice.stderr));
 
+    // A network trained on it (two epochs: the plumbing; the library tests check the gradient),
+    // its losses written, and the engine playing with it.
+    let net = dir.join("classic.nnue");
+    let out = alea()
+        .args(["tune", "nnue", "--epochs", "2", "--batch", "256", "--validation", "5", "--data"])
+        .arg(&data)
+        .arg("--out")
+        .arg(&net)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("validation"), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(alea_engine::nnue::Network::read(&net).unwrap().variant == "classic");
+    let csv = std::fs::read_to_string(dir.join("classic.nnue.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 4, "a header, the start, two epochs: {csv}");
+    assert!(std::fs::read_to_string(dir.join("classic.nnue.svg")).unwrap().starts_with("<svg"));
+    let played = alea()
+        .args(["match", "--engine"])
+        .arg(format!("builtin=alea eval={}", net.display()))
+        .args(["--engine", "builtin=random", "--pairs", "1", "--depth", "1", "--variant", "classic", "--json"])
+        .output()
+        .unwrap();
+    assert!(played.status.success(), "{}", String::from_utf8_lossy(&played.stderr));
+
     let report_dir = dir.join("report");
     let out = alea()
         .args(["tune", "report", "--out"])

@@ -55,6 +55,9 @@ pub struct StaticEval {
     pub params: EvalParams,
     pub values: PieceValues,
     squares: Box<SquareScores>,
+    /// A learned evaluation scoring positions instead of the tables (which still order and
+    /// judge captures and quiet moves).
+    pub net: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
 /// Each piece's material plus square value on each square, from White's side, for both stages:
@@ -106,7 +109,13 @@ impl StaticEval {
     pub fn new(params: EvalParams) -> StaticEval {
         let values = params.piece_values();
         let squares = square_scores(&params);
-        StaticEval { params, values, squares }
+        StaticEval { params, values, squares, net: None }
+    }
+
+    /// The same with a learned evaluation scoring the positions.
+    pub fn with_net(mut self, net: Option<std::sync::Arc<crate::nnue::Network>>) -> StaticEval {
+        self.net = net;
+        self
     }
 
     /// The score for White, in centipawns, equal to [`EvalParams::white_score`].
@@ -176,6 +185,9 @@ impl StaticEval {
 
 impl<R: Rules<Position = Position, Turn = Move>> Evaluator<R> for StaticEval {
     fn evaluate(&self, _rules: &R, pos: &Position) -> i32 {
+        if let Some(net) = &self.net {
+            return net.evaluate_incremental(&pos.board).clamp(-EVAL_MAX, EVAL_MAX);
+        }
         let white = self.white_score(&pos.board);
         let score = if pos.board.turn() == Color::White { white } else { -white };
         score.clamp(-EVAL_MAX, EVAL_MAX)

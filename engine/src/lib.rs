@@ -9,6 +9,7 @@ pub mod board;
 pub mod chessmove;
 pub mod fen;
 pub mod movegen;
+pub mod nnue;
 pub mod perft;
 pub mod piece;
 pub mod square;

@@ -85,6 +85,7 @@ fn search_options(options: &Options) -> SearchOptions {
         threads: options.threads,
         multipv: options.multipv,
         eval: options.eval.clone(),
+        net: options.net.clone(),
     }
 }
 

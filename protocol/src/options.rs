@@ -28,6 +28,8 @@ pub struct Options {
     pub chance_pruning: ChancePruningOption,
     /// Evaluation parameters read from `EvalFile`; `None` is the variant's built-in table.
     pub eval: Option<Arc<EvalParams>>,
+    /// A learned evaluation read from `EvalFile` (used for the variant it was trained for).
+    pub net: Option<Arc<alea_engine::nnue::Network>>,
     pub eval_file: String,
 }
 
@@ -45,6 +47,7 @@ impl Default for Options {
             seed: 0,
             chance_pruning: ChancePruningOption::Star2,
             eval: None,
+            net: None,
             eval_file: String::new(),
         }
     }
@@ -161,12 +164,20 @@ impl Options {
                 Ok(Changed::Other)
             }
             "evalfile" => {
+                let path = std::path::Path::new(value);
                 if value.is_empty() || value == "<empty>" {
                     self.eval = None;
+                    self.net = None;
                     self.eval_file.clear();
+                } else if alea_engine::nnue::Network::is_network_file(path) {
+                    let net = alea_engine::nnue::Network::read(path).map_err(|e| format!("EvalFile {e}"))?;
+                    self.net = Some(Arc::new(net));
+                    self.eval = None;
+                    self.eval_file = value.to_string();
                 } else {
-                    let params = EvalParams::read(std::path::Path::new(value)).map_err(|e| format!("EvalFile {e}"))?;
+                    let params = EvalParams::read(path).map_err(|e| format!("EvalFile {e}"))?;
                     self.eval = Some(Arc::new(params));
+                    self.net = None;
                     self.eval_file = value.to_string();
                 }
                 // The table's scores were made with the old evaluation.

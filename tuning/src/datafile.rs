@@ -56,6 +56,8 @@ pub struct Sample {
     pub score: Option<i16>,
     /// The ply of the game it was reached at.
     pub ply: u16,
+    /// The index of its game.
+    pub game: u64,
 }
 
 /// A data file read back.
@@ -190,7 +192,7 @@ fn decode_body(body: &[u8]) -> Result<GameData, String> {
     let mut positions = Vec::with_capacity(count);
     for _ in 0..count {
         let (board, score, ply) = unpack(take(POSITION_BYTES)?).map_err(|e| format!("game {index}: {e}"))?;
-        positions.push(Sample { board, white_score, score, ply });
+        positions.push(Sample { board, white_score, score, ply, game: index });
     }
     if at != body.len() {
         return Err(format!("game {index}: bytes left over in its block"));
@@ -299,6 +301,7 @@ mod tests {
                     white_score: 0.5,
                     score: if i == 0 { Some(-37) } else { None },
                     ply: 4 + i as u16,
+                    game: index,
                 })
                 .collect(),
         }

@@ -117,6 +117,7 @@ pub fn generate_game(config: &DatagenConfig, index: u64) -> GameData {
                 white_score,
                 score: scores.get(&ply).map(|&s| s.clamp(-32_000, 32_000) as i16),
                 ply: ply.min(usize::from(u16::MAX)) as u16,
+                game: index,
             });
         }
         game.play_checked(&turn.turn, turn.roll.as_ref()).expect("a refereed turn");
@@ -217,13 +218,15 @@ pub fn parse_text_data(text: &str) -> Result<DataSet, String> {
         if n == 0 {
             data.header = line.trim_start_matches("# ").to_string();
         } else if let Some(rest) = line.strip_prefix("game ") {
-            data.games.push(parse_summary(rest).ok_or_else(|| bad("unreadable game line"))?);
+            let summary = parse_summary(rest).ok_or_else(|| bad("unreadable game line"))?;
+            pending.iter_mut().for_each(|s: &mut Sample| s.game = summary.index);
             data.samples.append(&mut pending);
+            data.games.push(summary);
         } else if !line.is_empty() {
             let (fen, result) = line.split_once(" | ").ok_or_else(|| bad("expected 'FEN | RESULT'"))?;
             let board = Board::from_fen(fen).map_err(|e| bad(&format!("bad FEN ({e})")))?;
             let white_score = parse_result(result.trim()).ok_or_else(|| bad("unknown result"))?;
-            pending.push(Sample { board, white_score, score: None, ply: 0 });
+            pending.push(Sample { board, white_score, score: None, ply: 0, game: 0 });
         }
     }
     Ok(data)

@@ -8,6 +8,7 @@ pub mod datagen;
 pub mod fit;
 pub mod match_file;
 pub mod match_runner;
+pub mod nnue_train;
 pub mod players;
 pub mod referee;
 pub mod report;

@@ -37,6 +37,7 @@ fn synthetic(truth: &EvalParams, games: u64, seed: u64) -> Vec<Sample> {
                     white_score: if u < p_white { 1.0 } else { 0.0 },
                     score: None,
                     ply: 0,
+                    game: g,
                 });
             }
             let pick = pairing::draw(seed ^ 0x77, g, ply, allowed.len() as u64) as usize;

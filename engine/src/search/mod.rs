@@ -79,11 +79,20 @@ pub struct SearchOptions {
     pub multipv: usize,
     /// Evaluation parameters for [`search_game`]; `None` is the variant's default.
     pub eval: Option<std::sync::Arc<crate::params::EvalParams>>,
+    /// A learned evaluation ([`crate::nnue`]) scoring the positions of the one-move variants.
+    pub net: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
 impl Default for SearchOptions {
     fn default() -> SearchOptions {
-        SearchOptions { chance_pruning: ChancePruning::Star2, use_tt: true, threads: 1, multipv: 1, eval: None }
+        SearchOptions {
+            chance_pruning: ChancePruning::Star2,
+            use_tt: true,
+            threads: 1,
+            multipv: 1,
+            eval: None,
+            net: None,
+        }
     }
 }
 
@@ -444,7 +453,8 @@ pub fn search_game(
     let eval = match &options.eval {
         Some(params) => crate::eval::StaticEval::new((**params).clone()),
         None => crate::eval::StaticEval::default_for(rules.kind()),
-    };
+    }
+    .with_net(options.net.clone().filter(|net| net.variant == rules.name()));
     let input = SearchInput {
         rules: &rules,
         eval: &eval,

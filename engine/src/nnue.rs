@@ -1,0 +1,293 @@
+//! A learned evaluation in the style of modern engines (NNUE): the board's pieces as sparse
+//! inputs (a colour, a role and a square, seen from each side), one hidden layer whose sums are
+//! kept in an [`Accumulator`] and updated by the few pieces a move changes, and an output for
+//! the side to move. Integer arithmetic throughout, as the weights are quantised.
+//!
+//! The network: 768 inputs per side (own/enemy x 6 roles x 64 squares, Black's squares mirrored
+//! so that each side sees itself moving up the board) -> `HIDDEN` sums per side, clipped to
+//! `0..=QA` -> one output from both sides' clipped sums, the mover's first. The score is
+//! `(output + bias) * SCALE / (QA * QB)` centipawns.
+//!
+//! The file (`.nnue`): `ALEANNUE`, version `u32`, the variant's name (`u8` length and bytes),
+//! `HIDDEN` as `u16`, then little-endian `i16` feature weights (input-major), feature biases,
+//! output weights (the mover's `HIDDEN`, then the other side's), the output bias as `i32`, and
+//! last the FNV-1a checksum (`u32`) of everything before it.
+
+use crate::board::Board;
+use crate::piece::{Color, Role};
+
+/// Inputs per side: own or enemy, 6 roles, 64 squares.
+pub const INPUTS: usize = 768;
+/// Hidden sums per side.
+pub const HIDDEN: usize = 128;
+/// The clip of the hidden sums, and their scale: a weight of 1.0 is `QA`.
+pub const QA: i32 = 255;
+/// The output weights' scale.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's output.
+pub const SCALE: i32 = 400;
+
+const MAGIC: &[u8; 8] = b"ALEANNUE";
+
+thread_local! {
+    /// The last position each thread evaluated, with the network's address and its sums.
+    static LAST: std::cell::RefCell<Option<(u64, Board, Accumulator)>> = const { std::cell::RefCell::new(None) };
+}
+const VERSION: u32 = 1;
+
+/// A quantised network. Its weights are not to be changed once it has evaluated a position
+/// (each thread keeps the sums of its last position under the network's [`Network::id`]).
+pub struct Network {
+    /// The variant it was trained for.
+    pub variant: String,
+    /// `[input][hidden]`.
+    pub feature_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+    pub feature_bias: [i16; HIDDEN],
+    /// `[mover's sums, other side's sums][hidden]`.
+    pub output_weights: [[i16; HIDDEN]; 2],
+    pub output_bias: i32,
+    /// This network's own number, for the threads' caches of sums (a copy gets a new one).
+    id: u64,
+}
+
+/// The next network's number.
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn new_id() -> u64 {
+    NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Equal weights, whatever their numbers.
+impl PartialEq for Network {
+    fn eq(&self, other: &Network) -> bool {
+        self.variant == other.variant
+            && self.feature_weights == other.feature_weights
+            && self.feature_bias == other.feature_bias
+            && self.output_weights == other.output_weights
+            && self.output_bias == other.output_bias
+    }
+}
+
+impl Eq for Network {}
+
+impl Clone for Network {
+    fn clone(&self) -> Network {
+        Network {
+            variant: self.variant.clone(),
+            feature_weights: self.feature_weights.clone(),
+            feature_bias: self.feature_bias,
+            output_weights: self.output_weights,
+            output_bias: self.output_bias,
+            id: new_id(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network({}, {INPUTS}x{HIDDEN})", self.variant)
+    }
+}
+
+/// The hidden sums of a position, from each side's view (`[Color::index()]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    pub sums: [[i16; HIDDEN]; 2],
+}
+
+/// The input a piece gives in `view`'s perspective.
+#[inline]
+pub fn feature(view: Color, color: Color, role: Role, square: usize) -> usize {
+    let (side, sq) = if view == Color::White { (color.index(), square) } else { (color.index() ^ 1, square ^ 56) };
+    side * 384 + role.index() * 64 + sq
+}
+
+fn fnv1a(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811c_9dc5u32, |h, &b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
+}
+
+impl Network {
+    /// A network of zeros for `variant` (every position scores 0): the trainer's start.
+    pub fn zeros(variant: &str) -> Network {
+        Network {
+            variant: variant.to_string(),
+            feature_weights: vec![[0i16; HIDDEN]; INPUTS].into_boxed_slice().try_into().expect("INPUTS rows"),
+            feature_bias: [0; HIDDEN],
+            output_weights: [[0; HIDDEN]; 2],
+            output_bias: 0,
+            id: new_id(),
+        }
+    }
+
+    /// The sums of `board` computed from its pieces.
+    pub fn refresh(&self, board: &Board) -> Accumulator {
+        let mut acc = Accumulator { sums: [self.feature_bias; 2] };
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for sq in board.pieces(color, role) {
+                    for view in Color::ALL {
+                        add(&mut acc.sums[view.index()], &self.feature_weights[feature(view, color, role, sq.index())]);
+                    }
+                }
+            }
+        }
+        acc
+    }
+
+    /// The sums of `child` from those of `parent`: the pieces that left a square and those that
+    /// arrived on one, whatever the move (castling, en passant, promotion, several micro-moves).
+    pub fn update(&self, parent_acc: &Accumulator, parent: &Board, child: &Board) -> Accumulator {
+        let mut acc = parent_acc.clone();
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let (before, after) = (parent.pieces(color, role), child.pieces(color, role));
+                let (gone, come) = (before.0 & !after.0, after.0 & !before.0);
+                for (bits, adding) in [(gone, false), (come, true)] {
+                    let mut bits = bits;
+                    while bits != 0 {
+                        let sq = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        for view in Color::ALL {
+                            let row = &self.feature_weights[feature(view, color, role, sq)];
+                            let sums = &mut acc.sums[view.index()];
+                            if adding { add(sums, row) } else { sub(sums, row) }
+                        }
+                    }
+                }
+            }
+        }
+        acc
+    }
+
+    /// The score for `mover`, in centipawns.
+    pub fn evaluate(&self, acc: &Accumulator, mover: Color) -> i32 {
+        let ours = dot_clipped(&acc.sums[mover.index()], &self.output_weights[0]);
+        let theirs = dot_clipped(&acc.sums[(!mover).index()], &self.output_weights[1]);
+        let output = i64::from(ours) + i64::from(theirs) + i64::from(self.output_bias);
+        (output * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+
+    /// The score of `board` for its side to move, from scratch.
+    pub fn evaluate_board(&self, board: &Board) -> i32 {
+        self.evaluate(&self.refresh(board), board.turn())
+    }
+
+    /// The score of `board` for its side to move, its sums updated from the last position this
+    /// thread evaluated with this network: the search evaluates positions near one another (a
+    /// leaf, then its sibling or cousin), so a few pieces differ where a refresh adds all of them.
+    /// [`Network::update`] is exact from any position, so the result equals
+    /// [`Network::evaluate_board`] whatever came before.
+    pub fn evaluate_incremental(&self, board: &Board) -> i32 {
+        LAST.with(|last| {
+            let mut last = last.borrow_mut();
+            let id = self.id;
+            let acc = match last.as_ref() {
+                Some((net, before, acc)) if *net == id => self.update(acc, before, board),
+                _ => self.refresh(board),
+            };
+            let score = self.evaluate(&acc, board.turn());
+            *last = Some((id, board.clone(), acc));
+            score
+        })
+    }
+
+    /// The network as its file holds it.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend(VERSION.to_le_bytes());
+        out.push(self.variant.len() as u8);
+        out.extend(self.variant.as_bytes());
+        out.extend((HIDDEN as u16).to_le_bytes());
+        for row in self.feature_weights.iter() {
+            out.extend(row.iter().flat_map(|w| w.to_le_bytes()));
+        }
+        out.extend(self.feature_bias.iter().flat_map(|w| w.to_le_bytes()));
+        for row in &self.output_weights {
+            out.extend(row.iter().flat_map(|w| w.to_le_bytes()));
+        }
+        out.extend(self.output_bias.to_le_bytes());
+        out.extend(fnv1a(&out).to_le_bytes());
+        out
+    }
+
+    /// A network from its file's bytes; every defect is refused with what it is.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        let body_len = bytes.len().checked_sub(4).ok_or("too short to be a network")?;
+        if !bytes.starts_with(MAGIC) {
+            return Err("not an Alea network (no ALEANNUE at its start)".into());
+        }
+        let (body, checksum) = bytes.split_at(body_len);
+        let mut at = MAGIC.len();
+        let mut take = |n: usize| -> Result<&[u8], String> {
+            let slice = body.get(at..at + n).ok_or("the network is cut off")?;
+            at += n;
+            Ok(slice)
+        };
+        let version = u32::from_le_bytes(take(4)?.try_into().expect("4"));
+        if version != VERSION {
+            return Err(format!("network format version {version}; this engine reads version {VERSION}"));
+        }
+        let name_len = usize::from(take(1)?[0]);
+        let variant = String::from_utf8(take(name_len)?.to_vec()).map_err(|_| "a damaged variant name")?;
+        let hidden = usize::from(u16::from_le_bytes(take(2)?.try_into().expect("2")));
+        if hidden != HIDDEN {
+            return Err(format!("a network of {hidden} hidden sums; this engine has {HIDDEN}"));
+        }
+        let expected = at + (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) * 2 + 4;
+        if body.len() != expected {
+            return Err(format!(
+                "the network has {} bytes, {} expected (cut off or padded)",
+                bytes.len(),
+                expected + 4
+            ));
+        }
+        if fnv1a(body).to_le_bytes() != checksum {
+            return Err("the network fails its checksum (damaged)".into());
+        }
+        let mut words = body[at..expected - 4].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut net = Network::zeros(&variant);
+        for row in net.feature_weights.iter_mut() {
+            row.iter_mut().for_each(|w| *w = words.next().expect("sized above"));
+        }
+        net.feature_bias.iter_mut().for_each(|w| *w = words.next().expect("sized above"));
+        for row in &mut net.output_weights {
+            row.iter_mut().for_each(|w| *w = words.next().expect("sized above"));
+        }
+        net.output_bias = i32::from_le_bytes(body[expected - 4..expected].try_into().expect("4"));
+        Ok(net)
+    }
+
+    /// Does the file begin as a network does (rather than as evaluation tables)?
+    pub fn is_network_file(path: &std::path::Path) -> bool {
+        use std::io::Read;
+        let mut start = [0u8; 8];
+        std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut start)).is_ok() && &start == MAGIC
+    }
+
+    /// A network from a file.
+    pub fn read(path: &std::path::Path) -> Result<Network, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+#[inline]
+fn add(sums: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (s, w) in sums.iter_mut().zip(row) {
+        *s = s.wrapping_add(*w);
+    }
+}
+
+#[inline]
+fn sub(sums: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (s, w) in sums.iter_mut().zip(row) {
+        *s = s.wrapping_sub(*w);
+    }
+}
+
+/// The clipped sums dotted with the output weights (the compiler vectorises the i16 products
+/// into i32 sums).
+#[inline]
+fn dot_clipped(sums: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    sums.iter().zip(weights).map(|(&s, &w)| i32::from(s.clamp(0, QA as i16)) * i32::from(w)).sum()
+}

@@ -1,0 +1,108 @@
+//! The learned evaluation's inference: sums updated move by move equal sums computed from
+//! scratch after every move of 1,000 random games (captures, castling, en passant, promotions);
+//! the file round-trips and its defects are refused.
+
+use alea_engine::movegen::{Legality, MoveList, generate, generate_promotions};
+use alea_engine::nnue::{HIDDEN, Network};
+use alea_engine::{Board, RoleSet};
+
+fn scrambled() -> Network {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |range: i16| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % (2 * range as u64 + 1)) as i16 - range
+    };
+    let mut net = Network::zeros("freedom");
+    for row in net.feature_weights.iter_mut() {
+        row.iter_mut().for_each(|w| *w = next(30));
+    }
+    net.feature_bias.iter_mut().for_each(|w| *w = next(50));
+    for row in &mut net.output_weights {
+        row.iter_mut().for_each(|w| *w = next(64));
+    }
+    net
+}
+
+#[test]
+fn incremental_sums_equal_sums_from_scratch_through_1000_random_games() {
+    let net = scrambled();
+    let mut state = 7u64;
+    let (mut moves_played, mut kinds) = (0u64, [0u32; 4]);
+    for game in 0..1000 {
+        let mut board = if game % 2 == 0 { Board::startpos() } else { Board::chess960((game * 7 % 960) as u16) };
+        let mut acc = net.refresh(&board);
+        for _ in 0..200 {
+            let mut list = MoveList::new();
+            generate(&board, RoleSet::ALL, Legality::Legal, &mut list);
+            generate_promotions(&board, None, Legality::Legal, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let m = list[(state >> 33) as usize % list.len()];
+            kinds[0] += u32::from(board.is_capture(m));
+            kinds[1] += u32::from(m.is_castle());
+            kinds[2] += u32::from(m.promotion_role().is_some());
+            kinds[3] += u32::from(board.is_capture(m) && board.piece_at(m.to()).is_none());
+            let mut child = board.clone();
+            child.play(m);
+            acc = net.update(&acc, &board, &child);
+            assert_eq!(acc, net.refresh(&child), "game {game} after {m:?}");
+            board = child;
+            moves_played += 1;
+        }
+    }
+    assert!(moves_played > 50_000, "{moves_played}");
+    // Each kind of move that changes pieces unusually was met many times.
+    assert!(kinds.iter().all(|&k| k >= 10), "captures, castles, promotions, en passant: {kinds:?}");
+    assert_eq!(net.refresh(&Board::startpos()).sums[0].len(), HIDDEN);
+}
+
+#[test]
+fn the_cached_evaluation_equals_the_evaluation_from_scratch() {
+    // Positions far apart and near one another, through two networks in turn on one thread.
+    let (a, b) = (scrambled(), Network::zeros("freedom"));
+    let mut b = b;
+    b.output_bias = 5 * 255 * 64;
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "8/8/3k4/8/8/4K3/8/7q w - - 0 60",
+        "r1bqk2r/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R1BQK2R w KQkq - 2 8",
+    ];
+    for round in 0..3 {
+        for fen in fens {
+            let board = Board::from_fen(fen).unwrap();
+            assert_eq!(a.evaluate_incremental(&board), a.evaluate_board(&board), "{fen} round {round}");
+            assert_eq!(b.evaluate_incremental(&board), 2000, "{fen}: bias 5 x QA x QB is 5 x SCALE");
+            let copy = a.clone();
+            assert_eq!(copy.evaluate_incremental(&board), a.evaluate_board(&board));
+        }
+    }
+}
+
+#[test]
+fn a_mirrored_position_scores_alike_for_its_mover() {
+    let net = scrambled();
+    let board = Board::from_fen("r1bqk2r/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R1BQK2R w KQkq - 2 8").unwrap();
+    assert_eq!(net.evaluate_board(&board), net.evaluate_board(&board.mirrored()));
+    assert_ne!(net.evaluate_board(&board), 0);
+}
+
+#[test]
+fn the_file_round_trips_and_defects_are_refused() {
+    let net = scrambled();
+    let bytes = net.to_bytes();
+    assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+    assert!(Network::from_bytes(&bytes[..bytes.len() - 10]).unwrap_err().contains("cut off"));
+    let mut flipped = bytes.clone();
+    flipped[5000] ^= 4;
+    assert!(Network::from_bytes(&flipped).unwrap_err().contains("checksum"));
+    assert!(Network::from_bytes(b"hello world").unwrap_err().contains("not an Alea network"));
+    assert!(Network::from_bytes(b"").is_err());
+    let mut version = bytes.clone();
+    version[8] = 9;
+    assert!(Network::from_bytes(&version).unwrap_err().contains("version 9"));
+}

@@ -1,0 +1,452 @@
+//! Training the learned evaluation ([`alea_engine::nnue`]) on self-play data, on the CPU: the
+//! network in floating point, mini-batches split over threads, Adam, a validation split of whole
+//! games, and the trained weights quantised to the engine's integers at the end.
+//!
+//! The target of a position blends the search's score and the game's result (both for the side
+//! to move): `lambda * expected(score) + (1 - lambda) * result`, where `expected` is the engine's
+//! own map from centipawns to an expected result (the variant's result scale K); the prediction is
+//! `expected(network's score)`, and the loss the mean squared difference.
+
+use crate::datagen::Sample;
+use alea_engine::Color;
+use alea_engine::nnue::{HIDDEN, INPUTS, Network, QA, QB, SCALE, feature};
+
+/// How to train.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    pub epochs: usize,
+    pub batch: usize,
+    pub learning_rate: f32,
+    /// The weight of the search's score in the target (the rest: the game's result).
+    pub lambda: f32,
+    /// The variant's result scale K: expected result `1 / (1 + 10^(-K * cp / 400))`.
+    pub result_scale: f32,
+    /// Every `validation`-th game (by its index) is held out, never trained on.
+    pub validation: u64,
+    pub threads: usize,
+    pub seed: u64,
+}
+
+impl Default for TrainConfig {
+    fn default() -> TrainConfig {
+        TrainConfig {
+            epochs: 30,
+            batch: 16_384,
+            learning_rate: 0.001,
+            lambda: 0.75,
+            result_scale: 0.695,
+            validation: 20,
+            threads: 2,
+            seed: 1,
+        }
+    }
+}
+
+/// A position as the trainer reads it: its pieces' inputs from White's view (Black's view is
+/// derived), the side to move, the target.
+#[derive(Clone, Debug)]
+struct Record {
+    features: std::ops::Range<usize>,
+    black_to_move: bool,
+    target: f32,
+}
+
+/// The positions of a data set, split into training and validation.
+pub struct Prepared {
+    features: Vec<u16>,
+    train: Vec<Record>,
+    valid: Vec<Record>,
+}
+
+impl Prepared {
+    pub fn train_len(&self) -> usize {
+        self.train.len()
+    }
+    pub fn valid_len(&self) -> usize {
+        self.valid.len()
+    }
+}
+
+fn expected(k: f32, cp: f32) -> f32 {
+    1.0 / (1.0 + 10f32.powf(-k * cp / 400.0))
+}
+
+/// `samples` with the index of the game each came from, as training records.
+pub fn prepare(samples: &[(u64, &Sample)], config: &TrainConfig) -> Prepared {
+    let mut out = Prepared { features: Vec::new(), train: Vec::new(), valid: Vec::new() };
+    for (game, s) in samples {
+        let first = out.features.len();
+        for color in Color::ALL {
+            for role in alea_engine::Role::ALL {
+                for sq in s.board.pieces(color, role) {
+                    out.features.push(feature(Color::White, color, role, sq.index()) as u16);
+                }
+            }
+        }
+        let black = s.board.turn() == Color::Black;
+        let result = if black { 1.0 - s.white_score as f32 } else { s.white_score as f32 };
+        let target = match s.score {
+            Some(cp) => config.lambda * expected(config.result_scale, f32::from(cp)) + (1.0 - config.lambda) * result,
+            None => result,
+        };
+        let record = Record { features: first..out.features.len(), black_to_move: black, target };
+        if config.validation > 0 && game % config.validation == 0 {
+            out.valid.push(record);
+        } else {
+            out.train.push(record);
+        }
+    }
+    out
+}
+
+/// White's-view input `f` seen from Black: own and enemy swapped, the square mirrored.
+#[inline]
+fn black_view(f: usize) -> usize {
+    ((f / 384) ^ 1) * 384 + (f % 384) / 64 * 64 + ((f % 64) ^ 56)
+}
+
+/// The network in floating point: a hidden weight of 1.0 is `QA` in the engine's integers.
+#[derive(Clone)]
+pub struct FloatNet {
+    w1: Vec<f32>, // [INPUTS][HIDDEN]
+    b1: Vec<f32>, // [HIDDEN]
+    w2: Vec<f32>, // [2][HIDDEN]: the mover's, the other side's
+    b2: f32,
+}
+
+impl FloatNet {
+    fn new(seed: u64) -> FloatNet {
+        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let mut uniform = |scale: f32| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
+        };
+        FloatNet {
+            w1: (0..INPUTS * HIDDEN).map(|_| uniform(0.1)).collect(),
+            b1: (0..HIDDEN).map(|_| 0.1 + uniform(0.05)).collect(),
+            w2: (0..2 * HIDDEN).map(|_| uniform(0.1)).collect(),
+            b2: 0.0,
+        }
+    }
+
+    fn zeros() -> FloatNet {
+        FloatNet { w1: vec![0.0; INPUTS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; 2 * HIDDEN], b2: 0.0 }
+    }
+
+    /// The hidden sums of both views (White's, Black's) of a record.
+    fn hidden(&self, features: &[u16]) -> [[f32; HIDDEN]; 2] {
+        let mut h = [[0f32; HIDDEN]; 2];
+        h[0].copy_from_slice(&self.b1);
+        h[1].copy_from_slice(&self.b1);
+        for &f in features {
+            let f = usize::from(f);
+            for (view, idx) in [(0, f), (1, black_view(f))] {
+                let row = &self.w1[idx * HIDDEN..(idx + 1) * HIDDEN];
+                for (s, w) in h[view].iter_mut().zip(row) {
+                    *s += w;
+                }
+            }
+        }
+        h
+    }
+
+    /// The score in the network's units (a centipawn is `1 / SCALE`), and the hidden sums.
+    fn forward(&self, features: &[u16], black: bool) -> (f32, [[f32; HIDDEN]; 2]) {
+        let h = self.hidden(features);
+        let (us, them) = if black { (&h[1], &h[0]) } else { (&h[0], &h[1]) };
+        let mut out = self.b2;
+        for i in 0..HIDDEN {
+            out += us[i].clamp(0.0, 1.0) * self.w2[i] + them[i].clamp(0.0, 1.0) * self.w2[HIDDEN + i];
+        }
+        (out, h)
+    }
+
+    /// Adds the loss gradient of one record to `grad`; returns its loss.
+    fn backward(&self, features: &[u16], black: bool, target: f32, k: f32, grad: &mut FloatNet) -> f32 {
+        let (out, h) = self.forward(features, black);
+        let p = expected(k, out * SCALE as f32);
+        let err = p - target;
+        // d loss / d out, through the logistic map.
+        let g = 2.0 * err * p * (1.0 - p) * std::f32::consts::LN_10 * k / 400.0 * SCALE as f32;
+        grad.b2 += g;
+        let views = if black { [1usize, 0] } else { [0, 1] };
+        let mut dh = [[0f32; HIDDEN]; 2];
+        for (slot, &view) in views.iter().enumerate() {
+            for i in 0..HIDDEN {
+                let a = h[view][i];
+                let w = self.w2[slot * HIDDEN + i];
+                grad.w2[slot * HIDDEN + i] += g * a.clamp(0.0, 1.0);
+                if a > 0.0 && a < 1.0 {
+                    dh[view][i] = g * w;
+                }
+            }
+        }
+        for ((b, white), black) in grad.b1.iter_mut().zip(&dh[0]).zip(&dh[1]) {
+            *b += white + black;
+        }
+        for &f in features {
+            let f = usize::from(f);
+            for (view, idx) in [(0, f), (1, black_view(f))] {
+                let row = &mut grad.w1[idx * HIDDEN..(idx + 1) * HIDDEN];
+                for (gw, d) in row.iter_mut().zip(&dh[view]) {
+                    *gw += d;
+                }
+            }
+        }
+        err * err
+    }
+
+    fn add(&mut self, other: &FloatNet) {
+        for (a, b) in self.w1.iter_mut().zip(&other.w1) {
+            *a += b;
+        }
+        for (a, b) in self.b1.iter_mut().zip(&other.b1) {
+            *a += b;
+        }
+        for (a, b) in self.w2.iter_mut().zip(&other.w2) {
+            *a += b;
+        }
+        self.b2 += other.b2;
+    }
+
+    fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
+        self.w1.iter_mut().chain(self.b1.iter_mut()).chain(self.w2.iter_mut()).chain(std::iter::once(&mut self.b2))
+    }
+
+    /// The engine's integer network: hidden weights times `QA`, output weights times `QB`, the
+    /// output bias times `QA * QB` (the sums the engine clips at `QA` stand for 1.0).
+    pub fn quantise(&self, variant: &str) -> Network {
+        let mut net = Network::zeros(variant);
+        let q = |v: f32, scale: i32| (v * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
+        for (f, row) in net.feature_weights.iter_mut().enumerate() {
+            for (i, w) in row.iter_mut().enumerate() {
+                *w = q(self.w1[f * HIDDEN + i], QA);
+            }
+        }
+        for (i, b) in net.feature_bias.iter_mut().enumerate() {
+            *b = q(self.b1[i], QA);
+        }
+        for (slot, row) in net.output_weights.iter_mut().enumerate() {
+            for (i, w) in row.iter_mut().enumerate() {
+                *w = q(self.w2[slot * HIDDEN + i], QB);
+            }
+        }
+        net.output_bias = (self.b2 * (QA * QB) as f32).round() as i32;
+        net
+    }
+}
+
+/// What a training run found.
+pub struct Trained {
+    pub net: Network,
+    /// Per epoch: (training loss, validation loss); the first entry is before any training.
+    pub history: Vec<(f64, f64)>,
+}
+
+fn mean_loss(net: &FloatNet, prepared: &Prepared, records: &[Record], k: f32, threads: usize) -> f64 {
+    if records.is_empty() {
+        return 0.0;
+    }
+    let chunk = records.len().div_ceil(threads.max(1));
+    let total: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = records
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|r| {
+                            let (out, _) = net.forward(&prepared.features[r.features.clone()], r.black_to_move);
+                            f64::from((expected(k, out * SCALE as f32) - r.target).powi(2))
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a loss thread")).sum()
+    });
+    total / records.len() as f64
+}
+
+/// Trains a network for `variant` on `prepared`; `on_epoch(epoch, train loss, validation loss)`
+/// follows the progress, `on_batch(done, total)` within an epoch.
+pub fn train(
+    prepared: &Prepared,
+    variant: &str,
+    config: &TrainConfig,
+    on_epoch: &mut dyn FnMut(usize, f64, f64),
+    on_batch: &(dyn Fn(usize, usize) + Sync),
+) -> Trained {
+    let k = config.result_scale;
+    let threads = config.threads.max(1);
+    let mut net = FloatNet::new(config.seed);
+    let (mut m, mut v) = (FloatNet::zeros(), FloatNet::zeros());
+    let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut step = 0i32;
+    let mut order: Vec<usize> = (0..prepared.train.len()).collect();
+    let mut state = config.seed | 1;
+    let mut history = vec![(
+        mean_loss(&net, prepared, &prepared.train, k, threads),
+        mean_loss(&net, prepared, &prepared.valid, k, threads),
+    )];
+    on_epoch(0, history[0].0, history[0].1);
+    for epoch in 1..=config.epochs {
+        // A new order each epoch (Fisher-Yates with xorshift).
+        for i in (1..order.len()).rev() {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            order.swap(i, (state % (i as u64 + 1)) as usize);
+        }
+        // The learning rate falls to a tenth over the run.
+        let lr = config.learning_rate * (0.1f32).powf((epoch - 1) as f32 / config.epochs.max(2) as f32);
+        let batches = order.len().div_ceil(config.batch.max(1));
+        for (b, batch) in order.chunks(config.batch.max(1)).enumerate() {
+            let chunk = batch.len().div_ceil(threads);
+            let grads: Vec<FloatNet> = std::thread::scope(|scope| {
+                let net = &net;
+                let handles: Vec<_> = batch
+                    .chunks(chunk)
+                    .map(|part| {
+                        scope.spawn(move || {
+                            let mut grad = FloatNet::zeros();
+                            for &i in part {
+                                let r = &prepared.train[i];
+                                net.backward(
+                                    &prepared.features[r.features.clone()],
+                                    r.black_to_move,
+                                    r.target,
+                                    k,
+                                    &mut grad,
+                                );
+                            }
+                            grad
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("a training thread")).collect()
+            });
+            let mut grad = FloatNet::zeros();
+            for g in &grads {
+                grad.add(g);
+            }
+            let scale = 1.0 / batch.len() as f32;
+            step += 1;
+            let (c1, c2) = (1.0 - beta1.powi(step), 1.0 - beta2.powi(step));
+            for (((p, g), m), v) in net.params_mut().zip(grad.params_mut()).zip(m.params_mut()).zip(v.params_mut()) {
+                let g = *g * scale;
+                *m = beta1 * *m + (1.0 - beta1) * g;
+                *v = beta2 * *v + (1.0 - beta2) * g * g;
+                *p -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
+            }
+            on_batch(b + 1, batches);
+        }
+        let losses = (
+            mean_loss(&net, prepared, &prepared.train, k, threads),
+            mean_loss(&net, prepared, &prepared.valid, k, threads),
+        );
+        history.push(losses);
+        on_epoch(epoch, losses.0, losses.1);
+    }
+    Trained { net: net.quantise(variant), history }
+}
+
+/// The training and validation loss per epoch as an SVG plot.
+pub fn loss_plot(history: &[(f64, f64)], title: &str, path: &std::path::Path) -> Result<(), String> {
+    use plotters::prelude::*;
+    let err = |e: &dyn std::fmt::Display| format!("plot: {e}");
+    let hi = history.iter().flat_map(|&(a, b)| [a, b]).fold(0.0f64, f64::max) * 1.05;
+    let lo = history.iter().flat_map(|&(a, b)| [a, b]).fold(f64::MAX, f64::min) * 0.95;
+    let root = SVGBackend::new(path, (900, 420)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(32)
+        .y_label_area_size(64)
+        .build_cartesian_2d(0f64..(history.len().max(2) - 1) as f64, lo..hi.max(lo + 1e-9))
+        .map_err(|e| err(&e))?;
+    chart.configure_mesh().x_desc("epoch").y_desc("mean squared error").draw().map_err(|e| err(&e))?;
+    for (n, (label, colour)) in [("training", BLUE), ("validation (held-out games)", RED)].into_iter().enumerate() {
+        let points = history.iter().enumerate().map(|(e, l)| (e as f64, if n == 0 { l.0 } else { l.1 }));
+        chart
+            .draw_series(LineSeries::new(points, colour))
+            .map_err(|e| err(&e))?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
+    }
+    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alea_engine::Board;
+
+    #[test]
+    fn black_view_matches_the_engine_s_inputs() {
+        for (color, role, sq) in
+            [(Color::White, alea_engine::Role::Knight, 1), (Color::Black, alea_engine::Role::Queen, 59)]
+        {
+            let white = feature(Color::White, color, role, sq);
+            assert_eq!(black_view(white), feature(Color::Black, color, role, sq));
+        }
+    }
+
+    #[test]
+    fn the_float_network_and_its_quantised_form_agree() {
+        // Weights on the integers' grid, so that quantising loses nothing and the two
+        // arithmetics must agree (to the engine's rounding down of centipawns).
+        let mut net = FloatNet::new(3);
+        let snap = |v: &mut f32, scale: i32| *v = (*v * scale as f32).round() / scale as f32;
+        net.w1.iter_mut().chain(net.b1.iter_mut()).for_each(|w| snap(w, QA));
+        net.w2.iter_mut().for_each(|w| {
+            *w *= 10.0;
+            snap(w, QB)
+        });
+        let board = Board::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4").unwrap();
+        let s = Sample { board: board.clone(), white_score: 1.0, score: None, ply: 0, game: 0 };
+        let prepared = prepare(&[(1, &s)], &TrainConfig::default());
+        let r = &prepared.train[0];
+        let (out, _) = net.forward(&prepared.features[r.features.clone()], r.black_to_move);
+        let q = net.quantise("freedom");
+        let cp = q.evaluate_board(&board);
+        let float = f64::from(out) * f64::from(SCALE);
+        assert!((f64::from(cp) - float).abs() < 1.01, "{cp} against {float}");
+    }
+
+    #[test]
+    fn the_gradient_is_the_slope_of_the_loss() {
+        let board = Board::from_fen("4k3/8/8/3q4/8/8/3PPP2/4K3 w - - 0 1").unwrap();
+        let s = Sample { board, white_score: 0.0, score: Some(-250), ply: 0, game: 0 };
+        let config = TrainConfig::default();
+        let prepared = prepare(&[(1, &s)], &config);
+        let r = prepared.train[0].clone();
+        let feats = &prepared.features[r.features.clone()];
+        let net = FloatNet::new(5);
+        let mut grad = FloatNet::zeros();
+        net.backward(feats, r.black_to_move, r.target, config.result_scale, &mut grad);
+        let loss = |n: &FloatNet| {
+            let (out, _) = n.forward(feats, r.black_to_move);
+            (expected(config.result_scale, out * SCALE as f32) - r.target).powi(2)
+        };
+        // An output weight, a hidden bias and an input weight of a piece on the board.
+        let f = usize::from(feats[0]);
+        for (name, index) in [("w2", 7usize), ("b1", 3), ("w1", f * HIDDEN + 5)] {
+            let mut plus = net.clone();
+            let mut minus = net.clone();
+            let h = 1e-3;
+            let (p, m, g) = match name {
+                "w2" => (&mut plus.w2[index], &mut minus.w2[index], grad.w2[index]),
+                "b1" => (&mut plus.b1[index], &mut minus.b1[index], grad.b1[index]),
+                _ => (&mut plus.w1[index], &mut minus.w1[index], grad.w1[index]),
+            };
+            *p += h;
+            *m -= h;
+            let numeric = (loss(&plus) - loss(&minus)) / (2.0 * h);
+            assert!((numeric - g).abs() < 1e-3 + 0.05 * g.abs(), "{name}: {numeric} against {g}");
+        }
+    }
+}
