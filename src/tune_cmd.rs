@@ -299,7 +299,15 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     if samples.is_empty() {
         return Err("no positions in the data".into());
     }
-    let prepared = alea_tuning::nnue_train::prepare(&samples, &config);
+    // The network adds to the variant's built-in tables; their loss on the held-out positions is
+    // where it starts and what it must improve on.
+    let tables = game.default_eval();
+    let tables_score = |s: &alea_tuning::datagen::Sample| {
+        let white = tables.white_score(&s.board);
+        if s.board.turn() == alea_engine::Color::White { white } else { -white }
+    };
+    let prepared = alea_tuning::nnue_train::prepare(&samples, &config, &tables_score);
+    let tables_loss = alea_tuning::nnue_train::validation_loss_of(&samples, &config, &tables_score);
     eprintln!(
         "{} positions for training, {} held out (one game in {}); {} epochs, K {:.4}",
         prepared.train_len(),
@@ -333,6 +341,13 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     alea_tuning::nnue_train::loss_plot(&trained.history, &format!("{}: loss per epoch", game.variant()), &svg)?;
     let (first, last) = (trained.history[0], trained.history[trained.history.len() - 1]);
     println!("loss {:.6} -> {:.6}, validation {:.6} -> {:.6}", first.0, last.0, first.1, last.1);
+    let best = trained.history[trained.best_epoch];
+    println!("kept epoch {} (validation {:.6}; epoch 0 is the tables alone)", trained.best_epoch, best.1);
+    let quantised = alea_tuning::nnue_train::validation_loss_of(&samples, &config, &|s| {
+        tables_score(s) + trained.net.evaluate_board(&s.board)
+    });
+    println!("validation loss of the network in the engine's integers: {quantised:.6}");
+    println!("the built-in tables on the same held-out positions: {tables_loss:.6}");
     eprintln!("wrote {}, {} and {}", args.out.display(), csv_path.display(), svg.display());
     Ok(())
 }

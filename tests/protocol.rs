@@ -102,10 +102,11 @@ fn evalfile_loads_tables_and_refuses_bad_files() {
     assert_eq!(errors(&e.ask("setoption name EvalFile value <empty>")), 0);
     assert_eq!(e.go("go roll 4 depth 2").last().unwrap(), "bestmove a1a5");
 
-    // A network (`alea tune nnue`'s file) in which a queen is worth nothing either; a truncated
-    // or damaged one is refused and the network in use stays.
-    let net = dir.join("no-queen.nnue");
-    let bytes = material_net([100, 200, 300, 400, 0]).to_bytes();
+    // A network (`alea tune nnue`'s file, whose score adds to the tables') for which a knight is
+    // worth 2000 more than the tables say: the rook takes the knight again. A truncated or
+    // damaged one is refused and the network in use stays.
+    let net = dir.join("knight.nnue");
+    let bytes = material_net([0, 2000, 0, 0, 0]).to_bytes();
     std::fs::write(&net, &bytes).unwrap();
     assert_eq!(errors(&e.ask(&format!("setoption name EvalFile value {}", net.display()))), 0);
     assert_eq!(e.go("go roll 4 depth 2").last().unwrap(), "bestmove a1h1");
@@ -126,7 +127,8 @@ fn evalfile_loads_tables_and_refuses_bad_files() {
 }
 
 /// A network that counts material: one hidden sum per role and side, each piece adding 0.1
-/// (in the mover's view: own pieces to sums 0..6, the enemy's to 6..12), weighed by `values`.
+/// (in the mover's view: own pieces to sums 0..6, the enemy's to 6..12), weighed by `values`
+/// (centipawns a piece, added to the tables' own values).
 fn material_net(values: [i32; 5]) -> alea_engine::nnue::Network {
     use alea_engine::nnue::{Network, QA, QB, SCALE};
     let mut net = Network::zeros("freedom");
@@ -136,8 +138,8 @@ fn material_net(values: [i32; 5]) -> alea_engine::nnue::Network {
             for sq in 0..64 {
                 net.feature_weights[side * 384 + role * 64 + sq][side * 6 + role] = tenth;
             }
-            // A sum of 0.1 a piece is worth `value` centipawns: 0.1 x w x SCALE = value.
-            let w = *value as f32 / (0.1 * SCALE as f32) * QB as f32 * QA as f32 / f32::from(tenth) / QA as f32;
+            // A piece adds `tenth` to its sum, worth `value` centipawns: tenth x w x SCALE / (QA x QB).
+            let w = *value as f32 * (QA * QB) as f32 / (f32::from(tenth) * SCALE as f32);
             net.output_weights[0][side * 6 + role] = if side == 0 { w.round() as i16 } else { -w.round() as i16 };
         }
     }

@@ -55,8 +55,8 @@ pub struct StaticEval {
     pub params: EvalParams,
     pub values: PieceValues,
     squares: Box<SquareScores>,
-    /// A learned evaluation scoring positions instead of the tables (which still order and
-    /// judge captures and quiet moves).
+    /// A learned evaluation whose score adds to the tables' (trained on what they miss; the
+    /// tables alone still order and judge captures and quiet moves).
     pub net: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
@@ -185,12 +185,11 @@ impl StaticEval {
 
 impl<R: Rules<Position = Position, Turn = Move>> Evaluator<R> for StaticEval {
     fn evaluate(&self, _rules: &R, pos: &Position) -> i32 {
-        if let Some(net) = &self.net {
-            return net.evaluate_incremental(&pos.board).clamp(-EVAL_MAX, EVAL_MAX);
-        }
         let white = self.white_score(&pos.board);
         let score = if pos.board.turn() == Color::White { white } else { -white };
-        score.clamp(-EVAL_MAX, EVAL_MAX)
+        // The network learned what the tables miss: its score adds to theirs.
+        let learned = self.net.as_ref().map_or(0, |net| net.evaluate_incremental(&pos.board));
+        (score + learned).clamp(-EVAL_MAX, EVAL_MAX)
     }
 
     fn tactical(&self, pos: &Position, m: Move) -> Option<i32> {

@@ -4,8 +4,10 @@
 //!
 //! The target of a position blends the search's score and the game's result (both for the side
 //! to move): `lambda * expected(score) + (1 - lambda) * result`, where `expected` is the engine's
-//! own map from centipawns to an expected result (the variant's result scale K); the prediction is
-//! `expected(network's score)`, and the loss the mean squared difference.
+//! own map from centipawns to an expected result (the variant's result scale K). The network
+//! learns what the evaluation tables miss: the prediction is `expected(tables' score + network's
+//! score)`, and the loss the mean squared difference. Its output weights start at zero, so an
+//! untrained network is the tables exactly, and little data can only refine them.
 
 use crate::datagen::Sample;
 use alea_engine::Color;
@@ -43,11 +45,13 @@ impl Default for TrainConfig {
 }
 
 /// A position as the trainer reads it: its pieces' inputs from White's view (Black's view is
-/// derived), the side to move, the target.
+/// derived), the side to move, the tables' score for it, the target.
 #[derive(Clone, Debug)]
 struct Record {
     features: std::ops::Range<usize>,
     black_to_move: bool,
+    /// The evaluation tables' score for the side to move, in centipawns.
+    base: f32,
     target: f32,
 }
 
@@ -71,8 +75,9 @@ fn expected(k: f32, cp: f32) -> f32 {
     1.0 / (1.0 + 10f32.powf(-k * cp / 400.0))
 }
 
-/// `samples` with the index of the game each came from, as training records.
-pub fn prepare(samples: &[(u64, &Sample)], config: &TrainConfig) -> Prepared {
+/// `samples` with the index of the game each came from, as training records; `tables` scores a
+/// position for its side to move (the evaluation the network adds to).
+pub fn prepare(samples: &[(u64, &Sample)], config: &TrainConfig, tables: &dyn Fn(&Sample) -> i32) -> Prepared {
     let mut out = Prepared { features: Vec::new(), train: Vec::new(), valid: Vec::new() };
     for (game, s) in samples {
         let first = out.features.len();
@@ -89,14 +94,36 @@ pub fn prepare(samples: &[(u64, &Sample)], config: &TrainConfig) -> Prepared {
             Some(cp) => config.lambda * expected(config.result_scale, f32::from(cp)) + (1.0 - config.lambda) * result,
             None => result,
         };
-        let record = Record { features: first..out.features.len(), black_to_move: black, target };
+        let record =
+            Record { features: first..out.features.len(), black_to_move: black, base: tables(s) as f32, target };
         if config.validation > 0 && game % config.validation == 0 {
             out.valid.push(record);
         } else {
+            // The dice know no files and the data keeps no castling rights: the position seen in
+            // a mirror (a-file for h-file) is worth the same, a second training position for free.
+            let mirrored: Vec<u16> = out.features[record.features.clone()].iter().map(|f| f ^ 7).collect();
+            let start = out.features.len();
+            out.features.extend(mirrored);
+            let mirror = Record { features: start..out.features.len(), ..record.clone() };
             out.train.push(record);
+            out.train.push(mirror);
         }
     }
     out
+}
+
+/// The loss another evaluation (`score`: centipawns for the side to move) has on the validation
+/// positions of `samples`, with the same targets: the baseline a network must beat.
+pub fn validation_loss_of(samples: &[(u64, &Sample)], config: &TrainConfig, score: &dyn Fn(&Sample) -> i32) -> f64 {
+    let held_out: Vec<&(u64, &Sample)> =
+        samples.iter().filter(|(game, _)| config.validation > 0 && game % config.validation == 0).collect();
+    let prepared = prepare(&held_out.iter().map(|&&(g, s)| (g, s)).collect::<Vec<_>>(), config, &|_| 0);
+    let total: f64 = held_out
+        .iter()
+        .zip(&prepared.valid)
+        .map(|((_, s), r)| f64::from((expected(config.result_scale, score(s) as f32) - r.target).powi(2)))
+        .sum();
+    total / held_out.len().max(1) as f64
 }
 
 /// White's-view input `f` seen from Black: own and enemy swapped, the square mirrored.
@@ -126,7 +153,7 @@ impl FloatNet {
         FloatNet {
             w1: (0..INPUTS * HIDDEN).map(|_| uniform(0.1)).collect(),
             b1: (0..HIDDEN).map(|_| 0.1 + uniform(0.05)).collect(),
-            w2: (0..2 * HIDDEN).map(|_| uniform(0.1)).collect(),
+            w2: vec![0.0; 2 * HIDDEN],
             b2: 0.0,
         }
     }
@@ -164,9 +191,10 @@ impl FloatNet {
     }
 
     /// Adds the loss gradient of one record to `grad`; returns its loss.
-    fn backward(&self, features: &[u16], black: bool, target: f32, k: f32, grad: &mut FloatNet) -> f32 {
+    fn backward(&self, r: &Record, features: &[u16], k: f32, grad: &mut FloatNet) -> f32 {
+        let (black, target) = (r.black_to_move, r.target);
         let (out, h) = self.forward(features, black);
-        let p = expected(k, out * SCALE as f32);
+        let p = expected(k, r.base + out * SCALE as f32);
         let err = p - target;
         // d loss / d out, through the logistic map.
         let g = 2.0 * err * p * (1.0 - p) * std::f32::consts::LN_10 * k / 400.0 * SCALE as f32;
@@ -240,9 +268,11 @@ impl FloatNet {
 
 /// What a training run found.
 pub struct Trained {
+    /// The network of the epoch with the lowest validation loss (the last, without validation).
     pub net: Network,
     /// Per epoch: (training loss, validation loss); the first entry is before any training.
     pub history: Vec<(f64, f64)>,
+    pub best_epoch: usize,
 }
 
 fn mean_loss(net: &FloatNet, prepared: &Prepared, records: &[Record], k: f32, threads: usize) -> f64 {
@@ -258,7 +288,7 @@ fn mean_loss(net: &FloatNet, prepared: &Prepared, records: &[Record], k: f32, th
                     part.iter()
                         .map(|r| {
                             let (out, _) = net.forward(&prepared.features[r.features.clone()], r.black_to_move);
-                            f64::from((expected(k, out * SCALE as f32) - r.target).powi(2))
+                            f64::from((expected(k, r.base + out * SCALE as f32) - r.target).powi(2))
                         })
                         .sum::<f64>()
                 })
@@ -269,8 +299,9 @@ fn mean_loss(net: &FloatNet, prepared: &Prepared, records: &[Record], k: f32, th
     total / records.len() as f64
 }
 
-/// Trains a network for `variant` on `prepared`; `on_epoch(epoch, train loss, validation loss)`
-/// follows the progress, `on_batch(done, total)` within an epoch.
+/// Trains a network for `variant` on `prepared`, keeping the epoch that predicts the held-out
+/// games best; `on_epoch(epoch, train loss, validation loss)` follows the progress,
+/// `on_batch(done, total)` within an epoch.
 pub fn train(
     prepared: &Prepared,
     variant: &str,
@@ -291,6 +322,7 @@ pub fn train(
         mean_loss(&net, prepared, &prepared.valid, k, threads),
     )];
     on_epoch(0, history[0].0, history[0].1);
+    let mut best = (0, history[0].1, net.clone());
     for epoch in 1..=config.epochs {
         // A new order each epoch (Fisher-Yates with xorshift).
         for i in (1..order.len()).rev() {
@@ -313,13 +345,7 @@ pub fn train(
                             let mut grad = FloatNet::zeros();
                             for &i in part {
                                 let r = &prepared.train[i];
-                                net.backward(
-                                    &prepared.features[r.features.clone()],
-                                    r.black_to_move,
-                                    r.target,
-                                    k,
-                                    &mut grad,
-                                );
+                                net.backward(r, &prepared.features[r.features.clone()], k, &mut grad);
                             }
                             grad
                         })
@@ -348,8 +374,12 @@ pub fn train(
         );
         history.push(losses);
         on_epoch(epoch, losses.0, losses.1);
+        if prepared.valid.is_empty() || losses.1 < best.1 {
+            best = (epoch, losses.1, net.clone());
+        }
     }
-    Trained { net: net.quantise(variant), history }
+    // The epoch that predicted the held-out games best (epoch 0: the tables alone).
+    Trained { net: best.2.quantise(variant), history, best_epoch: best.0 }
 }
 
 /// The training and validation loss per epoch as an SVG plot.
@@ -400,6 +430,7 @@ mod tests {
         // Weights on the integers' grid, so that quantising loses nothing and the two
         // arithmetics must agree (to the engine's rounding down of centipawns).
         let mut net = FloatNet::new(3);
+        net.w2.iter_mut().enumerate().for_each(|(i, w)| *w = (i % 11) as f32 * 0.02 - 0.1);
         let snap = |v: &mut f32, scale: i32| *v = (*v * scale as f32).round() / scale as f32;
         net.w1.iter_mut().chain(net.b1.iter_mut()).for_each(|w| snap(w, QA));
         net.w2.iter_mut().for_each(|w| {
@@ -408,13 +439,17 @@ mod tests {
         });
         let board = Board::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4").unwrap();
         let s = Sample { board: board.clone(), white_score: 1.0, score: None, ply: 0, game: 0 };
-        let prepared = prepare(&[(1, &s)], &TrainConfig::default());
-        let r = &prepared.train[0];
-        let (out, _) = net.forward(&prepared.features[r.features.clone()], r.black_to_move);
+        let prepared = prepare(&[(1, &s)], &TrainConfig::default(), &|_| 0);
         let q = net.quantise("freedom");
-        let cp = q.evaluate_board(&board);
-        let float = f64::from(out) * f64::from(SCALE);
-        assert!((f64::from(cp) - float).abs() < 1.01, "{cp} against {float}");
+        // The position, and its mirror image (the trainer's second copy of it).
+        let mirrored = Board::from_fen("r1bkqb1r/ppp1pppp/2n2n2/3p4/3P1B2/2N5/PPP1PPPP/R2KQBNR b - - 4 4").unwrap();
+        for (r, board) in prepared.train.iter().zip([&board, &mirrored]) {
+            let (out, _) = net.forward(&prepared.features[r.features.clone()], r.black_to_move);
+            let cp = q.evaluate_board(board);
+            let float = f64::from(out) * f64::from(SCALE);
+            assert!((f64::from(cp) - float).abs() < 1.01, "{cp} against {float}");
+        }
+        assert_eq!(prepared.train.len(), 2);
     }
 
     #[test]
@@ -422,15 +457,17 @@ mod tests {
         let board = Board::from_fen("4k3/8/8/3q4/8/8/3PPP2/4K3 w - - 0 1").unwrap();
         let s = Sample { board, white_score: 0.0, score: Some(-250), ply: 0, game: 0 };
         let config = TrainConfig::default();
-        let prepared = prepare(&[(1, &s)], &config);
+        // The tables say -180 for White here; the network learns the rest.
+        let prepared = prepare(&[(1, &s)], &config, &|_| -180);
         let r = prepared.train[0].clone();
         let feats = &prepared.features[r.features.clone()];
-        let net = FloatNet::new(5);
+        let mut net = FloatNet::new(5);
+        net.w2.iter_mut().enumerate().for_each(|(i, w)| *w = (i % 7) as f32 * 0.05 - 0.15);
         let mut grad = FloatNet::zeros();
-        net.backward(feats, r.black_to_move, r.target, config.result_scale, &mut grad);
+        net.backward(&r, feats, config.result_scale, &mut grad);
         let loss = |n: &FloatNet| {
             let (out, _) = n.forward(feats, r.black_to_move);
-            (expected(config.result_scale, out * SCALE as f32) - r.target).powi(2)
+            (expected(config.result_scale, r.base + out * SCALE as f32) - r.target).powi(2)
         };
         // An output weight, a hidden bias and an input weight of a piece on the board.
         let f = usize::from(feats[0]);
