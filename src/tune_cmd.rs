@@ -277,6 +277,12 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     }
     let name = name.expect("at least one file");
     let game = parse_variant(name.trim_end_matches("960"), name.ends_with("960"))?;
+    if game.several_moves_a_turn() {
+        return Err(format!(
+            "{}: the engine uses networks in the variants of one move a turn only (freedom, classic, brainking, vegas)",
+            game.variant()
+        ));
+    }
     let config = alea_tuning::nnue_train::TrainConfig {
         epochs: args.epochs,
         batch: args.batch,

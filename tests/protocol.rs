@@ -116,6 +116,11 @@ fn evalfile_loads_tables_and_refuses_bad_files() {
     damaged[1000] ^= 1;
     let flipped = dir.join("damaged.nnue");
     std::fs::write(&flipped, &damaged).unwrap();
+    // In another variant it is not used, and the engine says so.
+    let answer = e.ask("setoption name UCI_Variant value classic");
+    assert!(answer.iter().any(|l| l.contains("network is for freedom: classic plays with its tables")), "{answer:?}");
+    assert!(e.ask("setoption name UCI_Variant value freedom").is_empty());
+    e.ask("position fen 4k3/8/8/q7/8/8/4K3/R6n w - - 0 1");
     for (file, words) in [(&cut, "cut off"), (&flipped, "checksum")] {
         let answer = e.ask(&format!("setoption name EvalFile value {}", file.display()));
         assert_eq!(errors(&answer), 1, "{answer:?}");

@@ -157,6 +157,30 @@ fn tune_refuses_bad_input() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"));
     assert!(!dir.join("x.eval").exists(), "nothing written on error");
+    // Networks serve the variants of one move a turn: training one for dicechess3 is refused.
+    let d3 = dir.join("d3.data");
+    let out = alea()
+        .args([
+            "tune",
+            "datagen",
+            "--variant",
+            "dicechess3",
+            "--games",
+            "1",
+            "--depth",
+            "1",
+            "--max-plies",
+            "6",
+            "--out",
+        ])
+        .arg(&d3)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = alea().args(["tune", "nnue", "--out"]).arg(dir.join("d3.nnue")).arg("--data").arg(&d3).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("one move a turn only"));
+    assert!(!dir.join("d3.nnue").exists());
     // A binary file with a damaged game before a whole one.
     let made = dir.join("made.data");
     let out = alea()

@@ -196,6 +196,7 @@ impl Session {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let before = self.options.clone();
+        let (file_before, variant_before) = (before.eval_file.clone(), before.variant);
         match self.options.set(name, value) {
             Ok(Changed::Rules) if self.options != before => {
                 if let Err(e) = self.reset_game() {
@@ -217,6 +218,25 @@ impl Session {
             Ok(_) if self.options.seed != before.seed => self.dice = go::new_dice(self.options.seed),
             Ok(_) => {}
             Err(e) => self.out.error(e),
+        }
+        // A network plays only the variant it was trained for, of one move a turn: say so
+        // when it will not be used, rather than leave the GUI to guess.
+        if let Some(net) = &self.options.net
+            && (self.options.eval_file != file_before || self.options.variant != variant_before)
+        {
+            let unused = if net.variant != self.options.variant {
+                Some(format!("is for {}", net.variant))
+            } else if self.game.several_moves_a_turn() {
+                Some("is not used in the variants of several moves a turn".to_string())
+            } else {
+                None
+            };
+            if let Some(why) = unused {
+                self.out.line(format!(
+                    "info string the EvalFile network {why}: {} plays with its tables",
+                    self.options.variant
+                ));
+            }
         }
     }
 
