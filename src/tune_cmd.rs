@@ -267,7 +267,7 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     let mut name: Option<String> = None;
     for path in &args.data {
         let data = read_data(path)?;
-        let variant = data.header.split_whitespace().find_map(|w| w.strip_prefix("variant=")).map(str::to_string);
+        let variant = data.variant().map(str::to_string);
         let Some(variant) = variant else { return Err(format!("{}: the header names no variant", path.display())) };
         if name.as_ref().is_some_and(|n| *n != variant) {
             return Err("the data files are of different variants".into());
@@ -305,15 +305,14 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     if samples.is_empty() {
         return Err("no positions in the data".into());
     }
-    // The network adds to the variant's built-in tables; their loss on the held-out positions is
-    // where it starts and what it must improve on.
+    // The network adds to the variant's built-in tables: their loss on the held-out positions is
+    // where it starts (epoch 0) and what it must improve on.
     let tables = game.default_eval();
     let tables_score = |s: &alea_tuning::datagen::Sample| {
         let white = tables.white_score(&s.board);
         if s.board.turn() == alea_engine::Color::White { white } else { -white }
     };
     let prepared = alea_tuning::nnue_train::prepare(&samples, &config, &tables_score);
-    let tables_loss = alea_tuning::nnue_train::validation_loss_of(&samples, &config, &tables_score);
     eprintln!(
         "{} positions for training, {} held out (one game in {}); {} epochs, K {:.4}",
         prepared.train_len(),
@@ -328,13 +327,9 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
         1,
         "{bar:30} epoch {pos}/{len} {elapsed_precise} eta {eta} {msg}",
     );
-    let trained = alea_tuning::nnue_train::train(
-        &prepared,
-        game.variant(),
-        &config,
-        &mut |epoch, train, valid| progress.update(epoch as u64, &format!("loss {train:.6}, validation {valid:.6}")),
-        &|_, _| {},
-    );
+    let trained = alea_tuning::nnue_train::train(&prepared, game.variant(), &config, &mut |epoch, train, valid| {
+        progress.update(epoch as u64, &format!("loss {train:.6}, validation {valid:.6}"))
+    });
     progress.finish();
     std::fs::write(&args.out, trained.net.to_bytes()).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let mut csv = String::from("epoch,train,validation\n");
@@ -353,7 +348,8 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
         tables_score(s) + trained.net.evaluate_board(&s.board)
     });
     println!("validation loss of the network in the engine's integers: {quantised:.6}");
-    println!("the built-in tables on the same held-out positions: {tables_loss:.6}");
+    // Epoch 0 is the tables alone (the output weights start at zero).
+    println!("the built-in tables on the same held-out positions: {:.6}", first.1);
     eprintln!("wrote {}, {} and {}", args.out.display(), csv_path.display(), svg.display());
     Ok(())
 }
@@ -363,11 +359,7 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
     let mut header_variant: Option<String> = None;
     for path in &args.data {
         let data = read_data(path)?;
-        let variant = data
-            .header
-            .split_whitespace()
-            .find_map(|w| w.strip_prefix("variant="))
-            .map(|v| v.trim_end_matches("960").to_string());
+        let variant = data.variant().map(|v| v.trim_end_matches("960").to_string());
         if header_variant.is_some() && variant != header_variant {
             return Err("the data files are of different variants".into());
         }

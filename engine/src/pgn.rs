@@ -96,6 +96,12 @@ impl GameRecord {
         game
     }
 
+    /// The value of tag `name` (other than the ones the record keeps apart: Variant, SetUp, FEN,
+    /// Result).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
     fn variant_tag(&self) -> String {
         format!("{}{}", self.variant, if self.chess960 { "960" } else { "" })
     }
@@ -105,9 +111,8 @@ impl GameRecord {
         let mut out = String::new();
         let mut tags: Vec<(String, String)> = Vec::new();
         for name in ["Event", "Site", "Date", "Round", "White", "Black"] {
-            let value = self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
             let default = if name == "Date" { "????.??.??" } else { "?" };
-            tags.push((name.into(), value.unwrap_or_else(|| default.into())));
+            tags.push((name.into(), self.tag(name).unwrap_or(default).to_string()));
         }
         tags.push(("Result".into(), self.result.clone()));
         tags.push(("Variant".into(), self.variant_tag()));

@@ -68,6 +68,13 @@ pub struct DataSet {
     pub games: Vec<GameSummary>,
 }
 
+impl DataSet {
+    /// The variant its header names (`freedom960` for Chess960 starts), if it names one.
+    pub fn variant(&self) -> Option<&str> {
+        self.header.split_whitespace().find_map(|w| w.strip_prefix("variant="))
+    }
+}
+
 /// Where each whole game lies in a file.
 #[derive(Clone, Debug)]
 pub struct Layout {
@@ -159,11 +166,9 @@ pub fn encode_game(game: &GameData) -> Vec<u8> {
     }
     let mut out = GAME.to_vec();
     out.extend(((body.len() + 4) as u32).to_le_bytes());
-    out.extend(fnv1a(&body).to_le_bytes());
-    // The checksum goes last: written after the body so a cut body never checks.
-    let checksum = out.split_off(8);
     out.extend(&body);
-    out.extend(checksum);
+    // The checksum last, so that a body cut short never checks.
+    out.extend(fnv1a(&body).to_le_bytes());
     out
 }
 

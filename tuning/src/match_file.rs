@@ -20,6 +20,8 @@ pub struct FinishedGame {
     pub points: f64,
     /// The reason, when a player's failure ended the game.
     pub failure: Option<String>,
+    /// The match's settings (its `Settings` tag).
+    pub settings: String,
     pub record: GameRecord,
 }
 
@@ -39,19 +41,15 @@ impl MatchFile {
     /// The first player's and the second player's names (from the first game).
     pub fn players(&self) -> Option<(String, String)> {
         let game = self.games.first()?;
-        let tag = |n: &str| game.record.tags.iter().find(|(t, _)| t == n).map(|(_, v)| v.clone()).unwrap_or_default();
+        let tag = |n: &str| game.record.tag(n).unwrap_or_default().to_string();
         let (white, black) = (tag("White"), tag("Black"));
         Some(if game.game_of_pair == 1 { (white, black) } else { (black, white) })
     }
-
-    /// A tag of the first game.
-    pub fn tag(&self, name: &str) -> Option<String> {
-        let game = self.games.first()?;
-        game.record.tags.iter().find(|(t, _)| t == name).map(|(_, v)| v.clone())
-    }
 }
 
-fn points(result: &str, game_of_pair: u8) -> f64 {
+/// The first player's points in game `game_of_pair` (1: it had White) of a pair, from the PGN
+/// result.
+pub(crate) fn points(result: &str, game_of_pair: u8) -> f64 {
     let white = match result {
         "1-0" => 1.0,
         "0-1" => 0.0,
@@ -72,8 +70,7 @@ fn finished_game(text: &str) -> Result<FinishedGame, String> {
     {
         return Err(format!("its tag {name:?} is repeated or misspelt"));
     }
-    let tag = |n: &str| record.tags.iter().find(|(t, _)| t == n).map(|(_, v)| v.clone());
-    let round = tag("Round").ok_or("no Round tag")?;
+    let round = record.tag("Round").ok_or("no Round tag")?;
     let (pair, game_of_pair) = round
         .split_once('.')
         .and_then(|(p, g)| Some((p.parse::<u64>().ok()?, g.parse::<u8>().ok()?)))
@@ -82,12 +79,16 @@ fn finished_game(text: &str) -> Result<FinishedGame, String> {
     if !["1-0", "0-1", "1/2-1/2"].contains(&record.result.as_str()) || !text.trim_end().ends_with(&record.result) {
         return Err(format!("game {round} has no result at its end"));
     }
-    tag("Settings").ok_or_else(|| format!("game {round} has no Settings tag (not written by this alea match)"))?;
+    let settings = record
+        .tag("Settings")
+        .ok_or_else(|| format!("game {round} has no Settings tag (not written by this alea match)"))?
+        .to_string();
     Ok(FinishedGame {
         pair: pair - 1,
         game_of_pair,
         points: points(&record.result, game_of_pair),
-        failure: tag("Failure"),
+        failure: record.tag("Failure").map(str::to_string),
+        settings,
         record,
     })
 }
@@ -118,8 +119,7 @@ pub fn read_match_file(text: &str) -> Result<MatchFile, String> {
         let chunk = &text[start..end];
         match finished_game(chunk) {
             Ok(game) => {
-                let settings = game.record.tags.iter().find(|(t, _)| t == "Settings").map(|(_, v)| v.clone());
-                let settings = settings.unwrap_or_default();
+                let settings = game.settings.clone();
                 if file.games.is_empty() {
                     file.settings = settings;
                 } else if settings != file.settings {

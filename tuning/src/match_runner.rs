@@ -7,7 +7,6 @@ use crate::referee::play_game;
 use crate::shard::Shard;
 use crate::sprt::{Pentanomial, sprt_bounds};
 use alea_engine::handle::GameHandle;
-use alea_engine::{Color, GameResult};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -209,14 +208,6 @@ pub fn read_openings(text: &str, variant: &str, chess960: bool) -> Result<Vec<St
     Ok(boards)
 }
 
-fn points_for(result: GameResult, color: Color) -> f64 {
-    match result {
-        GameResult::Win(c) if c == color => 1.0,
-        GameResult::Win(_) => 0.0,
-        GameResult::Draw => 0.5,
-    }
-}
-
 /// The start of a pair's games as a FEN (`None`: the standard start).
 fn opening(config: &MatchConfig, pair: u64) -> Option<String> {
     match &config.openings {
@@ -326,6 +317,7 @@ fn play_pair(
     stop: &std::sync::atomic::AtomicBool,
 ) -> bool {
     let start = opening(config, pair);
+    let settings = config.settings();
     let mut pair_points = 0.0;
     for game_of_pair in [1u8, 2] {
         if let Some(game) = done.iter().find(|g| g.pair == pair && g.game_of_pair == game_of_pair) {
@@ -350,14 +342,13 @@ fn play_pair(
             config.max_plies,
             config.tc,
         );
-        let first_color = if game_of_pair == 1 { Color::White } else { Color::Black };
-        let points = points_for(refereed.result, first_color);
+        let points = crate::match_file::points(&refereed.record.result, game_of_pair);
         let tags = &mut refereed.record.tags;
         tags.insert(0, ("Event".into(), "alea match".into()));
         tags.insert(1, ("Date".into(), alea_engine::pgn::today()));
         tags.push(("Round".into(), format!("{}.{game_of_pair}", pair + 1)));
         tags.push(("Seed".into(), config.seed.to_string()));
-        tags.push(("Settings".into(), config.settings()));
+        tags.push(("Settings".into(), settings.clone()));
         if refereed.failed {
             tags.push(("Failure".into(), refereed.reason.clone()));
         }
@@ -366,6 +357,7 @@ fn play_pair(
             game_of_pair,
             points,
             failure: refereed.failed.then(|| refereed.reason.clone()),
+            settings: settings.clone(),
             record: refereed.record,
         };
         let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());

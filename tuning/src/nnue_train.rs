@@ -301,13 +301,12 @@ fn mean_loss(net: &FloatNet, prepared: &Prepared, records: &[Record], k: f32, th
 
 /// Trains a network for `variant` on `prepared`, keeping the epoch that predicts the held-out
 /// games best; `on_epoch(epoch, train loss, validation loss)` follows the progress,
-/// `on_batch(done, total)` within an epoch.
+/// the training loss of an epoch is the mean over its steps (of each position as it was met).
 pub fn train(
     prepared: &Prepared,
     variant: &str,
     config: &TrainConfig,
     on_epoch: &mut dyn FnMut(usize, f64, f64),
-    on_batch: &(dyn Fn(usize, usize) + Sync),
 ) -> Trained {
     let k = config.result_scale;
     let threads = config.threads.max(1);
@@ -333,29 +332,33 @@ pub fn train(
         }
         // The learning rate falls to a tenth over the run.
         let lr = config.learning_rate * (0.1f32).powf((epoch - 1) as f32 / config.epochs.max(2) as f32);
-        let batches = order.len().div_ceil(config.batch.max(1));
-        for (b, batch) in order.chunks(config.batch.max(1)).enumerate() {
+        let mut train_loss = 0.0;
+        for batch in order.chunks(config.batch.max(1)) {
             let chunk = batch.len().div_ceil(threads);
-            let grads: Vec<FloatNet> = std::thread::scope(|scope| {
+            let mut grads: Vec<(FloatNet, f64)> = std::thread::scope(|scope| {
                 let net = &net;
                 let handles: Vec<_> = batch
                     .chunks(chunk)
                     .map(|part| {
                         scope.spawn(move || {
                             let mut grad = FloatNet::zeros();
+                            let mut loss = 0.0;
                             for &i in part {
                                 let r = &prepared.train[i];
-                                net.backward(r, &prepared.features[r.features.clone()], k, &mut grad);
+                                loss +=
+                                    f64::from(net.backward(r, &prepared.features[r.features.clone()], k, &mut grad));
                             }
-                            grad
+                            (grad, loss)
                         })
                     })
                     .collect();
                 handles.into_iter().map(|h| h.join().expect("a training thread")).collect()
             });
-            let mut grad = FloatNet::zeros();
-            for g in &grads {
+            let (mut grad, loss) = grads.pop().expect("a batch has positions");
+            train_loss += loss;
+            for (g, loss) in &grads {
                 grad.add(g);
+                train_loss += loss;
             }
             let scale = 1.0 / batch.len() as f32;
             step += 1;
@@ -366,12 +369,9 @@ pub fn train(
                 *v = beta2 * *v + (1.0 - beta2) * g * g;
                 *p -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
             }
-            on_batch(b + 1, batches);
         }
-        let losses = (
-            mean_loss(&net, prepared, &prepared.train, k, threads),
-            mean_loss(&net, prepared, &prepared.valid, k, threads),
-        );
+        let losses =
+            (train_loss / prepared.train.len().max(1) as f64, mean_loss(&net, prepared, &prepared.valid, k, threads));
         history.push(losses);
         on_epoch(epoch, losses.0, losses.1);
         if prepared.valid.is_empty() || losses.1 < best.1 {
