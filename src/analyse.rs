@@ -87,7 +87,7 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
     let mut by_player: Vec<(String, Vec<MoveReport>)> = Vec::new();
     for &i in &chosen {
         let record = &mut records[i];
-        let name = |side: &str| record.tags.iter().find(|(n, _)| n == side).map_or("?".to_string(), |(_, v)| v.clone());
+        let name = |side: &str| record.tag(side).unwrap_or("?").to_string();
         let (white, black) = (name("White"), name("Black"));
         if several || args.game.is_some() {
             println!("Game {}: {white} vs {black}, {} ({})", i + 1, record.variant, record.result);
