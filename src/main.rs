@@ -6,6 +6,7 @@ mod analyse;
 mod match_cmd;
 mod play;
 mod progress;
+mod solve_cmd;
 mod tune_cmd;
 
 use clap::{Parser, Subcommand};
@@ -55,6 +56,8 @@ enum Cmd {
         #[arg(long, default_value_t = 8080)]
         port: u16,
     },
+    /// Die Chess solved exactly: every state's value, the table written for the engine.
+    Solve(solve_cmd::SolveArgs),
     /// Self-play data, the evaluation fitted to it, and a report on both.
     #[command(subcommand)]
     Tune(tune_cmd::TuneCmd),
@@ -103,6 +106,7 @@ fn main() -> ExitCode {
         Some(Cmd::Play(args)) => play::run(args),
         Some(Cmd::Match(args)) => match_cmd::run(args),
         Some(Cmd::Tune(cmd)) => tune_cmd::run(cmd),
+        Some(Cmd::Solve(args)) => solve_cmd::run(args),
         Some(Cmd::Serve { host, port }) => serve(std::net::SocketAddr::new(host, port)),
     }
 }

@@ -14,6 +14,7 @@
 //! last the FNV-1a checksum (`u32`) of everything before it.
 
 use crate::board::Board;
+use crate::checksum::fnv1a;
 use crate::piece::{Color, Role};
 
 /// Inputs per side: own or enemy, 6 roles, 64 squares.
@@ -100,10 +101,6 @@ pub struct Accumulator {
 pub fn feature(view: Color, color: Color, role: Role, square: usize) -> usize {
     let (side, sq) = if view == Color::White { (color.index(), square) } else { (color.index() ^ 1, square ^ 56) };
     side * 384 + role.index() * 64 + sq
-}
-
-fn fnv1a(bytes: &[u8]) -> u32 {
-    bytes.iter().fold(0x811c_9dc5u32, |h, &b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
 }
 
 impl Network {

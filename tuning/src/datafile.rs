@@ -16,6 +16,7 @@
 //! per occupied square in square order (up to 32 pieces), the side to move, the search's score
 //! for the side to move (centipawns; `i16::MIN` when there is none) and the ply it was reached at.
 
+use alea_engine::checksum::fnv1a;
 use alea_engine::{Board, Color, Role, Square};
 
 /// The file's first bytes.
@@ -83,10 +84,6 @@ pub struct Layout {
     pub games: Vec<(u64, std::ops::Range<usize>)>,
     /// The byte length of the header and the whole games: a resumed run cuts the file there.
     pub complete_len: usize,
-}
-
-fn fnv1a(bytes: &[u8]) -> u32 {
-    bytes.iter().fold(0x811c_9dc5u32, |h, &b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
 }
 
 /// The file's first bytes for a run of these settings.

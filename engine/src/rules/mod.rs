@@ -12,6 +12,7 @@ pub mod classic;
 pub mod dfen;
 pub mod dice;
 pub mod dicechess3;
+pub mod diechess;
 pub mod freedom;
 pub mod gollon;
 pub mod gollon2;

@@ -1,0 +1,39 @@
+//! `alea solve` through the binary: Die Chess solved to a loose tolerance writes a table the
+//! engine reads back; anything else is refused.
+
+use std::process::Command;
+
+fn alea() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_alea"))
+}
+
+#[test]
+fn solve_writes_a_table_the_engine_reads() {
+    let dir = std::env::temp_dir().join(format!("alea-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("diechess.table");
+    let out = alea()
+        .args(["solve", "diechess", "--tolerance", "1e-3", "--out", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("start: White scores 0.5"), "{text}");
+    assert!(text.contains("907200 states"), "{text}");
+    let table = alea_engine::solve::DieTable::read(&path).unwrap();
+    assert!(table.last_change <= 1e-3);
+    assert!(!dir.join("diechess.part").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn solve_refuses_other_games_and_bad_settings() {
+    for args in [
+        &["solve", "freedom"][..],
+        &["solve", "diechess", "--tolerance", "0"],
+        &["solve", "diechess", "--threads", "0"],
+    ] {
+        let out = alea().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
