@@ -12,10 +12,8 @@ fn solve_writes_a_table_the_engine_reads() {
     let dir = std::env::temp_dir().join(format!("alea-solve-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("diechess.table");
-    let out = alea()
-        .args(["solve", "diechess", "--tolerance", "1e-3", "--out", path.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out =
+        alea().args(["solve", "diechess", "--tolerance", "1e-3", "--out", path.to_str().unwrap()]).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains("start: White scores 0.5"), "{text}");
