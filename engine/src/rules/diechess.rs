@@ -474,6 +474,156 @@ fn parse_move(text: &str) -> Option<DieMove> {
     Some(DieMove { from, to, promotion })
 }
 
+/// The Die Chess rules, for the search (which assumes no board, no number of pieces): a
+/// position is a turn's start, the pre-roll turns are the pass and the moves in hand, and each
+/// turn after a roll carries its face.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct DieChess;
+
+impl super::Rules for DieChess {
+    type Position = DiePosition;
+    type Turn = DieTurn;
+
+    fn name(&self) -> &'static str {
+        "diechess"
+    }
+
+    fn bench_suite(&self) -> crate::bench::BenchSuite {
+        crate::bench::BenchSuite { depth: 3, cases: &[] }
+    }
+
+    /// The documents give none; what a face can do, for orderings.
+    fn piece_values(&self) -> crate::values::PieceValues {
+        crate::values::PieceValues([100, 300, 300, 500, 900, 0])
+    }
+
+    fn dice(&self) -> usize {
+        1
+    }
+
+    fn pre_roll_turns(&self, pos: &DiePosition, out: &mut super::TurnList<DieTurn>) {
+        out.clear();
+        if pos.end().is_none() {
+            out.extend(pos.pre_roll_turns());
+        }
+    }
+
+    fn outcomes(&self, pos: &DiePosition, out: &mut super::dice::OutcomeList) {
+        out.clear();
+        if pos.end().is_none() {
+            out.extend(super::dice::one_die());
+        }
+    }
+
+    fn allowed_turns(&self, pos: &DiePosition, roll: &super::Roll, out: &mut super::TurnList<DieTurn>) {
+        out.clear();
+        out.extend(pos.turns_after_roll(Role::of_face(roll.faces()[0])));
+    }
+
+    fn any_turns(&self, pos: &DiePosition, out: &mut super::TurnList<DieTurn>) {
+        out.clear();
+        out.extend(pos.pre_roll_turns());
+        for face in Role::ALL {
+            out.extend(pos.turns_after_roll(face));
+        }
+    }
+
+    fn play(&self, pos: &DiePosition, turn: DieTurn) -> DiePosition {
+        pos.play(turn)
+    }
+
+    fn end(&self, pos: &DiePosition) -> Option<super::GameEnd> {
+        use super::{EndReason, GameEnd, GameResult};
+        pos.end().map(|end| match end {
+            DieEnd::KingCaptured(loser) => GameEnd { result: GameResult::Win(!loser), reason: EndReason::KingCapture },
+            DieEnd::TurnLimit => GameEnd { result: GameResult::Draw, reason: EndReason::TurnLimit },
+        })
+    }
+
+    /// The state and the turns played (the value depends on the turns left near the limit).
+    fn hash(&self, pos: &DiePosition) -> u64 {
+        let mut x = (crate::solve::state_index(pos) as u64) << 1 | pos.turn.index() as u64;
+        x ^= u64::from(pos.turns_played) << 40;
+        // SplitMix64's finaliser: the table's slots need the bits spread.
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^ (x >> 31)
+    }
+
+    /// No repetition rule: the turn limit ends every game.
+    fn reversible_plies(&self, _pos: &DiePosition) -> u32 {
+        0
+    }
+
+    fn turn(&self, pos: &DiePosition) -> Color {
+        pos.turn
+    }
+
+    fn in_check(&self, _pos: &DiePosition) -> bool {
+        false
+    }
+
+    fn turn_to_uci(&self, turn: DieTurn) -> String {
+        turn.to_string()
+    }
+
+    fn parse_turn(&self, pos: &DiePosition, text: &str) -> Option<DieTurn> {
+        pos.parse_turn(text).ok()
+    }
+
+    fn roll_meaning(&self, roll: &super::Roll) -> String {
+        format!("the die shows a {}", Role::of_face(roll.faces()[0]).name())
+    }
+}
+
+/// A static score for the search, in centipawns for the side to move: a die showing the king
+/// is a target (the only way to lose), the more so within one move of the enemy die; moves in
+/// hand are worth a little. Nothing here is exact: [`crate::solve`] is.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct DieEval;
+
+/// What showing the king costs, and what it costs more within the enemy's reach.
+const KING_SHOWN: i32 = 150;
+const KING_IN_REACH: i32 = 300;
+const MOVE_IN_HAND: i32 = 10;
+
+impl DieEval {
+    fn side_score(pos: &DiePosition, us: Color) -> i32 {
+        let die = pos.die(us);
+        let enemy = pos.die(!us);
+        let mut score = MOVE_IN_HAND * i32::from(die.in_hand);
+        if die.face == Role::King {
+            score -= KING_SHOWN;
+            // Some face of the enemy die could take it from where it stands.
+            let reach = Role::ALL.into_iter().any(|f| targets(!us, f, enemy.square, die.square).contains(die.square));
+            if reach {
+                score -= KING_IN_REACH;
+            }
+        }
+        score
+    }
+}
+
+impl crate::eval::Evaluator<DieChess> for DieEval {
+    fn evaluate(&self, _rules: &DieChess, pos: &DiePosition) -> i32 {
+        DieEval::side_score(pos, pos.turn) - DieEval::side_score(pos, !pos.turn)
+    }
+
+    fn tactical(&self, pos: &DiePosition, turn: DieTurn) -> Option<i32> {
+        let m = turn.mv?;
+        let enemy = pos.die(!pos.turn);
+        (m.to == enemy.square).then_some(if enemy.face == Role::King { 10_000 } else { 100 })
+    }
+
+    fn worth_at_horizon(&self, pos: &DiePosition, turn: DieTurn) -> bool {
+        turn.mv.is_some_and(|m| m.to == pos.die(!pos.turn).square && pos.die(!pos.turn).face == Role::King)
+    }
+
+    fn history_slot(&self, _pos: &DiePosition, turn: DieTurn) -> usize {
+        turn.mv.map_or(0, |m| m.from.index() * 64 + m.to.index())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -134,6 +134,8 @@ pub enum EndReason {
     ThreefoldRepetition,
     FiftyMoveRule,
     InsufficientMaterial,
+    /// Die Chess's 200 turns.
+    TurnLimit,
 }
 
 impl EndReason {
@@ -145,6 +147,7 @@ impl EndReason {
             EndReason::ThreefoldRepetition => "threefold repetition",
             EndReason::FiftyMoveRule => "fifty-move rule",
             EndReason::InsufficientMaterial => "insufficient material",
+            EndReason::TurnLimit => "turn limit",
         }
     }
 }
