@@ -111,6 +111,7 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
     let mut options = Vec::new();
     let mut eval = None;
     let mut net = None;
+    let mut exact_solution = true;
     for word in spec.split_whitespace() {
         let (key, value) = word.split_once('=').ok_or_else(|| format!("'{word}' in --engine is not key=value"))?;
         let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{key} takes a number, not '{v}'"));
@@ -145,6 +146,13 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
                     eval = Some(std::sync::Arc::new(params));
                 }
             }
+            "solution" => {
+                exact_solution = match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(format!("solution takes on or off, not '{value}'")),
+                }
+            }
             k if k.starts_with("option.") => options.push((k["option.".len()..].to_string(), value.to_string())),
             _ => return Err(format!("unknown key '{key}' in --engine")),
         }
@@ -158,6 +166,7 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
         (Some("alea"), None) => {
             let mut alea = AleaPlayer::with_eval(limit, eval);
             alea.net = net;
+            alea.exact_solution = exact_solution;
             if let Some(name) = name {
                 alea.name = name;
             }

@@ -77,13 +77,20 @@ impl BenchCase {
 pub fn suites(variants: &[String]) -> Result<Vec<(&'static str, BenchSuite)>, String> {
     let names: Vec<String> =
         if variants.is_empty() { VARIANTS.iter().map(|v| v.to_string()).collect() } else { variants.to_vec() };
-    names
-        .iter()
-        .map(|name| {
-            let game = GameHandle::new(name, false)?;
-            Ok((game.variant(), game.bench_suite()))
-        })
-        .collect()
+    let mut found = Vec::new();
+    for name in &names {
+        let game = GameHandle::new(name, false)?;
+        let suite = game.bench_suite();
+        // Die Chess is played from its exact solution: there is no search to time.
+        if suite.cases.is_empty() {
+            if !variants.is_empty() {
+                return Err(format!("{} has no bench suite: it is played from its exact solution", game.variant()));
+            }
+            continue;
+        }
+        found.push((game.variant(), suite));
+    }
+    Ok(found)
 }
 
 /// Searches each suite of `suites` to `depth` (each suite's own when `None`) with `options`, a
@@ -136,5 +143,7 @@ mod tests {
             }
         }
         assert!(suites(&["checkers".into()]).is_err());
+        assert!(suites(&["diechess".into()]).unwrap_err().contains("exact solution"));
+        assert_eq!(suites(&[]).unwrap().len(), VARIANTS.len() - 1, "every variant but diechess");
     }
 }

@@ -103,7 +103,10 @@ pub fn play_turn(
                     } else {
                         remaining(&limits, &budget)
                     };
-                    after_roll(handle, &RollSpec::Faces(roll.faces().to_vec()), move_limits, &mut search, events)
+                    let answer =
+                        after_roll(handle, &RollSpec::Faces(roll.faces().to_vec()), move_limits, &mut search, events)?;
+                    // Our own roll is part of the turn where the game records it with the move.
+                    Ok(handle.turn_with_roll(&answer, &roll))
                 }
             }
         }

@@ -8,6 +8,7 @@ use crate::game::{Game, MicroGame};
 use crate::params::EvalParams;
 use crate::piece::Color;
 use crate::rules::dice::{OutcomeList, Roll};
+use crate::rules::diechess::{DieChess, DiePosition, DieTurn};
 use crate::rules::micro::{MicroRules, MicroTurn, PlanCache, StepList, allowed_steps, for_each_turn};
 use crate::rules::{GameEnd, MicroVariant, Position, Rules, TurnList, Variant, VariantKind};
 use crate::search::{Choice, MicroInput, OutcomeAdvice, Root, ScoredChoice, SearchOptions, SearchResult, Shared};
@@ -16,8 +17,8 @@ use crate::values::PieceValues;
 use crate::{Board, Move, Square};
 
 /// Every variant by its `UCI_Variant` name, the default first.
-pub const VARIANTS: [&str; 8] =
-    ["freedom", "classic", "brainking", "vegas", "dicechess3", "burmese", "gollon", "gollon2"];
+pub const VARIANTS: [&str; 9] =
+    ["freedom", "classic", "brainking", "vegas", "dicechess3", "burmese", "gollon", "gollon2", "diechess"];
 
 /// The dice of a `go roll` or `legalmoves roll`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,6 +65,8 @@ enum Played {
     OneMove(Game<Variant>),
     /// Several micro-moves a turn.
     Micro(MicroGame<MicroVariant>),
+    /// Die Chess: two dice on the board, played from its exact solution.
+    Die(Game<DieChess>),
 }
 
 impl GameHandle {
@@ -81,7 +84,19 @@ impl GameHandle {
         recapture: Option<&str>,
         turns: &[String],
     ) -> Result<GameHandle, String> {
-        let mut handle = if let Some(rules) = MicroVariant::from_name(variant) {
+        let mut handle = if variant.eq_ignore_ascii_case("diechess") {
+            if chess960 {
+                return Err("diechess is played from its own start only".into());
+            }
+            if recapture.is_some() {
+                return Err("a recapture square is only part of freedom".into());
+            }
+            let start = match fen {
+                Some(text) => DiePosition::from_fen(text)?,
+                None => DiePosition::start(),
+            };
+            GameHandle { played: Played::Die(Game::new(DieChess, start)) }
+        } else if let Some(rules) = MicroVariant::from_name(variant) {
             if chess960 {
                 return Err(format!("{} is played from the standard start only", rules.name()));
             }
@@ -121,6 +136,7 @@ impl GameHandle {
         match &self.played {
             Played::OneMove(g) => g.rules().name(),
             Played::Micro(g) => g.rules().name(),
+            Played::Die(g) => g.rules().name(),
         }
     }
 
@@ -129,13 +145,14 @@ impl GameHandle {
         match &self.played {
             Played::OneMove(g) => g.rules().bench_suite(),
             Played::Micro(g) => g.rules().bench_suite(),
+            Played::Die(g) => g.rules().bench_suite(),
         }
     }
 
     pub fn chess960(&self) -> bool {
         match &self.played {
             Played::OneMove(g) => g.rules().chess960(),
-            Played::Micro(_) => false,
+            Played::Micro(_) | Played::Die(_) => false,
         }
     }
 
@@ -149,6 +166,7 @@ impl GameHandle {
         match &self.played {
             Played::OneMove(g) => g.rules().dice(),
             Played::Micro(g) => g.rules().dice(),
+            Played::Die(g) => g.rules().dice(),
         }
     }
 
@@ -158,13 +176,14 @@ impl GameHandle {
         match &self.played {
             Played::OneMove(g) => g.rules().roll_meaning(roll),
             Played::Micro(g) => g.rules().roll_meaning(roll),
+            Played::Die(g) => g.rules().roll_meaning(roll),
         }
     }
 
     /// The dice still to use in a turn in progress (a DFEN with dice), if there is one.
     pub fn dice_left(&self) -> Option<Roll> {
         match &self.played {
-            Played::OneMove(_) => None,
+            Played::OneMove(_) | Played::Die(_) => None,
             Played::Micro(g) => g.rules().roll_left(g.position()),
         }
     }
@@ -180,6 +199,7 @@ impl GameHandle {
                 g.play_uci(turn, |p| p.board.fen()).map(|_| ()).map_err(|e| e.to_string())
             }
             Played::Micro(g) => g.play_text(turn, None).map(|_| ()),
+            Played::Die(g) => g.play_uci(turn, DiePosition::fen).map(|_| ()).map_err(|e| e.to_string()),
         }
     }
 
@@ -190,6 +210,7 @@ impl GameHandle {
     pub fn start_turn(&mut self, roll: &Roll) -> Result<bool, String> {
         match &mut self.played {
             Played::OneMove(g) => Err(format!("{} plays one move a turn: play the turn whole", g.rules().name())),
+            Played::Die(_) => Err("diechess plays one move a turn: play the turn whole".into()),
             Played::Micro(g) => {
                 if roll.dice() != g.rules().dice() {
                     return Err(format!("{} rolls {} dice, not {}", g.rules().name(), g.rules().dice(), roll.dice()));
@@ -203,6 +224,7 @@ impl GameHandle {
     pub fn play_step(&mut self, micro: &str) -> Result<bool, String> {
         match &mut self.played {
             Played::OneMove(g) => Err(format!("{} plays one move a turn: play the turn whole", g.rules().name())),
+            Played::Die(_) => Err("diechess plays one move a turn: play the turn whole".into()),
             Played::Micro(g) => g.play_step(micro),
         }
     }
@@ -210,7 +232,7 @@ impl GameHandle {
     /// The micro-moves played so far of a turn made one at a time (`0000` when none).
     pub fn partial_turn(&self) -> String {
         match &self.played {
-            Played::OneMove(_) => "0000".into(),
+            Played::OneMove(_) | Played::Die(_) => "0000".into(),
             Played::Micro(g) => g.partial_turn().to_uci(false),
         }
     }
@@ -225,6 +247,28 @@ impl GameHandle {
                 let roll = roll.filter(|_| !g.position().in_turn());
                 g.play_text(turn, roll).map(|_| ())
             }
+            // The answer after a roll is the move alone; the game records the roll with it.
+            Played::Die(_) => match roll {
+                Some(roll) if !turn.starts_with("roll") => {
+                    let face = crate::Role::of_face(roll.faces()[0]);
+                    DieTurn::after_roll(face, turn)?;
+                    self.play(&self.turn_with_roll(turn, roll))
+                }
+                _ => self.play(turn),
+            },
+        }
+    }
+
+    /// The turn as `position ... moves` writes it, of the answer `answer` after `roll`: the
+    /// answer itself, but in Die Chess, whose roll changes the die, the roll joined to it
+    /// (`roll2,a1b3`; `roll2` for not moving).
+    pub fn turn_with_roll(&self, answer: &str, roll: &Roll) -> String {
+        match &self.played {
+            Played::Die(_) if !answer.starts_with("roll") => {
+                let face = crate::Role::of_face(roll.faces()[0]);
+                DieTurn::after_roll(face, answer).map_or_else(|_| answer.to_string(), |t| t.to_string())
+            }
+            _ => answer.to_string(),
         }
     }
 
@@ -236,6 +280,7 @@ impl GameHandle {
             Played::Micro(g) => crate::rules::micro::parse_turn(g.rules(), g.position(), text)
                 .ok()
                 .map(|moves| MicroTurn::new(&moves).to_uci(false)),
+            Played::Die(_) => DieTurn::parse(text).ok().map(|t| t.to_string()),
         }
     }
 
@@ -243,7 +288,7 @@ impl GameHandle {
     pub fn in_check(&self) -> bool {
         match &self.played {
             Played::OneMove(g) => g.rules().in_check(g.position()),
-            Played::Micro(_) => false,
+            Played::Micro(_) | Played::Die(_) => false,
         }
     }
 
@@ -252,6 +297,7 @@ impl GameHandle {
         match &self.played {
             Played::OneMove(g) => g.start().board.fen(),
             Played::Micro(g) => g.rules().dfen(g.start()),
+            Played::Die(g) => g.start().fen(),
         }
     }
 
@@ -283,6 +329,16 @@ impl GameHandle {
                 }
                 total
             }
+            Played::Die(g) => {
+                let pos = g.position();
+                let Ok(t) = DieTurn::parse(turn) else { return 0 };
+                let enemy = pos.die(!pos.turn);
+                match t.mv {
+                    Some(m) if m.to == enemy.square && enemy.face == crate::Role::King => KING,
+                    Some(m) if m.to == enemy.square => g.rules().piece_values().of(enemy.face),
+                    _ => 0,
+                }
+            }
         }
     }
 
@@ -291,6 +347,7 @@ impl GameHandle {
         match &self.played {
             Played::OneMove(g) => g.end(),
             Played::Micro(g) => g.end(),
+            Played::Die(g) => g.end(),
         }
     }
 
@@ -299,17 +356,17 @@ impl GameHandle {
         match &self.played {
             Played::OneMove(g) => g.position().board.fen(),
             Played::Micro(g) => g.rules().dfen(g.position()),
+            Played::Die(g) => g.position().fen(),
         }
     }
 
     /// The board as front ends draw it, whatever its size.
     pub fn diagram(&self) -> Diagram {
-        let board = self.board();
         let ranks = (0..8u8)
             .rev()
             .map(|rank| {
                 let pieces =
-                    (0..8u8).map(|file| board.piece_at(Square::from_coords(file, rank)).map(|p| p.char())).collect();
+                    (0..8u8).map(|file| self.piece_at(Square::from_coords(file, rank)).map(|p| p.char())).collect();
                 ((rank + 1).to_string(), pieces)
             })
             .collect();
@@ -319,12 +376,28 @@ impl GameHandle {
     /// The board alone as chess FEN writes it (no dice left or en-passant targets of a turn of
     /// micro-moves): the position as the evaluation sees it, for fitting data.
     pub fn board_fen(&self) -> String {
-        self.board().fen()
+        match self.board() {
+            Some(board) => board.fen(),
+            None => self.fen(),
+        }
     }
 
     /// The piece on the square named `square` (`e4`), if any.
     pub fn piece_on(&self, square: &str) -> Option<crate::Piece> {
-        self.board().piece_at(Square::parse(square)?)
+        self.piece_at(Square::parse(square)?)
+    }
+
+    fn piece_at(&self, square: Square) -> Option<crate::Piece> {
+        match &self.played {
+            Played::Die(g) => {
+                let pos = g.position();
+                Color::ALL
+                    .into_iter()
+                    .find(|&c| pos.king_taken != Some(c) && pos.die(c).square == square)
+                    .map(|color| crate::Piece { color, role: pos.die(color).face })
+            }
+            _ => self.board().and_then(|b| b.piece_at(square)),
+        }
     }
 
     /// The FEN of Chess960 start number `index` (0 to 959; larger numbers wrap), in the
@@ -333,17 +406,29 @@ impl GameHandle {
         Board::chess960((index % 960) as u16).fen()
     }
 
-    /// The board.
-    pub(crate) fn board(&self) -> &Board {
+    /// The chess board, in the variants that have one (Die Chess holds two dice instead).
+    pub(crate) fn board(&self) -> Option<&Board> {
         match &self.played {
-            Played::OneMove(g) => &g.position().board,
-            Played::Micro(g) => &g.position().board,
+            Played::OneMove(g) => Some(&g.position().board),
+            Played::Micro(g) => Some(&g.position().board),
+            Played::Die(_) => None,
         }
     }
 
     /// The side to move (whose turn it is).
     pub fn side_to_move(&self) -> Color {
-        self.board().turn()
+        match &self.played {
+            Played::Die(g) => g.position().turn,
+            _ => self.board().expect("a chess board").turn(),
+        }
+    }
+
+    /// The move number (FEN's sixth field).
+    pub fn fullmove_number(&self) -> u32 {
+        match &self.played {
+            Played::Die(g) => g.position().fullmove,
+            _ => self.board().expect("a chess board").fullmove_number(),
+        }
     }
 
     /// The position's key (repetitions, `d`).
@@ -351,6 +436,7 @@ impl GameHandle {
         match &self.played {
             Played::OneMove(g) => g.position().hash(),
             Played::Micro(g) => g.position().hash(),
+            Played::Die(g) => g.rules().hash(g.position()),
         }
     }
 
@@ -359,6 +445,7 @@ impl GameHandle {
         match &self.played {
             Played::OneMove(g) => g.turns().iter().map(|&t| g.rules().turn_to_uci(t)).collect(),
             Played::Micro(g) => g.turns().iter().map(|t| t.to_uci(false)).collect(),
+            Played::Die(g) => g.turns().iter().map(|t| t.to_string()).collect(),
         }
     }
 
@@ -368,9 +455,10 @@ impl GameHandle {
         let roll = match &self.played {
             Played::OneMove(g) => g.rules().roll_of(faces).map_err(|e| e.to_string())?,
             Played::Micro(g) => g.rules().roll_of(faces).map_err(|e| e.to_string())?,
+            Played::Die(g) => g.rules().roll_of(faces).map_err(|e| e.to_string())?,
         };
         match &self.played {
-            Played::OneMove(_) => {}
+            Played::OneMove(_) | Played::Die(_) => {}
             Played::Micro(g) => match g.rules().roll_left(g.position()) {
                 Some(left) if left != roll => {
                     return Err(format!("the turn in progress has the dice {left} left, not {roll}"));
@@ -402,6 +490,7 @@ impl GameHandle {
                 sorted_texts(list.iter().map(|&t| g.rules().turn_to_uci(t)))
             }
             Played::Micro(_) => Vec::new(),
+            Played::Die(g) => sorted_texts(g.position().pre_roll_turns().iter().map(|t| t.to_string())),
         }
     }
 
@@ -429,13 +518,18 @@ impl GameHandle {
                 for_each_turn(g.rules(), &pos, &mut PlanCache::default(), &mut |t, _| turns.push(t.to_uci(false)));
                 Ok(sorted_texts(turns))
             }
+            // What the player answers after the roll: the move alone, or `0000`.
+            Played::Die(g) => {
+                let face = self.die_face(roll)?;
+                Ok(sorted_texts(g.position().turns_after_roll(face).iter().map(DieTurn::answer)))
+            }
         }
     }
 
     /// How many whole turns the roll allows (for lists too long to print).
     pub fn count_turns(&self, roll: &RollSpec) -> Result<u64, String> {
         match &self.played {
-            Played::OneMove(_) => Ok(self.allowed_turns(roll)?.len() as u64),
+            Played::OneMove(_) | Played::Die(_) => Ok(self.allowed_turns(roll)?.len() as u64),
             Played::Micro(g) => {
                 if let Some(end) = self.end() {
                     return Err(format!("the game is over ({end}); no roll can be played"));
@@ -455,7 +549,7 @@ impl GameHandle {
     /// order, without listing them (a Gollon roll allows millions); `None` past the last.
     pub fn nth_turn(&self, roll: &RollSpec, k: u64) -> Result<Option<String>, String> {
         match &self.played {
-            Played::OneMove(_) => Ok(self.allowed_turns(roll)?.into_iter().nth(k as usize)),
+            Played::OneMove(_) | Played::Die(_) => Ok(self.allowed_turns(roll)?.into_iter().nth(k as usize)),
             Played::Micro(g) => {
                 if let Some(end) = self.end() {
                     return Err(format!("the game is over ({end}); no roll can be played"));
@@ -474,7 +568,7 @@ impl GameHandle {
             return false;
         }
         match &self.played {
-            Played::OneMove(_) => {
+            Played::OneMove(_) | Played::Die(_) => {
                 self.allowed_turns(&RollSpec::Faces(roll.faces().to_vec())).is_ok_and(|l| l.iter().any(|t| t == turn))
             }
             Played::Micro(g) => {
@@ -490,7 +584,7 @@ impl GameHandle {
     /// among equals; and that gain.
     pub fn greedy_turn(&self, roll: &RollSpec) -> Result<(String, i32), String> {
         match &self.played {
-            Played::OneMove(_) => {
+            Played::OneMove(_) | Played::Die(_) => {
                 let allowed = self.allowed_turns(roll)?;
                 let best = allowed.iter().map(|t| self.material_gain(t)).max().unwrap_or(0);
                 let turn = allowed.into_iter().find(|t| self.material_gain(t) == best).unwrap_or_else(|| "0000".into());
@@ -511,7 +605,7 @@ impl GameHandle {
     /// player makes a turn one micro-move at a time); one-move variants list their moves.
     pub fn first_moves(&self, roll: &RollSpec) -> Result<Vec<String>, String> {
         match &self.played {
-            Played::OneMove(_) => self.allowed_turns(roll),
+            Played::OneMove(_) | Played::Die(_) => self.allowed_turns(roll),
             Played::Micro(g) => {
                 if let Some(end) = self.end() {
                     return Err(format!("the game is over ({end}); no roll can be played"));
@@ -540,6 +634,14 @@ impl GameHandle {
         }
     }
 
+    /// The face a Die Chess roll shows.
+    fn die_face(&self, roll: &RollSpec) -> Result<crate::Role, String> {
+        match roll {
+            RollSpec::Any => Err("diechess has no free turn: give the face rolled".into()),
+            RollSpec::Faces(faces) => Ok(crate::Role::of_face(self.check_roll(faces)?.faces()[0])),
+        }
+    }
+
     /// May the side to move roll now? Not once the game is over or in a turn in progress, nor
     /// where the rules forbid it (Vegas: in check, or after giving check): the turn is then one
     /// of [`GameHandle::pre_roll_turns`].
@@ -560,6 +662,11 @@ impl GameHandle {
             }
             Played::Micro(g) if g.position().in_turn() => OutcomeList::new(),
             Played::Micro(g) => g.rules().outcomes(g.position()),
+            Played::Die(g) => {
+                let mut out = OutcomeList::new();
+                g.rules().outcomes(g.position(), &mut out);
+                out
+            }
         }
     }
 
@@ -603,6 +710,12 @@ impl GameHandle {
                     lines.push(format!("Turn in progress, dice left: {roll}"));
                 }
             }
+            Played::Die(g) => {
+                let pos = g.position();
+                let hand = |c: Color| pos.die(c).in_hand;
+                lines.push(format!("Moves in hand: White {}, Black {}", hand(Color::White), hand(Color::Black)));
+                lines.push(format!("Turns played: {} of {}", pos.turns_played, crate::rules::diechess::TURN_LIMIT));
+            }
         }
         lines
     }
@@ -619,9 +732,8 @@ impl GameHandle {
             return Err("perft depth must be at least 1".into());
         }
         let chess960 = self.chess960();
-        Ok(crate::perft::perft_divide_until(self.board(), depth, stop, |m, n| {
-            counted(&m.to_uci(chess960).to_string(), n)
-        }))
+        let board = self.board().ok_or_else(|| format!("{} has no chess moves to count", self.variant()))?;
+        Ok(crate::perft::perft_divide_until(board, depth, stop, |m, n| counted(&m.to_uci(chess960).to_string(), n)))
     }
 
     /// Searches the position. `eval` replaces the variant's evaluation; `report` sees each
@@ -676,6 +788,46 @@ impl GameHandle {
                 let result = crate::search::search_micro(&input, shared, &mut |r| report(&text(r)));
                 Ok(text(&result))
             }
+            // Played from the exact solution (solved here the first time, unless loaded).
+            Played::Die(g) if !options.exact_solution => {
+                let pos = g.position();
+                let parse = |t: &String| pos.parse_turn(t).map_err(|e| format!("{t} is not a turn here: {e}"));
+                let root = match root {
+                    SearchRoot::Decision => Root::PreRoll,
+                    SearchRoot::Rolled(spec) => Root::Turns(pos.turns_after_roll(self.die_face(spec)?)),
+                    SearchRoot::Only(turns) => Root::Turns(turns.iter().map(parse).collect::<Result<_, _>>()?),
+                };
+                let eval = crate::rules::diechess::DieEval;
+                let input = crate::search::SearchInput {
+                    rules: g.rules(),
+                    eval: &eval,
+                    position: pos,
+                    root,
+                    history: g.hashes(),
+                    limits,
+                    options,
+                };
+                let text = |r: &SearchResult<DieTurn>| map_result(r, DieTurn::answer);
+                let result = crate::search::search(&input, shared, &mut |r| report(&text(r)));
+                Ok(text(&result))
+            }
+            Played::Die(g) => {
+                let root = match root {
+                    SearchRoot::Decision => crate::solve::DieRoot::Decision,
+                    SearchRoot::Rolled(spec) => crate::solve::DieRoot::Rolled(self.die_face(spec)?),
+                    SearchRoot::Only(turns) => crate::solve::DieRoot::Only(
+                        turns
+                            .iter()
+                            .map(|t| g.position().parse_turn(t).map_err(|e| format!("{t} is not a turn here: {e}")))
+                            .collect::<Result<_, _>>()?,
+                    ),
+                };
+                let table = crate::solve::shared_table();
+                let scale = crate::params::DEFAULT_RESULT_SCALE;
+                let result = map_result(&table.answer(g.position(), &root, scale), DieTurn::answer);
+                report(&result);
+                Ok(result)
+            }
         }
     }
 
@@ -689,6 +841,7 @@ impl GameHandle {
             Played::OneMove(g) => {
                 Err(format!("expectimax2 plays the variants of several moves a turn, not {}", g.rules().name()))
             }
+            Played::Die(_) => Err("expectimax2 plays the variants of several moves a turn, not diechess".into()),
             Played::Micro(g) => {
                 let pos = self.rolled_micro(g, roll)?;
                 Ok(crate::search::baseline::expectimax2(g.rules(), &pos).0.to_uci(false))
@@ -732,6 +885,8 @@ impl GameHandle {
                 }
                 parts.join(",")
             }
+            // Die Chess writes its turns as the protocol does.
+            Played::Die(_) => turn.to_string(),
         }
     }
 
@@ -760,6 +915,7 @@ impl GameHandle {
                 }
                 (moves.len() <= crate::rules::dice::MAX_DICE).then(|| moves.join(","))
             }
+            Played::Die(_) => DieTurn::parse(text).ok().map(|t| t.to_string()),
         }
     }
 
@@ -771,7 +927,7 @@ impl GameHandle {
                 (Variant::Freedom(f), Some(m)) => f.freedom_kinds(g.position(), m).names(),
                 _ => Vec::new(),
             },
-            Played::Micro(_) => Vec::new(),
+            Played::Micro(_) | Played::Die(_) => Vec::new(),
         }
     }
 
@@ -780,6 +936,7 @@ impl GameHandle {
         match &self.played {
             Played::OneMove(g) => EvalParams::from_values(g.rules().piece_values()),
             Played::Micro(g) => EvalParams::from_values(g.rules().piece_values()),
+            Played::Die(g) => EvalParams::from_values(g.rules().piece_values()),
         }
     }
 
@@ -788,6 +945,7 @@ impl GameHandle {
         match &self.played {
             Played::OneMove(g) => g.rules().default_eval(),
             Played::Micro(g) => g.rules().default_eval(),
+            Played::Die(g) => g.rules().default_eval(),
         }
     }
 

@@ -91,7 +91,7 @@ impl GameRecord {
     pub fn game(&self) -> GameHandle {
         let mut game = self.start_game().expect("a recorded start");
         for t in &self.turns {
-            game.play(&t.turn).expect("a recorded turn");
+            game.play_checked(&t.turn, t.roll.as_ref()).expect("a recorded turn");
         }
         game
     }
@@ -132,12 +132,11 @@ impl GameRecord {
         out.push('\n');
         let mut words: Vec<String> = Vec::new();
         for (i, t) in self.turns.iter().enumerate() {
-            let board = game.board();
-            let white = board.turn() == crate::Color::White;
+            let white = game.side_to_move() == crate::Color::White;
             if white {
-                words.push(format!("{}.", board.fullmove_number()));
+                words.push(format!("{}.", game.fullmove_number()));
             } else if i == 0 {
-                words.push(format!("{}...", board.fullmove_number()));
+                words.push(format!("{}...", game.fullmove_number()));
             }
             words.push(game.san(&t.turn));
             // The rest of a turn set up in progress (a DFEN with dice) shows the dice it had.
@@ -155,7 +154,7 @@ impl GameRecord {
                 Some(c) => words.push(format!("{{{command} {}}}", c.replace('}', ")"))),
                 None => words.push(format!("{{{command}}}")),
             }
-            game.play(&t.turn).expect("a recorded turn");
+            game.play_checked(&t.turn, t.roll.as_ref()).expect("a recorded turn");
         }
         words.push(self.result.clone());
         // Lines of at most 80 characters.
@@ -280,7 +279,8 @@ impl GameRecord {
                 };
                 return Err(PgnError(format!("{at}: {why} ({})", game.fen())));
             }
-            game.play(&turn).map_err(|e| PgnError(format!("{at}: {e}")))?;
+            game.play_checked(&turn, roll.filter(|_| in_turn.is_none()).as_ref())
+                .map_err(|e| PgnError(format!("{at}: {e}")))?;
             record.turns.push(RecordedTurn {
                 turn,
                 roll: roll.filter(|_| in_turn.is_none()),

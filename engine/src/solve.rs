@@ -344,6 +344,118 @@ impl DieTable {
     }
 }
 
+/// Where the table is asked: before the roll (its options against rolling), after a roll of
+/// this face, or among these pre-roll turns only (`go searchmoves`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DieRoot {
+    Decision,
+    Rolled(Role),
+    Only(Vec<DieTurn>),
+}
+
+impl DieTable {
+    /// The engine's answer from the table, as a search reports one: every choice with its exact
+    /// value, before the roll each face's best turn, the value as centipawns of the evaluation's
+    /// scale (`scale`), a sure win or loss as a mate in one.
+    pub fn answer(&self, pos: &DiePosition, root: &DieRoot, scale: f64) -> crate::search::SearchResult<DieTurn> {
+        use crate::search::{Choice, OutcomeAdvice, ScoredChoice};
+        let started = std::time::Instant::now();
+        let centipawns = |v: f64| value_to_centipawns(v, scale);
+        let mut options: Vec<(Choice<DieTurn>, f64)> = match root {
+            DieRoot::Decision => {
+                let mut turns: Vec<(Choice<DieTurn>, f64)> =
+                    pos.pre_roll_turns().into_iter().map(|t| (Choice::Turn(t), self.turn_value(pos, t))).collect();
+                turns.rotate_left(1);
+                turns.insert(0, (Choice::Roll, self.roll_value(pos)));
+                turns
+            }
+            DieRoot::Rolled(face) => {
+                pos.turns_after_roll(*face).into_iter().map(|t| (Choice::Turn(t), self.turn_value(pos, t))).collect()
+            }
+            DieRoot::Only(turns) => turns.iter().map(|&t| (Choice::Turn(t), self.turn_value(pos, t))).collect(),
+        };
+        // Best first; equals keep the order above (rolling, the moves, then passing).
+        options.sort_by(|a, b| if (a.1 - b.1).abs() <= TIE { std::cmp::Ordering::Equal } else { b.1.total_cmp(&a.1) });
+        let (best, value) = options.first().copied().expect("a turn is always possible");
+        let outcomes = if *root == DieRoot::Decision {
+            Role::ALL
+                .into_iter()
+                .map(|face| {
+                    let (turn, v) = self.best_after_roll(pos, face);
+                    OutcomeAdvice {
+                        roll: crate::rules::Roll::single(face.face()),
+                        probability: 1.0 / 6.0,
+                        best: turn,
+                        score: centipawns(v),
+                    }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mate = if value >= 1.0 {
+            Some(1)
+        } else if value <= 0.0 {
+            Some(-1)
+        } else {
+            None
+        };
+        crate::search::SearchResult {
+            pv: match best {
+                Choice::Turn(t) => vec![t],
+                Choice::Roll => Vec::new(),
+            },
+            best,
+            score: centipawns(value),
+            depth: 1,
+            seldepth: 1,
+            nodes: options.len() as u64,
+            elapsed: started.elapsed(),
+            roll_score: (*root == DieRoot::Decision).then(|| centipawns(self.roll_value(pos))),
+            choices: options
+                .iter()
+                .map(|&(choice, v)| ScoredChoice { choice, score: centipawns(v), exact: true })
+                .collect(),
+            outcomes,
+            mate,
+            hashfull: 0,
+            result_scale: scale,
+        }
+    }
+}
+
+/// The centipawns whose expected result on the evaluation's logistic is `value` (a win counted
+/// 1, a draw 1/2), within the scores a search reports.
+pub fn value_to_centipawns(value: f64, scale: f64) -> i32 {
+    let p = value.clamp(1e-9, 1.0 - 1e-9);
+    let cp = 400.0 / scale * (p / (1.0 - p)).log10();
+    if value >= 1.0 {
+        crate::search::WIN - 1
+    } else if value <= 0.0 {
+        -(crate::search::WIN - 1)
+    } else {
+        (cp.round() as i32).clamp(-crate::eval::EVAL_MAX, crate::eval::EVAL_MAX)
+    }
+}
+
+/// The table the engine plays Die Chess from: one per process, installed from a file
+/// ([`install_table`], the protocol's `DieChessTable`) or solved the first time it is needed.
+static TABLE: std::sync::RwLock<Option<std::sync::Arc<DieTable>>> = std::sync::RwLock::new(None);
+
+/// The table in use, solving the game first (about ten seconds on two threads) if none is.
+pub fn shared_table() -> std::sync::Arc<DieTable> {
+    if let Some(table) = TABLE.read().unwrap_or_else(|e| e.into_inner()).as_ref() {
+        return table.clone();
+    }
+    let mut slot = TABLE.write().unwrap_or_else(|e| e.into_inner());
+    slot.get_or_insert_with(|| std::sync::Arc::new(DieTable::solve(1e-12, 2, &mut |_, _| {}))).clone()
+}
+
+/// Makes `table` the one the engine plays from.
+pub fn install_table(table: DieTable) {
+    *TABLE.write().unwrap_or_else(|e| e.into_inner()) = Some(std::sync::Arc::new(table));
+}
+
 /// Possible states: 64 x 63 placements, each die 6 faces with 0..=2 (pawn, knight, bishop) or
 /// 0..=1 (rook, queen, king) in hand: 15 die states a square.
 pub const POSSIBLE: usize = 64 * 63 * 15 * 15;

@@ -45,8 +45,15 @@ fn run(c: &Case, depth: u32, options: SearchOptions, limits: Limits) -> SearchRe
 }
 
 fn exact_search(c: &Case, depth: u32, pruning: ChancePruning) -> SearchResult<Move> {
-    let options =
-        SearchOptions { chance_pruning: pruning, use_tt: false, threads: 1, multipv: 1, eval: None, net: None };
+    let options = SearchOptions {
+        chance_pruning: pruning,
+        use_tt: false,
+        threads: 1,
+        multipv: 1,
+        eval: None,
+        net: None,
+        exact_solution: true,
+    };
     run(c, depth, options, Limits::default())
 }
 

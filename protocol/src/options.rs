@@ -31,6 +31,8 @@ pub struct Options {
     /// A learned evaluation read from `EvalFile` (used for the variant it was trained for).
     pub net: Option<Arc<alea_engine::nnue::Network>>,
     pub eval_file: String,
+    /// Die Chess from its exact solution (`DieChessSolution`); off, by search.
+    pub die_chess_solution: bool,
 }
 
 impl Default for Options {
@@ -45,6 +47,7 @@ impl Default for Options {
             chess960: false,
             engine_rolls: false,
             seed: 0,
+            die_chess_solution: true,
             chance_pruning: ChancePruningOption::Star2,
             eval: None,
             net: None,
@@ -86,6 +89,8 @@ impl Options {
             format!("option name Seed type spin default {} min 0 max {MAX_SEED}", d.seed),
             "option name ChancePruning type combo default star2 var none var star1 var star2".into(),
             "option name EvalFile type string default <empty>".into(),
+            "option name DieChessTable type string default <empty>".into(),
+            "option name DieChessSolution type check default true".into(),
             "option name Clear Hash type button".into(),
         ]
     }
@@ -182,6 +187,20 @@ impl Options {
                 }
                 // The table's scores were made with the old evaluation.
                 Ok(Changed::Hash)
+            }
+            "diechesssolution" => {
+                self.die_chess_solution = check()?;
+                Ok(Changed::Other)
+            }
+            "diechesstable" => {
+                // The exact Die Chess table that `alea solve diechess --out FILE` wrote; with
+                // none the engine solves the game itself when it first plays it.
+                if !value.is_empty() && value != "<empty>" {
+                    let table = alea_engine::solve::DieTable::read(std::path::Path::new(value))
+                        .map_err(|e| format!("DieChessTable {e}"))?;
+                    alea_engine::solve::install_table(table);
+                }
+                Ok(Changed::Other)
             }
             _ => Err(format!("unknown option '{}'", crate::command::truncate(name))),
         }

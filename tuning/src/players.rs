@@ -119,6 +119,8 @@ pub struct AleaPlayer {
     pub eval: Option<Arc<EvalParams>>,
     /// A learned evaluation scoring the positions instead (one-move variants).
     pub net: Option<Arc<alea_engine::nnue::Network>>,
+    /// Plays a solved variant (Die Chess) from its solution; off, by search.
+    pub exact_solution: bool,
     pub name: String,
     /// The score (centipawns, for the side to move) of its last search, for self-play data.
     pub last_score: Option<i32>,
@@ -126,11 +128,11 @@ pub struct AleaPlayer {
 
 impl AleaPlayer {
     pub fn new(limit: MoveLimit) -> AleaPlayer {
-        AleaPlayer { limit, clocks: None, eval: None, net: None, name: "alea".into(), last_score: None }
+        AleaPlayer::with_eval(limit, None)
     }
 
     pub fn with_eval(limit: MoveLimit, eval: Option<Arc<EvalParams>>) -> AleaPlayer {
-        AleaPlayer { limit, clocks: None, eval, net: None, name: "alea".into(), last_score: None }
+        AleaPlayer { limit, clocks: None, eval, net: None, exact_solution: true, name: "alea".into(), last_score: None }
     }
 
     /// With clocks: a turn's share of the time left (planning for 40 more turns, at most a
@@ -156,7 +158,12 @@ impl AleaPlayer {
             engine_rolls: false,
             search_forced_roll: false,
             limits,
-            options: SearchOptions { eval: self.eval.clone(), net: self.net.clone(), ..SearchOptions::default() },
+            options: SearchOptions {
+                eval: self.eval.clone(),
+                net: self.net.clone(),
+                exact_solution: self.exact_solution,
+                ..SearchOptions::default()
+            },
         };
         let mut score = None;
         let answer = play_turn(game, request, &Shared::new(16), &mut |_| 0, &mut |event| {

@@ -105,6 +105,46 @@ pub struct DieTurn {
 
 impl DieTurn {
     pub const PASS: DieTurn = DieTurn { roll: None, mv: None };
+
+    /// Reads a turn's text (see the `Display` below), whatever the position.
+    pub fn parse(text: &str) -> Result<DieTurn, String> {
+        let (roll, rest) = match text.strip_prefix("roll") {
+            Some(tail) => {
+                let (face, rest) = match tail.split_once(',') {
+                    Some((face, rest)) => (face, Some(rest)),
+                    None => (tail, None),
+                };
+                let role = face
+                    .parse::<u8>()
+                    .ok()
+                    .and_then(Role::from_face)
+                    .ok_or_else(|| format!("{text}: the face rolled must be 1 to 6, not {face:?}"))?;
+                (Some(role), rest)
+            }
+            None => (None, Some(text)),
+        };
+        let mv = match rest {
+            None => None,
+            Some("0000") if roll.is_none() => None,
+            Some(m) => Some(parse_move(m).ok_or_else(|| format!("{text}: {m:?} is not a move like a1a2 or a7a8q"))?),
+        };
+        Ok(DieTurn { roll, mv })
+    }
+
+    /// What the player answers after the roll: the move, or `0000` for not moving (the turn's
+    /// text less its roll).
+    pub fn answer(&self) -> String {
+        self.mv.map_or_else(|| "0000".to_string(), |m| m.to_string())
+    }
+
+    /// The turn of this answer after rolling `face` (`answer` as [`DieTurn::answer`] writes it).
+    pub fn after_roll(face: Role, answer: &str) -> Result<DieTurn, String> {
+        let turn = DieTurn::parse(answer)?;
+        if turn.roll.is_some() {
+            return Err(format!("{answer}: the roll is given already"));
+        }
+        Ok(DieTurn { roll: Some(face), mv: turn.mv })
+    }
 }
 
 /// Protocol text: `0000` (pass), `a1b3`, `a7a8q`, `roll2` (rolled a knight, did not move),
@@ -261,27 +301,8 @@ impl DiePosition {
     /// Reads a turn in protocol text (see [`DieTurn`]'s `Display`) and checks that the rules
     /// allow it here.
     pub fn parse_turn(&self, text: &str) -> Result<DieTurn, String> {
-        let (roll, rest) = match text.strip_prefix("roll") {
-            Some(tail) => {
-                let (face, rest) = match tail.split_once(',') {
-                    Some((face, rest)) => (face, Some(rest)),
-                    None => (tail, None),
-                };
-                let role = face
-                    .parse::<u8>()
-                    .ok()
-                    .and_then(Role::from_face)
-                    .ok_or_else(|| format!("{text}: the face rolled must be 1 to 6, not {face:?}"))?;
-                (Some(role), rest)
-            }
-            None => (None, Some(text)),
-        };
-        let mv = match rest {
-            None => None,
-            Some("0000") if roll.is_none() => None,
-            Some(m) => Some(parse_move(m).ok_or_else(|| format!("{text}: {m:?} is not a move like a1a2 or a7a8q"))?),
-        };
-        let turn = DieTurn { roll, mv };
+        let turn = DieTurn::parse(text)?;
+        let DieTurn { roll, mv } = turn;
         if let Some(end) = self.end() {
             return Err(format!("{text}: the game is over ({end:?})"));
         }

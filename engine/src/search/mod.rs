@@ -81,6 +81,8 @@ pub struct SearchOptions {
     pub eval: Option<std::sync::Arc<crate::params::EvalParams>>,
     /// A learned evaluation ([`crate::nnue`]) scoring the positions of the one-move variants.
     pub net: Option<std::sync::Arc<crate::nnue::Network>>,
+    /// Where a variant is solved (Die Chess), answer from the exact solution; off, search it.
+    pub exact_solution: bool,
 }
 
 impl Default for SearchOptions {
@@ -92,6 +94,7 @@ impl Default for SearchOptions {
             multipv: 1,
             eval: None,
             net: None,
+            exact_solution: true,
         }
     }
 }
