@@ -19,6 +19,18 @@ pub struct SolveArgs {
     /// Threads sharing each sweep.
     #[arg(long, default_value_t = 2)]
     threads: usize,
+    /// Read the table from this file instead of solving.
+    #[arg(long)]
+    table: Option<std::path::PathBuf>,
+    /// Measure the search at these depths against the exact values (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    search_depths: Vec<u32>,
+    /// Positions the measurement searches (random ones the table does not value at a draw).
+    #[arg(long, default_value_t = 40)]
+    positions: usize,
+    /// Plot the measurement as SVG here.
+    #[arg(long)]
+    plot: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: SolveArgs) -> ExitCode {
@@ -31,16 +43,21 @@ pub fn run(args: SolveArgs) -> ExitCode {
         eprintln!("alea solve: --tolerance must be between 0 and 0.5 and --threads from 1 to 64");
         return ExitCode::from(2);
     }
-    // Progress in digits of precision: the largest change of a sweep shrinks geometrically.
-    let digits = (-args.tolerance.log10()).ceil().max(1.0) as u64;
-    let progress =
-        crate::progress::Progress::new(digits, "digits", 1, "{elapsed_precise} [{bar:40}] {pos}/{len} digits {msg}");
+    if args.search_depths.iter().any(|&d| d == 0 || d > 6) || args.positions == 0 {
+        eprintln!("alea solve: --search-depths are 1 to 6, and --positions at least 1");
+        return ExitCode::from(2);
+    }
     let started = Instant::now();
-    let table = DieTable::solve(args.tolerance, args.threads, &mut |sweep, change| {
-        let done = if change > 0.0 { (-change.log10()).floor().clamp(0.0, digits as f64) as u64 } else { digits };
-        progress.update(done, &format!("sweep {sweep}, largest change {change:.1e}"));
-    });
-    progress.finish();
+    let table = match &args.table {
+        Some(path) => match DieTable::read(path) {
+            Ok(table) => table,
+            Err(e) => {
+                eprintln!("alea solve: --table {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => solve(&args),
+    };
     let elapsed = started.elapsed();
     let start = DiePosition::start();
     let (decision, value) = table.best_decision(&start);
@@ -48,11 +65,13 @@ pub fn run(args: SolveArgs) -> ExitCode {
         DieDecision::Roll => "roll".to_string(),
         DieDecision::Turn(t) => t.to_string(),
     };
+    let how = match &args.table {
+        Some(path) => format!("read from {}", path.display()),
+        None => format!("{:.1} s", elapsed.as_secs_f64()),
+    };
     println!(
-        "solved in {} sweeps, {:.1} s (largest change of the last {:.1e}); {POSSIBLE} states",
-        table.sweeps,
-        elapsed.as_secs_f64(),
-        table.last_change
+        "solved in {} sweeps, {how} (largest change of the last {:.1e}); {POSSIBLE} states",
+        table.sweeps, table.last_change
     );
     println!("start: White scores {value:.12} (win + draw/2); first decision {first}");
     if let Some(path) = args.out {
@@ -74,5 +93,37 @@ pub fn run(args: SolveArgs) -> ExitCode {
             bytes.len() as f64 * 8.0 / POSSIBLE as f64
         );
     }
+    if !args.search_depths.is_empty() {
+        let positions = alea_engine::solve::undecided_positions(&table, args.positions, 0x9e37_79b9_7f4a_7c15);
+        println!("the search against the exact values, {} positions not drawn:", positions.len());
+        println!("| depth | mean loss before the roll | after a knight or king roll |");
+        println!("|---|---|---|");
+        let mut losses = Vec::new();
+        for &depth in &args.search_depths {
+            let loss = alea_engine::solve::search_loss(&table, &positions, depth);
+            println!("| {} | {:.4} | {:.4} |", loss.depth, loss.before_roll, loss.after_roll);
+            losses.push(loss);
+        }
+        if let Some(path) = &args.plot
+            && let Err(e) = alea_tuning::report::search_loss_plot(&losses, path)
+        {
+            eprintln!("alea solve: {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
     ExitCode::SUCCESS
+}
+
+/// Solves the game with a progress bar in digits of precision (the largest change of a sweep
+/// shrinks geometrically).
+fn solve(args: &SolveArgs) -> DieTable {
+    let digits = (-args.tolerance.log10()).ceil().max(1.0) as u64;
+    let progress =
+        crate::progress::Progress::new(digits, "digits", 1, "{elapsed_precise} [{bar:40}] {pos}/{len} digits {msg}");
+    let table = DieTable::solve(args.tolerance, args.threads, &mut |sweep, change| {
+        let done = if change > 0.0 { (-change.log10()).floor().clamp(0.0, digits as f64) as u64 } else { digits };
+        progress.update(done, &format!("sweep {sweep}, largest change {change:.1e}"));
+    });
+    progress.finish();
+    table
 }

@@ -21,6 +21,17 @@ fn solve_writes_a_table_the_engine_reads() {
     let table = alea_engine::solve::DieTable::read(&path).unwrap();
     assert!(table.last_change <= 1e-3);
     assert!(!dir.join("diechess.part").exists());
+    // Read back, and the search measured against it at depth 1, with a plot.
+    let plot = dir.join("loss.svg");
+    let out = alea()
+        .args(["solve", "diechess", "--table", path.to_str().unwrap(), "--search-depths", "1", "--positions", "3"])
+        .args(["--plot", plot.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("read from") && text.contains("| 1 | "), "{text}");
+    assert!(std::fs::read_to_string(&plot).unwrap().starts_with("<svg"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -30,6 +41,8 @@ fn solve_refuses_other_games_and_bad_settings() {
         &["solve", "freedom"][..],
         &["solve", "diechess", "--tolerance", "0"],
         &["solve", "diechess", "--threads", "0"],
+        &["solve", "diechess", "--search-depths", "0"],
+        &["solve", "diechess", "--table", "/nonexistent/diechess.table"],
     ] {
         let out = alea().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));

@@ -438,6 +438,85 @@ pub fn value_to_centipawns(value: f64, scale: f64) -> i32 {
     }
 }
 
+/// What the search gives up, measured by the table: the mean exact value its choice loses
+/// against the best, before the roll and after a roll (of a knight and of a king).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct SearchLoss {
+    pub depth: u32,
+    pub before_roll: f64,
+    pub after_roll: f64,
+}
+
+/// Positions the table does not value at a draw: random placements, faces, moves in hand and
+/// side to move, from `seed`.
+pub fn undecided_positions(table: &DieTable, count: usize, seed: u64) -> Vec<DiePosition> {
+    let mut state = seed | 1;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let mut found = Vec::new();
+    while found.len() < count {
+        let mut die = || {
+            let square = Square::new(next(64) as u8);
+            let face = Role::ALL[next(6) as usize];
+            let in_hand = next(u64::from(moves_after_roll(face)) + 1) as u8;
+            Die { square, face, in_hand }
+        };
+        let (white, black) = (die(), die());
+        if white.square == black.square {
+            continue;
+        }
+        let turn = if next(2) == 0 { Color::White } else { Color::Black };
+        let pos = DiePosition { dice: [white, black], turn, turns_played: 0, king_taken: None, fullmove: 1 };
+        if (table.value(&pos) - 0.5).abs() > 1e-6 {
+            found.push(pos);
+        }
+    }
+    found
+}
+
+/// The generic search on Die Chess (its small evaluation, `depth` turns, one thread) at each
+/// of `positions`, judged by `table`.
+pub fn search_loss(table: &DieTable, positions: &[DiePosition], depth: u32) -> SearchLoss {
+    use crate::rules::diechess::{DieChess, DieEval};
+    use crate::search::{Choice, Root, SearchInput, SearchOptions, Shared};
+    let search = |pos: &DiePosition, root: Root<DieTurn>| {
+        let input = SearchInput {
+            rules: &DieChess,
+            eval: &DieEval,
+            position: pos,
+            root,
+            history: &[],
+            limits: crate::timeman::Limits { depth: Some(depth), ..Default::default() },
+            options: SearchOptions { threads: 1, ..SearchOptions::default() },
+        };
+        crate::search::search(&input, &Shared::new(16), &mut |_| {}).best
+    };
+    let (mut before, mut after, mut rolls) = (0.0, 0.0, 0u32);
+    for pos in positions {
+        let chosen = match search(pos, Root::PreRoll) {
+            Choice::Roll => table.roll_value(pos),
+            Choice::Turn(turn) => table.turn_value(pos, turn),
+        };
+        before += table.value(pos) - chosen;
+        for face in [Role::Knight, Role::King] {
+            let turns = pos.turns_after_roll(face);
+            if let Choice::Turn(turn) = search(pos, Root::Turns(turns)) {
+                after += table.best_after_roll(pos, face).1 - table.turn_value(pos, turn);
+                rolls += 1;
+            }
+        }
+    }
+    SearchLoss {
+        depth,
+        before_roll: before / positions.len().max(1) as f64,
+        after_roll: after / f64::from(rolls.max(1)),
+    }
+}
+
 /// The table the engine plays Die Chess from: one per process, installed from a file
 /// ([`install_table`], the protocol's `DieChessTable`) or solved the first time it is needed.
 static TABLE: std::sync::RwLock<Option<std::sync::Arc<DieTable>>> = std::sync::RwLock::new(None);
@@ -474,7 +553,6 @@ fn best_of(options: impl Iterator<Item = (DieTurn, f64)>) -> (DieTurn, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::square::Square;
     use std::sync::OnceLock;
 
     fn solved() -> &'static DieTable {

@@ -291,6 +291,43 @@ fn convergence_plot(inputs: &[ReportInput], path: &Path) -> Result<(), String> {
     root.present().map_err(plot_error)
 }
 
+/// Die Chess: what the search gives up against the exact values, by depth, as an SVG plot.
+pub fn search_loss_plot(losses: &[alea_engine::solve::SearchLoss], path: &Path) -> Result<(), String> {
+    let hi = losses.iter().flat_map(|l| [l.before_roll, l.after_roll]).fold(1e-6f64, f64::max) * 1.1;
+    let (first, last) =
+        (losses.iter().map(|l| l.depth).min().unwrap_or(1), losses.iter().map(|l| l.depth).max().unwrap_or(1));
+    let root = SVGBackend::new(path, (900, 420)).into_drawing_area();
+    root.fill(&WHITE).map_err(plot_error)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Die Chess: exact value the search gives up, by depth", ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(32)
+        .y_label_area_size(64)
+        .build_cartesian_2d(f64::from(first) - 0.2..f64::from(last) + 0.2, 0f64..hi)
+        .map_err(plot_error)?;
+    chart
+        .configure_mesh()
+        .x_desc("depth (turns)")
+        .y_desc("mean loss (win + draw/2)")
+        .x_labels((last - first + 1) as usize)
+        .draw()
+        .map_err(plot_error)?;
+    for (n, (label, colour)) in
+        [("before the roll", BLUE), ("after a knight or king roll", RED)].into_iter().enumerate()
+    {
+        let points: Vec<(f64, f64)> =
+            losses.iter().map(|l| (f64::from(l.depth), if n == 0 { l.before_roll } else { l.after_roll })).collect();
+        chart
+            .draw_series(LineSeries::new(points.clone(), colour))
+            .map_err(plot_error)?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
+        chart.draw_series(points.into_iter().map(|p| Circle::new(p, 4, colour.filled()))).map_err(plot_error)?;
+    }
+    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(plot_error)?;
+    root.present().map_err(plot_error)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
