@@ -174,6 +174,16 @@ fn to_text(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> Stri
     ));
     let best_score = r.choices.first().map_or(0, |c| c.score);
     match roll {
+        // A solved variant: each turn's exact expected result (a win 1, a draw 1/2).
+        Some(_) if r.value.is_some() => {
+            out.push_str("   #  move         exact value       loss\n");
+            let best = r.value.unwrap_or(0.5);
+            for (i, c) in r.choices.iter().enumerate() {
+                let Choice::Turn(t) = &c.choice else { continue };
+                let v = c.value.unwrap_or(0.5);
+                out.push_str(&format!("{:>4}  {:<8} {:>14.12} {:>10.8}\n", i + 1, game.san(t), v, best - v));
+            }
+        }
         Some(_) => {
             out.push_str("   #  move      score    loss   win  draw  loss\n");
             // Thousands of turns (several micro-moves a turn): the exact ones, then a summary.
@@ -210,23 +220,27 @@ fn to_text(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> Stri
             out.push_str("  roll   prob   best      score\n");
             for o in &r.outcomes {
                 out.push_str(&format!(
-                    "  {:<5} {:>5.1}%  {:<8} {:>6}\n",
+                    "  {:<5} {:>5.1}%  {:<8} {:>6}{}\n",
                     o.roll.to_string(),
                     o.probability * 100.0,
                     game.san(&o.best),
-                    score_text(o.score)
+                    score_text(o.score),
+                    o.value.map_or(String::new(), |v| format!("  exact value {v:.12}"))
                 ));
             }
             if let Some(e) = r.roll_score {
-                out.push_str(&format!("  expected score of rolling: {}\n", score_text(e)));
+                let exact = r.choices.iter().find(|c| c.choice == Choice::Roll).and_then(|c| c.value);
+                let exact = exact.map_or(String::new(), |v| format!(" (exact value {v:.12})"));
+                out.push_str(&format!("  expected score of rolling: {}{exact}\n", score_text(e)));
             }
             let freedom: Vec<_> = r.choices.iter().filter(|c| matches!(c.choice, Choice::Turn(_))).collect();
             if !freedom.is_empty() {
                 out.push_str("\n  before rolling (Freedom):\n");
                 for c in freedom {
                     let Choice::Turn(t) = &c.choice else { continue };
+                    let exact = c.value.map_or(String::new(), |v| format!("  exact value {v:.12}"));
                     out.push_str(&format!(
-                        "    {:<8} {}{:>6}  ({})\n",
+                        "    {:<8} {}{:>6}  ({}){exact}\n",
                         game.san(t),
                         if c.exact { " " } else { "≤" },
                         score_text(c.score),
@@ -247,6 +261,10 @@ fn to_text(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> Stri
         Some(n) if n > 0 => format!("a certain win in {n}"),
         Some(n) => format!("a certain loss in {}", -n),
         None => format!("expected score {}", score_text(r.score)),
+    };
+    let score = match r.value {
+        Some(v) => format!("{score}, exact value {v:.12}"),
+        None => score,
     };
     out.push_str(&format!("\nbest: {verdict} ({score}; uci {})\n", choice_text(&r.best)));
     out
@@ -272,7 +290,7 @@ fn to_json(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> Stri
             };
             json!({
                 "move": uci, "san": san_text, "score": c.score, "exact": c.exact,
-                "loss": best_score - c.score, "wdl": [w, d, l], "freedom": freedom,
+                "loss": best_score - c.score, "wdl": [w, d, l], "freedom": freedom, "value": c.value,
             })
         })
         .collect();
@@ -282,7 +300,7 @@ fn to_json(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> Stri
         .map(|o| {
             json!({
                 "roll": o.roll.faces(), "probability": o.probability,
-                "best": o.best, "san": game.san(&o.best), "score": o.score,
+                "best": o.best, "san": game.san(&o.best), "score": o.score, "value": o.value,
             })
         })
         .collect();
@@ -300,6 +318,7 @@ fn to_json(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> Stri
         "choices": choices,
         "outcomes": outcomes,
         "expected": r.roll_score,
+        "value": r.value,
     })
     .to_string()
 }

@@ -143,3 +143,16 @@ fn dicechess3_turns_the_outcome_table_and_a_turn_in_progress() {
     let (ok, _, stderr) = advise(&["--variant", "dicechess3", "--moves", "a2a4", "--depth", "1"]);
     assert!(!ok && stderr.contains("a2a4"), "{stderr}");
 }
+
+#[test]
+fn die_chess_advice_gives_the_exact_values() {
+    // The engine solves Die Chess itself (no table given) and reads its advice from it.
+    let v = advise_json(&["--variant", "diechess"]);
+    assert_eq!(v["best"], "a1a2");
+    assert!((v["value"].as_f64().unwrap() - 0.5).abs() < 1e-12, "{v}");
+    let roll = v["choices"].as_array().unwrap().iter().find(|c| c["move"] == "roll").unwrap().clone();
+    assert!((roll["value"].as_f64().unwrap() - 0.498_402_235_12).abs() < 1e-9, "{roll}");
+    let king_face = &v["outcomes"].as_array().unwrap()[5];
+    assert_eq!(king_face["best"], "a1b1");
+    assert!((king_face["value"].as_f64().unwrap() - 0.490_413_410_72).abs() < 1e-9, "{king_face}");
+}

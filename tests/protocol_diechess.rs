@@ -47,8 +47,10 @@ fn the_engine_decides_rolls_and_moves_from_the_solution() {
     assert_eq!(reply.iter().filter(|l| l.starts_with("info roll ")).count(), 6, "{reply:?}");
     assert!(reply.iter().any(|l| l.starts_with("info roll 6 prob 0.1667 score cp -")), "{reply:?}");
     assert_eq!(best(&reply), "a1a2");
-    // After a roll: the move alone.
-    assert_eq!(best(&e.go("go roll 6")), "a1b1");
+    // After a roll: the move alone, and the exact value beside the centipawns.
+    let reply = e.go("go roll 6");
+    assert_eq!(best(&reply), "a1b1");
+    assert!(reply.iter().any(|l| l.starts_with("info string exact value 0.4904")), "{reply:?}");
     // The queen takes the king at once; with nothing in hand Black rolls, and on a bishop takes.
     assert!(e.ask(&format!("position fen {}", QUEEN_AT_THE_KING.replace(" 10", " 11"))).is_empty());
     let reply = e.go("go");

@@ -825,7 +825,10 @@ impl GameHandle {
                 let table = crate::solve::shared_table();
                 let scale = crate::params::DEFAULT_RESULT_SCALE;
                 let result = map_result(&table.answer(g.position(), &root, scale), DieTurn::answer);
-                report(&result);
+                // A sure win is told once the search is over, as a proven mate is.
+                if result.mate.is_none() {
+                    report(&result);
+                }
                 Ok(result)
             }
         }
@@ -987,17 +990,24 @@ fn map_result<T>(r: &SearchResult<T>, text: impl Fn(&T) -> String) -> SearchRepo
         choices: r
             .choices
             .iter()
-            .map(|c| ScoredChoice { choice: choice(&c.choice), score: c.score, exact: c.exact })
+            .map(|c| ScoredChoice { choice: choice(&c.choice), score: c.score, exact: c.exact, value: c.value })
             .collect(),
         outcomes: r
             .outcomes
             .iter()
-            .map(|o| OutcomeAdvice { roll: o.roll, probability: o.probability, best: text(&o.best), score: o.score })
+            .map(|o| OutcomeAdvice {
+                roll: o.roll,
+                probability: o.probability,
+                best: text(&o.best),
+                score: o.score,
+                value: o.value,
+            })
             .collect(),
         roll_score: r.roll_score,
         mate: r.mate,
         hashfull: r.hashfull,
         result_scale: r.result_scale,
+        value: r.value,
     }
 }
 

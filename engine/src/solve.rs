@@ -387,6 +387,7 @@ impl DieTable {
                         probability: 1.0 / 6.0,
                         best: turn,
                         score: centipawns(v),
+                        value: Some(v),
                     }
                 })
                 .collect()
@@ -414,12 +415,13 @@ impl DieTable {
             roll_score: (*root == DieRoot::Decision).then(|| centipawns(self.roll_value(pos))),
             choices: options
                 .iter()
-                .map(|&(choice, v)| ScoredChoice { choice, score: centipawns(v), exact: true })
+                .map(|&(choice, v)| ScoredChoice { choice, score: centipawns(v), exact: true, value: Some(v) })
                 .collect(),
             outcomes,
             mate,
             hashfull: 0,
             result_scale: scale,
+            value: Some(value),
         }
     }
 }

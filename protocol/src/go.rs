@@ -170,7 +170,12 @@ fn run(request: GoRequest, answered: &AtomicBool) {
         TurnEvent::Iteration(r) => reporter.lines(info_lines(r, multipv, wdl)),
         // A proven mate is found after the last iteration's report: say it.
         TurnEvent::Searched(r) if r.mate.is_some() => reporter.lines(info_lines(r, multipv, wdl)),
-        TurnEvent::Searched(_) => {}
+        // A solved variant's answer: its exact value beside the centipawns.
+        TurnEvent::Searched(r) => {
+            if let Some(v) = r.value {
+                reporter.line(format!("info string exact value {v:.12}"));
+            }
+        }
         TurnEvent::Outcomes(r) => reporter.lines(outcome_lines(r)),
         TurnEvent::Rolled(roll) => reporter.line(format!("info string roll {roll}")),
     };

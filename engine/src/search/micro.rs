@@ -514,7 +514,13 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
                     return None;
                 }
                 sum += i64::from(o.weight) * i64::from(score);
-                outcomes.push(OutcomeAdvice { roll: o.roll, probability: o.probability, best: turn, score });
+                outcomes.push(OutcomeAdvice {
+                    roll: o.roll,
+                    probability: o.probability,
+                    best: turn,
+                    score,
+                    value: None,
+                });
             }
             let expected = floor_div(sum, i64::from(self.total_weight)) as i32;
             (Choice::Roll, expected, Some(expected))
@@ -532,12 +538,17 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             nodes: self.shared.nodes(),
             elapsed: self.budget.elapsed(),
             pv,
-            choices: if choices.is_empty() { vec![ScoredChoice { choice: best, score, exact: true }] } else { choices },
+            choices: if choices.is_empty() {
+                vec![ScoredChoice { choice: best, score, exact: true, value: None }]
+            } else {
+                choices
+            },
             outcomes,
             roll_score,
             mate: None,
             hashfull: if self.options.use_tt { self.shared.tt.hashfull() } else { 0 },
             result_scale: self.equity.scale(),
+            value: None,
         };
         Some(result.in_centipawns(&self.equity))
     }
@@ -625,7 +636,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
                 }
             }
             t.score = v;
-            scored.push(ScoredChoice { choice: Choice::Turn(t.turn), score: v, exact });
+            scored.push(ScoredChoice { choice: Choice::Turn(t.turn), score: v, exact, value: None });
             finished += 1;
         }
         if helper {

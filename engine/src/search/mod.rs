@@ -123,6 +123,8 @@ pub struct ScoredChoice<T> {
     pub score: i32,
     /// False when the score is only an upper bound (the choice was not better than the best).
     pub exact: bool,
+    /// Where the variant is solved (Die Chess): the exact expected result, a win 1 and a draw 1/2.
+    pub value: Option<f64>,
 }
 
 /// For a pre-roll root: what one outcome of the roll would bring.
@@ -132,6 +134,8 @@ pub struct OutcomeAdvice<T> {
     pub probability: f64,
     pub best: T,
     pub score: i32,
+    /// Where the variant is solved: the exact expected result after that outcome.
+    pub value: Option<f64>,
 }
 
 /// The state of the search after an iteration (for `info` lines) and at its end.
@@ -159,6 +163,9 @@ pub struct SearchResult<T> {
     /// The evaluation's result scale ([`crate::params::EvalParams::result_scale`]): how scores
     /// turn into win chances.
     pub result_scale: f64,
+    /// Where the variant is solved (Die Chess): the position's exact expected result for the
+    /// side to move, a win 1 and a draw 1/2; the scores are then this mapped to centipawns.
+    pub value: Option<f64>,
 }
 
 impl<T: Clone> SearchResult<T> {
@@ -169,7 +176,7 @@ impl<T: Clone> SearchResult<T> {
             Choice::Roll => Vec::new(),
         };
         SearchResult {
-            choices: vec![ScoredChoice { choice: best.clone(), score: 0, exact: false }],
+            choices: vec![ScoredChoice { choice: best.clone(), score: 0, exact: false, value: None }],
             best,
             score: 0,
             depth: 0,
@@ -182,6 +189,7 @@ impl<T: Clone> SearchResult<T> {
             mate: None,
             hashfull: 0,
             result_scale,
+            value: None,
         }
     }
 }

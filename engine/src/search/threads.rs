@@ -181,6 +181,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
                 mate,
                 hashfull: if self.options.use_tt { self.shared.tt.hashfull() } else { 0 },
                 result_scale: input.eval.result_scale(),
+                value: None,
             }
             .in_centipawns(&self.equity);
             if self.is_main {
@@ -315,6 +316,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
                                 probability: o.probability,
                                 best,
                                 score: values[g],
+                                value: None,
                             });
                         }
                     }
@@ -322,7 +324,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
                     (value, true)
                 }
             };
-            scored.push(ScoredChoice { choice, score, exact });
+            scored.push(ScoredChoice { choice, score, exact, value: None });
         }
         // Exact scores first, by score; bounds after (each is below the best).
         scored.sort_by_key(|c| (std::cmp::Reverse(c.exact as u8), std::cmp::Reverse(c.score)));
