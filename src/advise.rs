@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct AdviseArgs {
-    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon or gollon2.
+    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon, gollon2 or diechess.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Chess960 castling and notation.

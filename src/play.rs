@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
-    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon or gollon2.
+    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon, gollon2 or diechess.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Your colour.
@@ -57,12 +57,12 @@ fn face_names(game: &GameHandle, roll: &Roll) -> String {
 }
 
 /// The turn (or micro-move) `text` names among `allowed` (SAN or UCI), in UCI, or why not.
-fn read_turn(game: &GameHandle, text: &str, allowed: &[String]) -> Result<String, String> {
+fn read_turn(game: &GameHandle, text: &str, allowed: &[String], roll: Option<&Roll>) -> Result<String, String> {
     let named = game.canonical(text).or_else(|| game.parse_san(text));
     match named {
         Some(turn) if allowed.contains(&turn) => Ok(turn),
         Some(_) => {
-            let movers = role_names(&movers(game, allowed), true);
+            let movers = role_names(&movers(game, allowed, roll), true);
             Err(if movers.is_empty() {
                 format!("{text} is a legal move, but not one you may play now")
             } else {
@@ -73,10 +73,10 @@ fn read_turn(game: &GameHandle, text: &str, allowed: &[String]) -> Result<String
     }
 }
 
-/// The kinds of piece that `turns` move (their first micro-move's piece), in the order of roles.
-fn movers(game: &GameHandle, turns: &[String]) -> Vec<alea_engine::Role> {
-    let mut roles: Vec<alea_engine::Role> =
-        turns.iter().filter_map(|t| game.piece_on(t.get(..2)?)).map(|p| p.role).collect();
+/// The kinds of piece that `turns` move (their first micro-move's piece) after `roll`, in the
+/// order of roles.
+fn movers(game: &GameHandle, turns: &[String], roll: Option<&Roll>) -> Vec<alea_engine::Role> {
+    let mut roles: Vec<alea_engine::Role> = turns.iter().filter_map(|t| game.moving_role(t, roll)).collect();
     roles.sort_by_key(|r| r.index());
     roles.dedup();
     roles
@@ -104,7 +104,7 @@ fn role_names(roles: &[alea_engine::Role], plural: bool) -> String {
 /// lowest piece that can move): said when none of the rolled pieces can move.
 fn fallback_note(game: &GameHandle, roll: &Roll, allowed: &[String]) -> Option<String> {
     let rolled: Vec<alea_engine::Role> = roll.faces().iter().map(|&f| alea_engine::Role::of_face(f)).collect();
-    let moving = movers(game, allowed);
+    let moving = movers(game, allowed, Some(roll));
     (!moving.is_empty() && !moving.iter().any(|r| rolled.contains(r))).then(|| {
         let to = role_names(&moving, true).replace(" or ", " and ");
         format!(
@@ -232,7 +232,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
                         "roll" if !may_roll => println!("No roll this turn (in check, or after giving check)."),
                         "roll" => break,
                         "hint" => hint(&game, SearchRoot::Decision),
-                        text => match read_turn(&game, text, &pre) {
+                        text => match read_turn(&game, text, &pre, None) {
                             Ok(t) => {
                                 freedom = Some(t);
                                 break;
@@ -269,7 +269,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
                             match input.as_str() {
                                 "" => {}
                                 "hint" => hint(&game, SearchRoot::Rolled(spec.clone())),
-                                text => match read_turn(&game, text, &allowed) {
+                                text => match read_turn(&game, text, &allowed, Some(&roll)) {
                                     Ok(t) => break t,
                                     Err(why) => println!("{why}."),
                                 },
@@ -363,7 +363,7 @@ fn micro_turn(
                 Ok(false) => {
                     let left = next.dice_left().map(|d| d.faces().to_vec()).unwrap_or_default();
                     let allowed = next.first_moves(&RollSpec::Faces(left)).unwrap_or_default();
-                    read_turn(&next, part, &allowed).and_then(|m| {
+                    read_turn(&next, part, &allowed, None).and_then(|m| {
                         sans.push(next.san(&m));
                         next.play_step(&m)
                     })

@@ -72,7 +72,7 @@ pub struct MergeArgs {
 
 #[derive(clap::Args)]
 pub struct DatagenArgs {
-    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon or gollon2.
+    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon, gollon2 or diechess.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Chess960 starts (each game the next of the 960).
@@ -158,7 +158,15 @@ fn refuse(message: impl std::fmt::Display) -> ExitCode {
 
 /// The variant by name (a game of it at its start), with Chess960 starts if asked.
 fn parse_variant(name: &str, chess960: bool) -> Result<GameHandle, String> {
-    GameHandle::new(name, chess960)
+    let game = GameHandle::new(name, chess960)?;
+    if game.is_solved() {
+        return Err(format!(
+            "{} is solved exactly (alea solve {}): there is no evaluation to tune",
+            game.variant(),
+            game.variant()
+        ));
+    }
+    Ok(game)
 }
 
 pub fn run(cmd: TuneCmd) -> ExitCode {

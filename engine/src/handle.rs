@@ -156,6 +156,12 @@ impl GameHandle {
         }
     }
 
+    /// Is the variant solved exactly, so played from its solution rather than an evaluation
+    /// (Die Chess)?
+    pub fn is_solved(&self) -> bool {
+        matches!(self.played, Played::Die(_))
+    }
+
     /// Does a turn have several micro-moves here (so thousands of turns a roll)?
     pub fn several_moves_a_turn(&self) -> bool {
         matches!(self.played, Played::Micro(_))
@@ -379,6 +385,15 @@ impl GameHandle {
         match self.board() {
             Some(board) => board.fen(),
             None => self.fen(),
+        }
+    }
+
+    /// The kind of piece a turn moves (its first micro-move's), after `roll` where there was one:
+    /// the piece on its origin square, but in Die Chess the face the roll shows.
+    pub fn moving_role(&self, turn: &str, roll: Option<&Roll>) -> Option<crate::Role> {
+        match (&self.played, roll) {
+            (Played::Die(_), Some(roll)) if turn != "0000" => Some(crate::Role::of_face(roll.faces()[0])),
+            _ => self.piece_on(turn.get(..2)?).map(|p| p.role),
         }
     }
 
@@ -888,7 +903,8 @@ impl GameHandle {
                 }
                 parts.join(",")
             }
-            // Die Chess writes its turns as the protocol does.
+            // Die Chess writes its moves as the protocol does, and not moving as any pass.
+            Played::Die(_) if turn == "0000" || turn.starts_with("roll") && !turn.contains(',') => "--".into(),
             Played::Die(_) => turn.to_string(),
         }
     }

@@ -367,8 +367,12 @@ fn movetext_moves(text: &str) -> Result<Vec<(String, Vec<String>)>, PgnError> {
                 if depth > 0 || word.starts_with('$') || ["1-0", "0-1", "1/2-1/2", "*"].contains(&word.as_str()) {
                     continue;
                 }
-                // Move numbers, possibly glued to the move (`1.e4`).
-                let san = word.trim_start_matches(|ch: char| ch.is_ascii_digit()).trim_start_matches('.');
+                // Move numbers, possibly glued to the move (`1.e4`); `0000` is UCI's pass, not one.
+                let san = if word == "0000" {
+                    "--"
+                } else {
+                    word.trim_start_matches(|ch: char| ch.is_ascii_digit()).trim_start_matches('.')
+                };
                 if !san.is_empty() {
                     moves.push((san.to_string(), Vec::new()));
                 }

@@ -137,6 +137,46 @@ fn bad_records_are_refused_with_the_move_named() {
 /// dicechess3 games: a turn per movetext entry, its micro-moves in SAN joined by commas, three
 /// faces in the roll; export and import give back the same game.
 #[test]
+fn round_trip_of_diechess_games() {
+    use alea_engine::handle::{GameHandle, RollSpec};
+    let mut rolled_without_moving = 0;
+    for seed in 0..8u64 {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut game = GameHandle::new("diechess", false).unwrap();
+        let mut record = GameRecord::new("diechess", false, None);
+        for _ in 0..rng.random_range(10..80) {
+            if let Some(end) = game.end() {
+                record.result = end.result.to_string();
+                break;
+            }
+            // Before the roll: pass or move now and then; else roll and answer.
+            let pre = game.pre_roll_turns();
+            let (turn, roll) = if rng.random_range(0..3) == 0 {
+                (pre[rng.random_range(0..pre.len())].clone(), None)
+            } else {
+                let roll = game.roll_for(rng.random_range(0..game.total_weight())).unwrap();
+                let allowed = game.allowed_turns(&RollSpec::Faces(roll.faces().to_vec())).unwrap();
+                (allowed[rng.random_range(0..allowed.len())].clone(), Some(roll))
+            };
+            rolled_without_moving += usize::from(roll.is_some() && turn == "0000");
+            game.play_checked(&turn, roll.as_ref()).unwrap();
+            record.turns.push(RecordedTurn { turn, roll, comment: None });
+        }
+        let text = record.to_pgn();
+        let back = GameRecord::from_pgn(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(back.turns, record.turns, "{text}");
+        assert_eq!(back.to_pgn(), text);
+        assert_eq!(back.game().fen(), game.fen(), "{text}");
+    }
+    assert!(rolled_without_moving > 0, "some turn rolled and did not move");
+    // UCI's `0000` read as a pass (not a move number), its roll kept with it.
+    let text = "[Variant \"diechess\"]\n\n1. a1a2 {[%freedom any]} 0000 {[%roll 3]} *\n";
+    let record = GameRecord::from_pgn(text).unwrap();
+    assert_eq!(record.turns[1].turn, "0000");
+    assert_eq!(record.game().turns(), ["a1a2", "roll3"]);
+}
+
+#[test]
 fn round_trip_of_dicechess3_games() {
     use alea_engine::handle::{GameHandle, RollSpec};
     for seed in 0..6u64 {
