@@ -257,8 +257,8 @@ impl GameHandle {
             Played::Die(_) => match roll {
                 Some(roll) if !turn.starts_with("roll") => {
                     let face = crate::Role::of_face(roll.faces()[0]);
-                    DieTurn::after_roll(face, turn)?;
-                    self.play(&self.turn_with_roll(turn, roll))
+                    let whole = DieTurn::after_roll(face, turn)?.to_string();
+                    self.play(&whole)
                 }
                 _ => self.play(turn),
             },

@@ -361,12 +361,23 @@ impl DieTable {
         use crate::search::{Choice, OutcomeAdvice, ScoredChoice};
         let started = std::time::Instant::now();
         let centipawns = |v: f64| value_to_centipawns(v, scale);
+        // Before the roll: each face's best turn, once; rolling is worth their mean.
+        let faces: Vec<(Role, DieTurn, f64)> = if *root == DieRoot::Decision {
+            Role::ALL
+                .into_iter()
+                .map(|face| (face, self.best_after_roll(pos, face)))
+                .map(|(f, (t, v))| (f, t, v))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let roll = (!faces.is_empty()).then(|| faces.iter().map(|f| f.2).sum::<f64>() / 6.0);
         let mut options: Vec<(Choice<DieTurn>, f64)> = match root {
             DieRoot::Decision => {
                 let mut turns: Vec<(Choice<DieTurn>, f64)> =
                     pos.pre_roll_turns().into_iter().map(|t| (Choice::Turn(t), self.turn_value(pos, t))).collect();
                 turns.rotate_left(1);
-                turns.insert(0, (Choice::Roll, self.roll_value(pos)));
+                turns.insert(0, (Choice::Roll, roll.expect("faces before the roll")));
                 turns
             }
             DieRoot::Rolled(face) => {
@@ -377,23 +388,16 @@ impl DieTable {
         // Best first; equals keep the order above (rolling, the moves, then passing).
         options.sort_by(|a, b| if (a.1 - b.1).abs() <= TIE { std::cmp::Ordering::Equal } else { b.1.total_cmp(&a.1) });
         let (best, value) = options.first().copied().expect("a turn is always possible");
-        let outcomes = if *root == DieRoot::Decision {
-            Role::ALL
-                .into_iter()
-                .map(|face| {
-                    let (turn, v) = self.best_after_roll(pos, face);
-                    OutcomeAdvice {
-                        roll: crate::rules::Roll::single(face.face()),
-                        probability: 1.0 / 6.0,
-                        best: turn,
-                        score: centipawns(v),
-                        value: Some(v),
-                    }
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let outcomes = faces
+            .iter()
+            .map(|&(face, turn, v)| OutcomeAdvice {
+                roll: crate::rules::Roll::single(face.face()),
+                probability: 1.0 / 6.0,
+                best: turn,
+                score: centipawns(v),
+                value: Some(v),
+            })
+            .collect();
         let mate = if value >= 1.0 {
             Some(1)
         } else if value <= 0.0 {
@@ -412,7 +416,7 @@ impl DieTable {
             seldepth: 1,
             nodes: options.len() as u64,
             elapsed: started.elapsed(),
-            roll_score: (*root == DieRoot::Decision).then(|| centipawns(self.roll_value(pos))),
+            roll_score: roll.map(centipawns),
             choices: options
                 .iter()
                 .map(|&(choice, v)| ScoredChoice { choice, score: centipawns(v), exact: true, value: Some(v) })
