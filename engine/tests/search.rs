@@ -53,6 +53,7 @@ fn exact_search(c: &Case, depth: u32, pruning: ChancePruning) -> SearchResult<Mo
         eval: None,
         net: None,
         exact_solution: true,
+        reductions: true,
     };
     run(c, depth, options, Limits::default())
 }

@@ -87,6 +87,7 @@ fn search_options(options: &Options) -> SearchOptions {
         eval: options.eval.clone(),
         net: options.net.clone(),
         exact_solution: options.die_chess_solution,
+        reductions: true,
     }
 }
 

@@ -83,6 +83,10 @@ pub struct SearchOptions {
     pub net: Option<std::sync::Arc<crate::nnue::Network>>,
     /// Where a variant is solved (Die Chess), answer from the exact solution; off, search it.
     pub exact_solution: bool,
+    /// Late quiet turns searched a turn less deep. Off, every turn gets the full depth, so a
+    /// search to depth d is the plain expectiminimax of d turns and the horizon (the stand-off
+    /// tests compare it with closed forms).
+    pub reductions: bool,
 }
 
 impl Default for SearchOptions {
@@ -95,6 +99,7 @@ impl Default for SearchOptions {
             eval: None,
             net: None,
             exact_solution: true,
+            reductions: true,
         }
     }
 }

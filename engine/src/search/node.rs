@@ -222,7 +222,7 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
         children: &mut [ChildBounds],
         depth: i32,
     ) {
-        if depth < REDUCTION_DEPTH || self.adversarial || self.rules.in_check(pos) {
+        if depth < REDUCTION_DEPTH || !self.options.reductions || self.adversarial || self.rules.in_check(pos) {
             return;
         }
         for (child, late) in children.iter_mut().zip(late_quiet_turns(self.eval, pos, table, groups)) {
