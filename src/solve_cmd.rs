@@ -31,6 +31,18 @@ pub struct SolveArgs {
     /// Plot the measurement as SVG here.
     #[arg(long)]
     plot: Option<std::path::PathBuf>,
+    /// Write the measurement's positions (`--positions` of them, not drawn) here as FENs, one a
+    /// line: openings for `alea match --variant diechess --openings`, where the table has
+    /// something to win (from the start either player can hold the draw by passing).
+    #[arg(long)]
+    openings_out: Option<std::path::PathBuf>,
+    /// Play this many games of the table against itself from the start and report the results
+    /// and how often the players rolled.
+    #[arg(long, default_value_t = 0)]
+    self_play: u32,
+    /// Seed of the self-play games' dice.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 pub fn run(args: SolveArgs) -> ExitCode {
@@ -93,8 +105,29 @@ pub fn run(args: SolveArgs) -> ExitCode {
             bytes.len() as f64 * 8.0 / POSSIBLE as f64
         );
     }
+    if args.self_play > 0 {
+        let games = alea_engine::solve::self_play(&table, &start, args.self_play, args.seed);
+        println!(
+            "self-play, {} games (seed {}): White won {}, Black won {}, drawn {}; {:.1} turns a game, {:.2} of them rolls",
+            games.games,
+            args.seed,
+            games.white_wins,
+            games.black_wins,
+            games.draws,
+            games.turns as f64 / f64::from(games.games),
+            games.rolls as f64 / f64::from(games.games),
+        );
+    }
+    let positions = alea_engine::solve::undecided_positions(&table, args.positions, 0x9e37_79b9_7f4a_7c15);
+    if let Some(path) = &args.openings_out {
+        let text: String = positions.iter().map(|p| p.fen() + "\n").collect();
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("alea solve: {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+        println!("wrote {} positions to {}", positions.len(), path.display());
+    }
     if !args.search_depths.is_empty() {
-        let positions = alea_engine::solve::undecided_positions(&table, args.positions, 0x9e37_79b9_7f4a_7c15);
         println!("the search against the exact values, {} positions not drawn:", positions.len());
         println!("| depth | mean loss before the roll | after a knight or king roll |");
         println!("|---|---|---|");

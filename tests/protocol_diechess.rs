@@ -6,11 +6,12 @@ mod common;
 use common::{Engine, errors, fen_of, listed};
 use std::sync::OnceLock;
 
-/// A table solved once for this file's tests (to 1e-6: the positions below are far from ties).
+/// A table solved once for this file's tests (to 1e-6: the positions below are far from ties),
+/// in cargo's scratch directory for tests: one file, replaced by each run.
 fn table_file() -> &'static str {
     static PATH: OnceLock<String> = OnceLock::new();
     PATH.get_or_init(|| {
-        let path = std::env::temp_dir().join(format!("alea-diechess-{}.table", std::process::id()));
+        let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("protocol-diechess.table");
         let table = alea_engine::solve::DieTable::solve(1e-6, 2, &mut |_, _| {});
         let mut bytes = Vec::new();
         table.write_to(&mut bytes).unwrap();
@@ -109,7 +110,7 @@ fn bad_input_is_refused_and_changes_nothing() {
         assert_eq!(fen_of(&mut e), before, "{bad}");
     }
     // A damaged table is refused, and the one loaded stays.
-    let damaged = std::env::temp_dir().join(format!("alea-diechess-damaged-{}.table", std::process::id()));
+    let damaged = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("protocol-diechess-damaged.table");
     let mut bytes = std::fs::read(table_file()).unwrap();
     bytes[200] ^= 0x40;
     std::fs::write(&damaged, &bytes).unwrap();

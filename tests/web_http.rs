@@ -490,3 +490,28 @@ fn a_vegas_player_in_check_does_not_roll() {
     assert_eq!(answered["last_engine"]["roll"], Value::Null, "{answered}");
     assert_eq!(answered["may_roll"], true, "{answered}");
 }
+
+#[test]
+fn a_die_chess_roll_turns_the_die_on_the_board_before_the_move() {
+    let server = start();
+    let addr = &server.addr;
+    // A pawn rolled looks like the start; games until another face comes up.
+    let mut other_face = false;
+    for _ in 0..50 {
+        let state = new_game(addr, json!({"variant": "diechess", "color": "white", "movetime": 50}));
+        let id = state["id"].as_str().unwrap().to_string();
+        assert_eq!(state["fen"], "7p/8/8/8/8/8/8/P7 w - - 0 1 22", "{state}");
+        let (status, rolled) = json_of(addr, "POST", &format!("/api/games/{id}/roll"), None);
+        assert_eq!(status, 200, "{rolled}");
+        let face = rolled["roll"][0].as_u64().expect("one die") as usize;
+        // The die on a1 shows the face rolled, with its moves in hand; White still to move.
+        let (letter, in_hand) = (["P", "N", "B", "R", "Q", "K"][face - 1], if face <= 3 { 2 } else { 1 });
+        assert_eq!(rolled["fen"], format!("7p/8/8/8/8/8/8/{letter}7 w - - 0 1 {in_hand}2"), "{rolled}");
+        assert_eq!(rolled["phase"], "after_roll", "{rolled}");
+        if face != 1 {
+            other_face = true;
+            break;
+        }
+    }
+    assert!(other_face, "fifty rolls of a pawn");
+}

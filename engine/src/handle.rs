@@ -366,6 +366,16 @@ impl GameHandle {
         }
     }
 
+    /// The position as FEN as it stands after `roll`, before the move: a roll changes no board
+    /// but Die Chess's, where it turns the die to the face rolled (a board drawn between the roll
+    /// and the move shows this).
+    pub fn fen_after_roll(&self, roll: &Roll) -> String {
+        match &self.played {
+            Played::Die(g) => g.position().showing_roll(crate::Role::of_face(roll.faces()[0])).fen(),
+            _ => self.fen(),
+        }
+    }
+
     /// The board as front ends draw it, whatever its size.
     pub fn diagram(&self) -> Diagram {
         let ranks = (0..8u8)

@@ -235,25 +235,85 @@ impl DieTable {
         }
     }
 
-    /// The best turn after rolling `face`, and its value (the first of equals in the rules'
-    /// order: not moving, then the moves).
+    /// The best turn after rolling `face`, and its value. Among equals, the one leaving a fallible
+    /// opponent the most chances ([`DieTable::chances_after`]); then the first in the rules'
+    /// order (not moving, then the moves).
     pub fn best_after_roll(&self, pos: &DiePosition, face: Role) -> (DieTurn, f64) {
-        best_of(pos.turns_after_roll(face).into_iter().map(|t| (t, self.turn_value(pos, t))))
+        let (turn, value, _) = self.best_turn(pos, pos.turns_after_roll(face));
+        (turn, value)
     }
 
     /// The value of rolling: the mean over the six faces of the best turn after each.
     pub fn roll_value(&self, pos: &DiePosition) -> f64 {
-        Role::ALL.into_iter().map(|face| self.best_after_roll(pos, face).1).sum::<f64>() / 6.0
+        Role::ALL.into_iter().map(|face| self.best_of_face(pos, face)).sum::<f64>() / 6.0
     }
 
-    /// The best decision before the roll and its value. Among equals, rolling comes first (it
-    /// gives the opponent chances to go wrong and costs nothing), then the moves, then the pass.
+    /// The best value after rolling `face` (no tie-break needed for the value).
+    fn best_of_face(&self, pos: &DiePosition, face: Role) -> f64 {
+        pos.turns_after_roll(face).into_iter().map(|t| self.turn_value(pos, t)).fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    /// The best decision before the roll and its value. Among equals, the one leaving a fallible
+    /// opponent the most chances ([`DieTable::chances_after`]; rolling counts its faces' best
+    /// turns); equal again, rolling, then the moves, then the pass.
     pub fn best_decision(&self, pos: &DiePosition) -> (DieDecision, f64) {
-        let roll = self.roll_value(pos);
+        let (roll, roll_chances) = self.roll_with_chances(pos);
         let mut turns = pos.pre_roll_turns();
         turns.rotate_left(1);
-        let (turn, value) = best_of(turns.into_iter().map(|t| (t, self.turn_value(pos, t))));
-        if roll + TIE >= value { (DieDecision::Roll, roll) } else { (DieDecision::Turn(turn), value) }
+        let (turn, value, chances) = self.best_turn(pos, turns);
+        if roll > value + TIE || (roll + TIE >= value && roll_chances >= chances) {
+            (DieDecision::Roll, roll)
+        } else {
+            (DieDecision::Turn(turn), value)
+        }
+    }
+
+    /// What an opponent who chose at random among its options (each turn before the roll, and
+    /// rolling then any turn the face allows) would give away on average in the state after
+    /// `turn`, measured by the table. A perfect opponent gives nothing away, so this changes no
+    /// value: it only breaks ties, towards the choice that leaves a fallible player the most
+    /// ways to go wrong. (Drawn positions are most of the game, and a draw by perfect play is
+    /// still a win against a player who errs.)
+    pub fn chances_after(&self, pos: &DiePosition, turn: DieTurn) -> f64 {
+        let next = pos.play(turn);
+        if next.end().is_some() {
+            return 0.0;
+        }
+        let mean = |values: &mut dyn Iterator<Item = f64>| {
+            let (sum, n) = values.fold((0.0, 0u32), |(s, n), v| (s + v, n + 1));
+            sum / f64::from(n)
+        };
+        let after_roll = Role::ALL
+            .into_iter()
+            .map(|face| mean(&mut next.turns_after_roll(face).into_iter().map(|t| self.turn_value(&next, t))))
+            .sum::<f64>()
+            / 6.0;
+        let turns = next.pre_roll_turns();
+        let random = mean(&mut turns.iter().map(|&t| self.turn_value(&next, t)).chain(std::iter::once(after_roll)));
+        self.value(&next) - random
+    }
+
+    /// The best of `turns` from `pos`: its value and the chances it leaves (the first of equals).
+    fn best_turn(&self, pos: &DiePosition, turns: Vec<DieTurn>) -> (DieTurn, f64, f64) {
+        let valued: Vec<(DieTurn, f64)> = turns.into_iter().map(|t| (t, self.turn_value(pos, t))).collect();
+        let best = valued.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
+        let mut chosen: Option<(DieTurn, f64, f64)> = None;
+        for &(t, v) in valued.iter().filter(|v| v.1 + TIE >= best) {
+            let chances = self.chances_after(pos, t);
+            if chosen.is_none_or(|(_, _, c)| chances > c + TIE) {
+                chosen = Some((t, v, chances));
+            }
+        }
+        chosen.expect("a turn is always possible (the pass, or not moving after a roll)")
+    }
+
+    /// Rolling's value and the chances its faces' best turns leave, on average.
+    fn roll_with_chances(&self, pos: &DiePosition) -> (f64, f64) {
+        let (value, chances) = Role::ALL.into_iter().fold((0.0, 0.0), |(v, c), face| {
+            let (_, value, chances) = self.best_turn(pos, pos.turns_after_roll(face));
+            (v + value, c + chances)
+        });
+        (value / 6.0, chances / 6.0)
     }
 
     /// The largest amount by which a state's value differs from the best of its options valued
@@ -362,35 +422,39 @@ impl DieTable {
         let started = std::time::Instant::now();
         let centipawns = |v: f64| value_to_centipawns(v, scale);
         // Before the roll: each face's best turn, once; rolling is worth their mean.
-        let faces: Vec<(Role, DieTurn, f64)> = if *root == DieRoot::Decision {
+        let faces: Vec<(Role, DieTurn, f64, f64)> = if *root == DieRoot::Decision {
             Role::ALL
                 .into_iter()
-                .map(|face| (face, self.best_after_roll(pos, face)))
-                .map(|(f, (t, v))| (f, t, v))
+                .map(|face| {
+                    let (turn, value, chances) = self.best_turn(pos, pos.turns_after_roll(face));
+                    (face, turn, value, chances)
+                })
                 .collect()
         } else {
             Vec::new()
         };
         let roll = (!faces.is_empty()).then(|| faces.iter().map(|f| f.2).sum::<f64>() / 6.0);
-        let mut options: Vec<(Choice<DieTurn>, f64)> = match root {
+        let turn_option = |t: DieTurn| (Choice::Turn(t), self.turn_value(pos, t), self.chances_after(pos, t));
+        let mut options: Vec<(Choice<DieTurn>, f64, f64)> = match root {
             DieRoot::Decision => {
-                let mut turns: Vec<(Choice<DieTurn>, f64)> =
-                    pos.pre_roll_turns().into_iter().map(|t| (Choice::Turn(t), self.turn_value(pos, t))).collect();
+                let mut turns: Vec<_> = pos.pre_roll_turns().into_iter().map(turn_option).collect();
                 turns.rotate_left(1);
-                turns.insert(0, (Choice::Roll, roll.expect("faces before the roll")));
+                let chances = faces.iter().map(|f| f.3).sum::<f64>() / 6.0;
+                turns.insert(0, (Choice::Roll, roll.expect("faces before the roll"), chances));
                 turns
             }
-            DieRoot::Rolled(face) => {
-                pos.turns_after_roll(*face).into_iter().map(|t| (Choice::Turn(t), self.turn_value(pos, t))).collect()
-            }
-            DieRoot::Only(turns) => turns.iter().map(|&t| (Choice::Turn(t), self.turn_value(pos, t))).collect(),
+            DieRoot::Rolled(face) => pos.turns_after_roll(*face).into_iter().map(turn_option).collect(),
+            DieRoot::Only(turns) => turns.iter().map(|&t| turn_option(t)).collect(),
         };
-        // Best first; equals keep the order above (rolling, the moves, then passing).
-        options.sort_by(|a, b| if (a.1 - b.1).abs() <= TIE { std::cmp::Ordering::Equal } else { b.1.total_cmp(&a.1) });
-        let (best, value) = options.first().copied().expect("a turn is always possible");
+        // Best first; among equals, the most chances for a fallible opponent; equal again, the
+        // order above (rolling, the moves, then passing).
+        // (Keys on a grid of TIE: a total order, as sorting needs.)
+        let grid = |x: f64| (x / TIE).round() as i64;
+        options.sort_by_key(|&(_, value, chances)| std::cmp::Reverse((grid(value), grid(chances))));
+        let (best, value, _) = options.first().copied().expect("a turn is always possible");
         let outcomes = faces
             .iter()
-            .map(|&(face, turn, v)| OutcomeAdvice {
+            .map(|&(face, turn, v, _)| OutcomeAdvice {
                 roll: crate::rules::Roll::single(face.face()),
                 probability: 1.0 / 6.0,
                 best: turn,
@@ -419,7 +483,7 @@ impl DieTable {
             roll_score: roll.map(centipawns),
             choices: options
                 .iter()
-                .map(|&(choice, v)| ScoredChoice { choice, score: centipawns(v), exact: true, value: Some(v) })
+                .map(|&(choice, v, _)| ScoredChoice { choice, score: centipawns(v), exact: true, value: Some(v) })
                 .collect(),
             outcomes,
             mate,
@@ -442,6 +506,54 @@ pub fn value_to_centipawns(value: f64, scale: f64) -> i32 {
     } else {
         (cp.round() as i32).clamp(-crate::eval::EVAL_MAX, crate::eval::EVAL_MAX)
     }
+}
+
+/// Games of the table against itself ([`self_play`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct SelfPlay {
+    pub games: u32,
+    pub white_wins: u32,
+    pub black_wins: u32,
+    pub draws: u32,
+    /// Turns that rolled, and all turns, over the games.
+    pub rolls: u64,
+    pub turns: u64,
+}
+
+/// `games` games from `start`, every turn the table's choice (its tie-break included), the dice
+/// from `seed`: how perfect players play the game, and how often they roll.
+pub fn self_play(table: &DieTable, start: &DiePosition, games: u32, seed: u64) -> SelfPlay {
+    let mut state = seed | 1;
+    let mut face = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        Role::ALL[(state % 6) as usize]
+    };
+    let mut out = SelfPlay { games, ..SelfPlay::default() };
+    for _ in 0..games {
+        let mut pos = *start;
+        let end = loop {
+            if let Some(end) = pos.end() {
+                break end;
+            }
+            let turn = match table.best_decision(&pos).0 {
+                DieDecision::Roll => {
+                    out.rolls += 1;
+                    table.best_after_roll(&pos, face()).0
+                }
+                DieDecision::Turn(turn) => turn,
+            };
+            pos = pos.play(turn);
+            out.turns += 1;
+        };
+        match end {
+            DieEnd::KingCaptured(Color::White) => out.black_wins += 1,
+            DieEnd::KingCaptured(Color::Black) => out.white_wins += 1,
+            DieEnd::TurnLimit => out.draws += 1,
+        }
+    }
+    out
 }
 
 /// What the search gives up, measured by the table: the mean exact value its choice loses
@@ -545,20 +657,10 @@ pub fn install_table(table: DieTable) {
 /// 0..=1 (rook, queen, king) in hand: 15 die states a square.
 pub const POSSIBLE: usize = 64 * 63 * 15 * 15;
 
-/// The first of the best (within [`TIE`]) of `options`.
-fn best_of(options: impl Iterator<Item = (DieTurn, f64)>) -> (DieTurn, f64) {
-    let mut best: Option<(DieTurn, f64)> = None;
-    for (t, v) in options {
-        if best.is_none_or(|(_, b)| v > b + TIE) {
-            best = Some((t, v));
-        }
-    }
-    best.expect("a turn is always possible (the pass, or not moving after a roll)")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Choice;
     use std::sync::OnceLock;
 
     fn solved() -> &'static DieTable {
@@ -620,6 +722,47 @@ mod tests {
             let (_, best) = read.best_decision(&p);
             assert!((best - read.value(&p)).abs() <= 1e-12, "{}: {best} against {}", p.fen(), read.value(&p));
         }
+    }
+
+    #[test]
+    fn ties_go_to_the_choice_leaving_a_fallible_opponent_most_chances() {
+        let table = solved();
+        let mut tied_states = 0;
+        for index in sample(997) {
+            let p = position_of(index, 0);
+            let (decision, value) = table.best_decision(&p);
+            // The engine's answer and the decision agree, at the state's exact value.
+            let answer = table.answer(&p, &DieRoot::Decision, 1.0);
+            let chosen = match decision {
+                DieDecision::Roll => Choice::Roll,
+                DieDecision::Turn(t) => Choice::Turn(t),
+            };
+            assert_eq!(answer.best, chosen, "{}", p.fen());
+            assert!((value - table.value(&p)).abs() <= TIE);
+            // No turn of equal value leaves more chances than the one chosen.
+            let DieDecision::Turn(turn) = decision else { continue };
+            let chances = table.chances_after(&p, turn);
+            let tied: Vec<DieTurn> =
+                p.pre_roll_turns().into_iter().filter(|&t| (table.turn_value(&p, t) - value).abs() <= TIE).collect();
+            tied_states += usize::from(tied.len() > 1);
+            for t in tied {
+                assert!(table.chances_after(&p, t) <= chances + TIE, "{}: {t} over {turn}", p.fen());
+            }
+            // Chances are what a random opponent gives away: never negative.
+            assert!(chances >= -TIE, "{}: {chances}", p.fen());
+        }
+        assert!(tied_states > 50, "only {tied_states} states with ties");
+    }
+
+    #[test]
+    fn perfect_self_play_draws_from_the_start_and_takes_a_king_in_reach() {
+        let table = solved();
+        let start = self_play(table, &DiePosition::start(), 3, 1);
+        assert_eq!((start.draws, start.white_wins, start.black_wins), (3, 0, 0));
+        assert_eq!(start.turns, 3 * u64::from(crate::rules::diechess::TURN_LIMIT));
+        // Black's queen with a move in hand takes White's king die at once, every game.
+        let won = self_play(table, &pos("8/8/8/8/8/8/1q6/K7 b - - 20 11 11"), 4, 1);
+        assert_eq!((won.black_wins, won.turns, won.rolls), (4, 4, 0));
     }
 
     #[test]

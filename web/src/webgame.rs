@@ -417,7 +417,12 @@ impl WebGame {
             "turn": self.side_to_move().name(),
             "engine_to_move": self.engine_to_move(),
             "phase": match phase { Phase::BeforeRoll => "before_roll", Phase::AfterRoll => "after_roll", Phase::Over => "over" },
-            "fen": self.game.fen(),
+            // Between the roll and the move, the board as the roll left it (Die Chess's die
+            // shows the face rolled).
+            "fen": match (phase, self.roll) {
+                (Phase::AfterRoll, Some(roll)) => self.game.fen_after_roll(&roll),
+                _ => self.game.fen(),
+            },
             "start_fen": self.game.start_fen(),
             "in_check": self.game.in_check(),
             "roll": self.roll.map(|r| r.faces().to_vec()),

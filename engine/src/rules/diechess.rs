@@ -253,6 +253,15 @@ impl DiePosition {
             .collect()
     }
 
+    /// The position as a roll of `face` leaves it before the move: the mover's die turned to the
+    /// face with its moves in hand, the same side to move (what a board shows between the roll
+    /// and the move).
+    pub fn showing_roll(&self, face: Role) -> DiePosition {
+        let mut shown = *self;
+        shown.dice[self.turn.index()] = Die::rolled(self.die(self.turn).square, face);
+        shown
+    }
+
     /// Is `turn` one the rules allow here (given its roll, if any)?
     pub fn allows(&self, turn: DieTurn) -> bool {
         if self.end().is_some() {
