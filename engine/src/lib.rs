@@ -4,6 +4,7 @@
 pub mod analysis;
 pub mod attacks;
 pub mod bench;
+pub mod big;
 pub mod bitboard;
 pub mod board;
 pub mod checksum;

@@ -1,0 +1,182 @@
+//! Pseudo-legal moves on a big board: every move the pieces can make, kings left or put en prise
+//! included (both big variants capture kings; neither has check, nor castling). Sliders step
+//! along their rays until a piece or the border stops them; the two-square border catches every
+//! knight's jump from the edge.
+
+use super::board::{BigBoard, Cell};
+use super::square::{BigSquare, STRIDE};
+use crate::piece::{Color, Role};
+use std::fmt;
+
+const N: i16 = STRIDE as i16;
+const KNIGHT: [i16; 8] = [2 * N + 1, 2 * N - 1, N + 2, N - 2, -N + 2, -N - 2, -2 * N + 1, -2 * N - 1];
+const KING: [i16; 8] = [N - 1, N, N + 1, -1, 1, -N - 1, -N, -N + 1];
+const BISHOP: [i16; 4] = [N - 1, N + 1, -N - 1, -N + 1];
+const ROOK: [i16; 4] = [N, -N, 1, -1];
+/// What a pawn may become on the last rank.
+pub const PROMOTIONS: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+
+/// A move on a big board, in UCI's long algebraic form (`a10a9`, `b11b12q`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct BigMove {
+    pub from: BigSquare,
+    pub to: BigSquare,
+    pub promotion: Option<Role>,
+}
+
+impl fmt::Display for BigMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)?;
+        if let Some(role) = self.promotion {
+            write!(f, "{}", role.char())?;
+        }
+        Ok(())
+    }
+}
+
+impl BigMove {
+    /// The move `text` names on `board`, if it is one of the pseudo-legal moves there.
+    pub fn parse(board: &BigBoard, text: &str) -> Option<BigMove> {
+        let mut moves = BigMoveList::new();
+        board.moves(&mut moves);
+        moves.into_iter().find(|m| m.to_string() == text)
+    }
+}
+
+/// A list of moves (a 12x12 middlegame with four queens can exceed two hundred).
+pub type BigMoveList = Vec<BigMove>;
+
+impl BigBoard {
+    /// Every pseudo-legal move of the side to move, appended to `out` (nothing once a side has
+    /// lost its last king).
+    pub fn moves(&self, out: &mut BigMoveList) {
+        let us = self.turn();
+        if self.kings(Color::White) == 0 || self.kings(Color::Black) == 0 {
+            return;
+        }
+        for from in self.squares() {
+            let Some(piece) = self.piece_at(from) else { continue };
+            if piece.color != us {
+                continue;
+            }
+            match piece.role {
+                Role::Pawn => self.pawn_moves(from, out),
+                Role::Knight => self.steps(from, &KNIGHT, out),
+                Role::Bishop => self.slides(from, &BISHOP, out),
+                Role::Rook => self.slides(from, &ROOK, out),
+                Role::Queen => {
+                    self.slides(from, &BISHOP, out);
+                    self.slides(from, &ROOK, out);
+                }
+                Role::King => self.steps(from, &KING, out),
+            }
+        }
+    }
+
+    /// Can a piece of the side to move land on `index`: empty, or an enemy piece?
+    #[inline]
+    fn open_to_us(&self, index: usize) -> Option<bool> {
+        match self.cell(index) {
+            Cell::Off => None,
+            Cell::Empty => Some(false),
+            Cell::Piece(p) => (p.color != self.turn()).then_some(true),
+        }
+    }
+
+    fn steps(&self, from: BigSquare, offsets: &[i16], out: &mut BigMoveList) {
+        for &d in offsets {
+            let to = (from.index() as i16 + d) as usize;
+            if self.open_to_us(to).is_some() {
+                out.push(BigMove { from, to: BigSquare::from_index(to as u8), promotion: None });
+            }
+        }
+    }
+
+    fn slides(&self, from: BigSquare, rays: &[i16], out: &mut BigMoveList) {
+        for &d in rays {
+            let mut to = from.index() as i16 + d;
+            while let Some(capture) = self.open_to_us(to as usize) {
+                out.push(BigMove { from, to: BigSquare::from_index(to as u8), promotion: None });
+                if capture {
+                    break;
+                }
+                to += d;
+            }
+        }
+    }
+
+    fn pawn_moves(&self, from: BigSquare, out: &mut BigMoveList) {
+        let spec = self.spec();
+        let (forward, start_rank, last_rank) = match self.turn() {
+            Color::White => (N, 1, spec.ranks - 1),
+            Color::Black => (-N, spec.ranks - 2, 0),
+        };
+        let push = |to: usize, out: &mut BigMoveList| {
+            let to = BigSquare::from_index(to as u8);
+            if to.rank() == last_rank {
+                out.extend(PROMOTIONS.iter().map(|&role| BigMove { from, to, promotion: Some(role) }));
+            } else {
+                out.push(BigMove { from, to, promotion: None });
+            }
+        };
+        let one = (from.index() as i16 + forward) as usize;
+        if self.cell(one) == Cell::Empty {
+            push(one, out);
+            let two = (one as i16 + forward) as usize;
+            if spec.double_step && from.rank() == start_rank && self.cell(two) == Cell::Empty {
+                push(two, out);
+            }
+        }
+        for side in [-1, 1] {
+            let to = (from.index() as i16 + forward + side) as usize;
+            let en_passant = self.ep_square().is_some_and(|ep| ep.index() == to);
+            if self.open_to_us(to) == Some(true) || en_passant {
+                push(to, out);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::big::board::BigSpec;
+
+    fn moves_of(fen: &str, spec: BigSpec) -> Vec<String> {
+        let board = BigBoard::from_fen(fen, spec).unwrap();
+        let mut out = BigMoveList::new();
+        board.moves(&mut out);
+        let mut names: Vec<String> = out.iter().map(|m| m.to_string()).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn pieces_move_as_in_chess_on_the_bigger_board() {
+        // A knight in the corner of 12x12, a rook along the tenth rank, a king beside its own.
+        let fen = "11k/12/10r1/12/12/12/12/12/12/12/1K10/N1K9 w - - 0 1";
+        let moves = moves_of(fen, BigSpec::GRAND);
+        for m in ["a1b3", "a1c2", "b2a2", "b2a3", "c1d2", "c1d1", "b2b1"] {
+            assert!(moves.contains(&m.to_string()), "{m} in {moves:?}");
+        }
+        assert_eq!(moves.len(), 2 + 6 + 4, "{moves:?}");
+        let black = moves_of(&fen.replace(" w ", " b "), BigSpec::GRAND);
+        assert!(black.contains(&"k10a10".to_string()) && black.contains(&"k10l10".to_string()), "{black:?}");
+        assert!(black.contains(&"k10k1".to_string()) && black.contains(&"k10k12".to_string()), "{black:?}");
+        // The rook's 22 squares and the king's three.
+        assert_eq!(black.len(), 10 + 1 + 9 + 2 + 3, "{black:?}");
+        // Promotion on rank 10 of 10x10, to four pieces, capturing included.
+        let promoting = moves_of("1r8/P9/10/10/10/10/10/10/k9/K9 w - - 0 1", BigSpec::BRAINKING10);
+        for m in ["a9a10n", "a9a10b", "a9a10r", "a9a10q", "a9b10q"] {
+            assert!(promoting.contains(&m.to_string()), "{m} in {promoting:?}");
+        }
+    }
+
+    #[test]
+    fn pawns_double_step_only_where_the_variant_allows() {
+        let ten = moves_of("k9/10/10/10/10/10/10/10/P9/K9 w - - 0 1", BigSpec::BRAINKING10);
+        assert_eq!(ten, ["a1b1", "a1b2", "a2a3", "a2a4"]);
+        let twelve = moves_of("k11/12/12/12/12/12/12/12/12/12/P11/K11 w - - 0 1", BigSpec::GRAND);
+        assert_eq!(twelve, ["a1b1", "a1b2", "a2a3"]);
+    }
+}
