@@ -360,6 +360,19 @@ impl BigBoard {
         next
     }
 
+    /// The position after a passed turn: the other side to move, no en-passant target.
+    pub fn pass(&self) -> BigBoard {
+        let mut next = self.clone();
+        next.set_ep(None);
+        next.halfmove += 1;
+        if self.turn == Color::Black {
+            next.fullmove += 1;
+        }
+        next.turn = !self.turn;
+        next.hash ^= keys().black;
+        next
+    }
+
     /// The hash computed from scratch (tests compare it with the one kept up to date).
     pub fn hash_from_scratch(&self) -> u64 {
         let mut h = if self.turn == Color::Black { keys().black } else { 0 };

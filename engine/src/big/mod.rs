@@ -6,10 +6,12 @@
 //! ([`crate::board`]) is untouched.
 
 pub mod board;
+pub mod eval;
 pub mod movegen;
 pub mod perft;
 pub mod square;
 
 pub use board::{BigBoard, BigSpec};
+pub use eval::BigEval;
 pub use movegen::{BigMove, BigMoveList};
 pub use square::BigSquare;

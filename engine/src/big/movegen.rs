@@ -26,6 +26,9 @@ pub struct BigMove {
 
 impl fmt::Display for BigMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == BigMove::NULL {
+            return f.write_str("0000");
+        }
         write!(f, "{}{}", self.from, self.to)?;
         if let Some(role) = self.promotion {
             write!(f, "{}", role.char())?;
@@ -35,6 +38,9 @@ impl fmt::Display for BigMove {
 }
 
 impl BigMove {
+    /// A passed turn (`0000`): both squares on the border, where no move starts.
+    pub const NULL: BigMove = BigMove { from: BigSquare::from_index(0), to: BigSquare::from_index(0), promotion: None };
+
     /// The move `text` names on `board`, if it is one of the pseudo-legal moves there.
     pub fn parse(board: &BigBoard, text: &str) -> Option<BigMove> {
         let mut moves = BigMoveList::new();
@@ -71,6 +77,32 @@ impl BigBoard {
                 Role::King => self.steps(from, &KING, out),
             }
         }
+    }
+
+    /// Does a piece of `by` attack `sq` (pawns diagonally forward, the others as they move)?
+    pub fn attacked_by(&self, sq: BigSquare, by: Color) -> bool {
+        let is = |index: i16, roles: &[Role]| match self.cell(index as usize) {
+            Cell::Piece(p) => p.color == by && roles.contains(&p.role),
+            _ => false,
+        };
+        let at = sq.index() as i16;
+        let behind = if by == Color::White { -N } else { N };
+        if [behind - 1, behind + 1].iter().any(|&d| is(at + d, &[Role::Pawn])) {
+            return true;
+        }
+        if KNIGHT.iter().any(|&d| is(at + d, &[Role::Knight])) || KING.iter().any(|&d| is(at + d, &[Role::King])) {
+            return true;
+        }
+        let ray_hits = |rays: &[i16], roles: &[Role]| {
+            rays.iter().any(|&d| {
+                let mut i = at + d;
+                while self.cell(i as usize) == Cell::Empty {
+                    i += d;
+                }
+                is(i, roles)
+            })
+        };
+        ray_hits(&BISHOP, &[Role::Bishop, Role::Queen]) || ray_hits(&ROOK, &[Role::Rook, Role::Queen])
     }
 
     /// Can a piece of the side to move land on `index`: empty, or an enemy piece?
@@ -169,6 +201,26 @@ mod tests {
         let promoting = moves_of("1r8/P9/10/10/10/10/10/10/k9/K9 w - - 0 1", BigSpec::BRAINKING10);
         for m in ["a9a10n", "a9a10b", "a9a10r", "a9a10q", "a9b10q"] {
             assert!(promoting.contains(&m.to_string()), "{m} in {promoting:?}");
+        }
+    }
+
+    #[test]
+    fn attacks_are_seen_from_every_kind_of_piece() {
+        let board = BigBoard::from_fen("k9/10/10/3p6/10/10/10/1N8/10/K5R3 w - - 0 1", BigSpec::BRAINKING10).unwrap();
+        let sq = |s: &str| BigSquare::parse(s, 10, 10).unwrap();
+        // The knight on b3, the rook on g1 (rank and file), the king on a1, the pawn on d7.
+        for (target, by, expected) in [
+            ("c5", Color::White, true),
+            ("d4", Color::White, true),
+            ("g10", Color::White, true),
+            ("a2", Color::White, true),
+            ("c6", Color::Black, true),
+            ("e6", Color::Black, true),
+            ("d6", Color::Black, false),
+            ("h2", Color::White, false),
+            ("b9", Color::Black, true),
+        ] {
+            assert_eq!(board.attacked_by(sq(target), by), expected, "{target} by {by:?}");
         }
     }
 

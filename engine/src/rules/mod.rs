@@ -7,6 +7,7 @@
 //! board other than 8x8 brings its own and the search, written against the trait, stays.
 
 pub mod brainking;
+pub mod brainking10;
 pub mod burmese;
 pub mod classic;
 pub mod dfen;
@@ -27,6 +28,7 @@ use arrayvec::ArrayVec;
 use std::fmt;
 
 pub use brainking::BrainKing;
+pub use brainking10::BrainKing10;
 pub use burmese::Burmese;
 pub use classic::Classic;
 pub use dice::{MAX_OUTCOMES, Outcome, OutcomeList, Roll, RollError};

@@ -1,0 +1,79 @@
+//! The big boards' evaluation: material (the kings counted, as a king capture is a step towards
+//! the win), and pawns worth a little more as they near promotion. A starting point, as the 8x8
+//! variants' was before their tables were fitted.
+
+use super::board::BigBoard;
+use super::movegen::BigMove;
+use crate::eval::Evaluator;
+use crate::piece::{Color, Role};
+use crate::rules::Rules;
+use crate::values::PieceValues;
+
+/// Centipawns a pawn gains for each rank it has advanced.
+const PAWN_STEP: i32 = 4;
+
+/// Material and pawn progress on a big board.
+#[derive(Clone, Debug)]
+pub struct BigEval {
+    pub values: PieceValues,
+}
+
+impl BigEval {
+    pub fn new(values: PieceValues) -> BigEval {
+        BigEval { values }
+    }
+
+    /// White's score.
+    pub fn white_score(&self, board: &BigBoard) -> i32 {
+        let last = i32::from(board.spec().ranks) - 1;
+        board
+            .squares()
+            .filter_map(|sq| board.piece_at(sq).map(|p| (sq, p)))
+            .map(|(sq, p)| {
+                let progress = match (p.role, p.color) {
+                    (Role::Pawn, Color::White) => i32::from(sq.rank()) - 1,
+                    (Role::Pawn, Color::Black) => last - 1 - i32::from(sq.rank()),
+                    _ => 0,
+                };
+                let value = self.values.of(p.role) + PAWN_STEP * progress;
+                if p.color == Color::White { value } else { -value }
+            })
+            .sum()
+    }
+}
+
+impl<R: Rules<Position = BigBoard, Turn = BigMove>> Evaluator<R> for BigEval {
+    fn evaluate(&self, _rules: &R, board: &BigBoard) -> i32 {
+        let white = self.white_score(board);
+        if board.turn() == Color::White { white } else { -white }
+    }
+
+    /// Most valuable victim first, then the least valuable attacker; a promotion by what it
+    /// makes.
+    fn tactical(&self, board: &BigBoard, m: BigMove) -> Option<i32> {
+        if m == BigMove::NULL {
+            return None;
+        }
+        let attacker = board.piece_at(m.from)?.role;
+        let victim = board.captured(m).map(|p| self.values.of(p.role));
+        let promotion = m.promotion.map(|r| self.values.of(r) - self.values.of(Role::Pawn));
+        if victim.is_none() && promotion.is_none() {
+            return None;
+        }
+        Some(16 * (victim.unwrap_or(0) + promotion.unwrap_or(0)) - attacker.index() as i32)
+    }
+
+    /// A promotion, or a capture that does not lose material at once: the victim is worth as
+    /// much as the attacker, or the square is not defended.
+    fn worth_at_horizon(&self, board: &BigBoard, m: BigMove) -> bool {
+        if m.promotion.is_some() {
+            return true;
+        }
+        let (Some(attacker), Some(victim)) = (board.piece_at(m.from), board.captured(m)) else { return false };
+        self.values.of(victim.role) >= self.values.of(attacker.role) || !board.attacked_by(m.to, !board.turn())
+    }
+
+    fn history_slot(&self, _board: &BigBoard, m: BigMove) -> usize {
+        (m.from.index() & 63) << 6 | (m.to.index() & 63)
+    }
+}
