@@ -508,6 +508,17 @@ pub fn value_to_centipawns(value: f64, scale: f64) -> i32 {
     }
 }
 
+/// A small seeded generator (xorshift64): reproducible samples without a dependency.
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed | 1;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
 /// Games of the table against itself ([`self_play`]).
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct SelfPlay {
@@ -523,13 +534,8 @@ pub struct SelfPlay {
 /// `games` games from `start`, every turn the table's choice (its tie-break included), the dice
 /// from `seed`: how perfect players play the game, and how often they roll.
 pub fn self_play(table: &DieTable, start: &DiePosition, games: u32, seed: u64) -> SelfPlay {
-    let mut state = seed | 1;
-    let mut face = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        Role::ALL[(state % 6) as usize]
-    };
+    let mut next = xorshift(seed);
+    let mut face = move || Role::ALL[(next() % 6) as usize];
     let mut out = SelfPlay { games, ..SelfPlay::default() };
     for _ in 0..games {
         let mut pos = *start;
@@ -568,13 +574,8 @@ pub struct SearchLoss {
 /// Positions the table does not value at a draw: random placements, faces, moves in hand and
 /// side to move, from `seed`.
 pub fn undecided_positions(table: &DieTable, count: usize, seed: u64) -> Vec<DiePosition> {
-    let mut state = seed | 1;
-    let mut next = move |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % n
-    };
+    let mut random = xorshift(seed);
+    let mut next = move |n: u64| random() % n;
     let mut found = Vec::new();
     while found.len() < count {
         let mut die = || {

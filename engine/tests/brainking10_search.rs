@@ -89,3 +89,154 @@ fn a_search_from_the_start_chooses_a_move_of_the_roll() {
     assert!(turns.contains(&m), "{m}");
     assert_eq!(result.depth, 3);
 }
+
+/// Search speed on the big board beside BrainKing's own 8x8 board, from each start and before
+/// the roll, alternately in one run (the machine is shared: compare the ratio).
+/// `cargo test --release -p alea-engine --test brainking10_search -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn nodes_a_second_beside_the_8x8_board() {
+    use alea_engine::eval::StaticEval;
+    use alea_engine::rules::{Position, Variant, VariantKind};
+    let small_rules = Variant::new(VariantKind::BrainKing, false);
+    let small_eval = StaticEval::default_for(VariantKind::BrainKing);
+    let small = Position::new(alea_engine::Board::startpos());
+    let (mut big_rate, mut small_rate) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        let started = std::time::Instant::now();
+        let result = run(&BrainKing10.start(), Root::PreRoll, 6, SearchOptions::default());
+        big_rate.push(result.nodes as f64 / started.elapsed().as_secs_f64());
+        let input = SearchInput {
+            rules: &small_rules,
+            eval: &small_eval,
+            position: &small,
+            root: Root::PreRoll,
+            history: &[],
+            limits: Limits { depth: Some(6), ..Limits::default() },
+            options: SearchOptions::default(),
+        };
+        let started = std::time::Instant::now();
+        let result = search::search(&input, &Shared::new(8), &mut |_| {});
+        small_rate.push(result.nodes as f64 / started.elapsed().as_secs_f64());
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[1]
+    };
+    let (big, small) = (median(&mut big_rate), median(&mut small_rate));
+    println!("brainking10 {big:.0} nps, brainking {small:.0} nps: {:.2}x", big / small);
+}
+
+/// Seeded self-play at depth 1 (`DEPTH`; the first 8 plies random, for variety; the rolls by
+/// their weights) of `GAMES` games (2,000): the README's shares with 95 % intervals, and the
+/// branching: allowed turns a roll.
+/// `cargo test --release -p alea-engine --test brainking10_search self_play -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn self_play_shares_and_branching() {
+    use alea_engine::Game;
+    use alea_engine::rules::{GameResult, OutcomeList};
+    let games: usize = std::env::var("GAMES").map_or(2000, |g| g.parse().unwrap());
+    let depth: u32 = std::env::var("DEPTH").map_or(1, |d| d.parse().unwrap());
+    let rules = BrainKing10;
+    let eval = BigEval::new(rules.piece_values());
+    let shared = Shared::new(16);
+    let mut state = 0x1234_5678_9abc_def1_u64;
+    let mut random = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let (mut white, mut black, mut draws, mut plies, mut rolls, mut turns_allowed) = (0, 0, 0, 0usize, 0usize, 0usize);
+    for _ in 0..games {
+        let start = std::env::var("START")
+            .map_or_else(|_| rules.start(), |fen| BigBoard::from_fen(&fen, BigSpec::BRAINKING10).unwrap());
+        let mut game = Game::new(rules, start);
+        let mut ply = 0;
+        let end = loop {
+            if let Some(end) = game.end() {
+                break Some(end);
+            }
+            if ply >= 600 {
+                break None;
+            }
+            let mut outcomes = OutcomeList::new();
+            rules.outcomes(game.position(), &mut outcomes);
+            let mut pick = random();
+            let outcome = outcomes.iter().find(|o| {
+                pick -= o.probability;
+                pick < 0.0
+            });
+            let roll = outcome.unwrap_or(outcomes.last().unwrap()).roll;
+            let mut turns = TurnList::new();
+            rules.allowed_turns(game.position(), &roll, &mut turns);
+            rolls += 1;
+            turns_allowed += turns.len();
+            let turn = if ply < 8 {
+                turns[((random() * turns.len() as f64) as usize).min(turns.len() - 1)]
+            } else {
+                let input = SearchInput {
+                    rules: &rules,
+                    eval: &eval,
+                    position: game.position(),
+                    root: Root::Turns(turns.to_vec()),
+                    history: game.hashes(),
+                    limits: Limits { depth: Some(depth), ..Limits::default() },
+                    options: SearchOptions::default(),
+                };
+                match search::search(&input, &shared, &mut |_| {}).best {
+                    Choice::Turn(t) => t,
+                    Choice::Roll => unreachable!("a rolled root"),
+                }
+            };
+            game.play(turn);
+            ply += 1;
+        };
+        plies += ply;
+        match end.map(|e| e.result) {
+            Some(GameResult::Win(alea_engine::Color::White)) => white += 1,
+            Some(GameResult::Win(alea_engine::Color::Black)) => black += 1,
+            _ => draws += 1,
+        }
+    }
+    let share = |k: usize| {
+        let p = k as f64 / games as f64;
+        let half = 1.96 * (p * (1.0 - p) / games as f64).sqrt();
+        format!("{:.2} % [{:.2}, {:.2}]", 100.0 * p, 100.0 * (p - half), 100.0 * (p + half))
+    };
+    println!(
+        "{games} games at depth {depth}: White {}, Black {}, drawn {}; {:.1} plies a game; {:.1} allowed turns a roll",
+        share(white),
+        share(black),
+        share(draws),
+        plies as f64 / games as f64,
+        turns_allowed as f64 / rolls as f64
+    );
+}
+
+/// A position and its mirror image (ranks turned over, colours swapped, the other side to move)
+/// have the same value for the side to move: nothing in the rules, the evaluation or the search
+/// favours a colour.
+#[test]
+fn the_search_favours_neither_colour() {
+    fn mirror(b: &BigBoard) -> BigBoard {
+        let fen = b.fen();
+        let f: Vec<&str> = fen.split(' ').collect();
+        let swap = |c: char| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() };
+        let rows: Vec<String> = f[0].split('/').rev().map(|r| r.chars().map(swap).collect()).collect();
+        let side = if f[1] == "w" { "b" } else { "w" };
+        BigBoard::from_fen(&format!("{} {side} - - {} {}", rows.join("/"), f[4], f[5]), BigSpec::BRAINKING10).unwrap()
+    }
+    let options = SearchOptions { use_tt: false, ..SearchOptions::default() };
+    let positions: Vec<BigBoard> = random_positions(16, 40).into_iter().filter(|b| b.ep_square().is_none()).collect();
+    assert!(positions.len() >= 10);
+    for b in &positions {
+        let m = mirror(b);
+        for depth in 1..=2 {
+            let (x, y) =
+                (run(b, Root::PreRoll, depth, options.clone()), run(&m, Root::PreRoll, depth, options.clone()));
+            assert_eq!(x.score, y.score, "{} against {} at depth {depth}", b.fen(), m.fen());
+        }
+    }
+}

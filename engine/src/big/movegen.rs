@@ -60,7 +60,14 @@ impl BigBoard {
         if self.kings(Color::White) == 0 || self.kings(Color::Black) == 0 {
             return;
         }
-        for from in self.squares() {
+        // From the mover's own back rank forward, so equal moves come in the same order for
+        // both colours (a search keeps the first of equals).
+        let spec = self.spec();
+        let ranks: Vec<u8> = match us {
+            Color::White => (0..spec.ranks).collect(),
+            Color::Black => (0..spec.ranks).rev().collect(),
+        };
+        for from in ranks.into_iter().flat_map(|rank| (0..spec.files).map(move |file| BigSquare::new(file, rank))) {
             let Some(piece) = self.piece_at(from) else { continue };
             if piece.color != us {
                 continue;
