@@ -9,6 +9,7 @@ pub mod board;
 pub mod eval;
 pub mod movegen;
 pub mod perft;
+pub mod san;
 pub mod square;
 
 pub use board::{BigBoard, BigSpec};

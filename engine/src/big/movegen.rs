@@ -63,11 +63,8 @@ impl BigBoard {
         // From the mover's own back rank forward, so equal moves come in the same order for
         // both colours (a search keeps the first of equals).
         let spec = self.spec();
-        let ranks: Vec<u8> = match us {
-            Color::White => (0..spec.ranks).collect(),
-            Color::Black => (0..spec.ranks).rev().collect(),
-        };
-        for from in ranks.into_iter().flat_map(|rank| (0..spec.files).map(move |file| BigSquare::new(file, rank))) {
+        let own_rank = move |i: u8| if us == Color::White { i } else { spec.ranks - 1 - i };
+        for from in (0..spec.ranks).flat_map(|i| (0..spec.files).map(move |file| BigSquare::new(file, own_rank(i)))) {
             let Some(piece) = self.piece_at(from) else { continue };
             if piece.color != us {
                 continue;
