@@ -251,6 +251,7 @@ fn bad_requests_are_refused_clearly_and_change_nothing() {
         "does not allow",
     );
     refused(&server.addr, "POST", &path("advice"), Some(r#"{"movetime": -5}"#), 400, "movetime");
+    refused(&server.addr, "POST", &path("advice"), Some(r#"{"depth": 9}"#), 400, "depth");
     refused(&server.addr, "POST", &path("analysis"), Some(r#"{"depth": 9}"#), 400, "depth");
     let huge = format!(r#"{{"move": "{}"}}"#, "x".repeat(2 << 20));
     let (status, _) = request(&server.addr, "POST", &path("move"), Some(&huge));
@@ -391,8 +392,11 @@ fn dicechess3_turns_are_made_one_micro_move_at_a_time() {
     assert_eq!(answered["last_engine"]["roll"].as_array().unwrap().len(), 3);
 
     // Our own roll: three dice, then micro-moves until the turn ends.
-    let (_, advice) = json_of(addr, "POST", &path("advice"), Some(json!({"movetime": 50})));
+    // At a fixed depth (not a time, which a loaded machine may spend before the first
+    // iteration ends).
+    let (_, advice) = json_of(addr, "POST", &path("advice"), Some(json!({"depth": 1})));
     assert_eq!(advice["outcomes"].as_array().unwrap().len(), 56, "{advice}");
+    assert_eq!(advice["depth"], 1, "{advice}");
     let (status, mut now) = json_of(addr, "POST", &path("roll"), None);
     assert_eq!(status, 200, "{now}");
     let mut steps = 0;

@@ -8,6 +8,7 @@ use alea_engine::Color;
 use alea_engine::handle::SearchReport;
 use alea_engine::pgn::GameRecord;
 use alea_engine::search::Shared;
+use alea_engine::timeman::Limits;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -271,10 +272,16 @@ async fn engine(State(app): State<AppState>, Path(id): Path<String>) -> ApiResul
 async fn advice(State(app): State<AppState>, Path(id): Path<String>, body: Bytes) -> ApiResult {
     let entry = entry(&app, &id)?;
     let body = body_json(&body)?;
-    let movetime = movetime_of(&body, 500)?.min(5_000);
+    // A fixed depth (turns, 1 to 6) where one is asked for, else a time (milliseconds).
+    let limits = match body.get("depth") {
+        None | Some(Value::Null) => Limits { movetime: Some(movetime_of(&body, 500)?.min(5_000)), ..Limits::default() },
+        Some(v) => {
+            let depth = v.as_u64().filter(|d| (1..=6).contains(d)).ok_or_else(|| bad("depth is 1 to 6"))?;
+            Limits { depth: Some(depth as u32), ..Limits::default() }
+        }
+    };
     let mut report = reporter(&entry, "advice");
-    let value =
-        search_job(&app, &entry, false, move |game, shared| game.advice(movetime, shared, &mut report)).await??;
+    let value = search_job(&app, &entry, false, move |game, shared| game.advice(limits, shared, &mut report)).await??;
     Ok(axum::Json(value).into_response())
 }
 

@@ -450,7 +450,7 @@ impl WebGame {
     /// of several moves, from the micro-moves already made).
     pub fn advice(
         &self,
-        movetime: u64,
+        limits: Limits,
         shared: &Shared,
         report: &mut (dyn FnMut(&SearchReport) + Send),
     ) -> Result<Value, Refusal> {
@@ -467,7 +467,6 @@ impl WebGame {
             }
         };
         let options = SearchOptions { multipv: choices.max(1), ..SearchOptions::default() };
-        let limits = Limits { movetime: Some(movetime.max(1)), ..Default::default() };
         let r = self.game.search(&root, limits, options, shared, report).map_err(Refusal::Bad)?;
         let best_score = r.choices.first().map_or(r.score, |c| c.score);
         let choices: Vec<Value> = r
