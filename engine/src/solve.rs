@@ -261,7 +261,7 @@ impl DieTable {
         let mut turns = pos.pre_roll_turns();
         turns.rotate_left(1);
         let (turn, value, chances) = self.best_turn(pos, turns);
-        if roll > value + TIE || (roll + TIE >= value && roll_chances >= chances) {
+        if rank(roll, roll_chances) >= rank(value, chances) {
             (DieDecision::Roll, roll)
         } else {
             (DieDecision::Turn(turn), value)
@@ -296,11 +296,12 @@ impl DieTable {
     /// The best of `turns` from `pos`: its value and the chances it leaves (the first of equals).
     fn best_turn(&self, pos: &DiePosition, turns: Vec<DieTurn>) -> (DieTurn, f64, f64) {
         let valued: Vec<(DieTurn, f64)> = turns.into_iter().map(|t| (t, self.turn_value(pos, t))).collect();
-        let best = valued.iter().map(|v| v.1).fold(f64::NEG_INFINITY, f64::max);
+        let best = valued.iter().map(|v| grid(v.1)).max().expect("a turn is always possible");
+        // Chances are asked only of the turns of the best value (usually few).
         let mut chosen: Option<(DieTurn, f64, f64)> = None;
-        for &(t, v) in valued.iter().filter(|v| v.1 + TIE >= best) {
+        for &(t, v) in valued.iter().filter(|v| grid(v.1) == best) {
             let chances = self.chances_after(pos, t);
-            if chosen.is_none_or(|(_, _, c)| chances > c + TIE) {
+            if chosen.is_none_or(|(_, value, c)| rank(v, chances) > rank(value, c)) {
                 chosen = Some((t, v, chances));
             }
         }
@@ -448,9 +449,7 @@ impl DieTable {
         };
         // Best first; among equals, the most chances for a fallible opponent; equal again, the
         // order above (rolling, the moves, then passing).
-        // (Keys on a grid of TIE: a total order, as sorting needs.)
-        let grid = |x: f64| (x / TIE).round() as i64;
-        options.sort_by_key(|&(_, value, chances)| std::cmp::Reverse((grid(value), grid(chances))));
+        options.sort_by_key(|&(_, value, chances)| std::cmp::Reverse(rank(value, chances)));
         let (best, value, _) = options.first().copied().expect("a turn is always possible");
         let outcomes = faces
             .iter()
@@ -506,6 +505,17 @@ pub fn value_to_centipawns(value: f64, scale: f64) -> i32 {
     } else {
         (cp.round() as i32).clamp(-crate::eval::EVAL_MAX, crate::eval::EVAL_MAX)
     }
+}
+
+/// A number on a grid of [`TIE`]: values closer than that are equal, and the order is total.
+fn grid(x: f64) -> i64 {
+    (x / TIE).round() as i64
+}
+
+/// How a choice ranks: by its exact value, then by the chances it leaves a fallible opponent
+/// ([`DieTable::chances_after`]). Every choice the table makes compares these keys.
+fn rank(value: f64, chances: f64) -> (i64, i64) {
+    (grid(value), grid(chances))
 }
 
 /// A small seeded generator (xorshift64): reproducible samples without a dependency.
