@@ -362,3 +362,57 @@ fn start_perft_to_depth_4() {
         assert_eq!(fast, plain_perft(&plain_of(fen, spec), 4), "{fen}");
     }
 }
+
+/// A position and its mirror image (ranks turned over, colours swapped) list their moves in the
+/// same order, move for mirrored move: a search keeps the first of equal moves, so the order is
+/// part of treating the colours alike.
+#[test]
+fn both_colours_meet_their_moves_in_the_same_order() {
+    for (start, spec) in [(BRAINKING10, BigSpec::BRAINKING10), (GRAND, BigSpec::GRAND)] {
+        let ranks = u32::from(spec.ranks);
+        let flip = |m: &str| -> String {
+            // Each square's rank r becomes ranks + 1 - r.
+            let mut out = String::new();
+            let mut digits = String::new();
+            for c in m.chars().chain(std::iter::once(' ')) {
+                if c.is_ascii_digit() {
+                    digits.push(c);
+                    continue;
+                }
+                if !digits.is_empty() {
+                    out += &(ranks + 1 - digits.parse::<u32>().unwrap()).to_string();
+                    digits.clear();
+                }
+                if c != ' ' {
+                    out.push(c);
+                }
+            }
+            out
+        };
+        let mirror = |b: &BigBoard| {
+            let fen = b.fen();
+            let f: Vec<&str> = fen.split(' ').collect();
+            let swap = |c: char| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() };
+            let rows: Vec<String> = f[0].split('/').rev().map(|r| r.chars().map(swap).collect()).collect();
+            let side = if f[1] == "w" { "b" } else { "w" };
+            let ep = if f[3] == "-" { "-".to_string() } else { flip(f[3]) };
+            BigBoard::from_fen(&format!("{} {side} - {ep} {} {}", rows.join("/"), f[4], f[5]), spec).unwrap()
+        };
+        let mut board = BigBoard::from_fen(start, spec).unwrap();
+        for ply in 0..200 {
+            let mut ours = BigMoveList::new();
+            board.moves(&mut ours);
+            let mut theirs = BigMoveList::new();
+            mirror(&board).moves(&mut theirs);
+            let ours: Vec<String> = ours.iter().map(|m| flip(&m.to_string())).collect();
+            let theirs: Vec<String> = theirs.iter().map(|m| m.to_string()).collect();
+            assert_eq!(ours, theirs, "{}", board.fen());
+            let mut list = BigMoveList::new();
+            board.moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            board = board.play(list[(ply * 7919) % list.len()]);
+        }
+    }
+}

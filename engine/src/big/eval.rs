@@ -73,7 +73,14 @@ impl<R: Rules<Position = BigBoard, Turn = BigMove>> Evaluator<R> for BigEval {
         self.values.of(victim.role) >= self.values.of(attacker.role) || !board.attacked_by(m.to, !board.turn())
     }
 
-    fn history_slot(&self, _board: &BigBoard, m: BigMove) -> usize {
-        (m.from.index() & 63) << 6 | (m.to.index() & 63)
+    /// Half the slots a colour, squares counted from the mover's own side, so a move and its
+    /// mirror image share their history (the search then treats the colours alike).
+    fn history_slot(&self, board: &BigBoard, m: BigMove) -> usize {
+        let spec = board.spec();
+        let own = |sq: super::BigSquare| {
+            let rank = if board.turn() == Color::White { sq.rank() } else { spec.ranks - 1 - sq.rank() };
+            usize::from(rank) * usize::from(spec.files) + usize::from(sq.file())
+        };
+        board.turn().index() * 2048 + (own(m.from) * 144 + own(m.to)) % 2048
     }
 }

@@ -13,6 +13,13 @@ const KNIGHT: [i16; 8] = [2 * N + 1, 2 * N - 1, N + 2, N - 2, -N + 2, -N - 2, -2
 const KING: [i16; 8] = [N - 1, N, N + 1, -1, 1, -N - 1, -N, -N + 1];
 const BISHOP: [i16; 4] = [N - 1, N + 1, -N - 1, -N + 1];
 const ROOK: [i16; 4] = [N, -N, 1, -1];
+/// The same steps seen from Black's side (ranks turned over), so that each colour meets its
+/// moves in the same order, forward ones first: a search keeps the first of equal moves, and the
+/// colours must be treated alike.
+const KNIGHT_BLACK: [i16; 8] = [-2 * N + 1, -2 * N - 1, -N + 2, -N - 2, N + 2, N - 2, 2 * N + 1, 2 * N - 1];
+const KING_BLACK: [i16; 8] = [-N - 1, -N, -N + 1, -1, 1, N - 1, N, N + 1];
+const BISHOP_BLACK: [i16; 4] = [-N - 1, -N + 1, N - 1, N + 1];
+const ROOK_BLACK: [i16; 4] = [-N, N, 1, -1];
 /// What a pawn may become on the last rank.
 pub const PROMOTIONS: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 
@@ -69,16 +76,20 @@ impl BigBoard {
             if piece.color != us {
                 continue;
             }
+            let (knight, king, bishop, rook) = match us {
+                Color::White => (&KNIGHT, &KING, &BISHOP, &ROOK),
+                Color::Black => (&KNIGHT_BLACK, &KING_BLACK, &BISHOP_BLACK, &ROOK_BLACK),
+            };
             match piece.role {
                 Role::Pawn => self.pawn_moves(from, out),
-                Role::Knight => self.steps(from, &KNIGHT, out),
-                Role::Bishop => self.slides(from, &BISHOP, out),
-                Role::Rook => self.slides(from, &ROOK, out),
+                Role::Knight => self.steps(from, knight, out),
+                Role::Bishop => self.slides(from, bishop, out),
+                Role::Rook => self.slides(from, rook, out),
                 Role::Queen => {
-                    self.slides(from, &BISHOP, out);
-                    self.slides(from, &ROOK, out);
+                    self.slides(from, bishop, out);
+                    self.slides(from, rook, out);
                 }
-                Role::King => self.steps(from, &KING, out),
+                Role::King => self.steps(from, king, out),
             }
         }
     }
