@@ -18,9 +18,3 @@ pub fn perft(board: &BigBoard, depth: u32) -> u64 {
     moves.iter().map(|&m| perft(&board.play(m), depth - 1)).sum()
 }
 
-/// Perft split by the first move (`go perft`'s form): each move and its leaves.
-pub fn divide(board: &BigBoard, depth: u32) -> Vec<(String, u64)> {
-    let mut moves = BigMoveList::new();
-    board.moves(&mut moves);
-    moves.iter().map(|&m| (m.to_string(), perft(&board.play(m), depth.saturating_sub(1)))).collect()
-}
