@@ -17,4 +17,3 @@ pub fn perft(board: &BigBoard, depth: u32) -> u64 {
     }
     moves.iter().map(|&m| perft(&board.play(m), depth - 1)).sum()
 }
-
