@@ -36,6 +36,10 @@ enum Cmd {
         /// Write castling king-takes-rook (Chess960 notation).
         #[arg(long)]
         chess960: bool,
+        /// The variant whose board and moves are counted (chess moves for the 8x8 ones; the
+        /// pseudo-legal moves of king capture in brainking10).
+        #[arg(long, default_value = "freedom")]
+        variant: String,
     },
     /// The engine's advice on a position: with a roll, every allowed move ranked with its score and
     /// its cost; before the roll, what each outcome brings and whether to take a Freedom move.
@@ -99,7 +103,7 @@ fn main() -> ExitCode {
             alea_protocol::run(std::io::stdin(), alea_protocol::Output::new(std::io::stdout()));
             ExitCode::SUCCESS
         }
-        Some(Cmd::Perft { depth, fen, chess960 }) => perft(depth, fen.as_deref(), chess960),
+        Some(Cmd::Perft { depth, fen, chess960, variant }) => perft(depth, fen.as_deref(), chess960, &variant),
         Some(Cmd::Bench { depth, variant, pruning, threads, net }) => bench(depth, &variant, &pruning, threads, net),
         Some(Cmd::Advise(args)) => advise::run(args),
         Some(Cmd::Analyse(args)) => analyse::run(args),
@@ -185,9 +189,9 @@ fn bench(
     ExitCode::SUCCESS
 }
 
-fn perft(depth: u32, fen: Option<&str>, chess960: bool) -> ExitCode {
-    // Chess legality, dice ignored: Freedom's moves without its dice.
-    let game = match alea_engine::handle::GameHandle::setup("freedom", chess960, fen, None, &[]) {
+fn perft(depth: u32, fen: Option<&str>, chess960: bool, variant: &str) -> ExitCode {
+    // The variant's moves, dice ignored (Freedom's are chess legality).
+    let game = match alea_engine::handle::GameHandle::setup(variant, chess960, fen, None, &[]) {
         Ok(game) => game,
         Err(e) => {
             eprintln!("alea perft: {e}");

@@ -166,6 +166,7 @@ fn parse_variant(name: &str, chess960: bool) -> Result<GameHandle, String> {
             game.variant()
         ));
     }
+    game.uses_tables()?;
     Ok(game)
 }
 

@@ -519,3 +519,32 @@ fn a_die_chess_roll_turns_the_die_on_the_board_before_the_move() {
     }
     assert!(other_face, "fifty rolls of a pawn");
 }
+
+#[test]
+fn a_ten_by_ten_game_is_played_with_its_own_squares() {
+    let server = start();
+    let addr = &server.addr;
+    let start_fen = "rnbqkkkbnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBQKKKBNR w - - 0 1";
+    let state = new_game(addr, json!({"variant": "brainking10", "color": "white", "movetime": 50}));
+    let id = state["id"].as_str().unwrap().to_string();
+    assert_eq!(state["fen"], start_fen, "{state}");
+    // The start rolls a pawn or a knight: moves between squares of the 10x10 board.
+    let (status, rolled) = json_of(addr, "POST", &format!("/api/games/{id}/roll"), None);
+    assert_eq!(status, 200, "{rolled}");
+    let allowed: Vec<String> =
+        rolled["allowed"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
+    assert!(!allowed.is_empty() && allowed.iter().all(|m| m.len() == 4), "{allowed:?}");
+    // A move between two squares of this board that no piece can make, a square off it, and a
+    // 10x10 FEN's square names: refused with the reason, nothing changed.
+    refused(addr, "POST", &format!("/api/games/{id}/move"), Some(r#"{"move": "a10a9"}"#), 400, "no piece of yours");
+    refused(addr, "POST", &format!("/api/games/{id}/move"), Some(r#"{"move": "k2k3"}"#), 400, "not a move");
+    let (_, same) = json_of(addr, "GET", &format!("/api/games/{id}"), None);
+    assert_eq!(same["fen"], start_fen);
+    let (status, moved) = json_of(addr, "POST", &format!("/api/games/{id}/move"), Some(json!({"move": allowed[0]})));
+    assert_eq!(status, 200, "{moved}");
+    assert_eq!(moved["moves"][0]["uci"], allowed[0].as_str());
+    // An 8x8 FEN for this variant is refused at the start.
+    let fen8 = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1";
+    let body = json!({"variant": "brainking10", "fen": fen8}).to_string();
+    refused(addr, "POST", "/api/games", Some(&body), 400, "10 ranks");
+}

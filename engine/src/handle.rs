@@ -5,20 +5,32 @@
 
 use crate::eval::StaticEval;
 use crate::game::{Game, MicroGame};
+use crate::one_turn::{OneTurnGame, map_result};
 use crate::params::EvalParams;
 use crate::piece::Color;
+use crate::rules::BrainKing10;
 use crate::rules::dice::{OutcomeList, Roll};
 use crate::rules::diechess::{DieChess, DiePosition, DieTurn};
 use crate::rules::micro::{MicroRules, MicroTurn, PlanCache, StepList, allowed_steps, for_each_turn};
-use crate::rules::{GameEnd, MicroVariant, Position, Rules, TurnList, Variant, VariantKind};
-use crate::search::{Choice, MicroInput, OutcomeAdvice, Root, ScoredChoice, SearchOptions, SearchResult, Shared};
+use crate::rules::{GameEnd, MicroVariant, Rules, Variant, VariantKind};
+use crate::search::{MicroInput, Root, SearchOptions, SearchResult, Shared};
 use crate::timeman::Limits;
 use crate::values::PieceValues;
 use crate::{Board, Move, Square};
 
 /// Every variant by its `UCI_Variant` name, the default first.
-pub const VARIANTS: [&str; 9] =
-    ["freedom", "classic", "brainking", "vegas", "dicechess3", "burmese", "gollon", "gollon2", "diechess"];
+pub const VARIANTS: [&str; 10] = [
+    "freedom",
+    "classic",
+    "brainking",
+    "vegas",
+    "dicechess3",
+    "burmese",
+    "gollon",
+    "gollon2",
+    "diechess",
+    "brainking10",
+];
 
 /// The dice of a `go roll` or `legalmoves roll`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,10 +73,10 @@ pub struct GameHandle {
 
 #[derive(Clone, Debug)]
 enum Played {
-    /// The 8x8 variants of one move a turn.
-    OneMove(Game<Variant>),
+    /// The variants of one move a turn, whatever their board.
+    OneTurn(Box<dyn OneTurnGame>),
     /// Several micro-moves a turn.
-    Micro(MicroGame<MicroVariant>),
+    Micro(Box<MicroGame<MicroVariant>>),
     /// Die Chess: two dice on the board, played from its exact solution.
     Die(Game<DieChess>),
 }
@@ -107,23 +119,17 @@ impl GameHandle {
                 Some(text) => rules.parse_dfen(text)?,
                 None => rules.startpos(),
             };
-            GameHandle { played: Played::Micro(MicroGame::new(rules, start)) }
+            GameHandle { played: Played::Micro(Box::new(MicroGame::new(rules, start))) }
+        } else if variant.eq_ignore_ascii_case("brainking10") {
+            if chess960 {
+                return Err("brainking10 is played from its standard start only".into());
+            }
+            GameHandle { played: Played::OneTurn(Box::new(Game::set_up(BrainKing10, fen, recapture)?)) }
         } else {
             let kind = VariantKind::from_name(variant)
                 .ok_or_else(|| format!("unknown variant '{variant}' (one of {})", VARIANTS.join(", ")))?;
-            let rules = Variant::new(kind, chess960);
-            let board = match fen {
-                Some(text) => Board::from_fen(text).map_err(|e| e.to_string())?,
-                None => Board::startpos(),
-            };
-            let mut pos = Position::new(board);
-            rules.implied_state(&mut pos);
-            if let Some(sq) = recapture {
-                pos.recapture =
-                    Some(Square::parse(sq).ok_or_else(|| format!("recapture square '{sq}' is not a square"))?);
-            }
-            rules.validate(&pos).map_err(|e| format!("position refused: {e}"))?;
-            GameHandle { played: Played::OneMove(Game::new(rules, pos)) }
+            let game = Game::set_up(Variant::new(kind, chess960), fen, recapture)?;
+            GameHandle { played: Played::OneTurn(Box::new(game)) }
         };
         for (i, turn) in turns.iter().enumerate() {
             handle.play(turn).map_err(|e| format!("turn {} refused: {e}", i + 1))?;
@@ -134,7 +140,7 @@ impl GameHandle {
     /// The variant's `UCI_Variant` name.
     pub fn variant(&self) -> &'static str {
         match &self.played {
-            Played::OneMove(g) => g.rules().name(),
+            Played::OneTurn(g) => g.name(),
             Played::Micro(g) => g.rules().name(),
             Played::Die(g) => g.rules().name(),
         }
@@ -143,7 +149,7 @@ impl GameHandle {
     /// The positions `alea bench` searches for this variant, and how deep.
     pub fn bench_suite(&self) -> crate::bench::BenchSuite {
         match &self.played {
-            Played::OneMove(g) => g.rules().bench_suite(),
+            Played::OneTurn(g) => g.bench_suite(),
             Played::Micro(g) => g.rules().bench_suite(),
             Played::Die(g) => g.rules().bench_suite(),
         }
@@ -151,7 +157,7 @@ impl GameHandle {
 
     pub fn chess960(&self) -> bool {
         match &self.played {
-            Played::OneMove(g) => g.rules().chess960(),
+            Played::OneTurn(g) => g.chess960(),
             Played::Micro(_) | Played::Die(_) => false,
         }
     }
@@ -162,6 +168,15 @@ impl GameHandle {
         matches!(self.played, Played::Die(_))
     }
 
+    /// Can the piece-square tables ([`EvalParams`]) evaluate this variant, so that `tune` fits
+    /// them and `EvalFile` loads them? If not, why (the big boards have their own evaluation).
+    pub fn uses_tables(&self) -> Result<(), String> {
+        match &self.played {
+            Played::OneTurn(g) => g.uses_tables(),
+            Played::Micro(_) | Played::Die(_) => Ok(()),
+        }
+    }
+
     /// Does a turn have several micro-moves here (so thousands of turns a roll)?
     pub fn several_moves_a_turn(&self) -> bool {
         matches!(self.played, Played::Micro(_))
@@ -170,7 +185,7 @@ impl GameHandle {
     /// How many dice a roll has.
     pub fn dice(&self) -> usize {
         match &self.played {
-            Played::OneMove(g) => g.rules().dice(),
+            Played::OneTurn(g) => g.dice(),
             Played::Micro(g) => g.rules().dice(),
             Played::Die(g) => g.rules().dice(),
         }
@@ -180,7 +195,7 @@ impl GameHandle {
     /// Gollon's "4 micro-moves by any pieces".
     pub fn roll_meaning(&self, roll: &Roll) -> String {
         match &self.played {
-            Played::OneMove(g) => g.rules().roll_meaning(roll),
+            Played::OneTurn(g) => g.roll_meaning(roll),
             Played::Micro(g) => g.rules().roll_meaning(roll),
             Played::Die(g) => g.rules().roll_meaning(roll),
         }
@@ -189,7 +204,7 @@ impl GameHandle {
     /// The dice still to use in a turn in progress (a DFEN with dice), if there is one.
     pub fn dice_left(&self) -> Option<Roll> {
         match &self.played {
-            Played::OneMove(_) | Played::Die(_) => None,
+            Played::OneTurn(_) | Played::Die(_) => None,
             Played::Micro(g) => g.rules().roll_left(g.position()),
         }
     }
@@ -198,12 +213,7 @@ impl GameHandle {
     /// them; `0000` for a pass) after checking that some roll (or Freedom) allows it.
     pub fn play(&mut self, turn: &str) -> Result<(), String> {
         match &mut self.played {
-            Played::OneMove(g) => {
-                if turn.contains(',') {
-                    return Err(format!("'{turn}' has several moves, but {} plays one a turn", g.rules().name()));
-                }
-                g.play_uci(turn, |p| p.board.fen()).map(|_| ()).map_err(|e| e.to_string())
-            }
+            Played::OneTurn(g) => g.play(turn),
             Played::Micro(g) => g.play_text(turn, None).map(|_| ()),
             Played::Die(g) => g.play_uci(turn, DiePosition::fen).map(|_| ()).map_err(|e| e.to_string()),
         }
@@ -215,7 +225,7 @@ impl GameHandle {
     /// turn passed at once.
     pub fn start_turn(&mut self, roll: &Roll) -> Result<bool, String> {
         match &mut self.played {
-            Played::OneMove(g) => Err(format!("{} plays one move a turn: play the turn whole", g.rules().name())),
+            Played::OneTurn(g) => Err(format!("{} plays one move a turn: play the turn whole", g.name())),
             Played::Die(_) => Err("diechess plays one move a turn: play the turn whole".into()),
             Played::Micro(g) => {
                 if roll.dice() != g.rules().dice() {
@@ -229,7 +239,7 @@ impl GameHandle {
     /// Plays one micro-move (UCI) of the turn in progress; `true` when it ended the turn.
     pub fn play_step(&mut self, micro: &str) -> Result<bool, String> {
         match &mut self.played {
-            Played::OneMove(g) => Err(format!("{} plays one move a turn: play the turn whole", g.rules().name())),
+            Played::OneTurn(g) => Err(format!("{} plays one move a turn: play the turn whole", g.name())),
             Played::Die(_) => Err("diechess plays one move a turn: play the turn whole".into()),
             Played::Micro(g) => g.play_step(micro),
         }
@@ -238,7 +248,7 @@ impl GameHandle {
     /// The micro-moves played so far of a turn made one at a time (`0000` when none).
     pub fn partial_turn(&self) -> String {
         match &self.played {
-            Played::OneMove(_) | Played::Die(_) => "0000".into(),
+            Played::OneTurn(_) | Played::Die(_) => "0000".into(),
             Played::Micro(g) => g.partial_turn().to_uci(false),
         }
     }
@@ -248,7 +258,7 @@ impl GameHandle {
     /// referee's way, which need not find a roll that allows it.
     pub fn play_checked(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), String> {
         match &mut self.played {
-            Played::OneMove(_) => self.play(turn),
+            Played::OneTurn(_) => self.play(turn),
             Played::Micro(g) => {
                 let roll = roll.filter(|_| !g.position().in_turn());
                 g.play_text(turn, roll).map(|_| ())
@@ -282,7 +292,7 @@ impl GameHandle {
     /// `e1g1` or `e1h1`), whatever the dice; `None` if it names none.
     pub fn canonical(&self, text: &str) -> Option<String> {
         match &self.played {
-            Played::OneMove(g) => g.rules().parse_turn(g.position(), text).map(|m| g.rules().turn_to_uci(m)),
+            Played::OneTurn(g) => g.canonical(text),
             Played::Micro(g) => crate::rules::micro::parse_turn(g.rules(), g.position(), text)
                 .ok()
                 .map(|moves| MicroTurn::new(&moves).to_uci(false)),
@@ -293,7 +303,7 @@ impl GameHandle {
     /// Is the side to move in check (variants with check)?
     pub fn in_check(&self) -> bool {
         match &self.played {
-            Played::OneMove(g) => g.rules().in_check(g.position()),
+            Played::OneTurn(g) => g.in_check(),
             Played::Micro(_) | Played::Die(_) => false,
         }
     }
@@ -301,7 +311,7 @@ impl GameHandle {
     /// The start position's FEN (DFEN where the variant has it).
     pub fn start_fen(&self) -> String {
         match &self.played {
-            Played::OneMove(g) => g.start().board.fen(),
+            Played::OneTurn(g) => g.start_fen(),
             Played::Micro(g) => g.rules().dfen(g.start()),
             Played::Die(g) => g.start().fen(),
         }
@@ -310,7 +320,7 @@ impl GameHandle {
     /// The material a turn wins at once, in centipawns by the documents' values (a king taken
     /// counts 100,000): what the `greedy` baseline plays for.
     pub fn material_gain(&self, turn: &str) -> i32 {
-        const KING: i32 = 100_000;
+        const KING: i32 = crate::one_turn::KING_GAIN;
         let gain = |board: &Board, m: Move, values: &PieceValues| {
             let victim = board.captured_square(m).and_then(|sq| board.role_at(sq));
             let promotion = m.promotion_role().map_or(0, |r| values.of(r) - values.of(crate::Role::Pawn));
@@ -321,10 +331,7 @@ impl GameHandle {
             }
         };
         match &self.played {
-            Played::OneMove(g) => match g.rules().parse_turn(g.position(), turn) {
-                Some(m) if !m.is_null() => gain(&g.position().board, m, &g.rules().piece_values()),
-                _ => 0,
-            },
+            Played::OneTurn(g) => g.material_gain(turn),
             Played::Micro(g) => {
                 let Ok(moves) = crate::rules::micro::parse_turn(g.rules(), g.position(), turn) else { return 0 };
                 let mut pos = g.position().clone();
@@ -351,7 +358,7 @@ impl GameHandle {
     /// The end of the game, if it is over.
     pub fn end(&self) -> Option<GameEnd> {
         match &self.played {
-            Played::OneMove(g) => g.end(),
+            Played::OneTurn(g) => g.end(),
             Played::Micro(g) => g.end(),
             Played::Die(g) => g.end(),
         }
@@ -360,7 +367,7 @@ impl GameHandle {
     /// The position as FEN (DFEN in the variants that have it).
     pub fn fen(&self) -> String {
         match &self.played {
-            Played::OneMove(g) => g.position().board.fen(),
+            Played::OneTurn(g) => g.fen(),
             Played::Micro(g) => g.rules().dfen(g.position()),
             Played::Die(g) => g.position().fen(),
         }
@@ -378,21 +385,29 @@ impl GameHandle {
 
     /// The board as front ends draw it, whatever its size.
     pub fn diagram(&self) -> Diagram {
-        let ranks = (0..8u8)
+        let (files, ranks) = self.size();
+        let ranks = (0..ranks)
             .rev()
             .map(|rank| {
-                let pieces =
-                    (0..8u8).map(|file| self.piece_at(Square::from_coords(file, rank)).map(|p| p.char())).collect();
+                let pieces = (0..files).map(|file| self.piece_at(file, rank).map(|p| p.char())).collect();
                 ((rank + 1).to_string(), pieces)
             })
             .collect();
-        Diagram { ranks, files: ('a'..='h').map(String::from).collect() }
+        Diagram { ranks, files: (0..files).map(|f| char::from(b'a' + f).to_string()).collect() }
+    }
+
+    /// The board's files and ranks (8 and 8 but on the big boards).
+    pub fn size(&self) -> (u8, u8) {
+        match &self.played {
+            Played::OneTurn(g) => g.size(),
+            Played::Micro(_) | Played::Die(_) => (8, 8),
+        }
     }
 
     /// The board alone as chess FEN writes it (no dice left or en-passant targets of a turn of
     /// micro-moves): the position as the evaluation sees it, for fitting data.
     pub fn board_fen(&self) -> String {
-        match self.board() {
+        match self.chess_board() {
             Some(board) => board.fen(),
             None => self.fen(),
         }
@@ -403,25 +418,42 @@ impl GameHandle {
     pub fn moving_role(&self, turn: &str, roll: Option<&Roll>) -> Option<crate::Role> {
         match (&self.played, roll) {
             (Played::Die(_), Some(roll)) if turn != "0000" => Some(crate::Role::of_face(roll.faces()[0])),
+            (Played::OneTurn(g), _) => g.moving_role(turn),
             _ => self.piece_on(turn.get(..2)?).map(|p| p.role),
         }
     }
 
-    /// The piece on the square named `square` (`e4`), if any.
+    /// The piece on the square named `square` (`e4`, `j10`), if any.
     pub fn piece_on(&self, square: &str) -> Option<crate::Piece> {
-        self.piece_at(Square::parse(square)?)
+        let (file, rank) = self.square_coords(square)?;
+        self.piece_at(file, rank)
     }
 
-    fn piece_at(&self, square: Square) -> Option<crate::Piece> {
+    /// The file and rank (from 0) of the square named `name` on this board.
+    pub fn square_coords(&self, name: &str) -> Option<(u8, u8)> {
+        let (files, ranks) = self.size();
+        let mut chars = name.chars();
+        let file = chars.next().filter(char::is_ascii_lowercase).map(|c| c as u8 - b'a')?;
+        let digits = chars.as_str();
+        if digits.starts_with('0') || digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let rank = digits.parse::<u8>().ok()?.checked_sub(1)?;
+        (file < files && rank < ranks).then_some((file, rank))
+    }
+
+    fn piece_at(&self, file: u8, rank: u8) -> Option<crate::Piece> {
         match &self.played {
+            Played::OneTurn(g) => g.piece_at(file, rank),
+            Played::Micro(g) => g.position().board.piece_at(Square::from_coords(file, rank)),
             Played::Die(g) => {
                 let pos = g.position();
+                let square = Square::from_coords(file, rank);
                 Color::ALL
                     .into_iter()
                     .find(|&c| pos.king_taken != Some(c) && pos.die(c).square == square)
                     .map(|color| crate::Piece { color, role: pos.die(color).face })
             }
-            _ => self.board().and_then(|b| b.piece_at(square)),
         }
     }
 
@@ -431,10 +463,11 @@ impl GameHandle {
         Board::chess960((index % 960) as u16).fen()
     }
 
-    /// The chess board, in the variants that have one (Die Chess holds two dice instead).
-    pub(crate) fn board(&self) -> Option<&Board> {
+    /// The 8x8 chess board, in the variants that have one (Die Chess holds two dice instead,
+    /// the big boards are no chess board).
+    pub(crate) fn chess_board(&self) -> Option<&Board> {
         match &self.played {
-            Played::OneMove(g) => Some(&g.position().board),
+            Played::OneTurn(g) => g.chess_board(),
             Played::Micro(g) => Some(&g.position().board),
             Played::Die(_) => None,
         }
@@ -443,23 +476,25 @@ impl GameHandle {
     /// The side to move (whose turn it is).
     pub fn side_to_move(&self) -> Color {
         match &self.played {
+            Played::OneTurn(g) => g.side_to_move(),
+            Played::Micro(g) => g.position().board.turn(),
             Played::Die(g) => g.position().turn,
-            _ => self.board().expect("a chess board").turn(),
         }
     }
 
     /// The move number (FEN's sixth field).
     pub fn fullmove_number(&self) -> u32 {
         match &self.played {
+            Played::OneTurn(g) => g.fullmove(),
+            Played::Micro(g) => g.position().board.fullmove_number(),
             Played::Die(g) => g.position().fullmove,
-            _ => self.board().expect("a chess board").fullmove_number(),
         }
     }
 
     /// The position's key (repetitions, `d`).
     pub fn key(&self) -> u64 {
         match &self.played {
-            Played::OneMove(g) => g.position().hash(),
+            Played::OneTurn(g) => g.key(),
             Played::Micro(g) => g.position().hash(),
             Played::Die(g) => g.rules().hash(g.position()),
         }
@@ -468,7 +503,7 @@ impl GameHandle {
     /// The turns played so far, as text.
     pub fn turns(&self) -> Vec<String> {
         match &self.played {
-            Played::OneMove(g) => g.turns().iter().map(|&t| g.rules().turn_to_uci(t)).collect(),
+            Played::OneTurn(g) => g.turns(),
             Played::Micro(g) => g.turns().iter().map(|t| t.to_uci(false)).collect(),
             Played::Die(g) => g.turns().iter().map(|t| t.to_string()).collect(),
         }
@@ -478,12 +513,12 @@ impl GameHandle {
     /// exactly the dice left.
     pub fn check_roll(&self, faces: &[u8]) -> Result<Roll, String> {
         let roll = match &self.played {
-            Played::OneMove(g) => g.rules().roll_of(faces).map_err(|e| e.to_string())?,
+            Played::OneTurn(g) => g.roll_of(faces)?,
             Played::Micro(g) => g.rules().roll_of(faces).map_err(|e| e.to_string())?,
             Played::Die(g) => g.rules().roll_of(faces).map_err(|e| e.to_string())?,
         };
         match &self.played {
-            Played::OneMove(_) | Played::Die(_) => {}
+            Played::OneTurn(_) | Played::Die(_) => {}
             Played::Micro(g) => match g.rules().roll_left(g.position()) {
                 Some(left) if left != roll => {
                     return Err(format!("the turn in progress has the dice {left} left, not {roll}"));
@@ -509,11 +544,7 @@ impl GameHandle {
             return Vec::new();
         }
         match &self.played {
-            Played::OneMove(g) => {
-                let mut list = TurnList::new();
-                g.rules().pre_roll_turns(g.position(), &mut list);
-                sorted_texts(list.iter().map(|&t| g.rules().turn_to_uci(t)))
-            }
+            Played::OneTurn(g) => g.pre_roll_turns(),
             Played::Micro(_) => Vec::new(),
             Played::Die(g) => sorted_texts(g.position().pre_roll_turns().iter().map(|t| t.to_string())),
         }
@@ -526,17 +557,10 @@ impl GameHandle {
             return Err(format!("the game is over ({end}); no roll can be played"));
         }
         match &self.played {
-            Played::OneMove(g) => {
-                let mut list = TurnList::new();
-                match roll {
-                    RollSpec::Any => g.rules().any_turns(g.position(), &mut list),
-                    RollSpec::Faces(faces) => {
-                        let roll = self.check_roll(faces)?;
-                        g.rules().allowed_turns(g.position(), &roll, &mut list);
-                    }
-                }
-                Ok(sorted_texts(list.iter().map(|&t| g.rules().turn_to_uci(t))))
-            }
+            Played::OneTurn(g) => match roll {
+                RollSpec::Any => Ok(g.allowed_turns(None)),
+                RollSpec::Faces(faces) => Ok(g.allowed_turns(Some(&self.check_roll(faces)?))),
+            },
             Played::Micro(g) => {
                 let pos = self.rolled_micro(g, roll)?;
                 let mut turns = Vec::new();
@@ -554,7 +578,7 @@ impl GameHandle {
     /// How many whole turns the roll allows (for lists too long to print).
     pub fn count_turns(&self, roll: &RollSpec) -> Result<u64, String> {
         match &self.played {
-            Played::OneMove(_) | Played::Die(_) => Ok(self.allowed_turns(roll)?.len() as u64),
+            Played::OneTurn(_) | Played::Die(_) => Ok(self.allowed_turns(roll)?.len() as u64),
             Played::Micro(g) => {
                 if let Some(end) = self.end() {
                     return Err(format!("the game is over ({end}); no roll can be played"));
@@ -574,7 +598,7 @@ impl GameHandle {
     /// order, without listing them (a Gollon roll allows millions); `None` past the last.
     pub fn nth_turn(&self, roll: &RollSpec, k: u64) -> Result<Option<String>, String> {
         match &self.played {
-            Played::OneMove(_) | Played::Die(_) => Ok(self.allowed_turns(roll)?.into_iter().nth(k as usize)),
+            Played::OneTurn(_) | Played::Die(_) => Ok(self.allowed_turns(roll)?.into_iter().nth(k as usize)),
             Played::Micro(g) => {
                 if let Some(end) = self.end() {
                     return Err(format!("the game is over ({end}); no roll can be played"));
@@ -593,7 +617,7 @@ impl GameHandle {
             return false;
         }
         match &self.played {
-            Played::OneMove(_) | Played::Die(_) => {
+            Played::OneTurn(_) | Played::Die(_) => {
                 self.allowed_turns(&RollSpec::Faces(roll.faces().to_vec())).is_ok_and(|l| l.iter().any(|t| t == turn))
             }
             Played::Micro(g) => {
@@ -609,7 +633,7 @@ impl GameHandle {
     /// among equals; and that gain.
     pub fn greedy_turn(&self, roll: &RollSpec) -> Result<(String, i32), String> {
         match &self.played {
-            Played::OneMove(_) | Played::Die(_) => {
+            Played::OneTurn(_) | Played::Die(_) => {
                 let allowed = self.allowed_turns(roll)?;
                 let best = allowed.iter().map(|t| self.material_gain(t)).max().unwrap_or(0);
                 let turn = allowed.into_iter().find(|t| self.material_gain(t) == best).unwrap_or_else(|| "0000".into());
@@ -630,7 +654,7 @@ impl GameHandle {
     /// player makes a turn one micro-move at a time); one-move variants list their moves.
     pub fn first_moves(&self, roll: &RollSpec) -> Result<Vec<String>, String> {
         match &self.played {
-            Played::OneMove(_) | Played::Die(_) => self.allowed_turns(roll),
+            Played::OneTurn(_) | Played::Die(_) => self.allowed_turns(roll),
             Played::Micro(g) => {
                 if let Some(end) = self.end() {
                     return Err(format!("the game is over ({end}); no roll can be played"));
@@ -680,11 +704,7 @@ impl GameHandle {
             return OutcomeList::new();
         }
         match &self.played {
-            Played::OneMove(g) => {
-                let mut out = OutcomeList::new();
-                g.rules().outcomes(g.position(), &mut out);
-                out
-            }
+            Played::OneTurn(g) => g.outcomes(),
             Played::Micro(g) if g.position().in_turn() => OutcomeList::new(),
             Played::Micro(g) => g.rules().outcomes(g.position()),
             Played::Die(g) => {
@@ -713,18 +733,7 @@ impl GameHandle {
     pub fn state_lines(&self) -> Vec<String> {
         let mut lines = Vec::new();
         match &self.played {
-            Played::OneMove(g) => {
-                let pos = g.position();
-                let checkers: Vec<String> =
-                    pos.board.checkers_of(pos.board.turn()).into_iter().map(|s| s.to_string()).collect();
-                lines.push(format!("Checkers: {}", checkers.join(" ")));
-                if let Some(sq) = pos.recapture {
-                    lines.push(format!("Recapture square: {sq}"));
-                }
-                if pos.passed_in_check {
-                    lines.push("Opponent passed in check: its king may be captured".into());
-                }
-            }
+            Played::OneTurn(g) => lines.extend(g.state_lines()),
             Played::Micro(g) => {
                 let pos = g.position();
                 let targets: Vec<String> = pos.ep_targets.into_iter().map(|s| s.to_string()).collect();
@@ -756,9 +765,13 @@ impl GameHandle {
         if depth == 0 {
             return Err("perft depth must be at least 1".into());
         }
-        let chess960 = self.chess960();
-        let board = self.board().ok_or_else(|| format!("{} has no chess moves to count", self.variant()))?;
-        Ok(crate::perft::perft_divide_until(board, depth, stop, |m, n| counted(&m.to_uci(chess960).to_string(), n)))
+        match &self.played {
+            Played::OneTurn(g) => Ok(g.perft(depth, stop, &mut counted)),
+            Played::Micro(g) => Ok(crate::perft::perft_divide_until(&g.position().board, depth, stop, |m, n| {
+                counted(&m.to_uci(false).to_string(), n)
+            })),
+            Played::Die(_) => Err(format!("{} has no chess moves to count", self.variant())),
+        }
     }
 
     /// Searches the position. `eval` replaces the variant's evaluation; `report` sees each
@@ -775,24 +788,16 @@ impl GameHandle {
             return Err(format!("the game is over ({end})"));
         }
         match &self.played {
-            Played::OneMove(g) => {
-                let rules = *g.rules();
-                let text = |r: &SearchResult<Move>| map_result(r, |&t| rules.turn_to_uci(t));
-                let root = match root {
-                    SearchRoot::Decision => Root::PreRoll,
-                    SearchRoot::Rolled(spec) => {
-                        // A pass offered beside moves (Vegas's "any") goes last: it wins no tie.
-                        let mut turns = self.allowed_turns(spec)?;
-                        turns.sort_by_key(|t| t == "0000");
-                        Root::Turns(turns.iter().map(|t| parse_one(g, t)).collect::<Result<_, _>>()?)
-                    }
-                    SearchRoot::Only(turns) => {
-                        Root::Turns(turns.iter().map(|t| parse_one(g, t)).collect::<Result<_, _>>()?)
-                    }
-                };
-                let result = crate::search::search_game(g, root, limits, options, shared, &mut |r| report(&text(r)));
-                Ok(text(&result))
-            }
+            Played::OneTurn(g) => match root {
+                SearchRoot::Decision => g.search(None, limits, options, shared, report),
+                SearchRoot::Rolled(spec) => {
+                    // A pass offered beside moves (Vegas's "any") goes last: it wins no tie.
+                    let mut turns = self.allowed_turns(spec)?;
+                    turns.sort_by_key(|t| t == "0000");
+                    g.search(Some(&turns), limits, options, shared, report)
+                }
+                SearchRoot::Only(turns) => g.search(Some(turns), limits, options, shared, report),
+            },
             Played::Micro(g) => {
                 let position = match root {
                     SearchRoot::Decision => g.position().clone(),
@@ -866,8 +871,8 @@ impl GameHandle {
             return Err(format!("the game is over ({end})"));
         }
         match &self.played {
-            Played::OneMove(g) => {
-                Err(format!("expectimax2 plays the variants of several moves a turn, not {}", g.rules().name()))
+            Played::OneTurn(g) => {
+                Err(format!("expectimax2 plays the variants of several moves a turn, not {}", g.name()))
             }
             Played::Die(_) => Err("expectimax2 plays the variants of several moves a turn, not diechess".into()),
             Played::Micro(g) => {
@@ -882,19 +887,7 @@ impl GameHandle {
     /// no turn here comes back as it is.
     pub fn san(&self, turn: &str) -> String {
         match &self.played {
-            Played::OneMove(g) => {
-                let Some(m) = g.rules().parse_turn(g.position(), turn) else { return turn.to_string() };
-                if m.is_null() {
-                    return "--".into();
-                }
-                let mut candidates = TurnList::new();
-                g.rules().any_turns(g.position(), &mut candidates);
-                let board = &g.position().board;
-                match g.rules() {
-                    Variant::BrainKing(_) => crate::san::san_body(board, m, &candidates),
-                    _ => crate::san::to_san(board, m, &candidates),
-                }
-            }
+            Played::OneTurn(g) => g.san(turn),
             Played::Micro(g) => {
                 let Ok(moves) = crate::rules::micro::parse_turn(g.rules(), g.position(), turn) else {
                     return turn.to_string();
@@ -926,11 +919,7 @@ impl GameHandle {
             return Some("0000".into());
         }
         match &self.played {
-            Played::OneMove(g) => {
-                let mut candidates = TurnList::new();
-                g.rules().any_turns(g.position(), &mut candidates);
-                crate::san::from_san(&g.position().board, text, &candidates).map(|m| g.rules().turn_to_uci(m))
-            }
+            Played::OneTurn(g) => g.parse_san(text),
             Played::Micro(g) => {
                 let mut pos = g.position().clone();
                 let mut moves = Vec::new();
@@ -952,10 +941,7 @@ impl GameHandle {
     /// `defend`); empty for other turns and variants.
     pub fn pre_roll_kinds(&self, turn: &str) -> Vec<&'static str> {
         match &self.played {
-            Played::OneMove(g) => match (g.rules(), g.rules().parse_turn(g.position(), turn)) {
-                (Variant::Freedom(f), Some(m)) => f.freedom_kinds(g.position(), m).names(),
-                _ => Vec::new(),
-            },
+            Played::OneTurn(g) => g.pre_roll_kinds(turn),
             Played::Micro(_) | Played::Die(_) => Vec::new(),
         }
     }
@@ -963,7 +949,7 @@ impl GameHandle {
     /// The evaluation a fit starts from: the documents' piece values, flat square tables.
     pub fn starting_eval(&self) -> EvalParams {
         match &self.played {
-            Played::OneMove(g) => EvalParams::from_values(g.rules().piece_values()),
+            Played::OneTurn(g) => EvalParams::from_values(g.piece_values()),
             Played::Micro(g) => EvalParams::from_values(g.rules().piece_values()),
             Played::Die(g) => EvalParams::from_values(g.rules().piece_values()),
         }
@@ -972,7 +958,7 @@ impl GameHandle {
     /// The evaluation the engine plays with unless told otherwise.
     pub fn default_eval(&self) -> EvalParams {
         match &self.played {
-            Played::OneMove(g) => g.rules().default_eval(),
+            Played::OneTurn(g) => g.default_eval(),
             Played::Micro(g) => g.rules().default_eval(),
             Played::Die(g) => g.rules().default_eval(),
         }
@@ -987,11 +973,6 @@ impl GameHandle {
     }
 }
 
-/// A one-move turn from its text, as the game's rules read it.
-fn parse_one(g: &Game<Variant>, text: &str) -> Result<Move, String> {
-    g.rules().parse_turn(g.position(), text).ok_or_else(|| format!("{text} is not a move here"))
-}
-
 fn sorted_texts(texts: impl IntoIterator<Item = String>) -> Vec<String> {
     let mut v: Vec<String> = texts.into_iter().collect();
     v.sort();
@@ -999,47 +980,40 @@ fn sorted_texts(texts: impl IntoIterator<Item = String>) -> Vec<String> {
     v
 }
 
-/// A search result with its turns written as text.
-fn map_result<T>(r: &SearchResult<T>, text: impl Fn(&T) -> String) -> SearchReport {
-    let choice = |c: &Choice<T>| match c {
-        Choice::Turn(t) => Choice::Turn(text(t)),
-        Choice::Roll => Choice::Roll,
-    };
-    SearchResult {
-        best: choice(&r.best),
-        score: r.score,
-        depth: r.depth,
-        seldepth: r.seldepth,
-        nodes: r.nodes,
-        elapsed: r.elapsed,
-        pv: r.pv.iter().map(&text).collect(),
-        choices: r
-            .choices
-            .iter()
-            .map(|c| ScoredChoice { choice: choice(&c.choice), score: c.score, exact: c.exact, value: c.value })
-            .collect(),
-        outcomes: r
-            .outcomes
-            .iter()
-            .map(|o| OutcomeAdvice {
-                roll: o.roll,
-                probability: o.probability,
-                best: text(&o.best),
-                score: o.score,
-                value: o.value,
-            })
-            .collect(),
-        roll_score: r.roll_score,
-        mate: r.mate,
-        hashfull: r.hashfull,
-        result_scale: r.result_scale,
-        value: r.value,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_ten_by_ten_board_speaks_through_the_same_handle() {
+        assert!(GameHandle::new("brainking10", true).is_err(), "no Chess960 on 10x10");
+        assert!(GameHandle::setup("brainking10", false, None, Some("e4"), &[]).unwrap_err().contains("freedom"));
+        let game = GameHandle::setup("brainking10", false, None, None, &["e2e4".into(), "e9e7".into()]).unwrap();
+        assert_eq!((game.size(), game.dice(), game.side_to_move()), ((10, 10), 1, Color::White));
+        assert_eq!(game.square_coords("j10"), Some((9, 9)));
+        for off in ["k1", "a11", "a0", "a01", "e", "10"] {
+            assert_eq!(game.square_coords(off), None, "{off}");
+        }
+        let diagram = game.diagram();
+        assert_eq!((diagram.ranks.len(), diagram.files.len(), diagram.ranks[0].0.as_str()), (10, 10, "10"));
+        assert_eq!(diagram.ranks[0].1[4], Some('k'));
+        assert_eq!(game.piece_on("e7").map(|p| p.char()), Some('p'));
+        // Three kings a side: a king's move names its origin, SAN reads back.
+        let kings =
+            GameHandle::setup("brainking10", false, Some("k9/10/10/10/10/10/10/10/10/K1K6r w - - 0 1"), None, &[])
+                .unwrap();
+        assert_eq!(kings.san("a1b1"), "Kab1");
+        assert_eq!(kings.parse_san("Kab1").as_deref(), Some("a1b1"));
+        assert_eq!(kings.san("0000"), "--");
+        // A king taken is worth more than any material; the moving piece is the rook.
+        let capture =
+            GameHandle::setup("brainking10", false, Some("k9/10/10/10/10/10/10/10/10/K1K4r2 b - - 0 1"), None, &[])
+                .unwrap();
+        assert_eq!(capture.material_gain("h1c1"), crate::one_turn::KING_GAIN);
+        assert_eq!(capture.moving_role("h1c1", None), Some(crate::Role::Rook));
+        assert!(game.uses_tables().is_err(), "the 8x8 tables do not evaluate 10x10");
+        assert!(GameHandle::new("freedom", false).unwrap().uses_tables().is_ok());
+    }
 
     #[test]
     fn setups_are_checked_whole() {

@@ -238,6 +238,13 @@ impl Session {
                 ));
             }
         }
+        // Tables fit the 8x8 boards only.
+        if self.options.eval.is_some()
+            && (self.options.eval_file != file_before || self.options.variant != variant_before)
+            && let Err(why) = self.game.uses_tables()
+        {
+            self.out.line(format!("info string the EvalFile tables are not used: {why}"));
+        }
     }
 
     /// A new game: the start position, an empty table, the dice seeded afresh.

@@ -250,6 +250,29 @@ try {
   await waitForOurTurn(p);
   await p.screenshot({ path: join(outDir, 'phone.png'), fullPage: true });
   check(true, 'phone screenshots saved');
+
+  // --- brainking10 on the phone: a 10x10 board that still fits, a move by taps -----------------
+  await p.selectOption('#variant', 'brainking10');
+  await p.selectOption('#color', 'white');
+  await p.click('#new-game-button');
+  await p.waitForFunction(() => game.variant === 'brainking10' && document.querySelectorAll('#board .sq').length === 100);
+  await waitForOurTurn(p);
+  const wide = await p.evaluate(() => document.documentElement.scrollWidth);
+  const box10 = await p.locator('#board').boundingBox();
+  check(wide <= 375 && box10.width <= 375 && box10.width >= 250,
+    `the 10x10 board fits the phone (${Math.round(box10.width)} px, page ${wide} px)`);
+  check(await p.locator('#board .sq[data-square="j10"]').count() === 1, 'the tenth file and rank are drawn');
+  const shades = await p.evaluate(() => ['a1', 'j1', 'a10', 'j10'].map((sq) =>
+    document.querySelector(`#board .sq[data-square="${sq}"]`).classList.contains('dark')));
+  check(shades.join() === 'true,false,false,true', `a1 and j10 dark, j1 and a10 light (${shades})`);
+  await p.click('#roll-button');
+  await p.waitForFunction(() => game.phase === 'after_roll' && !document.getElementById('dice').classList.contains('rolling'));
+  await p.locator('#board .sq.movable').first().click();
+  await p.locator('#board .sq.target').first().click();
+  await p.waitForFunction(() => game.moves.length >= 1 && game.moves[0].by === 'you', null, { timeout: 10000 });
+  check(true, `a 10x10 move played by taps (${(await state(p)).moves[0].uci})`);
+  await waitForOurTurn(p);
+  await p.screenshot({ path: join(outDir, 'phone-brainking10.png'), fullPage: true });
   await phone.close();
   console.log('all browser checks passed');
 } catch (e) {

@@ -3,7 +3,7 @@
 // the dice; the page shows what it says and sends the person's choices.
 
 const $ = (id) => document.getElementById(id);
-const FILES = 'abcdefgh';
+const FILES = 'abcdefghijkl';
 const ROLE_NAMES = { p: 'pawn', n: 'knight', b: 'bishop', r: 'rook', q: 'queen', k: 'king' };
 const FACE_ROLE = ['', 'p', 'n', 'b', 'r', 'q', 'k'];
 const PIPS = {
@@ -41,19 +41,36 @@ function setStatus(message) { $('status').textContent = message; }
 
 // --- Positions -------------------------------------------------------------------------------
 
+// Boards of 8x8 to 12x12: a FEN's empty runs may have two digits (`10`), squares `a1`..`l12`.
 function parseFen(fen) {
   const pieces = {};
   const rows = fen.split(' ')[0].split('/');
   rows.forEach((row, i) => {
     let file = 0;
-    for (const c of row) {
-      if (/\d/.test(c)) { file += Number(c); continue; }
-      pieces[FILES[file] + (8 - i)] = c;
+    for (const run of row.match(/\d+|\D/g) || []) {
+      if (/\d/.test(run)) { file += Number(run); continue; }
+      pieces[FILES[file] + (rows.length - i)] = run;
       file += 1;
     }
   });
   return pieces;
 }
+
+/** Files and ranks of the board a FEN describes. */
+function boardSize(fen) {
+  const rows = fen.split(' ')[0].split('/');
+  const files = (rows[0].match(/\d+|\D/g) || []).reduce((n, run) => n + (/\d/.test(run) ? Number(run) : 1), 0);
+  return { files, ranks: rows.length };
+}
+
+/** A move's squares: `e2e4`, `a10a9`, `b12a12q` (the letter a promotion). */
+function moveSquares(uci) {
+  const m = /^([a-l]\d+)([a-l]\d+)([a-z]?)$/.exec(uci);
+  return m ? { from: m[1], to: m[2] } : { from: uci.slice(0, 2), to: uci.slice(2, 4) };
+}
+
+const fileOf = (sq) => sq[0];
+const rankOf = (sq) => Number(sq.slice(1));
 
 function shownFen() {
   if (viewPly === null || viewPly >= game.moves.length) return game.fen;
@@ -68,7 +85,7 @@ function humansDecision() {
 function candidates() {
   if (!humansDecision()) return [];
   const list = game.phase === 'before_roll' ? game.freedom : game.allowed;
-  return list.filter((u) => u !== '0000').map((u) => ({ uci: u, from: u.slice(0, 2), to: u.slice(2, 4) }));
+  return list.filter((u) => u !== '0000').map((u) => ({ uci: u, ...moveSquares(u) }));
 }
 
 function isOwnPiece(piece) {
@@ -82,10 +99,11 @@ function isOwnPiece(piece) {
 function squareOrder() {
   const squares = [];
   const flipped = game && game.human === 'black';
-  for (let r = 0; r < 8; r++) {
-    for (let f = 0; f < 8; f++) {
-      const rank = flipped ? r + 1 : 8 - r;
-      const file = flipped ? 7 - f : f;
+  const { files, ranks } = boardSize(game ? game.fen : '8/8/8/8/8/8/8/8');
+  for (let r = 0; r < ranks; r++) {
+    for (let f = 0; f < files; f++) {
+      const rank = flipped ? r + 1 : ranks - r;
+      const file = flipped ? files - 1 - f : f;
       squares.push(FILES[file] + rank);
     }
   }
@@ -110,15 +128,22 @@ function renderBoard() {
   // The last micro-move made: of the turn in progress, else of the last turn.
   const lastMicro = viewPly === null && game.partial.length ? game.partial[game.partial.length - 1]
     : (last && !last.pass ? last.uci.split(',').pop() : null);
-  const lastSquares = lastMicro ? [lastMicro.slice(0, 2), lastMicro.slice(2, 4)] : [];
+  const lastMove = lastMicro ? moveSquares(lastMicro) : null;
+  const lastSquares = lastMove ? [lastMove.from, lastMove.to] : [];
   const turnWhite = shownFen().split(' ')[1] === 'w';
   const checked = viewPly === null && game.in_check
     ? Object.keys(pieces).find((s) => pieces[s] === (turnWhite ? 'K' : 'k')) : null;
+  const { files, ranks } = boardSize(shownFen());
+  document.documentElement.style.setProperty('--files', files);
+  board.style.gridTemplateColumns = `repeat(${files}, var(--sq))`;
+  board.style.gridTemplateRows = `repeat(${ranks}, var(--sq))`;
   board.innerHTML = '';
-  for (const sq of squareOrder()) {
+  const order = squareOrder();
+  if (!order.includes(focusSq)) focusSq = order[order.length - 1];
+  for (const sq of order) {
     const el = document.createElement('button');
-    const fileIndex = FILES.indexOf(sq[0]);
-    const dark = (fileIndex + Number(sq[1])) % 2 === 1;
+    const fileIndex = FILES.indexOf(fileOf(sq));
+    const dark = (fileIndex + rankOf(sq)) % 2 === 1;
     el.className = `sq ${dark ? 'dark' : 'light'}`;
     el.dataset.square = sq;
     el.setAttribute('role', 'gridcell');
@@ -133,8 +158,8 @@ function renderBoard() {
     if (sq === checked) el.classList.add('check');
     el.setAttribute('aria-label', label);
     el.innerHTML = piece ? pieceSvg(piece) : '';
-    const bottomRank = game.human === 'black' ? '8' : '1';
-    if (sq[1] === bottomRank) el.insertAdjacentHTML('beforeend', `<span class="coord">${sq[0]}</span>`);
+    const bottomRank = game.human === 'black' ? ranks : 1;
+    if (rankOf(sq) === bottomRank) el.insertAdjacentHTML('beforeend', `<span class="coord">${fileOf(sq)}</span>`);
     board.appendChild(el);
   }
   if (hadFocus) board.querySelector(`[data-square="${focusSq}"]`)?.focus();
@@ -175,7 +200,7 @@ function renderDice() {
   // Freedom gives an unusable roll to the lowest piece that can move: say so.
   if (!diceShown.engine && game && !game.micro && game.phase === 'after_roll' && game.allowed.length) {
     const pieces = parseFen(game.fen);
-    const movers = new Set(game.allowed.filter((u) => u !== '0000').map((u) => (pieces[u.slice(0, 2)] || '').toLowerCase()));
+    const movers = new Set(game.allowed.filter((u) => u !== '0000').map((u) => (pieces[moveSquares(u).from] || '').toLowerCase()));
     const rolled = diceShown.faces.map((f) => FACE_ROLE[f]);
     if (movers.size && !rolled.some((r) => movers.has(r))) {
       meaning += ` — none can move, so ${[...movers].map((r) => ROLE_NAMES[r]).join(', ')} moves`;
@@ -639,11 +664,12 @@ function setupBoardInput() {
   board.addEventListener('keydown', (e) => {
     const order = squareOrder();
     const i = order.indexOf(focusSq);
-    const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -8, ArrowDown: 8 };
+    const { files } = boardSize(game ? game.fen : '8/8/8/8/8/8/8/8');
+    const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -files, ArrowDown: files };
     if (e.key in moves) {
       const j = i + moves[e.key];
-      const sameRow = Math.floor(j / 8) === Math.floor(i / 8);
-      if (j >= 0 && j < 64 && (Math.abs(moves[e.key]) === 8 || sameRow)) {
+      const sameRow = Math.floor(j / files) === Math.floor(i / files);
+      if (j >= 0 && j < order.length && (Math.abs(moves[e.key]) === files || sameRow)) {
         focusSq = order[j];
         board.querySelectorAll('.sq').forEach((el) => { el.tabIndex = el.dataset.square === focusSq ? 0 : -1; });
         board.querySelector(`[data-square="${focusSq}"]`).focus();

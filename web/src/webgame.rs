@@ -201,9 +201,13 @@ impl WebGame {
         let text = if text == "pass" { "0000" } else { text };
         let known = self.game.canonical(text).or_else(|| self.game.canonical(text.split(',').next().unwrap_or("")));
         if known.is_none() && text != "0000" {
-            let looks_like_uci = (4..=5).contains(&text.len())
-                && text.get(..2).and_then(alea_engine::Square::parse).is_some()
-                && text.get(2..4).and_then(alea_engine::Square::parse).is_some();
+            // Two squares of this board (`e2e4`, `a10a9`), a promotion's letter after them.
+            let squares = text.strip_suffix(['n', 'b', 'r', 'q', 'k']).unwrap_or(text);
+            let looks_like_uci = squares.is_ascii()
+                && (2..squares.len()).any(|i| {
+                    let (from, to) = squares.split_at(i);
+                    self.game.square_coords(from).is_some() && self.game.square_coords(to).is_some()
+                });
             return Err(Refusal::Bad(if looks_like_uci {
                 format!("illegal move {text}: no piece of yours can move so")
             } else {

@@ -7,9 +7,14 @@
 use super::dice::{OutcomeList, Roll, one_die};
 use super::{EndReason, GameEnd, GameResult, OutcomeMask, Rules, TurnList, TurnTable};
 use crate::bench::{BenchSuite, case};
-use crate::big::{BigBoard, BigMove, BigMoveList, BigSpec};
-use crate::piece::Color;
+use crate::big::{BigBoard, BigEval, BigMove, BigMoveList, BigSpec, BigSquare};
+use crate::game::Game;
+use crate::one_turn::{OneTurnRules, TurnRoles};
+use crate::piece::{Color, Piece};
+use crate::search::{Root, SearchInput, SearchOptions, SearchResult, Shared};
+use crate::timeman::Limits;
 use crate::values::PieceValues;
+use std::sync::atomic::AtomicBool;
 
 /// The start: three kings in the middle of the back rank.
 pub const START: &str = "rnbqkkkbnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBQKKKBNR w - - 0 1";
@@ -163,6 +168,90 @@ impl Rules for BrainKing10 {
 
     fn parse_turn(&self, board: &BigBoard, text: &str) -> Option<BigMove> {
         if text == "0000" { Some(BigMove::NULL) } else { BigMove::parse(board, text) }
+    }
+}
+
+/// What front ends see: the 10x10 board's FEN, squares up to `j10` and SAN, searched with the
+/// big board's evaluation.
+impl OneTurnRules for BrainKing10 {
+    fn start_position(&self) -> BigBoard {
+        self.start()
+    }
+
+    fn parse_fen(&self, text: &str) -> Result<BigBoard, String> {
+        BigBoard::from_fen(text, BigSpec::BRAINKING10)
+    }
+
+    fn fen(&self, board: &BigBoard) -> String {
+        board.fen()
+    }
+
+    fn size(&self) -> (u8, u8) {
+        (BigSpec::BRAINKING10.files, BigSpec::BRAINKING10.ranks)
+    }
+
+    fn piece_at(&self, board: &BigBoard, file: u8, rank: u8) -> Option<Piece> {
+        board.piece_at(BigSquare::new(file, rank))
+    }
+
+    fn fullmove(&self, board: &BigBoard) -> u32 {
+        board.fullmove_number()
+    }
+
+    fn san(&self, board: &BigBoard, m: BigMove, candidates: &[BigMove]) -> String {
+        crate::big::san::to_san(board, m, candidates)
+    }
+
+    fn parse_san(&self, board: &BigBoard, text: &str, candidates: &[BigMove]) -> Option<BigMove> {
+        crate::big::san::from_san(board, text, candidates)
+    }
+
+    fn turn_roles(&self, board: &BigBoard, m: BigMove) -> TurnRoles {
+        if m == BigMove::NULL {
+            return TurnRoles::default();
+        }
+        TurnRoles {
+            mover: board.piece_at(m.from).map(|p| p.role),
+            captured: board.captured(m).map(|p| p.role),
+            promotion: m.promotion,
+        }
+    }
+
+    fn perft_divide(
+        &self,
+        board: &BigBoard,
+        depth: u32,
+        stop: &AtomicBool,
+        counted: &mut dyn FnMut(&str, u64),
+    ) -> bool {
+        crate::big::perft::divide_until(board, depth, stop, |m, n| counted(&m.to_string(), n))
+    }
+
+    fn search_game(
+        game: &Game<BrainKing10>,
+        root: Root<BigMove>,
+        limits: Limits,
+        options: SearchOptions,
+        shared: &Shared,
+        report: &mut (dyn FnMut(&SearchResult<BigMove>) + Send),
+    ) -> SearchResult<BigMove> {
+        let eval = BigEval::new(game.rules().piece_values());
+        let input = SearchInput {
+            rules: game.rules(),
+            eval: &eval,
+            position: game.position(),
+            root,
+            history: game.hashes(),
+            limits,
+            options,
+        };
+        crate::search::search(&input, shared, report)
+    }
+
+    fn uses_tables(&self) -> Result<(), String> {
+        Err("brainking10 is evaluated on its own 10x10 board (material and pawn progress); the 8x8 \
+             piece-square tables neither fit nor load there yet"
+            .into())
     }
 }
 

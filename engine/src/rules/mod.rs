@@ -572,6 +572,137 @@ impl Rules for Variant {
     }
 }
 
+/// The 8x8 variants as front ends see them: FEN, SAN and squares of the chess board.
+impl crate::one_turn::OneTurnRules for Variant {
+    fn start_position(&self) -> Position {
+        Position::new(crate::Board::startpos())
+    }
+
+    /// A FEN of another board's size (a 10x10 or 12x12 one) is refused by its size.
+    fn parse_fen(&self, text: &str) -> Result<Position, String> {
+        crate::Board::from_fen(text).map(Position::new).map_err(|e| wrong_size(text).unwrap_or_else(|| e.to_string()))
+    }
+
+    fn fen(&self, pos: &Position) -> String {
+        pos.board.fen()
+    }
+
+    fn size(&self) -> (u8, u8) {
+        (8, 8)
+    }
+
+    fn piece_at(&self, pos: &Position, file: u8, rank: u8) -> Option<crate::Piece> {
+        pos.board.piece_at(crate::Square::from_coords(file, rank))
+    }
+
+    fn fullmove(&self, pos: &Position) -> u32 {
+        pos.board.fullmove_number()
+    }
+
+    /// Chess SAN, with check marks where the variant has check (BrainKing has none).
+    fn san(&self, pos: &Position, m: Move, candidates: &[Move]) -> String {
+        match self {
+            Variant::BrainKing(_) => crate::san::san_body(&pos.board, m, candidates),
+            _ => crate::san::to_san(&pos.board, m, candidates),
+        }
+    }
+
+    fn parse_san(&self, pos: &Position, text: &str, candidates: &[Move]) -> Option<Move> {
+        crate::san::from_san(&pos.board, text, candidates)
+    }
+
+    fn turn_roles(&self, pos: &Position, m: Move) -> crate::one_turn::TurnRoles {
+        if m.is_null() {
+            return crate::one_turn::TurnRoles::default();
+        }
+        let board = &pos.board;
+        crate::one_turn::TurnRoles {
+            mover: board.role_at(m.from()),
+            captured: board.captured_square(m).and_then(|sq| board.role_at(sq)),
+            promotion: m.promotion_role(),
+        }
+    }
+
+    fn perft_divide(
+        &self,
+        pos: &Position,
+        depth: u32,
+        stop: &std::sync::atomic::AtomicBool,
+        counted: &mut dyn FnMut(&str, u64),
+    ) -> bool {
+        let chess960 = self.chess960();
+        crate::perft::perft_divide_until(&pos.board, depth, stop, |m, n| counted(&m.to_uci(chess960).to_string(), n))
+    }
+
+    fn search_game(
+        game: &crate::game::Game<Variant>,
+        root: crate::search::Root<Move>,
+        limits: crate::timeman::Limits,
+        options: crate::search::SearchOptions,
+        shared: &crate::search::Shared,
+        report: &mut (dyn FnMut(&crate::search::SearchResult<Move>) + Send),
+    ) -> crate::search::SearchResult<Move> {
+        crate::search::search_game(game, root, limits, options, shared, report)
+    }
+
+    fn chess960(&self) -> bool {
+        Variant::chess960(self)
+    }
+
+    fn set_recapture(&self, pos: &mut Position, square: &str) -> Result<(), String> {
+        let sq = crate::Square::parse(square).ok_or_else(|| format!("recapture square '{square}' is not a square"))?;
+        pos.recapture = Some(sq);
+        Ok(())
+    }
+
+    fn state_lines(&self, pos: &Position) -> Vec<String> {
+        let checkers: Vec<String> =
+            pos.board.checkers_of(pos.board.turn()).into_iter().map(|s| s.to_string()).collect();
+        let mut lines = vec![format!("Checkers: {}", checkers.join(" "))];
+        if let Some(sq) = pos.recapture {
+            lines.push(format!("Recapture square: {sq}"));
+        }
+        if pos.passed_in_check {
+            lines.push("Opponent passed in check: its king may be captured".into());
+        }
+        lines
+    }
+
+    fn pre_roll_kinds(&self, pos: &Position, m: Move) -> Vec<&'static str> {
+        match self {
+            Variant::Freedom(f) => f.freedom_kinds(pos, m).names(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn chess_board<'a>(&self, pos: &'a Position) -> Option<&'a crate::Board> {
+        Some(&pos.board)
+    }
+}
+
+/// Why a FEN's placement is no 8x8 board, when its ranks are too many or too few or one of
+/// them too long or short (counting two-digit runs of empty squares as big boards write them).
+fn wrong_size(fen: &str) -> Option<String> {
+    let rows: Vec<&str> = fen.split_whitespace().next()?.split('/').collect();
+    if rows.len() != 8 {
+        return Some(format!("invalid FEN: this board has 8 ranks, the FEN {}", rows.len()));
+    }
+    rows.iter().enumerate().find_map(|(i, row)| {
+        let (mut width, mut run) = (0, 0);
+        for c in row.chars() {
+            match c.to_digit(10) {
+                Some(d) => run = run * 10 + d,
+                None => {
+                    width += run + 1;
+                    run = 0;
+                }
+            }
+        }
+        width += run;
+        (width != 8).then(|| format!("invalid FEN: rank {} has {width} squares, this board 8", 8 - i))
+    })
+}
+
 /// What the chess variants share: positions are [`Position`], turns are one [`Move`].
 pub(crate) mod common {
     use super::*;
