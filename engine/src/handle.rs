@@ -5,15 +5,15 @@
 
 use crate::eval::StaticEval;
 use crate::game::{Game, MicroGame};
-use crate::one_turn::{OneTurnGame, map_result};
+use crate::one_turn::{OneTurnGame, OneTurnRoot, map_result};
 use crate::params::EvalParams;
 use crate::piece::Color;
 use crate::rules::BrainKing10;
 use crate::rules::dice::{OutcomeList, Roll};
-use crate::rules::diechess::{DieChess, DiePosition, DieTurn};
+use crate::rules::diechess::DieChess;
 use crate::rules::micro::{MicroRules, MicroTurn, PlanCache, StepList, allowed_steps, for_each_turn};
-use crate::rules::{GameEnd, MicroVariant, Rules, Variant, VariantKind};
-use crate::search::{MicroInput, Root, SearchOptions, SearchResult, Shared};
+use crate::rules::{GameEnd, MicroVariant, Variant, VariantKind};
+use crate::search::{MicroInput, SearchOptions, SearchResult, Shared};
 use crate::timeman::Limits;
 use crate::values::PieceValues;
 use crate::{Board, Move, Square};
@@ -77,8 +77,6 @@ enum Played {
     OneTurn(Box<dyn OneTurnGame>),
     /// Several micro-moves a turn.
     Micro(Box<MicroGame<MicroVariant>>),
-    /// Die Chess: two dice on the board, played from its exact solution.
-    Die(Game<DieChess>),
 }
 
 impl GameHandle {
@@ -103,11 +101,7 @@ impl GameHandle {
             if recapture.is_some() {
                 return Err("a recapture square is only part of freedom".into());
             }
-            let start = match fen {
-                Some(text) => DiePosition::from_fen(text)?,
-                None => DiePosition::start(),
-            };
-            GameHandle { played: Played::Die(Game::new(DieChess, start)) }
+            GameHandle { played: Played::OneTurn(Box::new(Game::set_up(DieChess, fen, recapture)?)) }
         } else if let Some(rules) = MicroVariant::from_name(variant) {
             if chess960 {
                 return Err(format!("{} is played from the standard start only", rules.name()));
@@ -142,7 +136,6 @@ impl GameHandle {
         match &self.played {
             Played::OneTurn(g) => g.name(),
             Played::Micro(g) => g.rules().name(),
-            Played::Die(g) => g.rules().name(),
         }
     }
 
@@ -151,21 +144,20 @@ impl GameHandle {
         match &self.played {
             Played::OneTurn(g) => g.bench_suite(),
             Played::Micro(g) => g.rules().bench_suite(),
-            Played::Die(g) => g.rules().bench_suite(),
         }
     }
 
     pub fn chess960(&self) -> bool {
         match &self.played {
             Played::OneTurn(g) => g.chess960(),
-            Played::Micro(_) | Played::Die(_) => false,
+            Played::Micro(_) => false,
         }
     }
 
     /// Is the variant solved exactly, so played from its solution rather than an evaluation
     /// (Die Chess)?
     pub fn is_solved(&self) -> bool {
-        matches!(self.played, Played::Die(_))
+        matches!(&self.played, Played::OneTurn(g) if g.solved())
     }
 
     /// Can the piece-square tables ([`EvalParams`]) evaluate this variant, so that `tune` fits
@@ -173,7 +165,7 @@ impl GameHandle {
     pub fn uses_tables(&self) -> Result<(), String> {
         match &self.played {
             Played::OneTurn(g) => g.uses_tables(),
-            Played::Micro(_) | Played::Die(_) => Ok(()),
+            Played::Micro(_) => Ok(()),
         }
     }
 
@@ -187,7 +179,6 @@ impl GameHandle {
         match &self.played {
             Played::OneTurn(g) => g.dice(),
             Played::Micro(g) => g.rules().dice(),
-            Played::Die(g) => g.rules().dice(),
         }
     }
 
@@ -197,14 +188,13 @@ impl GameHandle {
         match &self.played {
             Played::OneTurn(g) => g.roll_meaning(roll),
             Played::Micro(g) => g.rules().roll_meaning(roll),
-            Played::Die(g) => g.rules().roll_meaning(roll),
         }
     }
 
     /// The dice still to use in a turn in progress (a DFEN with dice), if there is one.
     pub fn dice_left(&self) -> Option<Roll> {
         match &self.played {
-            Played::OneTurn(_) | Played::Die(_) => None,
+            Played::OneTurn(_) => None,
             Played::Micro(g) => g.rules().roll_left(g.position()),
         }
     }
@@ -215,7 +205,6 @@ impl GameHandle {
         match &mut self.played {
             Played::OneTurn(g) => g.play(turn),
             Played::Micro(g) => g.play_text(turn, None).map(|_| ()),
-            Played::Die(g) => g.play_uci(turn, DiePosition::fen).map(|_| ()).map_err(|e| e.to_string()),
         }
     }
 
@@ -226,7 +215,6 @@ impl GameHandle {
     pub fn start_turn(&mut self, roll: &Roll) -> Result<bool, String> {
         match &mut self.played {
             Played::OneTurn(g) => Err(format!("{} plays one move a turn: play the turn whole", g.name())),
-            Played::Die(_) => Err("diechess plays one move a turn: play the turn whole".into()),
             Played::Micro(g) => {
                 if roll.dice() != g.rules().dice() {
                     return Err(format!("{} rolls {} dice, not {}", g.rules().name(), g.rules().dice(), roll.dice()));
@@ -240,7 +228,6 @@ impl GameHandle {
     pub fn play_step(&mut self, micro: &str) -> Result<bool, String> {
         match &mut self.played {
             Played::OneTurn(g) => Err(format!("{} plays one move a turn: play the turn whole", g.name())),
-            Played::Die(_) => Err("diechess plays one move a turn: play the turn whole".into()),
             Played::Micro(g) => g.play_step(micro),
         }
     }
@@ -248,7 +235,7 @@ impl GameHandle {
     /// The micro-moves played so far of a turn made one at a time (`0000` when none).
     pub fn partial_turn(&self) -> String {
         match &self.played {
-            Played::OneTurn(_) | Played::Die(_) => "0000".into(),
+            Played::OneTurn(_) => "0000".into(),
             Played::Micro(g) => g.partial_turn().to_uci(false),
         }
     }
@@ -258,20 +245,19 @@ impl GameHandle {
     /// referee's way, which need not find a roll that allows it.
     pub fn play_checked(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), String> {
         match &mut self.played {
-            Played::OneTurn(_) => self.play(turn),
+            // The game records the whole turn (Die Chess's answer after a roll is the move
+            // alone; the roll joins it).
+            Played::OneTurn(g) => match roll {
+                Some(roll) => {
+                    let whole = g.turn_of_answer(roll, turn)?;
+                    g.play(&whole)
+                }
+                None => g.play(turn),
+            },
             Played::Micro(g) => {
                 let roll = roll.filter(|_| !g.position().in_turn());
                 g.play_text(turn, roll).map(|_| ())
             }
-            // The answer after a roll is the move alone; the game records the roll with it.
-            Played::Die(_) => match roll {
-                Some(roll) if !turn.starts_with("roll") => {
-                    let face = crate::Role::of_face(roll.faces()[0]);
-                    let whole = DieTurn::after_roll(face, turn)?.to_string();
-                    self.play(&whole)
-                }
-                _ => self.play(turn),
-            },
         }
     }
 
@@ -280,11 +266,8 @@ impl GameHandle {
     /// (`roll2,a1b3`; `roll2` for not moving).
     pub fn turn_with_roll(&self, answer: &str, roll: &Roll) -> String {
         match &self.played {
-            Played::Die(_) if !answer.starts_with("roll") => {
-                let face = crate::Role::of_face(roll.faces()[0]);
-                DieTurn::after_roll(face, answer).map_or_else(|_| answer.to_string(), |t| t.to_string())
-            }
-            _ => answer.to_string(),
+            Played::OneTurn(g) => g.turn_of_answer(roll, answer).unwrap_or_else(|_| answer.to_string()),
+            Played::Micro(_) => answer.to_string(),
         }
     }
 
@@ -296,7 +279,6 @@ impl GameHandle {
             Played::Micro(g) => crate::rules::micro::parse_turn(g.rules(), g.position(), text)
                 .ok()
                 .map(|moves| MicroTurn::new(&moves).to_uci(false)),
-            Played::Die(_) => DieTurn::parse(text).ok().map(|t| t.to_string()),
         }
     }
 
@@ -304,7 +286,7 @@ impl GameHandle {
     pub fn in_check(&self) -> bool {
         match &self.played {
             Played::OneTurn(g) => g.in_check(),
-            Played::Micro(_) | Played::Die(_) => false,
+            Played::Micro(_) => false,
         }
     }
 
@@ -313,7 +295,6 @@ impl GameHandle {
         match &self.played {
             Played::OneTurn(g) => g.start_fen(),
             Played::Micro(g) => g.rules().dfen(g.start()),
-            Played::Die(g) => g.start().fen(),
         }
     }
 
@@ -342,16 +323,6 @@ impl GameHandle {
                 }
                 total
             }
-            Played::Die(g) => {
-                let pos = g.position();
-                let Ok(t) = DieTurn::parse(turn) else { return 0 };
-                let enemy = pos.die(!pos.turn);
-                match t.mv {
-                    Some(m) if m.to == enemy.square && enemy.face == crate::Role::King => KING,
-                    Some(m) if m.to == enemy.square => g.rules().piece_values().of(enemy.face),
-                    _ => 0,
-                }
-            }
         }
     }
 
@@ -360,7 +331,6 @@ impl GameHandle {
         match &self.played {
             Played::OneTurn(g) => g.end(),
             Played::Micro(g) => g.end(),
-            Played::Die(g) => g.end(),
         }
     }
 
@@ -369,7 +339,6 @@ impl GameHandle {
         match &self.played {
             Played::OneTurn(g) => g.fen(),
             Played::Micro(g) => g.rules().dfen(g.position()),
-            Played::Die(g) => g.position().fen(),
         }
     }
 
@@ -378,8 +347,8 @@ impl GameHandle {
     /// and the move shows this).
     pub fn fen_after_roll(&self, roll: &Roll) -> String {
         match &self.played {
-            Played::Die(g) => g.position().showing_roll(crate::Role::of_face(roll.faces()[0])).fen(),
-            _ => self.fen(),
+            Played::OneTurn(g) => g.fen_after_roll(roll),
+            Played::Micro(_) => self.fen(),
         }
     }
 
@@ -400,7 +369,7 @@ impl GameHandle {
     pub fn size(&self) -> (u8, u8) {
         match &self.played {
             Played::OneTurn(g) => g.size(),
-            Played::Micro(_) | Played::Die(_) => (8, 8),
+            Played::Micro(_) => (8, 8),
         }
     }
 
@@ -416,10 +385,9 @@ impl GameHandle {
     /// The kind of piece a turn moves (its first micro-move's), after `roll` where there was one:
     /// the piece on its origin square, but in Die Chess the face the roll shows.
     pub fn moving_role(&self, turn: &str, roll: Option<&Roll>) -> Option<crate::Role> {
-        match (&self.played, roll) {
-            (Played::Die(_), Some(roll)) if turn != "0000" => Some(crate::Role::of_face(roll.faces()[0])),
-            (Played::OneTurn(g), _) => g.moving_role(turn),
-            _ => self.piece_on(turn.get(..2)?).map(|p| p.role),
+        match &self.played {
+            Played::OneTurn(g) => g.moving_role(turn, roll),
+            Played::Micro(_) => self.piece_on(turn.get(..2)?).map(|p| p.role),
         }
     }
 
@@ -446,14 +414,6 @@ impl GameHandle {
         match &self.played {
             Played::OneTurn(g) => g.piece_at(file, rank),
             Played::Micro(g) => g.position().board.piece_at(Square::from_coords(file, rank)),
-            Played::Die(g) => {
-                let pos = g.position();
-                let square = Square::from_coords(file, rank);
-                Color::ALL
-                    .into_iter()
-                    .find(|&c| pos.king_taken != Some(c) && pos.die(c).square == square)
-                    .map(|color| crate::Piece { color, role: pos.die(color).face })
-            }
         }
     }
 
@@ -469,7 +429,6 @@ impl GameHandle {
         match &self.played {
             Played::OneTurn(g) => g.chess_board(),
             Played::Micro(g) => Some(&g.position().board),
-            Played::Die(_) => None,
         }
     }
 
@@ -478,7 +437,6 @@ impl GameHandle {
         match &self.played {
             Played::OneTurn(g) => g.side_to_move(),
             Played::Micro(g) => g.position().board.turn(),
-            Played::Die(g) => g.position().turn,
         }
     }
 
@@ -487,7 +445,6 @@ impl GameHandle {
         match &self.played {
             Played::OneTurn(g) => g.fullmove(),
             Played::Micro(g) => g.position().board.fullmove_number(),
-            Played::Die(g) => g.position().fullmove,
         }
     }
 
@@ -496,7 +453,6 @@ impl GameHandle {
         match &self.played {
             Played::OneTurn(g) => g.key(),
             Played::Micro(g) => g.position().hash(),
-            Played::Die(g) => g.rules().hash(g.position()),
         }
     }
 
@@ -505,7 +461,6 @@ impl GameHandle {
         match &self.played {
             Played::OneTurn(g) => g.turns(),
             Played::Micro(g) => g.turns().iter().map(|t| t.to_uci(false)).collect(),
-            Played::Die(g) => g.turns().iter().map(|t| t.to_string()).collect(),
         }
     }
 
@@ -515,10 +470,9 @@ impl GameHandle {
         let roll = match &self.played {
             Played::OneTurn(g) => g.roll_of(faces)?,
             Played::Micro(g) => g.rules().roll_of(faces).map_err(|e| e.to_string())?,
-            Played::Die(g) => g.rules().roll_of(faces).map_err(|e| e.to_string())?,
         };
         match &self.played {
-            Played::OneTurn(_) | Played::Die(_) => {}
+            Played::OneTurn(_) => {}
             Played::Micro(g) => match g.rules().roll_left(g.position()) {
                 Some(left) if left != roll => {
                     return Err(format!("the turn in progress has the dice {left} left, not {roll}"));
@@ -546,7 +500,6 @@ impl GameHandle {
         match &self.played {
             Played::OneTurn(g) => g.pre_roll_turns(),
             Played::Micro(_) => Vec::new(),
-            Played::Die(g) => sorted_texts(g.position().pre_roll_turns().iter().map(|t| t.to_string())),
         }
     }
 
@@ -557,8 +510,12 @@ impl GameHandle {
             return Err(format!("the game is over ({end}); no roll can be played"));
         }
         match &self.played {
+            // After a roll, what the player answers (in Die Chess the move alone, or `0000`).
             Played::OneTurn(g) => match roll {
-                RollSpec::Any => Ok(g.allowed_turns(None)),
+                RollSpec::Any => {
+                    g.free_turns()?;
+                    Ok(g.allowed_turns(None))
+                }
                 RollSpec::Faces(faces) => Ok(g.allowed_turns(Some(&self.check_roll(faces)?))),
             },
             Played::Micro(g) => {
@@ -567,18 +524,13 @@ impl GameHandle {
                 for_each_turn(g.rules(), &pos, &mut PlanCache::default(), &mut |t, _| turns.push(t.to_uci(false)));
                 Ok(sorted_texts(turns))
             }
-            // What the player answers after the roll: the move alone, or `0000`.
-            Played::Die(g) => {
-                let face = self.die_face(roll)?;
-                Ok(sorted_texts(g.position().turns_after_roll(face).iter().map(DieTurn::answer)))
-            }
         }
     }
 
     /// How many whole turns the roll allows (for lists too long to print).
     pub fn count_turns(&self, roll: &RollSpec) -> Result<u64, String> {
         match &self.played {
-            Played::OneTurn(_) | Played::Die(_) => Ok(self.allowed_turns(roll)?.len() as u64),
+            Played::OneTurn(_) => Ok(self.allowed_turns(roll)?.len() as u64),
             Played::Micro(g) => {
                 if let Some(end) = self.end() {
                     return Err(format!("the game is over ({end}); no roll can be played"));
@@ -598,7 +550,7 @@ impl GameHandle {
     /// order, without listing them (a Gollon roll allows millions); `None` past the last.
     pub fn nth_turn(&self, roll: &RollSpec, k: u64) -> Result<Option<String>, String> {
         match &self.played {
-            Played::OneTurn(_) | Played::Die(_) => Ok(self.allowed_turns(roll)?.into_iter().nth(k as usize)),
+            Played::OneTurn(_) => Ok(self.allowed_turns(roll)?.into_iter().nth(k as usize)),
             Played::Micro(g) => {
                 if let Some(end) = self.end() {
                     return Err(format!("the game is over ({end}); no roll can be played"));
@@ -617,7 +569,7 @@ impl GameHandle {
             return false;
         }
         match &self.played {
-            Played::OneTurn(_) | Played::Die(_) => {
+            Played::OneTurn(_) => {
                 self.allowed_turns(&RollSpec::Faces(roll.faces().to_vec())).is_ok_and(|l| l.iter().any(|t| t == turn))
             }
             Played::Micro(g) => {
@@ -633,7 +585,7 @@ impl GameHandle {
     /// among equals; and that gain.
     pub fn greedy_turn(&self, roll: &RollSpec) -> Result<(String, i32), String> {
         match &self.played {
-            Played::OneTurn(_) | Played::Die(_) => {
+            Played::OneTurn(_) => {
                 let allowed = self.allowed_turns(roll)?;
                 let best = allowed.iter().map(|t| self.material_gain(t)).max().unwrap_or(0);
                 let turn = allowed.into_iter().find(|t| self.material_gain(t) == best).unwrap_or_else(|| "0000".into());
@@ -654,7 +606,7 @@ impl GameHandle {
     /// player makes a turn one micro-move at a time); one-move variants list their moves.
     pub fn first_moves(&self, roll: &RollSpec) -> Result<Vec<String>, String> {
         match &self.played {
-            Played::OneTurn(_) | Played::Die(_) => self.allowed_turns(roll),
+            Played::OneTurn(_) => self.allowed_turns(roll),
             Played::Micro(g) => {
                 if let Some(end) = self.end() {
                     return Err(format!("the game is over ({end}); no roll can be played"));
@@ -683,14 +635,6 @@ impl GameHandle {
         }
     }
 
-    /// The face a Die Chess roll shows.
-    fn die_face(&self, roll: &RollSpec) -> Result<crate::Role, String> {
-        match roll {
-            RollSpec::Any => Err("diechess has no free turn: give the face rolled".into()),
-            RollSpec::Faces(faces) => Ok(crate::Role::of_face(self.check_roll(faces)?.faces()[0])),
-        }
-    }
-
     /// May the side to move roll now? Not once the game is over or in a turn in progress, nor
     /// where the rules forbid it (Vegas: in check, or after giving check): the turn is then one
     /// of [`GameHandle::pre_roll_turns`].
@@ -707,11 +651,6 @@ impl GameHandle {
             Played::OneTurn(g) => g.outcomes(),
             Played::Micro(g) if g.position().in_turn() => OutcomeList::new(),
             Played::Micro(g) => g.rules().outcomes(g.position()),
-            Played::Die(g) => {
-                let mut out = OutcomeList::new();
-                g.rules().outcomes(g.position(), &mut out);
-                out
-            }
         }
     }
 
@@ -744,12 +683,6 @@ impl GameHandle {
                     lines.push(format!("Turn in progress, dice left: {roll}"));
                 }
             }
-            Played::Die(g) => {
-                let pos = g.position();
-                let hand = |c: Color| pos.die(c).in_hand;
-                lines.push(format!("Moves in hand: White {}, Black {}", hand(Color::White), hand(Color::Black)));
-                lines.push(format!("Turns played: {} of {}", pos.turns_played, crate::rules::diechess::TURN_LIMIT));
-            }
         }
         lines
     }
@@ -766,11 +699,10 @@ impl GameHandle {
             return Err("perft depth must be at least 1".into());
         }
         match &self.played {
-            Played::OneTurn(g) => Ok(g.perft(depth, stop, &mut counted)),
+            Played::OneTurn(g) => g.perft(depth, stop, &mut counted),
             Played::Micro(g) => Ok(crate::perft::perft_divide_until(&g.position().board, depth, stop, |m, n| {
                 counted(&m.to_uci(false).to_string(), n)
             })),
-            Played::Die(_) => Err(format!("{} has no chess moves to count", self.variant())),
         }
     }
 
@@ -788,16 +720,19 @@ impl GameHandle {
             return Err(format!("the game is over ({end})"));
         }
         match &self.played {
-            Played::OneTurn(g) => match root {
-                SearchRoot::Decision => g.search(None, limits, options, shared, report),
-                SearchRoot::Rolled(spec) => {
-                    // A pass offered beside moves (Vegas's "any") goes last: it wins no tie.
-                    let mut turns = self.allowed_turns(spec)?;
-                    turns.sort_by_key(|t| t == "0000");
-                    g.search(Some(&turns), limits, options, shared, report)
-                }
-                SearchRoot::Only(turns) => g.search(Some(turns), limits, options, shared, report),
-            },
+            Played::OneTurn(g) => {
+                let roll = match root {
+                    SearchRoot::Rolled(RollSpec::Faces(faces)) => Some(self.check_roll(faces)?),
+                    _ => None,
+                };
+                let root = match (root, &roll) {
+                    (SearchRoot::Decision, _) => OneTurnRoot::Decision,
+                    (SearchRoot::Rolled(_), Some(roll)) => OneTurnRoot::Rolled(roll),
+                    (SearchRoot::Rolled(_), None) => OneTurnRoot::Free,
+                    (SearchRoot::Only(turns), _) => OneTurnRoot::Only(turns),
+                };
+                g.search(root, limits, options, shared, report)
+            }
             Played::Micro(g) => {
                 let position = match root {
                     SearchRoot::Decision => g.position().clone(),
@@ -818,49 +753,6 @@ impl GameHandle {
                 let result = crate::search::search_micro(&input, shared, &mut |r| report(&text(r)));
                 Ok(text(&result))
             }
-            // Played from the exact solution (solved here the first time, unless loaded).
-            Played::Die(g) if !options.exact_solution => {
-                let pos = g.position();
-                let parse = |t: &String| pos.parse_turn(t).map_err(|e| format!("{t} is not a turn here: {e}"));
-                let root = match root {
-                    SearchRoot::Decision => Root::PreRoll,
-                    SearchRoot::Rolled(spec) => Root::Turns(pos.turns_after_roll(self.die_face(spec)?)),
-                    SearchRoot::Only(turns) => Root::Turns(turns.iter().map(parse).collect::<Result<_, _>>()?),
-                };
-                let eval = crate::rules::diechess::DieEval;
-                let input = crate::search::SearchInput {
-                    rules: g.rules(),
-                    eval: &eval,
-                    position: pos,
-                    root,
-                    history: g.hashes(),
-                    limits,
-                    options,
-                };
-                let text = |r: &SearchResult<DieTurn>| map_result(r, DieTurn::answer);
-                let result = crate::search::search(&input, shared, &mut |r| report(&text(r)));
-                Ok(text(&result))
-            }
-            Played::Die(g) => {
-                let root = match root {
-                    SearchRoot::Decision => crate::solve::DieRoot::Decision,
-                    SearchRoot::Rolled(spec) => crate::solve::DieRoot::Rolled(self.die_face(spec)?),
-                    SearchRoot::Only(turns) => crate::solve::DieRoot::Only(
-                        turns
-                            .iter()
-                            .map(|t| g.position().parse_turn(t).map_err(|e| format!("{t} is not a turn here: {e}")))
-                            .collect::<Result<_, _>>()?,
-                    ),
-                };
-                let table = crate::solve::shared_table();
-                let scale = crate::params::DEFAULT_RESULT_SCALE;
-                let result = map_result(&table.answer(g.position(), &root, scale), DieTurn::answer);
-                // A sure win is told once the search is over, as a proven mate is.
-                if result.mate.is_none() {
-                    report(&result);
-                }
-                Ok(result)
-            }
         }
     }
 
@@ -874,7 +766,6 @@ impl GameHandle {
             Played::OneTurn(g) => {
                 Err(format!("expectimax2 plays the variants of several moves a turn, not {}", g.name()))
             }
-            Played::Die(_) => Err("expectimax2 plays the variants of several moves a turn, not diechess".into()),
             Played::Micro(g) => {
                 let pos = self.rolled_micro(g, roll)?;
                 Ok(crate::search::baseline::expectimax2(g.rules(), &pos).0.to_uci(false))
@@ -905,10 +796,7 @@ impl GameHandle {
                     pos = pos.after_micro(m, &[]);
                 }
                 parts.join(",")
-            }
-            // Die Chess writes its moves as the protocol does, and not moving as any pass.
-            Played::Die(_) if turn == "0000" || turn.starts_with("roll") && !turn.contains(',') => "--".into(),
-            Played::Die(_) => turn.to_string(),
+            } // Die Chess writes its moves as the protocol does, and not moving as any pass.
         }
     }
 
@@ -933,7 +821,6 @@ impl GameHandle {
                 }
                 (moves.len() <= crate::rules::dice::MAX_DICE).then(|| moves.join(","))
             }
-            Played::Die(_) => DieTurn::parse(text).ok().map(|t| t.to_string()),
         }
     }
 
@@ -942,7 +829,7 @@ impl GameHandle {
     pub fn pre_roll_kinds(&self, turn: &str) -> Vec<&'static str> {
         match &self.played {
             Played::OneTurn(g) => g.pre_roll_kinds(turn),
-            Played::Micro(_) | Played::Die(_) => Vec::new(),
+            Played::Micro(_) => Vec::new(),
         }
     }
 
@@ -951,7 +838,6 @@ impl GameHandle {
         match &self.played {
             Played::OneTurn(g) => EvalParams::from_values(g.piece_values()),
             Played::Micro(g) => EvalParams::from_values(g.rules().piece_values()),
-            Played::Die(g) => EvalParams::from_values(g.rules().piece_values()),
         }
     }
 
@@ -960,7 +846,6 @@ impl GameHandle {
         match &self.played {
             Played::OneTurn(g) => g.default_eval(),
             Played::Micro(g) => g.rules().default_eval(),
-            Played::Die(g) => g.rules().default_eval(),
         }
     }
 

@@ -62,14 +62,14 @@ where
     fn turn_roles(&self, pos: &Self::Position, turn: Self::Turn) -> TurnRoles;
 
     /// `go perft`: each root move's count of move paths `depth` long (dice ignored), handed to
-    /// `counted`; false when `stop` ended the count early.
+    /// `counted`; false when `stop` ended the count early. A variant without chess moves says so.
     fn perft_divide(
         &self,
         pos: &Self::Position,
         depth: u32,
         stop: &AtomicBool,
         counted: &mut dyn FnMut(&str, u64),
-    ) -> bool;
+    ) -> Result<bool, String>;
 
     /// Searches the game's position with the variant's evaluation (or the one `options` names,
     /// where the variant can use it).
@@ -112,6 +112,54 @@ where
     fn uses_tables(&self) -> Result<(), String> {
         Ok(())
     }
+
+    /// Is the variant solved exactly, so played from its solution (Die Chess)?
+    fn solved(&self) -> bool {
+        false
+    }
+
+    /// The turn a text names, whether or not the position allows it now (for writing it and
+    /// weighing it; playing it checks it). By default [`Rules::parse_turn`].
+    fn read_turn(&self, pos: &Self::Position, text: &str) -> Option<Self::Turn> {
+        self.parse_turn(pos, text)
+    }
+
+    /// A turn after a roll as the player answers it, the roll being known: the whole turn by
+    /// default (Die Chess: the move alone).
+    fn answer(&self, turn: Self::Turn) -> String {
+        self.turn_to_uci(turn)
+    }
+
+    /// The whole turn of the answer `answer` after `roll`: the answer itself by default (Die
+    /// Chess joins the roll to it, `roll2,a1b3`).
+    fn turn_of_answer(&self, _roll: &Roll, answer: &str) -> Result<String, String> {
+        Ok(answer.to_string())
+    }
+
+    /// The position as `roll` leaves it before the move: a roll changes no board by default
+    /// (Die Chess's die turns to the face rolled).
+    fn after_roll(&self, pos: &Self::Position, _roll: &Roll) -> Self::Position {
+        pos.clone()
+    }
+
+    /// May a turn be chosen among every move, whatever the dice (`go roll any`, a GUI's free
+    /// move)? If not, why.
+    fn free_turns(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// What a search of a one-move game starts from.
+#[derive(Clone, Copy, Debug)]
+pub enum OneTurnRoot<'a> {
+    /// Before the roll.
+    Decision,
+    /// After this roll: every turn it allows.
+    Rolled(&'a Roll),
+    /// Every turn, whatever the dice (`go roll any`).
+    Free,
+    /// Only these turns (UCI text).
+    Only(&'a [String]),
 }
 
 /// A game of one move a turn, with turns and positions as text: what the game handle asks.
@@ -133,8 +181,8 @@ pub trait OneTurnGame: fmt::Debug + Send + Sync {
     fn fen(&self) -> String;
     /// The material a turn wins at once by the documents' values (a king [`KING_GAIN`]).
     fn material_gain(&self, turn: &str) -> i32;
-    /// The piece a turn moves.
-    fn moving_role(&self, turn: &str) -> Option<Role>;
+    /// The piece a turn moves (after `roll`, where the roll decides it).
+    fn moving_role(&self, turn: &str, roll: Option<&Roll>) -> Option<Role>;
     fn end(&self) -> Option<GameEnd>;
     /// Files and ranks.
     fn size(&self) -> (u8, u8);
@@ -148,11 +196,11 @@ pub trait OneTurnGame: fmt::Debug + Send + Sync {
     fn allowed_turns(&self, roll: Option<&Roll>) -> Vec<String>;
     fn outcomes(&self) -> OutcomeList;
     fn state_lines(&self) -> Vec<String>;
-    fn perft(&self, depth: u32, stop: &AtomicBool, counted: &mut dyn FnMut(&str, u64)) -> bool;
-    /// Searches before the roll (`None`) or among these turns.
+    fn perft(&self, depth: u32, stop: &AtomicBool, counted: &mut dyn FnMut(&str, u64)) -> Result<bool, String>;
+    /// Searches from `root`; turns after a roll come back as the player answers them.
     fn search(
         &self,
-        turns: Option<&[String]>,
+        root: OneTurnRoot<'_>,
         limits: Limits,
         options: SearchOptions,
         shared: &Shared,
@@ -165,6 +213,12 @@ pub trait OneTurnGame: fmt::Debug + Send + Sync {
     fn default_eval(&self) -> EvalParams;
     fn uses_tables(&self) -> Result<(), String>;
     fn chess_board(&self) -> Option<&crate::Board>;
+    fn solved(&self) -> bool;
+    /// The whole turn of an answer after `roll` ([`OneTurnRules::turn_of_answer`]).
+    fn turn_of_answer(&self, roll: &Roll, answer: &str) -> Result<String, String>;
+    /// The FEN as `roll` leaves the position before the move.
+    fn fen_after_roll(&self, roll: &Roll) -> String;
+    fn free_turns(&self) -> Result<(), String>;
 }
 
 impl<R: OneTurnRules> Game<R>
@@ -198,7 +252,7 @@ where
     }
 
     fn texts(&self, turns: &[R::Turn]) -> Vec<String> {
-        let mut v: Vec<String> = turns.iter().map(|&t| self.rules().turn_to_uci(t)).collect();
+        let mut v: Vec<String> = turns.iter().map(|&t| self.rules().answer(t)).collect();
         v.sort();
         v.dedup();
         v
@@ -239,7 +293,8 @@ where
     }
 
     fn play(&mut self, turn: &str) -> Result<(), String> {
-        if turn.contains(',') {
+        // (Die Chess joins a roll to its move with a comma: `roll3,b2a1` is one turn.)
+        if turn.contains(',') && self.rules().parse_turn(self.position(), turn).is_none() {
             return Err(format!("'{turn}' has several moves, but {} plays one a turn", self.rules().name()));
         }
         let rules = self.rules().clone();
@@ -247,7 +302,7 @@ where
     }
 
     fn canonical(&self, text: &str) -> Option<String> {
-        self.rules().parse_turn(self.position(), text).map(|t| self.rules().turn_to_uci(t))
+        self.rules().read_turn(self.position(), text).map(|t| self.rules().turn_to_uci(t))
     }
 
     fn in_check(&self) -> bool {
@@ -263,7 +318,7 @@ where
     }
 
     fn material_gain(&self, turn: &str) -> i32 {
-        let Ok(t) = self.parse(turn) else { return 0 };
+        let Some(t) = self.rules().read_turn(self.position(), turn) else { return 0 };
         let roles = self.rules().turn_roles(self.position(), t);
         let values = self.rules().piece_values();
         let promotion = roles.promotion.map_or(0, |r| values.of(r) - values.of(Role::Pawn));
@@ -274,8 +329,12 @@ where
         }
     }
 
-    fn moving_role(&self, turn: &str) -> Option<Role> {
-        let t = self.parse(turn).ok()?;
+    fn moving_role(&self, turn: &str, roll: Option<&Roll>) -> Option<Role> {
+        let whole = match roll {
+            Some(roll) => self.rules().turn_of_answer(roll, turn).ok()?,
+            None => turn.to_string(),
+        };
+        let t = self.rules().read_turn(self.position(), &whole)?;
         self.rules().turn_roles(self.position(), t).mover
     }
 
@@ -332,30 +391,47 @@ where
         self.rules().state_lines(self.position())
     }
 
-    fn perft(&self, depth: u32, stop: &AtomicBool, counted: &mut dyn FnMut(&str, u64)) -> bool {
+    fn perft(&self, depth: u32, stop: &AtomicBool, counted: &mut dyn FnMut(&str, u64)) -> Result<bool, String> {
         self.rules().perft_divide(self.position(), depth, stop, counted)
     }
 
     fn search(
         &self,
-        turns: Option<&[String]>,
+        root: OneTurnRoot<'_>,
         limits: Limits,
         options: SearchOptions,
         shared: &Shared,
         report: &mut (dyn FnMut(&SearchResult<String>) + Send),
     ) -> Result<SearchResult<String>, String> {
-        let root = match turns {
-            None => Root::PreRoll,
-            Some(texts) => Root::Turns(texts.iter().map(|t| self.parse(t)).collect::<Result<_, _>>()?),
-        };
         let rules = self.rules().clone();
-        let text = |r: &SearchResult<R::Turn>| map_result(r, |&t| rules.turn_to_uci(t));
+        let root = match root {
+            OneTurnRoot::Decision => Root::PreRoll,
+            OneTurnRoot::Rolled(_) | OneTurnRoot::Free => {
+                let mut turns = TurnList::new();
+                match root {
+                    OneTurnRoot::Rolled(roll) => rules.allowed_turns(self.position(), roll, &mut turns),
+                    _ => {
+                        rules.free_turns()?;
+                        rules.any_turns(self.position(), &mut turns);
+                    }
+                }
+                // In the order of their text; a pass offered beside moves (Vegas's "any") goes
+                // last: it wins no tie.
+                let mut keyed: Vec<(bool, String, R::Turn)> =
+                    turns.iter().map(|&t| (rules.answer(t) == "0000", rules.answer(t), t)).collect();
+                keyed.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+                keyed.dedup_by(|a, b| a.1 == b.1);
+                Root::Turns(keyed.into_iter().map(|(_, _, t)| t).collect())
+            }
+            OneTurnRoot::Only(texts) => Root::Turns(texts.iter().map(|t| self.parse(t)).collect::<Result<_, _>>()?),
+        };
+        let text = |r: &SearchResult<R::Turn>| map_result(r, |&t| rules.answer(t));
         let result = R::search_game(self, root, limits, options, shared, &mut |r| report(&text(r)));
         Ok(text(&result))
     }
 
     fn san(&self, turn: &str) -> String {
-        let Ok(t) = self.parse(turn) else { return turn.to_string() };
+        let Some(t) = self.rules().read_turn(self.position(), turn) else { return turn.to_string() };
         if self.rules().turn_to_uci(t) == "0000" {
             return "--".into();
         }
@@ -388,6 +464,22 @@ where
 
     fn chess_board(&self) -> Option<&crate::Board> {
         self.rules().chess_board(self.position())
+    }
+
+    fn solved(&self) -> bool {
+        self.rules().solved()
+    }
+
+    fn turn_of_answer(&self, roll: &Roll, answer: &str) -> Result<String, String> {
+        self.rules().turn_of_answer(roll, answer)
+    }
+
+    fn fen_after_roll(&self, roll: &Roll) -> String {
+        self.rules().fen(&self.rules().after_roll(self.position(), roll))
+    }
+
+    fn free_turns(&self) -> Result<(), String> {
+        self.rules().free_turns()
     }
 }
 

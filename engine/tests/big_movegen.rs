@@ -260,6 +260,7 @@ fn compare_random_games(start: &str, spec: BigSpec, positions: usize, plies: usi
             let moves = fast_moves(&fast);
             assert_eq!(moves, plain.moves(), "{}", fast.fen());
             assert_eq!(fast.hash(), fast.hash_from_scratch(), "{}", fast.fen());
+            assert!(fast.kept_counts_are_exact(), "{}", fast.fen());
             seen += 1;
             if moves.is_empty() {
                 break;

@@ -3,7 +3,7 @@
 //! (a side with none left has lost). FEN in and out, with two-digit counts of empty squares.
 
 use super::movegen::BigMove;
-use super::square::{BigSquare, CELLS, MAX_SIDE};
+use super::square::{BigSquare, CELLS, MAX_SIDE, STRIDE};
 use crate::piece::{Color, Piece, Role};
 use std::sync::OnceLock;
 
@@ -43,7 +43,13 @@ pub struct BigBoard {
     halfmove: u32,
     fullmove: u32,
     hash: u64,
-    kings: [u8; 2],
+    /// Per colour and padded row (a cell's index / 16), a bit per padded column where a piece of
+    /// that colour stands: the move generator visits these cells only.
+    rows: [[u16; STRIDE as usize]; 2],
+    /// Per colour and role, the pieces on the board (the evaluation's material, kept as it goes).
+    counts: [[u8; 6]; 2],
+    /// Per colour, the ranks its pawns have advanced from their own second rank, summed.
+    pawn_steps: [u16; 2],
 }
 
 impl PartialEq for BigBoard {
@@ -115,7 +121,9 @@ impl BigBoard {
             halfmove: 0,
             fullmove: 1,
             hash: 0,
-            kings: [0, 0],
+            rows: [[0; STRIDE as usize]; 2],
+            counts: [[0; 6]; 2],
+            pawn_steps: [0; 2],
         };
         for (i, row) in rows.iter().enumerate() {
             let rank = spec.ranks - 1 - i as u8;
@@ -180,7 +188,7 @@ impl BigBoard {
     /// an en-passant target behind a pawn that just double-stepped.
     fn validate(&self) -> Result<(), String> {
         for color in Color::ALL {
-            let kings = self.kings[color.index()];
+            let kings = self.kings(color);
             if kings == 0 || kings > self.spec.kings {
                 return Err(format!(
                     "{} has {kings} kings; this board has 1 to {} a side",
@@ -272,7 +280,7 @@ impl BigBoard {
 
     /// The kings `color` has left.
     pub fn kings(&self, color: Color) -> u8 {
-        self.kings[color.index()]
+        self.count(color, Role::King)
     }
 
     #[inline]
@@ -294,21 +302,56 @@ impl BigBoard {
         (0..spec.ranks).flat_map(move |rank| (0..spec.files).map(move |file| BigSquare::new(file, rank)))
     }
 
+    /// The padded columns (bit per column) of `color`'s pieces on the padded row of `rank`.
+    #[inline]
+    pub fn row_of(&self, color: Color, rank: u8) -> u16 {
+        self.rows[color.index()][usize::from(rank) + 2]
+    }
+
+    /// How many pieces of `color` and `role` stand on the board.
+    #[inline]
+    pub fn count(&self, color: Color, role: Role) -> u8 {
+        self.counts[color.index()][role.index()]
+    }
+
+    /// The ranks `color`'s pawns have advanced from its second rank, summed.
+    #[inline]
+    pub fn pawn_steps(&self, color: Color) -> u16 {
+        self.pawn_steps[color.index()]
+    }
+
+    /// How far a pawn of `color` on `sq` has come from its second rank (pawns never stand on
+    /// a first or last rank).
+    fn steps_of(&self, color: Color, sq: BigSquare) -> u16 {
+        u16::from(match color {
+            Color::White => sq.rank().saturating_sub(1),
+            Color::Black => (self.spec.ranks - 2).saturating_sub(sq.rank()),
+        })
+    }
+
+    /// Records `piece` arriving on (`+1`) or leaving (`-1`) `sq` in the kept sets and counts.
+    fn account(&mut self, sq: BigSquare, piece: Piece, arrives: bool) {
+        let (c, index) = (piece.color.index(), sq.index());
+        self.rows[c][index / usize::from(STRIDE)] ^= 1 << (index % usize::from(STRIDE));
+        self.hash ^= piece_key(piece, sq);
+        let count = &mut self.counts[c][piece.role.index()];
+        *count = if arrives { *count + 1 } else { *count - 1 };
+        if piece.role == Role::Pawn {
+            let steps = self.steps_of(piece.color, sq);
+            let kept = &mut self.pawn_steps[c];
+            *kept = if arrives { *kept + steps } else { *kept - steps };
+        }
+    }
+
     fn put(&mut self, sq: BigSquare, piece: Piece) {
         self.cells[sq.index()] = Cell::Piece(piece);
-        self.hash ^= piece_key(piece, sq);
-        if piece.role == Role::King {
-            self.kings[piece.color.index()] += 1;
-        }
+        self.account(sq, piece, true);
     }
 
     fn take(&mut self, sq: BigSquare) -> Option<Piece> {
         let piece = self.piece_at(sq)?;
         self.cells[sq.index()] = Cell::Empty;
-        self.hash ^= piece_key(piece, sq);
-        if piece.role == Role::King {
-            self.kings[piece.color.index()] -= 1;
-        }
+        self.account(sq, piece, false);
         Some(piece)
     }
 
@@ -371,6 +414,19 @@ impl BigBoard {
         next.turn = !self.turn;
         next.hash ^= keys().black;
         next
+    }
+
+    /// Do the sets and counts kept as pieces come and go (rows, material, pawn steps) equal
+    /// those of the cells counted afresh? (Tests ask it after every move of random games.)
+    pub fn kept_counts_are_exact(&self) -> bool {
+        let mut fresh =
+            BigBoard { rows: [[0; STRIDE as usize]; 2], counts: [[0; 6]; 2], pawn_steps: [0; 2], ..self.clone() };
+        for sq in self.squares() {
+            if let Some(p) = self.piece_at(sq) {
+                fresh.account(sq, p, true);
+            }
+        }
+        (fresh.rows, fresh.counts, fresh.pawn_steps) == (self.rows, self.counts, self.pawn_steps)
     }
 
     /// The hash computed from scratch (tests compare it with the one kept up to date).

@@ -23,22 +23,12 @@ impl BigEval {
         BigEval { values }
     }
 
-    /// White's score.
+    /// White's score, from the counts the board keeps.
     pub fn white_score(&self, board: &BigBoard) -> i32 {
-        let last = i32::from(board.spec().ranks) - 1;
-        board
-            .squares()
-            .filter_map(|sq| board.piece_at(sq).map(|p| (sq, p)))
-            .map(|(sq, p)| {
-                let progress = match (p.role, p.color) {
-                    (Role::Pawn, Color::White) => i32::from(sq.rank()) - 1,
-                    (Role::Pawn, Color::Black) => last - 1 - i32::from(sq.rank()),
-                    _ => 0,
-                };
-                let value = self.values.of(p.role) + PAWN_STEP * progress;
-                if p.color == Color::White { value } else { -value }
-            })
-            .sum()
+        let material =
+            |c: Color| Role::ALL.iter().map(|&r| i32::from(board.count(c, r)) * self.values.of(r)).sum::<i32>();
+        let progress = |c: Color| PAWN_STEP * i32::from(board.pawn_steps(c));
+        material(Color::White) + progress(Color::White) - material(Color::Black) - progress(Color::Black)
     }
 }
 

@@ -20,6 +20,8 @@ const KNIGHT_BLACK: [i16; 8] = [-2 * N + 1, -2 * N - 1, -N + 2, -N - 2, N + 2, N
 const KING_BLACK: [i16; 8] = [-N - 1, -N, -N + 1, -1, 1, N - 1, N, N + 1];
 const BISHOP_BLACK: [i16; 4] = [-N - 1, -N + 1, N - 1, N + 1];
 const ROOK_BLACK: [i16; 4] = [-N, N, 1, -1];
+/// The knight's, the king's, the bishop's and the rook's steps, from one side.
+type Tables = (&'static [i16], &'static [i16], &'static [i16], &'static [i16]);
 /// What a pawn may become on the last rank.
 pub const PROMOTIONS: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 
@@ -70,28 +72,59 @@ impl BigBoard {
         // From the mover's own back rank forward, so equal moves come in the same order for
         // both colours (a search keeps the first of equals).
         let spec = self.spec();
-        let own_rank = move |i: u8| if us == Color::White { i } else { spec.ranks - 1 - i };
-        for from in (0..spec.ranks).flat_map(|i| (0..spec.files).map(move |file| BigSquare::new(file, own_rank(i)))) {
-            let Some(piece) = self.piece_at(from) else { continue };
-            if piece.color != us {
-                continue;
-            }
-            let (knight, king, bishop, rook) = match us {
-                Color::White => (&KNIGHT, &KING, &BISHOP, &ROOK),
-                Color::Black => (&KNIGHT_BLACK, &KING_BLACK, &BISHOP_BLACK, &ROOK_BLACK),
-            };
-            match piece.role {
-                Role::Pawn => self.pawn_moves(from, out),
-                Role::Knight => self.steps(from, knight, out),
-                Role::Bishop => self.slides(from, bishop, out),
-                Role::Rook => self.slides(from, rook, out),
-                Role::Queen => {
-                    self.slides(from, bishop, out);
-                    self.slides(from, rook, out);
-                }
-                Role::King => self.steps(from, king, out),
+        let tables: Tables = match us {
+            Color::White => (&KNIGHT, &KING, &BISHOP, &ROOK),
+            Color::Black => (&KNIGHT_BLACK, &KING_BLACK, &BISHOP_BLACK, &ROOK_BLACK),
+        };
+        for i in 0..spec.ranks {
+            let rank = if us == Color::White { i } else { spec.ranks - 1 - i };
+            // Our pieces on this rank, file by file (bit = padded column).
+            let mut row = self.row_of(us, rank);
+            while row != 0 {
+                let column = row.trailing_zeros() as u8;
+                row &= row - 1;
+                let from = BigSquare::new(column - 2, rank);
+                let Some(piece) = self.piece_at(from) else { unreachable!("a kept piece is on its square") };
+                self.piece_moves(from, piece.role, tables, out);
             }
         }
+    }
+
+    /// The moves of the piece of `role` on `from`, with the mover's side's step tables.
+    #[inline]
+    fn piece_moves(&self, from: BigSquare, role: Role, tables: Tables, out: &mut BigMoveList) {
+        let (knight, king, bishop, rook) = tables;
+        match role {
+            Role::Pawn => self.pawn_moves(from, out),
+            Role::Knight => self.steps(from, knight, out),
+            Role::Bishop => self.slides(from, bishop, out),
+            Role::Rook => self.slides(from, rook, out),
+            Role::Queen => {
+                self.slides(from, bishop, out);
+                self.slides(from, rook, out);
+            }
+            Role::King => self.steps(from, king, out),
+        }
+    }
+
+    /// Calls `f` with the side to move's moves ([`BigBoard::moves`]) in a buffer kept per thread,
+    /// so the search's nodes allocate nothing (a nested call gets a buffer of its own).
+    pub fn with_moves<T>(&self, f: impl FnOnce(&[BigMove]) -> T) -> T {
+        thread_local! {
+            static BUFFER: std::cell::RefCell<BigMoveList> = std::cell::RefCell::new(BigMoveList::with_capacity(256));
+        }
+        BUFFER.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut moves) => {
+                moves.clear();
+                self.moves(&mut moves);
+                f(&moves)
+            }
+            Err(_) => {
+                let mut moves = BigMoveList::new();
+                self.moves(&mut moves);
+                f(&moves)
+            }
+        })
     }
 
     /// Does a piece of `by` attack `sq` (pawns diagonally forward, the others as they move)?

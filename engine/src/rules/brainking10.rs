@@ -7,7 +7,7 @@
 use super::dice::{OutcomeList, Roll, one_die};
 use super::{EndReason, GameEnd, GameResult, OutcomeMask, Rules, TurnList, TurnTable};
 use crate::bench::{BenchSuite, case};
-use crate::big::{BigBoard, BigEval, BigMove, BigMoveList, BigSpec, BigSquare};
+use crate::big::{BigBoard, BigEval, BigMove, BigSpec, BigSquare};
 use crate::game::Game;
 use crate::one_turn::{OneTurnRules, TurnRoles};
 use crate::piece::{Color, Piece};
@@ -36,6 +36,34 @@ impl BrainKing10 {
         match m.promotion {
             Some(made) => 1 | 1 << made.index(),
             None => 1 << role.index(),
+        }
+    }
+
+    /// The turn table from the side to move's `moves`: the faces with a move (each equally
+    /// likely) and, per move, the faces that allow it.
+    fn fill_table(board: &BigBoard, moves: &[BigMove], table: &mut TurnTable<BigMove>) {
+        let playable = moves.iter().fold(0u8, |acc, &m| acc | BrainKing10::faces_of(board, m));
+        if playable == 0 {
+            table.outcomes.extend(one_die());
+            table.push(BigMove::NULL, table.all_outcomes());
+            return;
+        }
+        let mut index = [usize::MAX; 6];
+        for outcome in one_die() {
+            let f = usize::from(outcome.roll.faces()[0]) - 1;
+            if playable >> f & 1 == 1 {
+                index[f] = table.outcomes.len();
+                table.outcomes.push(outcome);
+            }
+        }
+        let probability = 1.0 / table.outcomes.len() as f64;
+        for o in table.outcomes.iter_mut() {
+            o.probability = probability;
+        }
+        for &m in moves {
+            let faces = BrainKing10::faces_of(board, m);
+            let mask = (0..6).filter(|f| faces >> f & 1 == 1).fold(0 as OutcomeMask, |acc, f| acc | 1 << index[f]);
+            table.push(m, mask);
         }
     }
 }
@@ -82,18 +110,16 @@ impl Rules for BrainKing10 {
 
     fn allowed_turns(&self, board: &BigBoard, roll: &Roll, out: &mut TurnList<BigMove>) {
         let face = roll.faces()[0];
-        let mut moves = BigMoveList::new();
-        board.moves(&mut moves);
-        out.extend(moves.into_iter().filter(|&m| BrainKing10::faces_of(board, m) >> (face - 1) & 1 == 1));
+        board.with_moves(|moves| {
+            out.extend(moves.iter().copied().filter(|&m| BrainKing10::faces_of(board, m) >> (face - 1) & 1 == 1));
+        });
         if out.is_empty() {
             out.push(BigMove::NULL);
         }
     }
 
     fn any_turns(&self, board: &BigBoard, out: &mut TurnList<BigMove>) {
-        let mut moves = BigMoveList::new();
-        board.moves(&mut moves);
-        out.extend(moves);
+        board.with_moves(|moves| out.extend(moves.iter().copied()));
         if out.is_empty() {
             out.push(BigMove::NULL);
         }
@@ -105,31 +131,7 @@ impl Rules for BrainKing10 {
         if self.end(board).is_some() {
             return;
         }
-        let mut moves = BigMoveList::new();
-        board.moves(&mut moves);
-        let playable = moves.iter().fold(0u8, |acc, &m| acc | BrainKing10::faces_of(board, m));
-        if playable == 0 {
-            table.outcomes.extend(one_die());
-            table.push(BigMove::NULL, table.all_outcomes());
-            return;
-        }
-        let mut index = [usize::MAX; 6];
-        for outcome in one_die() {
-            let f = usize::from(outcome.roll.faces()[0]) - 1;
-            if playable >> f & 1 == 1 {
-                index[f] = table.outcomes.len();
-                table.outcomes.push(outcome);
-            }
-        }
-        let probability = 1.0 / table.outcomes.len() as f64;
-        for o in table.outcomes.iter_mut() {
-            o.probability = probability;
-        }
-        for &m in &moves {
-            let faces = BrainKing10::faces_of(board, m);
-            let mask = (0..6).filter(|f| faces >> f & 1 == 1).fold(0 as OutcomeMask, |acc, f| acc | 1 << index[f]);
-            table.push(m, mask);
-        }
+        board.with_moves(|moves| BrainKing10::fill_table(board, moves, table));
     }
 
     fn play(&self, board: &BigBoard, m: BigMove) -> BigBoard {
@@ -223,8 +225,8 @@ impl OneTurnRules for BrainKing10 {
         depth: u32,
         stop: &AtomicBool,
         counted: &mut dyn FnMut(&str, u64),
-    ) -> bool {
-        crate::big::perft::divide_until(board, depth, stop, |m, n| counted(&m.to_string(), n))
+    ) -> Result<bool, String> {
+        Ok(crate::big::perft::divide_until(board, depth, stop, |m, n| counted(&m.to_string(), n)))
     }
 
     fn search_game(

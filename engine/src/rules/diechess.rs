@@ -606,6 +606,139 @@ impl super::Rules for DieChess {
     }
 }
 
+/// Die Chess as front ends see it: two dice on an 8x8 board, played from its exact solution
+/// (or searched with [`DieEval`] when told not to use it); a roll turns the die, so the answer
+/// after a roll is the move alone and the turn joins the roll to it.
+impl crate::one_turn::OneTurnRules for DieChess {
+    fn start_position(&self) -> DiePosition {
+        DiePosition::start()
+    }
+
+    fn parse_fen(&self, text: &str) -> Result<DiePosition, String> {
+        DiePosition::from_fen(text)
+    }
+
+    fn fen(&self, pos: &DiePosition) -> String {
+        pos.fen()
+    }
+
+    fn size(&self) -> (u8, u8) {
+        (8, 8)
+    }
+
+    fn piece_at(&self, pos: &DiePosition, file: u8, rank: u8) -> Option<crate::Piece> {
+        let square = Square::from_coords(file, rank);
+        Color::ALL
+            .into_iter()
+            .find(|&c| pos.king_taken != Some(c) && pos.die(c).square == square)
+            .map(|color| crate::Piece { color, role: pos.die(color).face })
+    }
+
+    fn fullmove(&self, pos: &DiePosition) -> u32 {
+        pos.fullmove
+    }
+
+    /// Written as the protocol writes it; not moving is a pass.
+    fn san(&self, _pos: &DiePosition, turn: DieTurn, _candidates: &[DieTurn]) -> String {
+        if turn.mv.is_none() { "--".into() } else { turn.to_string() }
+    }
+
+    fn parse_san(&self, _pos: &DiePosition, text: &str, _candidates: &[DieTurn]) -> Option<DieTurn> {
+        DieTurn::parse(text).ok()
+    }
+
+    /// The die moves as the face it shows (the rolled one after a roll) and takes the enemy die
+    /// as the face that one shows.
+    fn turn_roles(&self, pos: &DiePosition, turn: DieTurn) -> crate::one_turn::TurnRoles {
+        let Some(m) = turn.mv else { return crate::one_turn::TurnRoles::default() };
+        let enemy = pos.die(!pos.turn);
+        crate::one_turn::TurnRoles {
+            mover: Some(turn.roll.unwrap_or(pos.die(pos.turn).face)),
+            captured: (m.to == enemy.square && pos.king_taken.is_none()).then_some(enemy.face),
+            promotion: None,
+        }
+    }
+
+    fn perft_divide(
+        &self,
+        _pos: &DiePosition,
+        _depth: u32,
+        _stop: &std::sync::atomic::AtomicBool,
+        _counted: &mut dyn FnMut(&str, u64),
+    ) -> Result<bool, String> {
+        Err("diechess has no chess moves to count".into())
+    }
+
+    /// From the exact solution (solved here the first time, unless loaded), or by search when
+    /// `options` turn the solution off.
+    fn search_game(
+        game: &crate::game::Game<DieChess>,
+        root: crate::search::Root<DieTurn>,
+        limits: crate::timeman::Limits,
+        options: crate::search::SearchOptions,
+        shared: &crate::search::Shared,
+        report: &mut (dyn FnMut(&crate::search::SearchResult<DieTurn>) + Send),
+    ) -> crate::search::SearchResult<DieTurn> {
+        if !options.exact_solution {
+            let input = crate::search::SearchInput {
+                rules: game.rules(),
+                eval: &DieEval,
+                position: game.position(),
+                root,
+                history: game.hashes(),
+                limits,
+                options,
+            };
+            return crate::search::search(&input, shared, report);
+        }
+        let root = match root {
+            crate::search::Root::PreRoll => crate::solve::DieRoot::Decision,
+            crate::search::Root::Turns(turns) => crate::solve::DieRoot::Only(turns),
+        };
+        let result = crate::solve::shared_table().answer(game.position(), &root, crate::params::DEFAULT_RESULT_SCALE);
+        // A sure win is told once the search is over, as a proven mate is.
+        if result.mate.is_none() {
+            report(&result);
+        }
+        result
+    }
+
+    fn state_lines(&self, pos: &DiePosition) -> Vec<String> {
+        let hand = |c: Color| pos.die(c).in_hand;
+        vec![
+            format!("Moves in hand: White {}, Black {}", hand(Color::White), hand(Color::Black)),
+            format!("Turns played: {} of {}", pos.turns_played, TURN_LIMIT),
+        ]
+    }
+
+    fn solved(&self) -> bool {
+        true
+    }
+
+    fn read_turn(&self, _pos: &DiePosition, text: &str) -> Option<DieTurn> {
+        DieTurn::parse(text).ok()
+    }
+
+    fn answer(&self, turn: DieTurn) -> String {
+        turn.answer()
+    }
+
+    fn turn_of_answer(&self, roll: &super::Roll, answer: &str) -> Result<String, String> {
+        if answer.starts_with("roll") {
+            return Ok(answer.to_string());
+        }
+        DieTurn::after_roll(Role::of_face(roll.faces()[0]), answer).map(|t| t.to_string())
+    }
+
+    fn after_roll(&self, pos: &DiePosition, roll: &super::Roll) -> DiePosition {
+        pos.showing_roll(Role::of_face(roll.faces()[0]))
+    }
+
+    fn free_turns(&self) -> Result<(), String> {
+        Err("diechess has no free turn: give the face rolled".into())
+    }
+}
+
 /// A static score for the search, in centipawns for the side to move: a die showing the king
 /// is a target (the only way to lose), the more so within one move of the enemy die; moves in
 /// hand are worth a little. Nothing here is exact: [`crate::solve`] is.

@@ -629,9 +629,11 @@ impl crate::one_turn::OneTurnRules for Variant {
         depth: u32,
         stop: &std::sync::atomic::AtomicBool,
         counted: &mut dyn FnMut(&str, u64),
-    ) -> bool {
+    ) -> Result<bool, String> {
         let chess960 = self.chess960();
-        crate::perft::perft_divide_until(&pos.board, depth, stop, |m, n| counted(&m.to_uci(chess960).to_string(), n))
+        Ok(crate::perft::perft_divide_until(&pos.board, depth, stop, |m, n| {
+            counted(&m.to_uci(chess960).to_string(), n)
+        }))
     }
 
     fn search_game(
