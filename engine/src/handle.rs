@@ -897,6 +897,11 @@ mod tests {
         assert_eq!(capture.material_gain("h1c1"), crate::one_turn::KING_GAIN);
         assert_eq!(capture.moving_role("h1c1", None), Some(crate::Role::Rook));
         assert!(game.uses_tables().is_err(), "the 8x8 tables do not evaluate 10x10");
+        // Thirty queens spread out have 471 moves, more than a turn list holds: refused (it
+        // crashed the engine before), not played.
+        let queens = "1QQQ4Qk/Q4QQ2Q/Q6Q1Q/Q8Q/Q3Q5/Q8Q/Q8Q/Q8Q/1Q7Q/K1QQQQQQQ1 w - - 0 1";
+        let refused = GameHandle::setup("brainking10", false, Some(queens), None, &[]).unwrap_err();
+        assert!(refused.contains("at most"), "{refused}");
         assert!(GameHandle::new("freedom", false).unwrap().uses_tables().is_ok());
     }
 

@@ -95,6 +95,22 @@ impl Rules for BrainKing10 {
         PieceValues([100, 300, 300, 500, 900, 1000])
     }
 
+    /// A position whose moves would not fit a turn list (a dozen queens) is refused rather
+    /// than played.
+    fn validate(&self, board: &BigBoard) -> Result<(), String> {
+        for side in [board.clone(), board.pass()] {
+            let count = side.with_moves(|moves| moves.len());
+            if count > crate::movegen::MAX_MOVES {
+                return Err(format!(
+                    "{} would have {count} moves here; the engine handles at most {}",
+                    side.turn().name(),
+                    crate::movegen::MAX_MOVES
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn dice(&self) -> usize {
         1
     }
