@@ -98,9 +98,7 @@ impl GameHandle {
             if chess960 {
                 return Err("diechess is played from its own start only".into());
             }
-            if recapture.is_some() {
-                return Err("a recapture square is only part of freedom".into());
-            }
+            // (A recapture square is refused by `set_up`: Die Chess has none.)
             GameHandle { played: Played::OneTurn(Box::new(Game::set_up(DieChess, fen, recapture)?)) }
         } else if let Some(rules) = MicroVariant::from_name(variant) {
             if chess960 {
