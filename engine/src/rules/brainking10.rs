@@ -11,7 +11,7 @@ use crate::big::{BigBoard, BigEval, BigMove, BigSpec, BigSquare};
 use crate::game::Game;
 use crate::one_turn::{OneTurnRules, TurnRoles};
 use crate::piece::{Color, Piece};
-use crate::search::{Root, SearchInput, SearchOptions, SearchResult, Shared};
+use crate::search::{Root, SearchOptions, SearchResult, Shared};
 use crate::timeman::Limits;
 use crate::values::PieceValues;
 use std::sync::atomic::AtomicBool;
@@ -254,16 +254,7 @@ impl OneTurnRules for BrainKing10 {
         report: &mut (dyn FnMut(&SearchResult<BigMove>) + Send),
     ) -> SearchResult<BigMove> {
         let eval = BigEval::new(game.rules().piece_values());
-        let input = SearchInput {
-            rules: game.rules(),
-            eval: &eval,
-            position: game.position(),
-            root,
-            history: game.hashes(),
-            limits,
-            options,
-        };
-        crate::search::search(&input, shared, report)
+        crate::search::search_with(game, &eval, root, limits, options, shared, report)
     }
 
     fn uses_tables(&self) -> Result<(), String> {

@@ -680,16 +680,7 @@ impl crate::one_turn::OneTurnRules for DieChess {
         report: &mut (dyn FnMut(&crate::search::SearchResult<DieTurn>) + Send),
     ) -> crate::search::SearchResult<DieTurn> {
         if !options.exact_solution {
-            let input = crate::search::SearchInput {
-                rules: game.rules(),
-                eval: &DieEval,
-                position: game.position(),
-                root,
-                history: game.hashes(),
-                limits,
-                options,
-            };
-            return crate::search::search(&input, shared, report);
+            return crate::search::search_with(game, &DieEval, root, limits, options, shared, report);
         }
         let root = match root {
             crate::search::Root::PreRoll => crate::solve::DieRoot::Decision,

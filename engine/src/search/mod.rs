@@ -471,9 +471,29 @@ pub fn search_game(
         None => crate::eval::StaticEval::default_for(rules.kind()),
     }
     .with_net(options.net.clone().filter(|net| net.variant == rules.name()));
+    search_with(game, &eval, root, limits, options, shared, report)
+}
+
+/// Searches the position of a game under any rules with the evaluation `eval`, its history
+/// giving the repetitions.
+pub fn search_with<R, E>(
+    game: &crate::game::Game<R>,
+    eval: &E,
+    root: Root<R::Turn>,
+    limits: Limits,
+    options: SearchOptions,
+    shared: &Shared,
+    report: &mut (dyn FnMut(&SearchResult<R::Turn>) + Send),
+) -> SearchResult<R::Turn>
+where
+    R: Rules + Sync,
+    R::Position: Send + Sync + std::fmt::Debug,
+    R::Turn: Send + Sync,
+    E: Evaluator<R>,
+{
     let input = SearchInput {
-        rules: &rules,
-        eval: &eval,
+        rules: game.rules(),
+        eval,
         position: game.position(),
         root,
         history: game.hashes(),
