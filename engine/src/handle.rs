@@ -4,15 +4,13 @@
 //! a variant is decided here, once.
 
 use crate::eval::StaticEval;
-use crate::game::{Game, MicroGame};
+use crate::game::MicroGame;
 use crate::one_turn::{OneTurnGame, OneTurnRoot, map_result};
 use crate::params::EvalParams;
 use crate::piece::Color;
-use crate::rules::BrainKing10;
 use crate::rules::dice::{OutcomeList, Roll};
-use crate::rules::diechess::DieChess;
 use crate::rules::micro::{MicroRules, MicroTurn, PlanCache, StepList, allowed_steps, for_each_turn};
-use crate::rules::{GameEnd, MicroVariant, Variant, VariantKind};
+use crate::rules::{GameEnd, MicroVariant};
 use crate::search::{MicroInput, SearchOptions, SearchResult, Shared};
 use crate::timeman::Limits;
 use crate::values::PieceValues;
@@ -94,13 +92,7 @@ impl GameHandle {
         recapture: Option<&str>,
         turns: &[String],
     ) -> Result<GameHandle, String> {
-        let mut handle = if variant.eq_ignore_ascii_case("diechess") {
-            if chess960 {
-                return Err("diechess is played from its own start only".into());
-            }
-            // (A recapture square is refused by `set_up`: Die Chess has none.)
-            GameHandle { played: Played::OneTurn(Box::new(Game::set_up(DieChess, fen, recapture)?)) }
-        } else if let Some(rules) = MicroVariant::from_name(variant) {
+        let mut handle = if let Some(rules) = MicroVariant::from_name(variant) {
             if chess960 {
                 return Err(format!("{} is played from the standard start only", rules.name()));
             }
@@ -112,16 +104,10 @@ impl GameHandle {
                 None => rules.startpos(),
             };
             GameHandle { played: Played::Micro(Box::new(MicroGame::new(rules, start))) }
-        } else if variant.eq_ignore_ascii_case("brainking10") {
-            if chess960 {
-                return Err("brainking10 is played from its standard start only".into());
-            }
-            GameHandle { played: Played::OneTurn(Box::new(Game::set_up(BrainKing10, fen, recapture)?)) }
         } else {
-            let kind = VariantKind::from_name(variant)
-                .ok_or_else(|| format!("unknown variant '{variant}' (one of {})", VARIANTS.join(", ")))?;
-            let game = Game::set_up(Variant::new(kind, chess960), fen, recapture)?;
-            GameHandle { played: Played::OneTurn(Box::new(game)) }
+            let game = crate::rules::one_turn_game(variant, chess960, fen, recapture)
+                .ok_or_else(|| format!("unknown variant '{variant}' (one of {})", VARIANTS.join(", ")))??;
+            GameHandle { played: Played::OneTurn(game) }
         };
         for (i, turn) in turns.iter().enumerate() {
             handle.play(turn).map_err(|e| format!("turn {} refused: {e}", i + 1))?;

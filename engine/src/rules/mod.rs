@@ -682,6 +682,39 @@ impl crate::one_turn::OneTurnRules for Variant {
     }
 }
 
+/// The game of one move a turn named `name` (a `UCI_Variant` name, any case), from `fen` or its
+/// start, with Freedom's recapture square if given; `None` if no such variant has one move a
+/// turn. The one place where these variants are found by name.
+pub fn one_turn_game(
+    name: &str,
+    chess960: bool,
+    fen: Option<&str>,
+    recapture: Option<&str>,
+) -> Option<Result<Box<dyn crate::one_turn::OneTurnGame>, String>> {
+    fn boxed<R: crate::one_turn::OneTurnRules>(
+        rules: R,
+        fen: Option<&str>,
+        recapture: Option<&str>,
+    ) -> Result<Box<dyn crate::one_turn::OneTurnGame>, String>
+    where
+        R::Position: fmt::Debug + Send + Sync,
+        R::Turn: Send + Sync,
+    {
+        Ok(Box::new(crate::game::Game::set_up(rules, fen, recapture)?))
+    }
+    // Die Chess and the 10x10 board have one start each.
+    let one_start = |rules_name: &str| {
+        if chess960 { Err(format!("{rules_name} is played from the standard start only")) } else { Ok(()) }
+    };
+    if name.eq_ignore_ascii_case(diechess::DieChess.name()) {
+        return Some(one_start(diechess::DieChess.name()).and_then(|()| boxed(diechess::DieChess, fen, recapture)));
+    }
+    if name.eq_ignore_ascii_case(BrainKing10.name()) {
+        return Some(one_start(BrainKing10.name()).and_then(|()| boxed(BrainKing10, fen, recapture)));
+    }
+    VariantKind::from_name(name).map(|kind| boxed(Variant::new(kind, chess960), fen, recapture))
+}
+
 /// Why a FEN's placement is no 8x8 board, when its ranks are too many or too few or one of
 /// them too long or short (counting two-digit runs of empty squares as big boards write them).
 fn wrong_size(fen: &str) -> Option<String> {
