@@ -48,6 +48,61 @@ pub trait Evaluator<R: Rules>: Send + Sync {
     }
 }
 
+/// What the search of turns of micro-moves ([`crate::search::micro`]) asks of an evaluation on
+/// the board `B`.
+pub trait MicroEval<B: crate::rules::micro_board::MicroBoard>: Sync {
+    /// The sums the score is made of, from which the score after one micro-move follows
+    /// without playing it.
+    type Parts: Copy;
+
+    /// The static score for White (the search bounds it by [`EVAL_MAX`]).
+    fn white_score(&self, board: &B) -> i32;
+    /// The piece values the horizon counts captures and promotions by.
+    fn piece_values(&self) -> &PieceValues;
+    /// How scores turn into expected results ([`EvalParams::result_scale`]).
+    fn result_scale(&self) -> f64;
+    /// The weight of a king the next roll can take ([`EvalParams::king_danger`]; 0: none).
+    fn king_danger(&self) -> i32;
+    /// The sums of the score at `board`, where the score after a micro-move can follow from
+    /// them ([`MicroEval::white_after`]); `None` where it cannot.
+    fn parts(&self, board: &B) -> Option<Self::Parts>;
+    /// The White score after the micro-move `m` from `board` whose sums are `parts`, or `None`.
+    fn white_after(&self, board: &B, parts: Self::Parts, m: B::Move) -> Option<i32>;
+}
+
+impl MicroEval<crate::board::Board> for StaticEval {
+    type Parts = ScoreParts;
+
+    #[inline]
+    fn white_score(&self, board: &crate::board::Board) -> i32 {
+        StaticEval::white_score(self, board)
+    }
+
+    #[inline]
+    fn piece_values(&self) -> &PieceValues {
+        &self.values
+    }
+
+    fn result_scale(&self) -> f64 {
+        self.params.result_scale
+    }
+
+    #[inline]
+    fn king_danger(&self) -> i32 {
+        self.params.king_danger
+    }
+
+    #[inline]
+    fn parts(&self, board: &crate::board::Board) -> Option<ScoreParts> {
+        Some(self.score_parts(board))
+    }
+
+    #[inline]
+    fn white_after(&self, board: &crate::board::Board, parts: ScoreParts, m: Move) -> Option<i32> {
+        self.parts_after(board, parts, m).map(ScoreParts::white_score)
+    }
+}
+
 /// The 8x8 variants' evaluation: material and piece-square tables blended by the game phase
 /// ([`EvalParams`]); captures are ordered and judged by the middlegame material.
 #[derive(Clone, Debug)]

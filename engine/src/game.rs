@@ -3,9 +3,10 @@
 
 use crate::rules::dice::Roll;
 use crate::rules::micro::{
-    MicroPosition, MicroRules, MicroTurn, PlanCache, StepList, TurnError, after_step, allowed_steps, parse_turn,
+    MicroRules, MoveOf, PlanCache, PositionOf, StepsOf, TurnError, TurnOf, after_step, allowed_steps, parse_turn,
     play_turn,
 };
+use crate::rules::micro_board::MicroBoard;
 use crate::rules::{EndReason, GameEnd, GameResult, Rules};
 use std::fmt;
 
@@ -117,23 +118,23 @@ where
 #[derive(Clone, Debug)]
 pub struct MicroGame<R: MicroRules> {
     rules: R,
-    start: MicroPosition,
-    position: MicroPosition,
-    turns: Vec<MicroTurn>,
+    start: PositionOf<R>,
+    position: PositionOf<R>,
+    turns: Vec<TurnOf<R>>,
     /// Hash of every turn start reached, the start included when it is one.
     hashes: Vec<u64>,
     /// The micro-moves played so far of a turn made one at a time ([`MicroGame::play_step`]).
-    partial: MicroTurn,
+    partial: TurnOf<R>,
 }
 
 impl<R: MicroRules + Clone> MicroGame<R> {
-    pub fn new(rules: R, start: MicroPosition) -> MicroGame<R> {
+    pub fn new(rules: R, start: PositionOf<R>) -> MicroGame<R> {
         let hashes = if start.in_turn() { Vec::new() } else { vec![start.hash()] };
-        MicroGame { rules, position: start.clone(), start, turns: Vec::new(), hashes, partial: MicroTurn::PASS }
+        MicroGame { rules, position: start.clone(), start, turns: Vec::new(), hashes, partial: TurnOf::<R>::PASS }
     }
 
     /// The micro-moves played so far of the turn in progress.
-    pub fn partial_turn(&self) -> &MicroTurn {
+    pub fn partial_turn(&self) -> &TurnOf<R> {
         &self.partial
     }
 
@@ -147,10 +148,10 @@ impl<R: MicroRules + Clone> MicroGame<R> {
             return Err("a turn is in progress: play its micro-moves".into());
         }
         let rolled = self.rules.rolled(&self.position, roll);
-        let mut steps = StepList::new();
+        let mut steps = StepsOf::<R>::new();
         allowed_steps(&self.rules, &rolled, &mut PlanCache::new(12), &mut steps);
         if steps.is_empty() {
-            self.finish(rolled.finish_turn(), MicroTurn::PASS);
+            self.finish(rolled.finish_turn(), TurnOf::<R>::PASS);
             return Ok(true);
         }
         self.position = rolled;
@@ -163,15 +164,14 @@ impl<R: MicroRules + Clone> MicroGame<R> {
         if !self.position.in_turn() {
             return Err("no turn is in progress: roll first".into());
         }
-        let mut steps = StepList::new();
+        let mut steps = StepsOf::<R>::new();
         allowed_steps(&self.rules, &self.position, &mut PlanCache::new(12), &mut steps);
-        let moves: crate::movegen::MoveList = steps.iter().map(|s| s.mv).collect();
+        let moves: Vec<MoveOf<R>> = steps.iter().map(|s| s.mv).collect();
         // `0000` in a turn in progress stops it, where the dice may be left unused.
         let stop = steps.iter().find(|s| s.is_stop() && text == "0000").copied();
         let step = stop
             .or_else(|| {
-                crate::movegen::find_uci(&self.position.board, &moves, text)
-                    .and_then(|m| steps.iter().find(|s| s.mv == m).copied())
+                self.position.board.find_move(&moves, text).and_then(|m| steps.iter().find(|s| s.mv == m).copied())
             })
             .ok_or_else(|| format!("{text} is not allowed now (no die left for it, or it breaks the maximum rule)"))?;
         let next = after_step(&self.rules, &self.position, step);
@@ -190,26 +190,26 @@ impl<R: MicroRules + Clone> MicroGame<R> {
     }
 
     /// Records a finished turn that led to `next` (a turn's start).
-    fn finish(&mut self, next: MicroPosition, turn: MicroTurn) {
+    fn finish(&mut self, next: PositionOf<R>, turn: TurnOf<R>) {
         self.position = next;
         self.turns.push(turn);
         self.hashes.push(self.position.hash());
-        self.partial = MicroTurn::PASS;
+        self.partial = TurnOf::<R>::PASS;
     }
 
     pub fn rules(&self) -> &R {
         &self.rules
     }
 
-    pub fn position(&self) -> &MicroPosition {
+    pub fn position(&self) -> &PositionOf<R> {
         &self.position
     }
 
-    pub fn start(&self) -> &MicroPosition {
+    pub fn start(&self) -> &PositionOf<R> {
         &self.start
     }
 
-    pub fn turns(&self) -> &[MicroTurn] {
+    pub fn turns(&self) -> &[TurnOf<R>] {
         &self.turns
     }
 
@@ -221,7 +221,7 @@ impl<R: MicroRules + Clone> MicroGame<R> {
     /// Plays a turn written as the protocol writes it (`e2e4,g1f3`, `0000`). In a turn in
     /// progress its dice are known; at a turn's start some roll must allow it (the roll need
     /// not be known: a record of turns without rolls is checked this way), or exactly `roll`.
-    pub fn play_text(&mut self, text: &str, roll: Option<&Roll>) -> Result<MicroTurn, String> {
+    pub fn play_text(&mut self, text: &str, roll: Option<&Roll>) -> Result<TurnOf<R>, String> {
         if let Some(end) = self.end() {
             return Err(format!("{text} comes after the game ended ({end})"));
         }
@@ -247,7 +247,7 @@ impl<R: MicroRules + Clone> MicroGame<R> {
                 })
                 .ok_or_else(|| format!("no roll allows the turn {text}"))?
         };
-        let turn = MicroTurn::new(&moves);
+        let turn = TurnOf::<R>::new(&moves);
         self.finish(next, turn);
         Ok(turn)
     }

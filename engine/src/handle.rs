@@ -609,7 +609,7 @@ impl GameHandle {
         &self,
         g: &MicroGame<R>,
         roll: &RollSpec,
-    ) -> Result<crate::rules::micro::MicroPosition, String> {
+    ) -> Result<crate::rules::micro::PositionOf<R>, String> {
         match roll {
             RollSpec::Any => Err(format!("{} has no free turn: give the dice", g.rules().name())),
             RollSpec::Faces(faces) => {

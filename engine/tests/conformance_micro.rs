@@ -3,6 +3,7 @@
 //! the position after each recorded game, and for sampled rolls the number of allowed whole
 //! turns, their SHA-1, the full list where stored, and the first micro-moves.
 
+use alea_engine::Board;
 use alea_engine::rules::dice::Roll;
 use alea_engine::rules::micro::{
     MicroPosition, MicroRules, PlanCache, StepList, allowed_steps, count_turns, for_each_turn, parse_turn, play_turn,
@@ -25,7 +26,7 @@ fn strings(v: &Value) -> Vec<String> {
 }
 
 /// Plays a recorded turn (no roll recorded): some roll of the variant must allow it.
-fn replay<R: MicroRules>(
+fn replay<R: MicroRules<Board = Board>>(
     rules: &R,
     pos: &MicroPosition,
     text: &str,
@@ -74,7 +75,12 @@ fn gollon_every_turn_of_every_roll() {
 /// Every case of the variant's file: at least `min_cases` of them and `min_rolls` sampled rolls;
 /// the turns of a roll are listed and compared where there are at most `list_up_to`, else only
 /// counted.
-fn agrees_with_every_conformance_case<R: MicroRules>(rules: &R, min_cases: usize, min_rolls: usize, list_up_to: u64) {
+fn agrees_with_every_conformance_case<R: MicroRules<Board = Board>>(
+    rules: &R,
+    min_cases: usize,
+    min_rolls: usize,
+    list_up_to: u64,
+) {
     let name = rules.name();
     let mut cache = PlanCache::default();
     let cases = read_cases(name);
@@ -161,7 +167,7 @@ fn agrees_with_every_conformance_case<R: MicroRules>(rules: &R, min_cases: usize
 }
 
 /// The first micro-moves of a roll's turns, where the case lists them.
-fn check_first<R: MicroRules>(
+fn check_first<R: MicroRules<Board = Board>>(
     rules: &R,
     rolled: &MicroPosition,
     firsts: &Value,

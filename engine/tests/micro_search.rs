@@ -3,6 +3,7 @@
 //! equities): Star1 and Star2 must return its value to the centipawn, at turn starts (the roll to
 //! come) and in turns (dice left). And what the search finds: a king capture the dice allow, its probability.
 
+use alea_engine::Board;
 use alea_engine::eval::StaticEval;
 use alea_engine::rules::micro::{MicroPosition, MicroRules, PlanCache, StepList, after_step, allowed_steps};
 use alea_engine::rules::{Burmese, DiceChess3, Gollon, Gollon2};
@@ -27,7 +28,7 @@ fn careful_eval() -> StaticEval {
 }
 
 /// The plain expectiminimax: the value of a turn's start for its side to move.
-fn plain_turn_start<R: MicroRules>(
+fn plain_turn_start<R: MicroRules<Board = Board>>(
     rules: &R,
     eval: &StaticEval,
     equity: &Equity,
@@ -59,7 +60,7 @@ fn plain_turn_start<R: MicroRules>(
 }
 
 /// The plain expectiminimax: the best rest of a turn for the mover.
-fn plain_decision<R: MicroRules>(
+fn plain_decision<R: MicroRules<Board = Board>>(
     rules: &R,
     eval: &StaticEval,
     equity: &Equity,
@@ -91,7 +92,7 @@ fn searched(eval: &StaticEval, pos: &MicroPosition, depth: u32, pruning: ChanceP
     searched_in(&DiceChess3, eval, pos, depth, pruning, use_tt)
 }
 
-fn searched_in<R: MicroRules + Sync>(
+fn searched_in<R: MicroRules<Board = Board> + Sync>(
     rules: &R,
     eval: &StaticEval,
     pos: &MicroPosition,
@@ -117,13 +118,18 @@ fn random_positions(seed: u64, count: usize, max_turns: usize) -> Vec<MicroPosit
 }
 
 /// A roll of the variant at `pos`, drawn by the outcomes' weights.
-fn random_roll<R: MicroRules>(rules: &R, pos: &MicroPosition, rng: &mut StdRng) -> Roll {
+fn random_roll<R: MicroRules<Board = Board>>(rules: &R, pos: &MicroPosition, rng: &mut StdRng) -> Roll {
     let outcomes = rules.outcomes(pos);
     let total: u32 = outcomes.iter().map(|o| o.weight).sum();
     alea_engine::rules::dice::pick_by_weight(&outcomes, u64::from(rng.random_range(0..total))).expect("a roll")
 }
 
-fn random_positions_of<R: MicroRules>(rules: &R, seed: u64, count: usize, max_turns: usize) -> Vec<MicroPosition> {
+fn random_positions_of<R: MicroRules<Board = Board>>(
+    rules: &R,
+    seed: u64,
+    count: usize,
+    max_turns: usize,
+) -> Vec<MicroPosition> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut cache = PlanCache::default();
     let mut out = Vec::new();
@@ -161,7 +167,7 @@ fn endgames() -> Vec<MicroPosition> {
     endgames_of(&DiceChess3)
 }
 
-fn endgames_of<R: MicroRules>(rules: &R) -> Vec<MicroPosition> {
+fn endgames_of<R: MicroRules<Board = Board>>(rules: &R) -> Vec<MicroPosition> {
     [
         "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
         "4k3/4p3/8/8/8/8/8/4K3 b - - 0 1",
@@ -181,7 +187,7 @@ fn check(eval: &StaticEval, positions: &[MicroPosition], depths: std::ops::Range
     check_in(&DiceChess3, eval, positions, depths);
 }
 
-fn check_in<R: MicroRules + Sync>(
+fn check_in<R: MicroRules<Board = Board> + Sync>(
     rules: &R,
     eval: &StaticEval,
     positions: &[MicroPosition],

@@ -28,6 +28,16 @@ const BENCH: [BenchCase; 4] = [
 ];
 
 impl MicroRules for Burmese {
+    type Board = Board;
+
+    fn parse_dfen(&self, text: &str) -> Result<MicroPosition, String> {
+        crate::rules::dfen::parse(self, text)
+    }
+
+    fn dfen(&self, pos: &MicroPosition) -> String {
+        crate::rules::dfen::write(pos)
+    }
+
     fn name(&self) -> &'static str {
         "burmese"
     }

@@ -10,7 +10,7 @@ use crate::rules::micro::{DicePool, MicroPosition, MicroRules};
 use crate::square::Square;
 
 /// Reads a DFEN under `rules` (how many dice a turn has; whether the game is over).
-pub fn parse<R: MicroRules + ?Sized>(rules: &R, text: &str) -> Result<MicroPosition, String> {
+pub fn parse<R: MicroRules<Board = Board> + ?Sized>(rules: &R, text: &str) -> Result<MicroPosition, String> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.len() < 4 || fields.len() > 7 {
         return Err(format!(

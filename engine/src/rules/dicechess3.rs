@@ -47,6 +47,16 @@ const BENCH: [BenchCase; 8] = [
 ];
 
 impl MicroRules for DiceChess3 {
+    type Board = Board;
+
+    fn parse_dfen(&self, text: &str) -> Result<MicroPosition, String> {
+        crate::rules::dfen::parse(self, text)
+    }
+
+    fn dfen(&self, pos: &MicroPosition) -> String {
+        crate::rules::dfen::write(pos)
+    }
+
     fn startpos(&self) -> MicroPosition {
         MicroPosition::new(Board::startpos(), Bitboard::EMPTY)
     }

@@ -8,10 +8,9 @@
 //! the maximum rule is computed here, GNU Backgammon's way: depth first over the dice, with the
 //! answers of positions already seen (the dice order transposes) kept in a [`PlanCache`].
 
-use crate::bitboard::Bitboard;
+use super::micro_board::{MAX_MICRO_MOVES, MicroBoard, MicroMove, MoveBuffer};
 use crate::board::Board;
 use crate::chessmove::Move;
-use crate::movegen::{MAX_MOVES, MoveList};
 use crate::piece::{Color, Role};
 use crate::rules::dice::{MAX_DICE, Roll};
 use crate::zobrist;
@@ -210,13 +209,13 @@ impl DicePool {
 /// A position of a variant with several moves a turn: the board (its side to move is the player
 /// whose turn it is) and the turn's state.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct MicroPosition {
-    pub board: Board,
+pub struct MicroPosition<B: MicroBoard = Board> {
+    pub board: B,
     /// Squares the side to move may take en passant on during this turn (the opponent's double
     /// steps of its last turn).
-    pub ep_targets: Bitboard,
+    pub ep_targets: B::Targets,
     /// The targets of this turn's double steps so far (the opponent's, next turn).
-    pub new_targets: Bitboard,
+    pub new_targets: B::Targets,
     /// Dice still to use; empty at the start of a turn, before the roll.
     pub dice: DicePool,
     /// The turn so far is shorter than the maximum rule asks, which allows it only as the start
@@ -226,16 +225,16 @@ pub struct MicroPosition {
     pub irreversible: bool,
     /// Where the turn's piece stands, once it has moved, when one piece makes all of a turn's
     /// micro-moves (gollon2).
-    pub mover: Option<crate::square::Square>,
+    pub mover: Option<B::Square>,
 }
 
-impl MicroPosition {
+impl<B: MicroBoard> MicroPosition<B> {
     /// The start of a turn on `board`, with these en-passant targets.
-    pub fn new(board: Board, ep_targets: Bitboard) -> MicroPosition {
+    pub fn new(board: B, ep_targets: B::Targets) -> MicroPosition<B> {
         MicroPosition {
             board,
             ep_targets,
-            new_targets: Bitboard::EMPTY,
+            new_targets: B::Targets::default(),
             dice: DicePool::EMPTY,
             must_take_king: false,
             irreversible: false,
@@ -269,52 +268,31 @@ impl MicroPosition {
     /// on it ([`PlanCache`]).
     #[inline]
     fn plan_key(&self) -> u64 {
-        let mut h = self.board.hash();
-        for sq in self.ep_targets {
-            h ^= zobrist::EP_TARGET[sq.index()];
-        }
-        for sq in self.new_targets {
-            h ^= zobrist::EP_TARGET[sq.index()].rotate_left(32);
-        }
+        let mut h = self.board.hash() ^ B::targets_key(self.ep_targets, false) ^ B::targets_key(self.new_targets, true);
         if self.in_turn() {
             h ^= zobrist::IN_TURN ^ self.dice.key();
         }
         if let Some(sq) = self.mover {
-            h ^= zobrist::MOVER[sq.index()];
+            h ^= B::mover_key(sq);
         }
         h
     }
 
     /// The position with these dice to use (after the roll: [`MicroRules::rolled`]).
-    pub fn with_dice(&self, dice: DicePool) -> MicroPosition {
+    pub fn with_dice(&self, dice: DicePool) -> MicroPosition<B> {
         let mut next = self.clone();
         next.dice = dice;
         next
     }
 
-    /// The en-passant captures the side to move has now: onto a target whose double-stepped pawn
-    /// still stands where it arrived, the target square empty.
-    pub fn en_passant_captures(&self, out: &mut MoveList) {
-        let us = self.turn();
-        let board = &self.board;
-        for target in self.ep_targets {
-            let arrival = pawn_arrival(target, !us);
-            if board.pieces(!us, Role::Pawn).contains(arrival) && !board.occupied().contains(target) {
-                for from in crate::attacks::pawn(!us, target) & board.pieces(us, Role::Pawn) {
-                    out.push(Move::en_passant(from, target));
-                }
-            }
-        }
-    }
-
-    /// Does `m` take the enemy king?
+    /// Does `m` take the enemy's last king (and so win)?
     #[inline]
-    pub fn takes_king(&self, m: Move) -> bool {
-        !m.is_null() && !m.is_castle() && self.board.pieces(!self.turn(), Role::King).contains(m.to())
+    pub fn takes_king(&self, m: B::Move) -> bool {
+        self.board.takes_last_king(m)
     }
 
     /// The position after the micro-move `m`, the turn not yet ended; `spent` are the dice it uses.
-    pub fn after_micro(&self, m: Move, spent: &[Die]) -> MicroPosition {
+    pub fn after_micro(&self, m: B::Move, spent: &[Die]) -> MicroPosition<B> {
         let mut next = self.clone();
         for &die in spent {
             next.dice.spend(die);
@@ -324,54 +302,60 @@ impl MicroPosition {
         if next.dice.one_piece && !next.dice.is_empty() {
             // The piece that moved makes the rest: castling moves the king, or the rook when a
             // rook's die was spent.
-            next.mover = Some(if !m.is_castle() {
-                m.to()
-            } else if spent.contains(&Die::Piece(Role::Rook)) {
-                m.castle_rook_target()
-            } else {
-                m.castle_king_target()
-            });
+            next.mover = Some(B::landing(m, spent.contains(&Die::Piece(Role::Rook))));
         }
-        if role == Role::Pawn && m.from().rank().abs_diff(m.to().rank()) == 2 {
-            let target = crate::square::Square::from_coords(m.from().file(), (m.from().rank() + m.to().rank()) / 2);
-            next.new_targets |= Bitboard::from_square(target);
+        if role == Role::Pawn {
+            next.new_targets = B::with_double_step(next.new_targets, m);
         }
         next
     }
 
     /// The next player's turn start: clocks, side to move, and this turn's double steps whose
     /// pawns still stand where they arrived become the opponent's targets.
-    pub fn finish_turn(&self) -> MicroPosition {
-        let us = self.turn();
-        let live = self
-            .new_targets
-            .into_iter()
-            .filter(|&t| self.board.pieces(us, Role::Pawn).contains(pawn_arrival(t, us)))
-            .fold(Bitboard::EMPTY, |bb, t| bb | Bitboard::from_square(t));
+    pub fn finish_turn(&self) -> MicroPosition<B> {
+        let live = self.board.live_targets(self.new_targets, self.turn());
         let mut board = self.board.clone();
         board.finish_turn(self.irreversible);
         MicroPosition::new(board, live)
     }
 }
 
-/// Where a pawn of `color` that double-stepped past `target` arrived.
-fn pawn_arrival(target: crate::square::Square, color: Color) -> crate::square::Square {
-    target.offset(if color == Color::White { 8 } else { -8 })
+impl MicroPosition<Board> {
+    /// The en-passant captures the side to move has now: onto a target whose double-stepped pawn
+    /// still stands where it arrived, the target square empty.
+    pub fn en_passant_captures(&self, out: &mut crate::movegen::MoveList) {
+        let us = self.turn();
+        let board = &self.board;
+        for target in self.ep_targets {
+            let arrival = super::micro_board::pawn_arrival(target, !us);
+            if board.pieces(!us, Role::Pawn).contains(arrival) && !board.occupied().contains(target) {
+                for from in crate::attacks::pawn(!us, target) & board.pieces(us, Role::Pawn) {
+                    out.push(Move::en_passant(from, target));
+                }
+            }
+        }
+    }
 }
 
 /// A whole turn: its micro-moves in the order played (none: a passed turn, `0000`).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
-pub struct MicroTurn {
-    moves: [Move; MAX_DICE],
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct MicroTurn<M: MicroMove = Move> {
+    moves: [M; MAX_DICE],
     len: u8,
 }
 
-impl MicroTurn {
+impl<M: MicroMove> Default for MicroTurn<M> {
+    fn default() -> MicroTurn<M> {
+        MicroTurn::PASS
+    }
+}
+
+impl<M: MicroMove> MicroTurn<M> {
     /// A passed turn.
-    pub const PASS: MicroTurn = MicroTurn { moves: [Move::NULL; MAX_DICE], len: 0 };
+    pub const PASS: MicroTurn<M> = MicroTurn { moves: [M::NULL; MAX_DICE], len: 0 };
 
     /// A turn of these micro-moves (at most [`MAX_DICE`]).
-    pub fn new(moves: &[Move]) -> MicroTurn {
+    pub fn new(moves: &[M]) -> MicroTurn<M> {
         let mut turn = MicroTurn::PASS;
         for &m in moves {
             turn.push(m);
@@ -379,12 +363,12 @@ impl MicroTurn {
         turn
     }
 
-    pub fn push(&mut self, m: Move) {
+    pub fn push(&mut self, m: M) {
         self.moves[usize::from(self.len)] = m;
         self.len += 1;
     }
 
-    pub fn moves(&self) -> &[Move] {
+    pub fn moves(&self) -> &[M] {
         &self.moves[..usize::from(self.len)]
     }
 
@@ -397,11 +381,11 @@ impl MicroTurn {
         if self.is_pass() {
             return "0000".to_string();
         }
-        self.moves().iter().map(|m| m.to_uci(chess960).to_string()).collect::<Vec<_>>().join(",")
+        self.moves().iter().map(|m| m.uci(chess960)).collect::<Vec<_>>().join(",")
     }
 }
 
-impl fmt::Debug for MicroTurn {
+impl<M: MicroMove> fmt::Debug for MicroTurn<M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_uci(false))
     }
@@ -410,11 +394,14 @@ impl fmt::Debug for MicroTurn {
 /// What a variant of several moves a turn decides: which micro-moves the dice left allow, and
 /// which dice each one spends. The maximum rule and the turn's bookkeeping are common.
 pub trait MicroRules {
+    /// The board the variant is played on.
+    type Board: MicroBoard;
+
     /// The variant's name as `UCI_Variant` spells it.
     fn name(&self) -> &'static str;
 
     /// The start position.
-    fn startpos(&self) -> MicroPosition;
+    fn startpos(&self) -> MicroPosition<Self::Board>;
 
     /// The positions `alea bench` searches for this variant, and how deep.
     fn bench_suite(&self) -> crate::bench::BenchSuite;
@@ -429,14 +416,10 @@ pub trait MicroRules {
     }
 
     /// Reads a DFEN ([`crate::rules::dfen`]).
-    fn parse_dfen(&self, text: &str) -> Result<MicroPosition, String> {
-        crate::rules::dfen::parse(self, text)
-    }
+    fn parse_dfen(&self, text: &str) -> Result<MicroPosition<Self::Board>, String>;
 
     /// The position as DFEN.
-    fn dfen(&self, pos: &MicroPosition) -> String {
-        crate::rules::dfen::write(pos)
-    }
+    fn dfen(&self, pos: &MicroPosition<Self::Board>) -> String;
 
     /// How many dice a roll has.
     fn dice(&self) -> usize;
@@ -448,7 +431,7 @@ pub trait MicroRules {
 
     /// The roll that stands for the dice left in a turn in progress (what `go roll` names and a
     /// page draws); by default their faces.
-    fn roll_left(&self, pos: &MicroPosition) -> Option<Roll> {
+    fn roll_left(&self, pos: &MicroPosition<Self::Board>) -> Option<Roll> {
         pos.dice.roll()
     }
 
@@ -481,22 +464,22 @@ pub trait MicroRules {
     }
 
     /// The position after `roll` at the start of a turn.
-    fn rolled(&self, pos: &MicroPosition, roll: &Roll) -> MicroPosition {
+    fn rolled(&self, pos: &MicroPosition<Self::Board>, roll: &Roll) -> MicroPosition<Self::Board> {
         pos.with_dice(self.pool(roll))
     }
 
     /// The outcomes of the roll at the start of a turn; none once the game is over.
-    fn outcomes(&self, pos: &MicroPosition) -> crate::rules::dice::OutcomeList;
+    fn outcomes(&self, pos: &MicroPosition<Self::Board>) -> crate::rules::dice::OutcomeList;
 
     /// The end judged from the position alone (a captured king, the turn clock); repetitions
     /// need the game's history.
-    fn end(&self, pos: &MicroPosition) -> Option<crate::rules::GameEnd>;
+    fn end(&self, pos: &MicroPosition<Self::Board>) -> Option<crate::rules::GameEnd>;
 
     /// Appends every micro-move the dice left allow now, before the maximum rule.
-    fn micro_moves(&self, pos: &MicroPosition, out: &mut MoveList);
+    fn micro_moves(&self, pos: &MicroPosition<Self::Board>, out: &mut <Self::Board as MicroBoard>::Moves);
 
     /// The dice `m` spends (dicechess3's castling: a rook's and a king's).
-    fn spent(&self, pos: &MicroPosition, m: Move) -> ArrayVec<Die, 2>;
+    fn spent(&self, pos: &MicroPosition<Self::Board>, m: <Self::Board as MicroBoard>::Move) -> ArrayVec<Die, 2>;
 
     /// Any die may be left unused (burmese): every micro-move a die left allows is allowed, and
     /// once the turn has made one the player may stop ([`Step::STOP`]). Without it the maximum
@@ -507,30 +490,31 @@ pub trait MicroRules {
 
     /// Appends the micro-moves the dice left allow that capture or promote (what the search's
     /// horizon weighs): those of [`MicroRules::micro_moves`], without the rest.
-    fn micro_captures(&self, pos: &MicroPosition, out: &mut MoveList) {
-        let mut all = MoveList::new();
+    fn micro_captures(&self, pos: &MicroPosition<Self::Board>, out: &mut <Self::Board as MicroBoard>::Moves) {
+        let mut all = <Self::Board as MicroBoard>::Moves::default();
         self.micro_moves(pos, &mut all);
         let board = &pos.board;
-        out.extend(
-            all.into_iter()
-                .filter(|&m| !m.is_castle() && (board.captured_square(m).is_some() || m.promotion_role().is_some())),
-        );
+        for &m in all.iter() {
+            if !m.is_castle() && (board.captured_role(m).is_some() || m.promotion_role().is_some()) {
+                out.push(m);
+            }
+        }
     }
 }
 
 /// One allowed micro-move and what follows it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub struct Step {
-    pub mv: Move,
+pub struct Step<M: MicroMove = Move> {
+    pub mv: M,
     /// The turn ends with it (the dice are used up as far as the rule asks, or the king falls).
     pub ends_turn: bool,
     /// The turn goes on only as a king capture.
     pub must_take_king: bool,
 }
 
-impl Step {
+impl<M: MicroMove> Step<M> {
     /// Stop: the turn ends here, its dice left unused (where [`MicroRules::dice_optional`]).
-    pub const STOP: Step = Step { mv: Move::NULL, ends_turn: true, must_take_king: false };
+    pub const STOP: Step<M> = Step { mv: M::NULL, ends_turn: true, must_take_king: false };
 
     #[inline]
     pub fn is_stop(&self) -> bool {
@@ -539,7 +523,7 @@ impl Step {
 }
 
 /// The allowed micro-moves of one point of a turn, on the stack.
-pub type StepList = ArrayVec<Step, MAX_MOVES>;
+pub type StepList<M = Move> = ArrayVec<Step<M>, MAX_MICRO_MOVES>;
 
 /// Answers of the maximum rule for positions already seen: how many dice can still be used, and
 /// whether a king capture can still be reached. Direct-mapped, keyed by the position with its dice.
@@ -574,9 +558,17 @@ impl Default for PlanCache {
     }
 }
 
+/// The position, micro-move, turn, step and lists of a rule set's board.
+pub type PositionOf<R> = MicroPosition<<R as MicroRules>::Board>;
+pub type MoveOf<R> = <<R as MicroRules>::Board as MicroBoard>::Move;
+pub type TurnOf<R> = MicroTurn<MoveOf<R>>;
+pub type StepOf<R> = Step<MoveOf<R>>;
+pub type StepsOf<R> = StepList<MoveOf<R>>;
+pub type MovesOf<R> = <<R as MicroRules>::Board as MicroBoard>::Moves;
+
 /// The position after the allowed step `step` from `pos`: within the turn, or the next turn's
 /// start (the game may then be over, by a king capture).
-pub fn after_step<R: MicroRules>(rules: &R, pos: &MicroPosition, step: Step) -> MicroPosition {
+pub fn after_step<R: MicroRules>(rules: &R, pos: &PositionOf<R>, step: StepOf<R>) -> PositionOf<R> {
     if step.is_stop() {
         return pos.finish_turn();
     }
@@ -590,14 +582,14 @@ pub fn after_step<R: MicroRules>(rules: &R, pos: &MicroPosition, step: Step) -> 
 }
 
 /// The most dice any sequence of micro-moves can use from `pos` (a king capture ends a sequence).
-pub fn most_dice<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut PlanCache) -> usize {
+pub fn most_dice<R: MicroRules>(rules: &R, pos: &PositionOf<R>, cache: &mut PlanCache) -> usize {
     let left = pos.dice.len();
     if left == 0 {
         return 0;
     }
     if left == 1 {
         // One die: it is used if it moves anything (cheaper than a look in the cache).
-        let mut moves = MoveList::new();
+        let mut moves = MovesOf::<R>::default();
         rules.micro_moves(pos, &mut moves);
         return usize::from(!moves.is_empty());
     }
@@ -606,10 +598,10 @@ pub fn most_dice<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut Plan
     if known & BEST_KNOWN != 0 {
         return usize::from(known & 0x7);
     }
-    let mut moves = MoveList::new();
+    let mut moves = MovesOf::<R>::default();
     rules.micro_moves(pos, &mut moves);
     let mut best = 0;
-    for &m in &moves {
+    for &m in moves.iter() {
         let spent = rules.spent(pos, m);
         let used = if pos.takes_king(m) {
             spent.len()
@@ -627,8 +619,8 @@ pub fn most_dice<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut Plan
 }
 
 /// Can some sequence of micro-moves from `pos` take the enemy king?
-pub fn can_take_king<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut PlanCache) -> bool {
-    if pos.dice.is_empty() || pos.board.pieces(!pos.turn(), Role::King).is_empty() {
+pub fn can_take_king<R: MicroRules>(rules: &R, pos: &PositionOf<R>, cache: &mut PlanCache) -> bool {
+    if pos.dice.is_empty() || !pos.board.has_king(!pos.turn()) {
         return false;
     }
     let key = pos.plan_key();
@@ -636,7 +628,7 @@ pub fn can_take_king<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut 
     if known & KING_KNOWN != 0 {
         return known & KING_YES != 0;
     }
-    let mut moves = MoveList::new();
+    let mut moves = MovesOf::<R>::default();
     rules.micro_moves(pos, &mut moves);
     let mut yes = moves.iter().any(|&m| pos.takes_king(m));
     if !yes && pos.dice.len() > 1 {
@@ -650,17 +642,17 @@ pub fn can_take_king<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut 
 /// The micro-moves the rules allow at `pos` (a turn in progress) under the maximum rule: a turn
 /// must use as many dice as any sequence can, except that a sequence taking the king is always
 /// allowed. Empty when the turn is over (or, at its start, passed).
-pub fn allowed_steps<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut PlanCache, out: &mut StepList) {
+pub fn allowed_steps<R: MicroRules>(rules: &R, pos: &PositionOf<R>, cache: &mut PlanCache, out: &mut StepsOf<R>) {
     out.clear();
-    if pos.dice.is_empty() || pos.board.pieces(!pos.turn(), Role::King).is_empty() {
+    if pos.dice.is_empty() || !pos.board.has_king(!pos.turn()) {
         return;
     }
-    let mut moves = MoveList::new();
+    let mut moves = MovesOf::<R>::default();
     rules.micro_moves(pos, &mut moves);
     let left = pos.dice.len();
     if rules.dice_optional() {
         // No maximum rule: whatever a die allows, and stopping once a micro-move is made.
-        for &m in &moves {
+        for &m in moves.iter() {
             let ends_turn = pos.takes_king(m) || rules.spent(pos, m).len() == left;
             out.push(Step { mv: m, ends_turn, must_take_king: false });
         }
@@ -672,7 +664,7 @@ pub fn allowed_steps<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut 
     if left == 1 {
         // The last die: whatever it moves ends the turn, and the maximum rule asks for just
         // that (unless the turn may only go on to the king).
-        for &m in &moves {
+        for &m in moves.iter() {
             if !pos.must_take_king || pos.takes_king(m) {
                 out.push(Step { mv: m, ends_turn: true, must_take_king: false });
             }
@@ -680,7 +672,7 @@ pub fn allowed_steps<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut 
         return;
     }
     let most = if pos.must_take_king { 0 } else { most_dice(rules, pos, cache) };
-    for &m in &moves {
+    for &m in moves.iter() {
         if pos.takes_king(m) {
             out.push(Step { mv: m, ends_turn: true, must_take_king: false });
             continue;
@@ -708,20 +700,20 @@ pub fn allowed_steps<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut 
 /// nothing gives the pass.
 pub fn for_each_turn<R: MicroRules>(
     rules: &R,
-    pos: &MicroPosition,
+    pos: &PositionOf<R>,
     cache: &mut PlanCache,
-    visit: &mut dyn FnMut(&MicroTurn, &MicroPosition),
+    visit: &mut dyn FnMut(&TurnOf<R>, &PositionOf<R>),
 ) {
     fn walk<R: MicroRules>(
         rules: &R,
-        pos: &MicroPosition,
+        pos: &PositionOf<R>,
         cache: &mut PlanCache,
-        so_far: &MicroTurn,
-        visit: &mut dyn FnMut(&MicroTurn, &MicroPosition),
+        so_far: &TurnOf<R>,
+        visit: &mut dyn FnMut(&TurnOf<R>, &PositionOf<R>),
     ) {
-        let mut steps = StepList::new();
+        let mut steps = StepsOf::<R>::new();
         allowed_steps(rules, pos, cache, &mut steps);
-        for &step in &steps {
+        for &step in steps.iter() {
             let mut turn = *so_far;
             if !step.is_stop() {
                 turn.push(step.mv);
@@ -734,25 +726,25 @@ pub fn for_each_turn<R: MicroRules>(
             }
         }
     }
-    let mut steps = StepList::new();
+    let mut steps = StepsOf::<R>::new();
     allowed_steps(rules, pos, cache, &mut steps);
     if steps.is_empty() {
-        visit(&MicroTurn::PASS, &pos.finish_turn());
+        visit(&TurnOf::<R>::PASS, &pos.finish_turn());
         return;
     }
-    walk(rules, pos, cache, &MicroTurn::PASS, visit);
+    walk(rules, pos, cache, &TurnOf::<R>::PASS, visit);
 }
 
 /// Plays the micro-moves of `turn` from `pos` (a turn in progress), checking each against the
 /// maximum rule; returns the next turn's start, or which micro-move was refused and why.
 pub fn play_turn<R: MicroRules>(
     rules: &R,
-    pos: &MicroPosition,
-    turn: &[Move],
+    pos: &PositionOf<R>,
+    turn: &[MoveOf<R>],
     cache: &mut PlanCache,
-) -> Result<MicroPosition, TurnError> {
+) -> Result<PositionOf<R>, TurnError> {
     let mut pos = pos.clone();
-    let mut steps = StepList::new();
+    let mut steps = StepsOf::<R>::new();
     allowed_steps(rules, &pos, cache, &mut steps);
     if turn.is_empty() {
         return if steps.is_empty() { Ok(pos.finish_turn()) } else { Err(TurnError::PassNotAllowed) };
@@ -771,7 +763,7 @@ pub fn play_turn<R: MicroRules>(
         allowed_steps(rules, &pos, cache, &mut steps);
     }
     // Ended short of the dice: allowed where the player may stop there.
-    if steps.iter().any(Step::is_stop) {
+    if steps.iter().any(StepOf::<R>::is_stop) {
         return Ok(pos.finish_turn());
     }
     Err(TurnError::Unfinished)
@@ -780,7 +772,7 @@ pub fn play_turn<R: MicroRules>(
 /// Reads a turn written as the protocol writes it (micro-moves joined by commas, `0000` for a
 /// pass) from `pos`, micro-move by micro-move on the board as it changes; whether the dice allow
 /// it is [`play_turn`]'s question.
-pub fn parse_turn<R: MicroRules>(rules: &R, pos: &MicroPosition, text: &str) -> Result<Vec<Move>, String> {
+pub fn parse_turn<R: MicroRules>(rules: &R, pos: &PositionOf<R>, text: &str) -> Result<Vec<MoveOf<R>>, String> {
     if text == "0000" {
         return Ok(Vec::new());
     }
@@ -792,13 +784,11 @@ pub fn parse_turn<R: MicroRules>(rules: &R, pos: &MicroPosition, text: &str) -> 
         }
         // Every micro-move the pieces could make, whatever the dice.
         scratch.dice = DicePool::ONE_EACH;
-        let mut all = MoveList::new();
+        let mut all = MovesOf::<R>::default();
         rules.micro_moves(&scratch, &mut all);
-        let Some(m) = crate::movegen::find_uci(&scratch.board, &all, part) else {
+        let Some(m) = scratch.board.find_move(&all, part) else {
             // Say so when it is chess's castling that the rules leave out (burmese).
-            let mut castles = MoveList::new();
-            crate::movegen::Generator::new(&scratch.board, crate::movegen::Legality::PseudoLegal).castles(&mut castles);
-            if crate::movegen::find_uci(&scratch.board, &castles, part).is_some() {
+            if scratch.board.names_castling(part) {
                 return Err(format!("{part:?} castles, and {} has no castling", rules.name()));
             }
             return Err(format!("{part:?} is not a move of the position ({})", scratch.board.fen()));
@@ -825,10 +815,10 @@ pub enum TurnError {
 
 /// The allowed steps of `pos` in the order of their UCI text, so that walking them in order
 /// visits whole turns in the order of their text (a pass counting as the empty turn).
-pub(crate) fn sorted_steps<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut PlanCache) -> StepList {
-    let mut steps = StepList::new();
+pub(crate) fn sorted_steps<R: MicroRules>(rules: &R, pos: &PositionOf<R>, cache: &mut PlanCache) -> StepsOf<R> {
+    let mut steps = StepsOf::<R>::new();
     allowed_steps(rules, pos, cache, &mut steps);
-    steps.sort_by_cached_key(|s| if s.is_stop() { String::new() } else { s.mv.to_uci(false).to_string() });
+    steps.sort_by_cached_key(|s| if s.is_stop() { String::new() } else { s.mv.uci(false) });
     steps
 }
 
@@ -837,7 +827,7 @@ pub(crate) fn sorted_steps<R: MicroRules>(rules: &R, pos: &MicroPosition, cache:
 /// micro-moves transpose), so that millions of turns are counted without listing them.
 pub fn count_turns<R: MicroRules>(
     rules: &R,
-    pos: &MicroPosition,
+    pos: &PositionOf<R>,
     cache: &mut PlanCache,
     memo: &mut std::collections::HashMap<u64, u64>,
 ) -> u64 {
@@ -847,17 +837,17 @@ pub fn count_turns<R: MicroRules>(
 
 fn count_from<R: MicroRules>(
     rules: &R,
-    pos: &MicroPosition,
+    pos: &PositionOf<R>,
     cache: &mut PlanCache,
     memo: &mut std::collections::HashMap<u64, u64>,
 ) -> u64 {
     if let Some(&n) = memo.get(&pos.hash()) {
         return n;
     }
-    let mut steps = StepList::new();
+    let mut steps = StepsOf::<R>::new();
     allowed_steps(rules, pos, cache, &mut steps);
     let mut n = 0;
-    for &step in &steps {
+    for &step in steps.iter() {
         n += if step.ends_turn { 1 } else { count_from(rules, &after_step(rules, pos, step), cache, memo) };
     }
     memo.insert(pos.hash(), n);
@@ -866,12 +856,12 @@ fn count_from<R: MicroRules>(
 
 /// The `k`-th (from 0) whole turn allowed from `pos` in the order of the turns' text, found
 /// with [`count_turns`]'s counts; `None` when there are not that many.
-pub fn nth_turn<R: MicroRules>(rules: &R, pos: &MicroPosition, k: u64, cache: &mut PlanCache) -> Option<MicroTurn> {
+pub fn nth_turn<R: MicroRules>(rules: &R, pos: &PositionOf<R>, k: u64, cache: &mut PlanCache) -> Option<TurnOf<R>> {
     let mut memo = std::collections::HashMap::new();
     if sorted_steps(rules, pos, cache).is_empty() {
-        return (k == 0).then_some(MicroTurn::PASS);
+        return (k == 0).then_some(TurnOf::<R>::PASS);
     }
-    let (mut pos, mut k, mut turn) = (pos.clone(), k, MicroTurn::PASS);
+    let (mut pos, mut k, mut turn) = (pos.clone(), k, TurnOf::<R>::PASS);
     'walk: loop {
         for step in sorted_steps(rules, &pos, cache) {
             let next = after_step(rules, &pos, step);

@@ -18,6 +18,7 @@ pub mod freedom;
 pub mod gollon;
 pub mod gollon2;
 pub mod micro;
+pub mod micro_board;
 pub mod position;
 pub mod vegas;
 
@@ -385,6 +386,14 @@ macro_rules! dispatch_micro {
 }
 
 impl micro::MicroRules for MicroVariant {
+    type Board = crate::board::Board;
+
+    fn parse_dfen(&self, text: &str) -> Result<micro::MicroPosition, String> {
+        dispatch_micro!(self, r => r.parse_dfen(text))
+    }
+    fn dfen(&self, pos: &micro::MicroPosition) -> String {
+        dispatch_micro!(self, r => r.dfen(pos))
+    }
     fn name(&self) -> &'static str {
         dispatch_micro!(self, r => r.name())
     }

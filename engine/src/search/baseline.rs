@@ -4,9 +4,9 @@
 //! opponent's outcomes of the opponent's best reply turn by material; the turn with the best
 //! expectation is played. No deeper search, no table, no positional terms.
 
-use crate::chessmove::Move;
 use crate::piece::{Color, Role};
-use crate::rules::micro::{MicroPosition, MicroRules, MicroTurn, PlanCache, after_step, for_each_turn};
+use crate::rules::micro::{MicroPosition, MicroRules, PlanCache, PositionOf, TurnOf, after_step, for_each_turn};
+use crate::rules::micro_board::{MicroBoard, MicroMove};
 use crate::values::PieceValues;
 use std::collections::HashMap;
 
@@ -20,19 +20,19 @@ const VALUES: PieceValues = PieceValues([100, 300, 300, 500, 900, 0]);
 pub const KING_TAKEN: i32 = 100_000;
 
 /// Material for `color`, or the king-capture score when a king is gone.
-fn material(pos: &MicroPosition, color: Color) -> i32 {
+fn material<B: MicroBoard>(pos: &MicroPosition<B>, color: Color) -> i32 {
     let board = &pos.board;
-    if board.pieces(!color, Role::King).is_empty() {
+    if !board.has_king(!color) {
         return KING_TAKEN;
     }
-    if board.pieces(color, Role::King).is_empty() {
+    if !board.has_king(color) {
         return -KING_TAKEN;
     }
-    Role::ALL.into_iter().map(|r| VALUES.of(r) * (board.count(color, r) as i32 - board.count(!color, r) as i32)).sum()
+    Role::ALL.into_iter().map(|r| VALUES.of(r) * (board.piece_count(color, r) - board.piece_count(!color, r))).sum()
 }
 
 /// Every allowed turn from `pos` (a turn in progress) with the position it ends in.
-fn turns<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut PlanCache) -> Vec<(MicroTurn, MicroPosition)> {
+fn turns<R: MicroRules>(rules: &R, pos: &PositionOf<R>, cache: &mut PlanCache) -> Vec<(TurnOf<R>, PositionOf<R>)> {
     let mut out = Vec::new();
     for_each_turn(rules, pos, cache, &mut |turn, end| out.push((*turn, end.clone())));
     out
@@ -40,14 +40,14 @@ fn turns<R: MicroRules>(rules: &R, pos: &MicroPosition, cache: &mut PlanCache) -
 
 /// The baseline's turn from `pos` (after the roll: a turn in progress) and its expected material
 /// score for the mover in centipawns. Ties go to the turn found first in the rules' order.
-pub fn expectimax2<R: MicroRules>(rules: &R, pos: &MicroPosition) -> (MicroTurn, i32) {
+pub fn expectimax2<R: MicroRules>(rules: &R, pos: &PositionOf<R>) -> (TurnOf<R>, i32) {
     let us = pos.turn();
     let mut cache = PlanCache::default();
     let mut ours = turns(rules, pos, &mut cache);
     // The 8 best by material after the turn (a stable sort keeps the rules' order among equals).
     ours.sort_by_key(|(_, end)| std::cmp::Reverse(material(end, us)));
     ours.truncate(ROOT_CANDIDATES);
-    let mut best: Option<(MicroTurn, i32)> = None;
+    let mut best: Option<(TurnOf<R>, i32)> = None;
     for (turn, end) in &ours {
         let value = if rules.end(end).is_some() {
             material(end, us)
@@ -75,21 +75,21 @@ pub fn expectimax2<R: MicroRules>(rules: &R, pos: &MicroPosition) -> (MicroTurn,
 /// material at once by `values` (a king taken counts [`KING_TAKEN`]), the first in the order of
 /// the turns' text among equals; and its gain. Searched over the turn's positions, each once, so
 /// that a roll of millions of turns costs thousands of positions.
-pub fn greedy<R: MicroRules>(rules: &R, pos: &MicroPosition, values: &PieceValues) -> (MicroTurn, i32) {
+pub fn greedy<R: MicroRules>(rules: &R, pos: &PositionOf<R>, values: &PieceValues) -> (TurnOf<R>, i32) {
     fn best<R: MicroRules>(
         rules: &R,
-        pos: &MicroPosition,
+        pos: &PositionOf<R>,
         values: &PieceValues,
         cache: &mut PlanCache,
-        memo: &mut HashMap<u64, (i32, MicroTurn)>,
-    ) -> (i32, MicroTurn) {
+        memo: &mut HashMap<u64, (i32, TurnOf<R>)>,
+    ) -> (i32, TurnOf<R>) {
         if let Some(&known) = memo.get(&pos.hash()) {
             return known;
         }
         let steps = crate::rules::micro::sorted_steps(rules, pos, cache);
-        let mut found: Option<(i32, MicroTurn)> = None;
+        let mut found: Option<(i32, TurnOf<R>)> = None;
         for step in steps {
-            let (mut gain, mut rest) = (0, MicroTurn::PASS);
+            let (mut gain, mut rest) = (0, TurnOf::<R>::PASS);
             if !step.is_stop() {
                 gain = micro_gain(pos, step.mv, values);
                 if !step.ends_turn {
@@ -100,7 +100,7 @@ pub fn greedy<R: MicroRules>(rules: &R, pos: &MicroPosition, values: &PieceValue
                 }
             }
             if found.is_none_or(|(g, _)| gain > g) {
-                let mut turn = MicroTurn::PASS;
+                let mut turn = TurnOf::<R>::PASS;
                 if !step.is_stop() {
                     turn.push(step.mv);
                 }
@@ -110,7 +110,7 @@ pub fn greedy<R: MicroRules>(rules: &R, pos: &MicroPosition, values: &PieceValue
                 found = Some((gain, turn));
             }
         }
-        let known = found.unwrap_or((0, MicroTurn::PASS));
+        let known = found.unwrap_or((0, TurnOf::<R>::PASS));
         memo.insert(pos.hash(), known);
         known
     }
@@ -119,10 +119,10 @@ pub fn greedy<R: MicroRules>(rules: &R, pos: &MicroPosition, values: &PieceValue
 }
 
 /// What one micro-move wins at once: its victim (a king [`KING_TAKEN`]) and its promotion.
-fn micro_gain(pos: &MicroPosition, m: Move, values: &PieceValues) -> i32 {
+fn micro_gain<B: MicroBoard>(pos: &MicroPosition<B>, m: B::Move, values: &PieceValues) -> i32 {
     let board = &pos.board;
     let promotion = m.promotion_role().map_or(0, |r| values.of(r) - values.of(Role::Pawn));
-    match board.captured_square(m).and_then(|sq| board.role_at(sq)) {
+    match board.captured_role(m) {
         Some(Role::King) => KING_TAKEN + promotion,
         Some(r) => values.of(r) + promotion,
         None => promotion,

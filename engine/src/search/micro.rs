@@ -18,13 +18,14 @@ use super::{
     ChancePruning, Choice, INF, MAX_PLY, OutcomeAdvice, ScoredChoice, SearchOptions, SearchResult, Shared, WIN,
     floor_div,
 };
-use crate::eval::{EVAL_MAX, ScoreParts, StaticEval};
-use crate::movegen::MoveList;
+use crate::eval::{EVAL_MAX, MicroEval, StaticEval};
 use crate::piece::{Color, Role};
 use crate::rules::dice::OutcomeList;
 use crate::rules::micro::{
-    DicePool, MicroPosition, MicroRules, MicroTurn, PlanCache, Step, StepList, after_step, allowed_steps,
+    DicePool, MicroPosition, MicroRules, MovesOf, PlanCache, PositionOf, StepOf, StepsOf, TurnOf, after_step,
+    allowed_steps,
 };
+use crate::rules::micro_board::{MAX_MICRO_MOVES, MicroBoard, MicroMove};
 use crate::rules::{GameEnd, GameResult};
 use crate::timeman::{Limits, TimeBudget};
 use crate::tt::NO_TURN;
@@ -38,12 +39,12 @@ const CLOCK_INTERVAL: u64 = 1024;
 const STACK_BYTES: usize = 64 << 20;
 
 /// Everything one search of a variant of several moves a turn needs.
-pub struct MicroInput<'a, R> {
+pub struct MicroInput<'a, R: MicroRules, E = StaticEval> {
     pub rules: &'a R,
-    pub eval: &'a StaticEval,
+    pub eval: &'a E,
     /// The start of a turn (the roll to come: the root is the chance node) or a turn in
     /// progress (the root is the mover's decision).
-    pub position: &'a MicroPosition,
+    pub position: &'a PositionOf<R>,
     /// Hashes of the game's earlier turn starts, oldest first (for repetitions).
     pub history: &'a [u64],
     pub limits: Limits,
@@ -53,11 +54,11 @@ pub struct MicroInput<'a, R> {
 /// Searches `input`'s root by iterative deepening, calling `report` after each completed
 /// iteration. At a turn's start the result has every outcome's best turn and value (the advice
 /// table) and chooses [`Choice::Roll`]; in a turn it chooses the rest of the turn.
-pub fn search_micro<R: MicroRules + Sync>(
-    input: &MicroInput<'_, R>,
+pub fn search_micro<R: MicroRules + Sync, E: MicroEval<R::Board>>(
+    input: &MicroInput<'_, R, E>,
     shared: &Shared,
-    report: &mut (dyn FnMut(&SearchResult<MicroTurn>) + Send),
-) -> SearchResult<MicroTurn> {
+    report: &mut (dyn FnMut(&SearchResult<TurnOf<R>>) + Send),
+) -> SearchResult<TurnOf<R>> {
     shared.nodes.store(0, Ordering::Relaxed);
     if input.options.use_tt {
         shared.tt.new_search();
@@ -115,9 +116,9 @@ fn horizon_key(hash: u64) -> u64 {
 }
 
 /// One search thread.
-pub(crate) struct MicroWorker<'a, R> {
+pub(crate) struct MicroWorker<'a, R: MicroRules, E> {
     rules: &'a R,
-    eval: &'a StaticEval,
+    eval: &'a E,
     shared: &'a Shared,
     options: &'a SearchOptions,
     budget: TimeBudget,
@@ -135,16 +136,21 @@ pub(crate) struct MicroWorker<'a, R> {
     /// Static scores as the equities the search averages.
     equity: Equity,
     /// The root's whole turns when the root is a turn in progress (filled by the first iteration).
-    root_turns: Vec<RootTurn>,
+    root_turns: Vec<RootTurn<R>>,
     root: RootShare<'a>,
-    /// Beta cutoffs of quiet micro-moves, `[color][from][to]`: quiet moves that refuted other
-    /// lines are tried first elsewhere too.
-    quiet_history: Box<[[[u32; 64]; 64]; 2]>,
+    /// Beta cutoffs of quiet micro-moves, by colour, origin and destination
+    /// ([`MicroWorker::history_slot`]): quiet moves that refuted other lines are tried first
+    /// elsewhere too.
+    quiet_history: Vec<u32>,
     aborted: bool,
 }
 
-impl<'a, R: MicroRules> MicroWorker<'a, R> {
-    pub(crate) fn new(input: &'a MicroInput<'_, R>, shared: &'a Shared, budget: TimeBudget) -> MicroWorker<'a, R> {
+impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
+    pub(crate) fn new(
+        input: &'a MicroInput<'_, R, E>,
+        shared: &'a Shared,
+        budget: TimeBudget,
+    ) -> MicroWorker<'a, R, E> {
         let mut path = input.history.to_vec();
         if !input.position.in_turn() && path.last() != Some(&input.position.hash()) {
             path.push(input.position.hash());
@@ -170,12 +176,12 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             cache: PlanCache::default(),
             total_weight: outcomes.iter().map(|o| o.weight).sum(),
             horizon_dice: HorizonDice::new(input.rules, &outcomes),
-            equity: Equity::new(input.eval.params.result_scale),
+            equity: Equity::new(input.eval.result_scale()),
             root_turns: Vec::new(),
             root: RootShare { alpha: None, start: (0, 1) },
             groups,
             outcomes,
-            quiet_history: Box::new([[[0; 64]; 64]; 2]),
+            quiet_history: vec![0; 2 * R::Board::SQUARES * R::Board::SQUARES],
             aborted: false,
         }
     }
@@ -198,6 +204,13 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         !self.aborted
     }
 
+    /// Where the history of `color`'s micro-move `m` is kept.
+    #[inline]
+    fn history_slot(color: Color, m: crate::rules::micro::MoveOf<R>) -> usize {
+        let (from, to) = m.squares();
+        (color.index() * R::Board::SQUARES + from) * R::Board::SQUARES + to
+    }
+
     fn flush_nodes(&mut self) {
         self.shared.nodes.fetch_add(self.local_nodes, Ordering::Relaxed);
         self.local_nodes = 0;
@@ -216,7 +229,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     }
 
     /// The value of a turn's start for the side to move, `depth` turns deep.
-    pub(crate) fn turn_start(&mut self, pos: &MicroPosition, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+    pub(crate) fn turn_start(&mut self, pos: &PositionOf<R>, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         if !self.visit(ply) {
             return 0;
         }
@@ -237,7 +250,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     }
 
     /// The roll at a turn's start: the weighted mean of the outcomes' decisions.
-    fn chance(&mut self, pos: &MicroPosition, hash: u64, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn chance(&mut self, pos: &PositionOf<R>, hash: u64, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         let key = hash ^ NODE_KIND[super::node::CHANCE_KIND];
         if let Some(v) = self.tt_probe(key).and_then(|hit| hit.cutoff(depth, alpha, beta)) {
             return v;
@@ -288,7 +301,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
 
     /// The mover's decision during a turn (dice left), `depth` turns deep counting this one.
     /// With `probe`, only the first micro-move in order is followed: a lower bound (Star2).
-    fn decision(&mut self, pos: &MicroPosition, depth: i32, alpha: i32, beta: i32, ply: usize, probe: bool) -> i32 {
+    fn decision(&mut self, pos: &PositionOf<R>, depth: i32, alpha: i32, beta: i32, ply: usize, probe: bool) -> i32 {
         if !self.visit(ply) {
             return 0;
         }
@@ -300,7 +313,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             }
             tt_best = hit.best;
         }
-        let mut steps = StepList::new();
+        let mut steps = StepsOf::<R>::new();
         allowed_steps(self.rules, pos, &mut self.cache, &mut steps);
         if steps.is_empty() {
             // Nothing the dice allow: the turn passes.
@@ -310,7 +323,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         let mut best = -INF;
         let mut best_index = NO_TURN;
         // The sums of the mover's static score, once a step into the horizon may be bounded.
-        let mut frontier: Option<Option<ScoreParts>> = None;
+        let mut frontier: Option<Option<E::Parts>> = None;
         for &k in &order {
             let a = alpha.max(best);
             let step = steps[usize::from(k)];
@@ -334,8 +347,8 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             }
             if best >= beta {
                 let m = steps[usize::from(k)].mv;
-                if !probe && !m.is_null() && pos.board.captured_square(m).is_none() {
-                    let slot = &mut self.quiet_history[pos.turn().index()][m.from().index()][m.to().index()];
+                if !probe && !m.is_null() && pos.board.captured_role(m).is_none() {
+                    let slot = &mut self.quiet_history[Self::history_slot(pos.turn(), m)];
                     *slot = slot.saturating_add((depth * depth) as u32);
                 }
                 break;
@@ -354,11 +367,11 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     /// ends at the horizon are bounded ([`MicroWorker::frontier_bound`]); `None` where no bound
     /// holds: the horizon's standing is not the plain score (king danger), or a draw by
     /// repetition or the hundred-turn rule (worth 0) could beat `alpha` there.
-    fn frontier_base(&self, pos: &MicroPosition, alpha: i32) -> Option<ScoreParts> {
-        if self.eval.params.king_danger != 0 || pos.board.halfmove_clock() >= 90 || alpha < 0 {
+    fn frontier_base(&self, pos: &PositionOf<R>, alpha: i32) -> Option<E::Parts> {
+        if self.eval.king_danger() != 0 || pos.board.halfmove_clock() >= 90 || alpha < 0 {
             return None;
         }
-        Some(self.eval.score_parts(&pos.board))
+        self.eval.parts(&pos.board)
     }
 
     /// An upper bound of the mover's value of `step`, a micro-move that ends the turn at the
@@ -368,12 +381,16 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     /// the bound cannot raise alpha, the horizon would have returned it at once (its standing
     /// reaches beta): the search's values do not change, and neither does the table.
     #[inline]
-    fn frontier_bound(&self, pos: &MicroPosition, step: Step, base: ScoreParts) -> Option<i32> {
+    fn frontier_bound(&self, pos: &PositionOf<R>, step: StepOf<R>, base: E::Parts) -> Option<i32> {
         if pos.takes_king(step.mv) {
             return None;
         }
-        let after = if step.is_stop() { base } else { self.eval.parts_after(&pos.board, base, step.mv)? };
-        let white = after.white_score().clamp(-EVAL_MAX, EVAL_MAX);
+        let white = if step.is_stop() {
+            self.eval.white_score(&pos.board)
+        } else {
+            self.eval.white_after(&pos.board, base, step.mv)?
+        }
+        .clamp(-EVAL_MAX, EVAL_MAX);
         let bound = if pos.turn() == Color::White { white } else { -white };
         #[cfg(debug_assertions)]
         {
@@ -389,8 +406,8 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     #[inline]
     fn step_value(
         &mut self,
-        pos: &MicroPosition,
-        step: Step,
+        pos: &PositionOf<R>,
+        step: StepOf<R>,
         depth: i32,
         alpha: i32,
         beta: i32,
@@ -407,16 +424,11 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
 
     /// The order to try `steps` in: the table's best, king captures, captures by most valuable
     /// victim and least valuable attacker, promotions, then the rest as generated.
-    fn order(
-        &self,
-        pos: &MicroPosition,
-        steps: &StepList,
-        tt_best: u16,
-    ) -> ArrayVec<u16, { crate::movegen::MAX_MOVES }> {
+    fn order(&self, pos: &PositionOf<R>, steps: &StepsOf<R>, tt_best: u16) -> ArrayVec<u16, MAX_MICRO_MOVES> {
         let board = &pos.board;
         // Each step as one sort key: its priority above, its index below (ties keep the
         // generation order); small lists, so what is sorted and returned stays small too.
-        let mut keyed: ArrayVec<u64, { crate::movegen::MAX_MOVES }> = ArrayVec::new();
+        let mut keyed: ArrayVec<u64, MAX_MICRO_MOVES> = ArrayVec::new();
         for (k, step) in steps.iter().enumerate() {
             let m = step.mv;
             let key = if k == usize::from(tt_best) {
@@ -426,15 +438,15 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
                 0
             } else if pos.takes_king(m) {
                 i32::MAX - 1
-            } else if let Some(sq) = board.captured_square(m) {
-                let victim = board.role_at(sq).map_or(0, |r| r.index() as i32 + 1);
-                let attacker = board.role_at(m.from()).map_or(0, |r| r.index() as i32);
+            } else if let Some(victim) = board.captured_role(m) {
+                let victim = victim.index() as i32 + 1;
+                let attacker = board.mover_role(m).map_or(0, |r| r.index() as i32);
                 1000 + 10 * victim - attacker
             } else if m.promotion_role() == Some(Role::Queen) {
                 900
             } else {
                 // Quiet: by how often the move refuted other lines (below every capture).
-                let h = self.quiet_history[pos.turn().index()][m.from().index()][m.to().index()];
+                let h = self.quiet_history[Self::history_slot(pos.turn(), m)];
                 -1_000_000 + h.min(999_999) as i32
             };
             // Highest priority first: the distance below the highest key (always >= 0).
@@ -448,7 +460,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     /// The horizon at a turn's start ([`horizon_value`]), kept in the table: the same leaf is
     /// reached by many outcomes and orders. Its value is never below standing pat, so a static
     /// score at or above `beta` settles it (a lower bound, as a fail-high wants).
-    fn horizon(&mut self, pos: &MicroPosition, beta: i32, ply: usize) -> i32 {
+    fn horizon(&mut self, pos: &PositionOf<R>, beta: i32, ply: usize) -> i32 {
         let stand = self.equity.of(standing(self.eval, pos, &self.horizon_dice));
         if stand >= beta {
             return stand;
@@ -467,11 +479,11 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     /// Iterative deepening at the root.
     fn iterate(
         &mut self,
-        input: &MicroInput<'_, R>,
-        report: &mut (dyn FnMut(&SearchResult<MicroTurn>) + Send),
-    ) -> SearchResult<MicroTurn> {
+        input: &MicroInput<'_, R, E>,
+        report: &mut (dyn FnMut(&SearchResult<TurnOf<R>>) + Send),
+    ) -> SearchResult<TurnOf<R>> {
         let max_depth = input.limits.depth.unwrap_or(MAX_PLY as u32 / 2).clamp(1, MAX_PLY as u32 - 1) as i32;
-        let mut last: Option<SearchResult<MicroTurn>> = None;
+        let mut last: Option<SearchResult<TurnOf<R>>> = None;
         // An iteration that keeps its finished turns when stopped is worth starting whenever
         // time is left; otherwise none starts after half the budget.
         let keeps_partial = input.position.in_turn() && self.options.multipv <= 1;
@@ -495,7 +507,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     }
 
     /// One iteration at the root; `None` if stopped before its end.
-    fn search_root(&mut self, input: &MicroInput<'_, R>, depth: i32) -> Option<SearchResult<MicroTurn>> {
+    fn search_root(&mut self, input: &MicroInput<'_, R, E>, depth: i32) -> Option<SearchResult<TurnOf<R>>> {
         let pos = input.position;
         let mut outcomes = Vec::new();
         let mut choices = Vec::new();
@@ -562,16 +574,16 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     /// choice), else `None`.
     fn ranked_turns(
         &mut self,
-        pos: &MicroPosition,
+        pos: &PositionOf<R>,
         depth: i32,
         multipv: usize,
         partial: bool,
-    ) -> Option<Vec<ScoredChoice<MicroTurn>>> {
+    ) -> Option<Vec<ScoredChoice<TurnOf<R>>>> {
         if self.root_turns.is_empty() {
             // One turn per end position: the shortest (a king taken at once rather than after
             // a detour), the first in the rules' order among those.
             let mut seen = std::collections::HashMap::new();
-            let mut turns: Vec<RootTurn> = Vec::new();
+            let mut turns: Vec<RootTurn<R>> = Vec::new();
             crate::rules::micro::for_each_turn(self.rules, pos, &mut self.cache, &mut |turn, end| match seen
                 .entry(end.hash())
             {
@@ -601,7 +613,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
         // The multipv best exact scores so far, best first: the lowest bounds what still needs
         // an exact score.
         let mut top: Vec<i32> = Vec::with_capacity(multipv + 1);
-        let mut scored: Vec<ScoredChoice<MicroTurn>> = Vec::with_capacity(turns.len());
+        let mut scored: Vec<ScoredChoice<TurnOf<R>>> = Vec::with_capacity(turns.len());
         let mut finished = 0;
         let (id, threads) = self.root.start;
         let helper = id > 0;
@@ -663,26 +675,26 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     /// Stopped midway, it answers the best of the turns it finished (a lower bound of the
     /// node's value, so a parent may still prefer it), or `None` if it finished none. Its best
     /// micro-move goes to the table, so the next iteration follows this one's choice first.
-    fn root_decision(&mut self, pos: &MicroPosition, depth: i32, alpha: i32, beta: i32) -> Option<(i32, MicroTurn)> {
-        let mut steps = StepList::new();
+    fn root_decision(&mut self, pos: &PositionOf<R>, depth: i32, alpha: i32, beta: i32) -> Option<(i32, TurnOf<R>)> {
+        let mut steps = StepsOf::<R>::new();
         allowed_steps(self.rules, pos, &mut self.cache, &mut steps);
         if steps.is_empty() {
             let v = -self.turn_start(&pos.finish_turn(), depth - 1, -beta, -alpha, 1);
-            return (!self.aborted).then_some((v, MicroTurn::PASS));
+            return (!self.aborted).then_some((v, TurnOf::<R>::PASS));
         }
         let key = pos.hash();
         let tt_best = self.tt_probe(key).map_or(NO_TURN, |hit| hit.best);
         let order = self.order(pos, &steps, tt_best);
         let mut best = -INF;
         let mut best_index = NO_TURN;
-        let mut best_turn = MicroTurn::PASS;
+        let mut best_turn = TurnOf::<R>::PASS;
         for &k in &order {
             let step = steps[usize::from(k)];
             let a = alpha.max(best);
             let child = after_step(self.rules, pos, step);
             let found = if step.ends_turn {
                 let v = -self.turn_start(&child, depth - 1, -beta, -a, 1);
-                (!self.aborted).then_some((v, MicroTurn::PASS))
+                (!self.aborted).then_some((v, TurnOf::<R>::PASS))
             } else {
                 self.root_decision(&child, depth, a, beta)
             };
@@ -691,7 +703,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
             {
                 best = v;
                 best_index = k;
-                best_turn = if step.is_stop() { MicroTurn::PASS } else { MicroTurn::new(&[step.mv]) };
+                best_turn = if step.is_stop() { TurnOf::<R>::PASS } else { TurnOf::<R>::new(&[step.mv]) };
                 for &m in rest.moves() {
                     best_turn.push(m);
                 }
@@ -708,12 +720,12 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
     }
 
     /// A result when stopped before the first iteration ended: the first allowed turn, unsearched.
-    fn fallback(&mut self, input: &MicroInput<'_, R>) -> SearchResult<MicroTurn> {
+    fn fallback(&mut self, input: &MicroInput<'_, R, E>) -> SearchResult<TurnOf<R>> {
         let pos = input.position;
         let best = if pos.in_turn() {
-            let mut turn = MicroTurn::PASS;
+            let mut turn = TurnOf::<R>::PASS;
             let mut at = pos.clone();
-            let mut steps = StepList::new();
+            let mut steps = StepsOf::<R>::new();
             loop {
                 allowed_steps(self.rules, &at, &mut self.cache, &mut steps);
                 let Some(&step) = steps.first() else { break };
@@ -736,7 +748,7 @@ impl<'a, R: MicroRules> MicroWorker<'a, R> {
 
 /// Root choices best first: the `multipv` best exact scores, then the rest (bounds, and exact
 /// scores below them, which count as bounds here) by score.
-fn rank(mut scored: Vec<ScoredChoice<MicroTurn>>, multipv: usize) -> Vec<ScoredChoice<MicroTurn>> {
+fn rank<T>(mut scored: Vec<ScoredChoice<T>>, multipv: usize) -> Vec<ScoredChoice<T>> {
     scored.sort_by_key(|c| (std::cmp::Reverse(c.exact), std::cmp::Reverse(c.score)));
     for c in scored.iter_mut().skip(multipv) {
         c.exact = false;
@@ -763,15 +775,15 @@ fn pack_root_alpha(depth: i32, alpha: i32) -> u64 {
 }
 
 /// A whole turn at the root: where it ends, and its score in the last iteration.
-struct RootTurn {
-    turn: MicroTurn,
-    end: MicroPosition,
+struct RootTurn<R: MicroRules> {
+    turn: TurnOf<R>,
+    end: PositionOf<R>,
     score: i32,
 }
 
 /// The static score of `pos` for its side to move.
 #[inline]
-pub fn evaluate(eval: &StaticEval, pos: &MicroPosition) -> i32 {
+pub fn evaluate<B: MicroBoard, E: MicroEval<B>>(eval: &E, pos: &MicroPosition<B>) -> i32 {
     let white = eval.white_score(&pos.board).clamp(-EVAL_MAX, EVAL_MAX);
     if pos.turn() == Color::White { white } else { -white }
 }
@@ -815,40 +827,40 @@ impl HorizonDice {
 /// answers every outcome, and the value is a function of the position alone, so a plain
 /// expectiminimax can use the same leaves. `dice` is [`HorizonDice`] of the rules' outcomes; the
 /// value is an equity (`equity` of each outcome's score, averaged).
-pub fn horizon_value<R: MicroRules>(
+pub fn horizon_value<R: MicroRules, E: MicroEval<R::Board>>(
     rules: &R,
-    eval: &StaticEval,
+    eval: &E,
     equity: &Equity,
-    pos: &MicroPosition,
+    pos: &PositionOf<R>,
     ply: usize,
     dice: &HorizonDice,
 ) -> i32 {
     let stand = standing(eval, pos, dice);
     let mut every_die = pos.clone();
     every_die.dice = DicePool::ONE_EACH;
-    let mut moves = MoveList::new();
+    let mut moves = MovesOf::<R>::default();
     rules.micro_captures(&every_die, &mut moves);
     // By the moving piece's role: the best gain of one capture, and whether it can take the king.
     let mut gain = [0i32; 6];
     let mut takes_king = 0u8;
-    let values = &eval.values;
-    for &m in &moves {
+    let values = eval.piece_values();
+    for &m in moves.iter() {
         if m.is_castle() {
             continue;
         }
-        let role = pos.board.role_at(m.from()).expect("a piece on the move's origin");
+        let role = pos.board.mover_role(m).expect("a piece on the move's origin");
         if pos.takes_king(m) {
             takes_king |= 1 << role.index();
             continue;
         }
         let promotion = m.promotion_role().map_or(0, |r| values.of(r) - values.of(Role::Pawn));
-        let victim = pos.board.captured_square(m).and_then(|sq| pos.board.role_at(sq)).map_or(0, |r| values.of(r));
+        let victim = pos.board.captured_role(m).map_or(0, |r| values.of(r));
         let g = victim + promotion;
-        if g > gain[role.index()] && (victim == 0 || crate::see::see(&pos.board, m, values) >= 0) {
+        if g > gain[role.index()] && (victim == 0 || pos.board.exchange(m, values) >= 0) {
             gain[role.index()] = g;
         }
     }
-    let two_step = two_step_king_captures(&pos.board, pos.turn());
+    let two_step = pos.board.two_step_king_captures(pos.turn());
     if gain == [0; 6] && takes_king == 0 && two_step.is_empty() {
         return equity.of(stand);
     }
@@ -900,20 +912,19 @@ fn takes_king_with(once: u8, pool: &DicePool, direct: u8, two_step: &[(usize, us
 ///
 /// [`EvalParams::king_danger`]: crate::params::EvalParams::king_danger
 #[inline]
-pub fn standing(eval: &StaticEval, pos: &MicroPosition, dice: &HorizonDice) -> i32 {
+pub fn standing<B: MicroBoard, E: MicroEval<B>>(eval: &E, pos: &MicroPosition<B>, dice: &HorizonDice) -> i32 {
     let stand = evaluate(eval, pos);
-    let weight = eval.params.king_danger;
+    let weight = eval.king_danger();
     if weight == 0 {
         return stand;
     }
     let board = &pos.board;
     let us = pos.turn();
-    let Some(king) = board.king(us) else { return stand };
-    let mut direct = 0u8;
-    for sq in board.attackers(king, !us, board.occupied()) {
-        direct |= 1 << board.role_at(sq).expect("an attacker").index();
+    if !board.has_king(us) {
+        return stand;
     }
-    let two_step = two_step_king_captures(board, !us);
+    let direct = board.king_attackers(us);
+    let two_step = board.two_step_king_captures(!us);
     if direct == 0 && two_step.is_empty() {
         return stand;
     }
@@ -924,69 +935,6 @@ pub fn standing(eval: &StaticEval, pos: &MicroPosition, dice: &HorizonDice) -> i
         .map(|&(_, _, w)| w)
         .sum();
     stand - (i64::from(weight) * i64::from(threatened) / i64::from(dice.total.max(1))) as i32
-}
-
-/// Dice that take the enemy king in two micro-moves (role indices, the die of the first move
-/// first): a piece steps to a square from which it attacks the king and takes it (two dice of
-/// its kind), or one of our pieces alone between our slider and the king steps off the line and
-/// the slider takes it. A function of the position, found from attack sets without playing.
-fn two_step_king_captures(board: &crate::Board, us: Color) -> ArrayVec<(usize, usize), 16> {
-    use crate::attacks;
-    use crate::bitboard::Bitboard;
-    let mut found: ArrayVec<(usize, usize), 16> = ArrayVec::new();
-    let mut add = |a: Role, b: Role| {
-        let pair = (a.index(), b.index());
-        if !found.contains(&pair) && !found.is_full() {
-            found.push(pair);
-        }
-    };
-    let Some(king) = board.king(!us) else { return found };
-    let occupied = board.occupied();
-    let ours = board.by_color(us);
-    let forward = |sq: crate::Square| sq.offset(if us == Color::White { 8 } else { -8 });
-    let pawn_moves = |from: crate::Square| {
-        let ahead = forward(from);
-        let push = if occupied.contains(ahead) { Bitboard::EMPTY } else { Bitboard::from_square(ahead) };
-        push | (attacks::pawn(us, from) & board.by_color(!us))
-    };
-    for role in Role::ALL {
-        for from in board.pieces(us, role) {
-            // A pawn on the last rank has promoted: no pawn stands there.
-            if role == Role::Pawn && !(1..=6).contains(&from.rank()) {
-                continue;
-            }
-            let without = occupied ^ Bitboard::from_square(from);
-            // Where it can go, and where it would attack the king from.
-            let (reach, attack_from) = if role == Role::Pawn {
-                (pawn_moves(from), attacks::pawn(!us, king))
-            } else {
-                (attacks::piece(role, from, occupied) & !ours, attacks::piece(role, king, without))
-            };
-            if (reach & attack_from & !Bitboard::from_square(king)).any() {
-                add(role, role);
-            }
-        }
-    }
-    // Discovered: our slider behind exactly one piece of ours on a line to the king.
-    for slider in [Role::Bishop, Role::Rook, Role::Queen] {
-        for from in board.pieces(us, slider) {
-            let blockers = attacks::between(from, king) & occupied;
-            if blockers.count() != 1 || (blockers & ours).is_empty() {
-                continue;
-            }
-            if !attacks::piece(slider, from, occupied ^ blockers).contains(king) {
-                continue;
-            }
-            let blocker = blockers.first().expect("one blocker");
-            let role = board.role_at(blocker).expect("a blocker");
-            let moves =
-                if role == Role::Pawn { pawn_moves(blocker) } else { attacks::piece(role, blocker, occupied) & !ours };
-            if (moves & !attacks::line(from, king)).any() {
-                add(role, slider);
-            }
-        }
-    }
-    found
 }
 
 /// Has `hash` stood twice before among the last `reversible` turn starts of `path`?
