@@ -12,7 +12,8 @@ use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct AdviseArgs {
-    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon, gollon2 or diechess.
+    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon, gollon2, diechess,
+    /// brainking10 or grand.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Chess960 castling and notation.

@@ -72,7 +72,8 @@ enum Cmd {
         /// depth by default (3; 1 for dicechess3, whose turns are three micro-moves).
         depth: Option<u32>,
         /// The variants whose suites are searched, comma-separated (every variant's by default):
-        /// freedom, classic, brainking, vegas, dicechess3, burmese, gollon, gollon2.
+        /// freedom, classic, brainking, vegas, dicechess3, burmese, gollon, gollon2, brainking10,
+        /// grand.
         #[arg(long, value_delimiter = ',')]
         variant: Vec<String>,
         /// Chance-node pruning: none, star1 or star2.

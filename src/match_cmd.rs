@@ -26,7 +26,8 @@ pub struct MatchArgs {
     /// "cmd=/usr/games/stockfish proto=uci".
     #[arg(long, num_args = 1, required = true)]
     engine: Vec<String>,
-    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon, gollon2 or diechess.
+    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon, gollon2, diechess,
+    /// brainking10 or grand.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Random Chess960 starts (one per pair).

@@ -20,7 +20,8 @@ use std::sync::{Arc, Mutex};
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
-    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon, gollon2 or diechess.
+    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon, gollon2, diechess,
+    /// brainking10 or grand.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Your colour.

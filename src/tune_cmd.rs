@@ -72,7 +72,8 @@ pub struct MergeArgs {
 
 #[derive(clap::Args)]
 pub struct DatagenArgs {
-    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon, gollon2 or diechess.
+    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon, gollon2, diechess,
+    /// brainking10 or grand.
     #[arg(long, default_value = "freedom")]
     variant: String,
     /// Chess960 starts (each game the next of the 960).

@@ -548,3 +548,40 @@ fn a_ten_by_ten_game_is_played_with_its_own_squares() {
     let body = json!({"variant": "brainking10", "fen": fen8}).to_string();
     refused(addr, "POST", "/api/games", Some(&body), 400, "10 ranks");
 }
+
+#[test]
+fn a_grand_game_is_made_micro_move_by_micro_move_on_twelve_by_twelve() {
+    let server = start();
+    let addr = &server.addr;
+    // White: king a1, knight f1, pawn e2; a turn in progress with a pawn and a knight die left.
+    let fen = "k11/12/12/12/12/12/12/12/12/12/4P7/K4N6 w - - 0 1 PN";
+    let state = new_game(addr, json!({"variant": "grand", "fen": fen, "movetime": 50}));
+    let id = state["id"].as_str().unwrap().to_string();
+    let path = |end: &str| format!("/api/games/{id}/{end}");
+    assert_eq!((state["micro"].clone(), state["dice"].clone()), (json!(true), json!(4)), "{state}");
+    assert_eq!(state["dice_left"], json!([1, 2]));
+    let first: Vec<&str> = state["allowed"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    assert!(first.contains(&"e2e3") && first.contains(&"f1g3") && !first.contains(&"e2e4"), "{first:?}");
+    // The knight first: the pawn die stays compulsory, so the turn goes on.
+    let (status, stepped) = json_of(addr, "POST", &path("move"), Some(json!({"move": "f1g3"})));
+    assert_eq!(status, 200, "{stepped}");
+    assert_eq!(stepped["dice_left"], json!([1]));
+    // No double step; a square off the board.
+    refused(addr, "POST", &path("move"), Some(r#"{"move": "e2e4"}"#), 400, "illegal move");
+    refused(addr, "POST", &path("move"), Some(r#"{"move": "e2e13"}"#), 400, "is not a move");
+    let (status, done) = json_of(addr, "POST", &path("move"), Some(json!({"move": "e2e3"})));
+    assert_eq!(status, 200, "{done}");
+    assert_eq!(done["moves"][0]["uci"], "f1g3,e2e3");
+    // The engine answers with Black's four dice.
+    let (status, answered) = json_of(addr, "POST", &path("engine"), None);
+    assert_eq!(status, 200, "{answered}");
+    assert_eq!(answered["last_engine"]["roll"].as_array().unwrap().len(), 4, "{answered}");
+    // A FEN of the wrong size, and five dice, are refused at the start.
+    for (bad, words) in [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "12"),
+        ("k11/12/12/12/12/12/12/12/12/12/4P7/K4N6 w - - 0 1 PNBRQ", "at most 4"),
+    ] {
+        let body = json!({"variant": "grand", "fen": bad}).to_string();
+        refused(addr, "POST", "/api/games", Some(&body), 400, words);
+    }
+}

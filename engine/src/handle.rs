@@ -3,21 +3,18 @@
 //! front end) speaks to this handle alone; which board, which move type and which search serve
 //! a variant is decided here, once.
 
-use crate::eval::StaticEval;
-use crate::game::MicroGame;
-use crate::one_turn::{OneTurnGame, OneTurnRoot, map_result};
+use crate::Board;
+use crate::micro_game::MicroTurnGame;
+use crate::one_turn::{OneTurnGame, OneTurnRoot};
 use crate::params::EvalParams;
 use crate::piece::Color;
+use crate::rules::GameEnd;
 use crate::rules::dice::{OutcomeList, Roll};
-use crate::rules::micro::{MicroRules, MicroTurn, PlanCache, StepList, allowed_steps, for_each_turn};
-use crate::rules::{GameEnd, MicroVariant};
-use crate::search::{MicroInput, SearchOptions, SearchResult, Shared};
+use crate::search::{SearchOptions, SearchResult, Shared};
 use crate::timeman::Limits;
-use crate::values::PieceValues;
-use crate::{Board, Move, Square};
 
 /// Every variant by its `UCI_Variant` name, the default first.
-pub const VARIANTS: [&str; 10] = [
+pub const VARIANTS: [&str; 11] = [
     "freedom",
     "classic",
     "brainking",
@@ -28,6 +25,7 @@ pub const VARIANTS: [&str; 10] = [
     "gollon2",
     "diechess",
     "brainking10",
+    "grand",
 ];
 
 /// The dice of a `go roll` or `legalmoves roll`.
@@ -73,8 +71,8 @@ pub struct GameHandle {
 enum Played {
     /// The variants of one move a turn, whatever their board.
     OneTurn(Box<dyn OneTurnGame>),
-    /// Several micro-moves a turn.
-    Micro(Box<MicroGame<MicroVariant>>),
+    /// Several micro-moves a turn, whatever their board.
+    Micro(Box<dyn MicroTurnGame>),
 }
 
 impl GameHandle {
@@ -92,18 +90,8 @@ impl GameHandle {
         recapture: Option<&str>,
         turns: &[String],
     ) -> Result<GameHandle, String> {
-        let mut handle = if let Some(rules) = MicroVariant::from_name(variant) {
-            if chess960 {
-                return Err(format!("{} is played from the standard start only", rules.name()));
-            }
-            if recapture.is_some() {
-                return Err("a recapture square is only part of freedom".into());
-            }
-            let start = match fen {
-                Some(text) => rules.parse_dfen(text)?,
-                None => rules.startpos(),
-            };
-            GameHandle { played: Played::Micro(Box::new(MicroGame::new(rules, start))) }
+        let mut handle = if let Some(game) = crate::rules::micro_game(variant, chess960, fen, recapture) {
+            GameHandle { played: Played::Micro(game?) }
         } else {
             let game = crate::rules::one_turn_game(variant, chess960, fen, recapture)
                 .ok_or_else(|| format!("unknown variant '{variant}' (one of {})", VARIANTS.join(", ")))??;
@@ -119,7 +107,7 @@ impl GameHandle {
     pub fn variant(&self) -> &'static str {
         match &self.played {
             Played::OneTurn(g) => g.name(),
-            Played::Micro(g) => g.rules().name(),
+            Played::Micro(g) => g.name(),
         }
     }
 
@@ -127,7 +115,7 @@ impl GameHandle {
     pub fn bench_suite(&self) -> crate::bench::BenchSuite {
         match &self.played {
             Played::OneTurn(g) => g.bench_suite(),
-            Played::Micro(g) => g.rules().bench_suite(),
+            Played::Micro(g) => g.bench_suite(),
         }
     }
 
@@ -149,7 +137,7 @@ impl GameHandle {
     pub fn uses_tables(&self) -> Result<(), String> {
         match &self.played {
             Played::OneTurn(g) => g.uses_tables(),
-            Played::Micro(_) => Ok(()),
+            Played::Micro(g) => g.uses_tables(),
         }
     }
 
@@ -162,7 +150,7 @@ impl GameHandle {
     pub fn dice(&self) -> usize {
         match &self.played {
             Played::OneTurn(g) => g.dice(),
-            Played::Micro(g) => g.rules().dice(),
+            Played::Micro(g) => g.dice(),
         }
     }
 
@@ -171,7 +159,7 @@ impl GameHandle {
     pub fn roll_meaning(&self, roll: &Roll) -> String {
         match &self.played {
             Played::OneTurn(g) => g.roll_meaning(roll),
-            Played::Micro(g) => g.rules().roll_meaning(roll),
+            Played::Micro(g) => g.roll_meaning(roll),
         }
     }
 
@@ -179,7 +167,7 @@ impl GameHandle {
     pub fn dice_left(&self) -> Option<Roll> {
         match &self.played {
             Played::OneTurn(_) => None,
-            Played::Micro(g) => g.rules().roll_left(g.position()),
+            Played::Micro(g) => g.roll_left(),
         }
     }
 
@@ -188,7 +176,7 @@ impl GameHandle {
     pub fn play(&mut self, turn: &str) -> Result<(), String> {
         match &mut self.played {
             Played::OneTurn(g) => g.play(turn),
-            Played::Micro(g) => g.play_text(turn, None).map(|_| ()),
+            Played::Micro(g) => g.play(turn, None),
         }
     }
 
@@ -199,12 +187,7 @@ impl GameHandle {
     pub fn start_turn(&mut self, roll: &Roll) -> Result<bool, String> {
         match &mut self.played {
             Played::OneTurn(g) => Err(format!("{} plays one move a turn: play the turn whole", g.name())),
-            Played::Micro(g) => {
-                if roll.dice() != g.rules().dice() {
-                    return Err(format!("{} rolls {} dice, not {}", g.rules().name(), g.rules().dice(), roll.dice()));
-                }
-                g.start_turn(roll)
-            }
+            Played::Micro(g) => g.start_turn(roll),
         }
     }
 
@@ -220,7 +203,7 @@ impl GameHandle {
     pub fn partial_turn(&self) -> String {
         match &self.played {
             Played::OneTurn(_) => "0000".into(),
-            Played::Micro(g) => g.partial_turn().to_uci(false),
+            Played::Micro(g) => g.partial_turn(),
         }
     }
 
@@ -238,10 +221,7 @@ impl GameHandle {
                 }
                 None => g.play(turn),
             },
-            Played::Micro(g) => {
-                let roll = roll.filter(|_| !g.position().in_turn());
-                g.play_text(turn, roll).map(|_| ())
-            }
+            Played::Micro(g) => g.play(turn, roll),
         }
     }
 
@@ -260,9 +240,7 @@ impl GameHandle {
     pub fn canonical(&self, text: &str) -> Option<String> {
         match &self.played {
             Played::OneTurn(g) => g.canonical(text),
-            Played::Micro(g) => crate::rules::micro::parse_turn(g.rules(), g.position(), text)
-                .ok()
-                .map(|moves| MicroTurn::new(&moves).to_uci(false)),
+            Played::Micro(g) => g.canonical(text),
         }
     }
 
@@ -278,35 +256,16 @@ impl GameHandle {
     pub fn start_fen(&self) -> String {
         match &self.played {
             Played::OneTurn(g) => g.start_fen(),
-            Played::Micro(g) => g.rules().dfen(g.start()),
+            Played::Micro(g) => g.start_fen(),
         }
     }
 
     /// The material a turn wins at once, in centipawns by the documents' values (a king taken
     /// counts 100,000): what the `greedy` baseline plays for.
     pub fn material_gain(&self, turn: &str) -> i32 {
-        const KING: i32 = crate::one_turn::KING_GAIN;
-        let gain = |board: &Board, m: Move, values: &PieceValues| {
-            let victim = board.captured_square(m).and_then(|sq| board.role_at(sq));
-            let promotion = m.promotion_role().map_or(0, |r| values.of(r) - values.of(crate::Role::Pawn));
-            match victim {
-                Some(crate::Role::King) => KING + promotion,
-                Some(r) => values.of(r) + promotion,
-                None => promotion,
-            }
-        };
         match &self.played {
             Played::OneTurn(g) => g.material_gain(turn),
-            Played::Micro(g) => {
-                let Ok(moves) = crate::rules::micro::parse_turn(g.rules(), g.position(), turn) else { return 0 };
-                let mut pos = g.position().clone();
-                let mut total = 0;
-                for m in moves {
-                    total += gain(&pos.board, m, &g.rules().piece_values());
-                    pos = pos.after_micro(m, &[]);
-                }
-                total
-            }
+            Played::Micro(g) => g.material_gain(turn),
         }
     }
 
@@ -322,7 +281,7 @@ impl GameHandle {
     pub fn fen(&self) -> String {
         match &self.played {
             Played::OneTurn(g) => g.fen(),
-            Played::Micro(g) => g.rules().dfen(g.position()),
+            Played::Micro(g) => g.fen(),
         }
     }
 
@@ -353,7 +312,7 @@ impl GameHandle {
     pub fn size(&self) -> (u8, u8) {
         match &self.played {
             Played::OneTurn(g) => g.size(),
-            Played::Micro(_) => (8, 8),
+            Played::Micro(g) => g.size(),
         }
     }
 
@@ -371,7 +330,7 @@ impl GameHandle {
     pub fn moving_role(&self, turn: &str, roll: Option<&Roll>) -> Option<crate::Role> {
         match &self.played {
             Played::OneTurn(g) => g.moving_role(turn, roll),
-            Played::Micro(_) => self.piece_on(turn.get(..2)?).map(|p| p.role),
+            Played::Micro(g) => g.moving_role(turn),
         }
     }
 
@@ -397,7 +356,7 @@ impl GameHandle {
     fn piece_at(&self, file: u8, rank: u8) -> Option<crate::Piece> {
         match &self.played {
             Played::OneTurn(g) => g.piece_at(file, rank),
-            Played::Micro(g) => g.position().board.piece_at(Square::from_coords(file, rank)),
+            Played::Micro(g) => g.piece_at(file, rank),
         }
     }
 
@@ -412,7 +371,7 @@ impl GameHandle {
     pub(crate) fn chess_board(&self) -> Option<&Board> {
         match &self.played {
             Played::OneTurn(g) => g.chess_board(),
-            Played::Micro(g) => Some(&g.position().board),
+            Played::Micro(g) => g.chess_board(),
         }
     }
 
@@ -420,7 +379,7 @@ impl GameHandle {
     pub fn side_to_move(&self) -> Color {
         match &self.played {
             Played::OneTurn(g) => g.side_to_move(),
-            Played::Micro(g) => g.position().board.turn(),
+            Played::Micro(g) => g.side_to_move(),
         }
     }
 
@@ -428,7 +387,7 @@ impl GameHandle {
     pub fn fullmove_number(&self) -> u32 {
         match &self.played {
             Played::OneTurn(g) => g.fullmove(),
-            Played::Micro(g) => g.position().board.fullmove_number(),
+            Played::Micro(g) => g.fullmove(),
         }
     }
 
@@ -436,7 +395,7 @@ impl GameHandle {
     pub fn key(&self) -> u64 {
         match &self.played {
             Played::OneTurn(g) => g.key(),
-            Played::Micro(g) => g.position().hash(),
+            Played::Micro(g) => g.key(),
         }
     }
 
@@ -444,36 +403,17 @@ impl GameHandle {
     pub fn turns(&self) -> Vec<String> {
         match &self.played {
             Played::OneTurn(g) => g.turns(),
-            Played::Micro(g) => g.turns().iter().map(|t| t.to_uci(false)).collect(),
+            Played::Micro(g) => g.turns(),
         }
     }
 
     /// Checks a roll against the variant: as many faces as it rolls, or in a turn in progress
     /// exactly the dice left.
     pub fn check_roll(&self, faces: &[u8]) -> Result<Roll, String> {
-        let roll = match &self.played {
-            Played::OneTurn(g) => g.roll_of(faces)?,
-            Played::Micro(g) => g.rules().roll_of(faces).map_err(|e| e.to_string())?,
-        };
         match &self.played {
-            Played::OneTurn(_) => {}
-            Played::Micro(g) => match g.rules().roll_left(g.position()) {
-                Some(left) if left != roll => {
-                    return Err(format!("the turn in progress has the dice {left} left, not {roll}"));
-                }
-                Some(_) => {}
-                None if roll.dice() != g.rules().dice() => {
-                    return Err(format!(
-                        "{} rolls {} dice, but {} faces were given (fewer only in a turn in progress)",
-                        g.rules().name(),
-                        g.rules().dice(),
-                        roll.dice()
-                    ));
-                }
-                None => {}
-            },
+            Played::OneTurn(g) => g.roll_of(faces),
+            Played::Micro(g) => g.check_roll(faces),
         }
-        Ok(roll)
     }
 
     /// The turns playable without rolling (Freedom moves), sorted; empty when there are none.
@@ -502,12 +442,7 @@ impl GameHandle {
                 }
                 RollSpec::Faces(faces) => Ok(g.allowed_turns(Some(&self.check_roll(faces)?))),
             },
-            Played::Micro(g) => {
-                let pos = self.rolled_micro(g, roll)?;
-                let mut turns = Vec::new();
-                for_each_turn(g.rules(), &pos, &mut PlanCache::default(), &mut |t, _| turns.push(t.to_uci(false)));
-                Ok(sorted_texts(turns))
-            }
+            Played::Micro(g) => Ok(sorted_texts(g.allowed_turns(&self.rolled_micro(g.as_ref(), roll)?))),
         }
     }
 
@@ -519,13 +454,7 @@ impl GameHandle {
                 if let Some(end) = self.end() {
                     return Err(format!("the game is over ({end}); no roll can be played"));
                 }
-                let pos = self.rolled_micro(g, roll)?;
-                Ok(crate::rules::micro::count_turns(
-                    g.rules(),
-                    &pos,
-                    &mut PlanCache::default(),
-                    &mut std::collections::HashMap::new(),
-                ))
+                Ok(g.count_turns(&self.rolled_micro(g.as_ref(), roll)?))
             }
         }
     }
@@ -539,9 +468,7 @@ impl GameHandle {
                 if let Some(end) = self.end() {
                     return Err(format!("the game is over ({end}); no roll can be played"));
                 }
-                let pos = self.rolled_micro(g, roll)?;
-                Ok(crate::rules::micro::nth_turn(g.rules(), &pos, k, &mut PlanCache::default())
-                    .map(|t| t.to_uci(false)))
+                Ok(g.nth_turn(&self.rolled_micro(g.as_ref(), roll)?, k))
             }
         }
     }
@@ -556,11 +483,9 @@ impl GameHandle {
             Played::OneTurn(_) => {
                 self.allowed_turns(&RollSpec::Faces(roll.faces().to_vec())).is_ok_and(|l| l.iter().any(|t| t == turn))
             }
-            Played::Micro(g) => {
-                let Ok(pos) = self.rolled_micro(g, &RollSpec::Faces(roll.faces().to_vec())) else { return false };
-                let Ok(moves) = crate::rules::micro::parse_turn(g.rules(), &pos, turn) else { return false };
-                crate::rules::micro::play_turn(g.rules(), &pos, &moves, &mut PlanCache::new(12)).is_ok()
-            }
+            Played::Micro(g) => self
+                .rolled_micro(g.as_ref(), &RollSpec::Faces(roll.faces().to_vec()))
+                .is_ok_and(|roll| g.allows(turn, &roll)),
         }
     }
 
@@ -579,9 +504,7 @@ impl GameHandle {
                 if let Some(end) = self.end() {
                     return Err(format!("the game is over ({end}); no roll can be played"));
                 }
-                let pos = self.rolled_micro(g, roll)?;
-                let (turn, gain) = crate::search::baseline::greedy(g.rules(), &pos, &g.rules().piece_values());
-                Ok((turn.to_uci(false), gain))
+                Ok(g.greedy_turn(&self.rolled_micro(g.as_ref(), roll)?))
             }
         }
     }
@@ -595,27 +518,17 @@ impl GameHandle {
                 if let Some(end) = self.end() {
                     return Err(format!("the game is over ({end}); no roll can be played"));
                 }
-                let pos = self.rolled_micro(g, roll)?;
-                let mut steps = StepList::new();
-                allowed_steps(g.rules(), &pos, &mut PlanCache::default(), &mut steps);
-                let first = sorted_texts(steps.iter().map(|s| s.mv.to_uci(false).to_string()));
+                let first = sorted_texts(g.first_moves(&self.rolled_micro(g.as_ref(), roll)?));
                 Ok(if first.is_empty() { vec!["0000".into()] } else { first })
             }
         }
     }
 
-    /// The position of a micro-move game after `roll` (or, in a turn in progress, with its dice).
-    fn rolled_micro<R: MicroRules + Clone>(
-        &self,
-        g: &MicroGame<R>,
-        roll: &RollSpec,
-    ) -> Result<crate::rules::micro::PositionOf<R>, String> {
+    /// The roll a micro-move game is asked about, checked (in a turn in progress, its dice).
+    fn rolled_micro(&self, g: &dyn MicroTurnGame, roll: &RollSpec) -> Result<Roll, String> {
         match roll {
-            RollSpec::Any => Err(format!("{} has no free turn: give the dice", g.rules().name())),
-            RollSpec::Faces(faces) => {
-                let roll = self.check_roll(faces)?;
-                Ok(if g.position().in_turn() { g.position().clone() } else { g.rules().rolled(g.position(), &roll) })
-            }
+            RollSpec::Any => Err(format!("{} has no free turn: give the dice", g.name())),
+            RollSpec::Faces(faces) => g.check_roll(faces),
         }
     }
 
@@ -633,8 +546,7 @@ impl GameHandle {
         }
         match &self.played {
             Played::OneTurn(g) => g.outcomes(),
-            Played::Micro(g) if g.position().in_turn() => OutcomeList::new(),
-            Played::Micro(g) => g.rules().outcomes(g.position()),
+            Played::Micro(g) => g.outcomes(),
         }
     }
 
@@ -657,16 +569,7 @@ impl GameHandle {
         let mut lines = Vec::new();
         match &self.played {
             Played::OneTurn(g) => lines.extend(g.state_lines()),
-            Played::Micro(g) => {
-                let pos = g.position();
-                let targets: Vec<String> = pos.ep_targets.into_iter().map(|s| s.to_string()).collect();
-                if !targets.is_empty() {
-                    lines.push(format!("En-passant targets: {}", targets.join(" ")));
-                }
-                if let Some(roll) = g.rules().roll_left(pos) {
-                    lines.push(format!("Turn in progress, dice left: {roll}"));
-                }
-            }
+            Played::Micro(g) => lines.extend(g.state_lines()),
         }
         lines
     }
@@ -684,9 +587,7 @@ impl GameHandle {
         }
         match &self.played {
             Played::OneTurn(g) => g.perft(depth, stop, &mut counted),
-            Played::Micro(g) => Ok(crate::perft::perft_divide_until(&g.position().board, depth, stop, |m, n| {
-                counted(&m.to_uci(false).to_string(), n)
-            })),
+            Played::Micro(g) => Ok(g.perft(depth, stop, &mut counted)),
         }
     }
 
@@ -718,24 +619,12 @@ impl GameHandle {
                 g.search(root, limits, options, shared, report)
             }
             Played::Micro(g) => {
-                let position = match root {
-                    SearchRoot::Decision => g.position().clone(),
-                    SearchRoot::Rolled(spec) => self.rolled_micro(g, spec)?,
+                let roll = match root {
+                    SearchRoot::Decision => None,
+                    SearchRoot::Rolled(spec) => Some(self.rolled_micro(g.as_ref(), spec)?),
                     SearchRoot::Only(_) => return Err("searchmoves is not available with several moves a turn".into()),
                 };
-                let params = options.eval.as_deref().cloned().unwrap_or_else(|| g.rules().default_eval());
-                let eval = StaticEval::new(params);
-                let input = MicroInput {
-                    rules: g.rules(),
-                    eval: &eval,
-                    position: &position,
-                    history: g.hashes(),
-                    limits,
-                    options,
-                };
-                let text = |r: &SearchResult<MicroTurn>| map_result(r, |t| t.to_uci(false));
-                let result = crate::search::search_micro(&input, shared, &mut |r| report(&text(r)));
-                Ok(text(&result))
+                Ok(g.search(roll.as_ref(), limits, options, shared, report))
             }
         }
     }
@@ -750,10 +639,7 @@ impl GameHandle {
             Played::OneTurn(g) => {
                 Err(format!("expectimax2 plays the variants of several moves a turn, not {}", g.name()))
             }
-            Played::Micro(g) => {
-                let pos = self.rolled_micro(g, roll)?;
-                Ok(crate::search::baseline::expectimax2(g.rules(), &pos).0.to_uci(false))
-            }
+            Played::Micro(g) => Ok(g.baseline_turn(&self.rolled_micro(g.as_ref(), roll)?)),
         }
     }
 
@@ -763,24 +649,7 @@ impl GameHandle {
     pub fn san(&self, turn: &str) -> String {
         match &self.played {
             Played::OneTurn(g) => g.san(turn),
-            Played::Micro(g) => {
-                let Ok(moves) = crate::rules::micro::parse_turn(g.rules(), g.position(), turn) else {
-                    return turn.to_string();
-                };
-                if moves.is_empty() {
-                    return "--".into();
-                }
-                let mut pos = g.position().clone();
-                let mut parts = Vec::new();
-                for m in moves {
-                    pos.dice = crate::rules::micro::DicePool::ONE_EACH;
-                    let mut candidates = crate::movegen::MoveList::new();
-                    g.rules().micro_moves(&pos, &mut candidates);
-                    parts.push(crate::san::san_body(&pos.board, m, &candidates));
-                    pos = pos.after_micro(m, &[]);
-                }
-                parts.join(",")
-            } // Die Chess writes its moves as the protocol does, and not moving as any pass.
+            Played::Micro(g) => g.san(turn),
         }
     }
 
@@ -792,19 +661,7 @@ impl GameHandle {
         }
         match &self.played {
             Played::OneTurn(g) => g.parse_san(text),
-            Played::Micro(g) => {
-                let mut pos = g.position().clone();
-                let mut moves = Vec::new();
-                for part in text.split(',') {
-                    pos.dice = crate::rules::micro::DicePool::ONE_EACH;
-                    let mut candidates = crate::movegen::MoveList::new();
-                    g.rules().micro_moves(&pos, &mut candidates);
-                    let m = crate::san::from_san(&pos.board, part, &candidates)?;
-                    moves.push(m.to_uci(false).to_string());
-                    pos = pos.after_micro(m, &[]);
-                }
-                (moves.len() <= crate::rules::dice::MAX_DICE).then(|| moves.join(","))
-            }
+            Played::Micro(g) => g.parse_san(text),
         }
     }
 
@@ -821,7 +678,7 @@ impl GameHandle {
     pub fn starting_eval(&self) -> EvalParams {
         match &self.played {
             Played::OneTurn(g) => EvalParams::from_values(g.piece_values()),
-            Played::Micro(g) => EvalParams::from_values(g.rules().piece_values()),
+            Played::Micro(g) => EvalParams::from_values(g.piece_values()),
         }
     }
 
@@ -829,15 +686,15 @@ impl GameHandle {
     pub fn default_eval(&self) -> EvalParams {
         match &self.played {
             Played::OneTurn(g) => g.default_eval(),
-            Played::Micro(g) => g.rules().default_eval(),
+            Played::Micro(g) => g.default_eval(),
         }
     }
 
     /// Dice a turn in progress has left, as DFEN letters (for display).
     pub fn dice_letters(&self) -> Option<String> {
         match &self.played {
-            Played::Micro(g) if g.position().in_turn() => Some(g.position().dice.letters(self.side_to_move())),
-            _ => None,
+            Played::Micro(g) => g.dice_letters(),
+            Played::OneTurn(_) => None,
         }
     }
 }

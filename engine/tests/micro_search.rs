@@ -4,8 +4,9 @@
 //! come) and in turns (dice left). And what the search finds: a king capture the dice allow, its probability.
 
 use alea_engine::Board;
+use alea_engine::eval::MicroEval;
 use alea_engine::eval::StaticEval;
-use alea_engine::rules::micro::{MicroPosition, MicroRules, PlanCache, StepList, after_step, allowed_steps};
+use alea_engine::rules::micro::{MicroPosition, MicroRules, PlanCache, PositionOf, StepsOf, after_step, allowed_steps};
 use alea_engine::rules::{Burmese, DiceChess3, Gollon, Gollon2};
 use alea_engine::rules::{GameResult, Roll};
 use alea_engine::search::equity::Equity;
@@ -28,11 +29,11 @@ fn careful_eval() -> StaticEval {
 }
 
 /// The plain expectiminimax: the value of a turn's start for its side to move.
-fn plain_turn_start<R: MicroRules<Board = Board>>(
+fn plain_turn_start<R: MicroRules, E: MicroEval<R::Board>>(
     rules: &R,
-    eval: &StaticEval,
+    eval: &E,
     equity: &Equity,
-    pos: &MicroPosition,
+    pos: &PositionOf<R>,
     depth: i32,
     ply: usize,
     cache: &mut PlanCache,
@@ -60,16 +61,16 @@ fn plain_turn_start<R: MicroRules<Board = Board>>(
 }
 
 /// The plain expectiminimax: the best rest of a turn for the mover.
-fn plain_decision<R: MicroRules<Board = Board>>(
+fn plain_decision<R: MicroRules, E: MicroEval<R::Board>>(
     rules: &R,
-    eval: &StaticEval,
+    eval: &E,
     equity: &Equity,
-    pos: &MicroPosition,
+    pos: &PositionOf<R>,
     depth: i32,
     ply: usize,
     cache: &mut PlanCache,
 ) -> i32 {
-    let mut steps = StepList::new();
+    let mut steps = StepsOf::<R>::new();
     allowed_steps(rules, pos, cache, &mut steps);
     if steps.is_empty() {
         return -plain_turn_start(rules, eval, equity, &pos.finish_turn(), depth - 1, ply + 1, cache);
@@ -92,10 +93,10 @@ fn searched(eval: &StaticEval, pos: &MicroPosition, depth: u32, pruning: ChanceP
     searched_in(&DiceChess3, eval, pos, depth, pruning, use_tt)
 }
 
-fn searched_in<R: MicroRules<Board = Board> + Sync>(
+fn searched_in<R: MicroRules + Sync, E: MicroEval<R::Board>>(
     rules: &R,
-    eval: &StaticEval,
-    pos: &MicroPosition,
+    eval: &E,
+    pos: &PositionOf<R>,
     depth: u32,
     pruning: ChancePruning,
     use_tt: bool,
@@ -141,7 +142,7 @@ fn random_positions_of<R: MicroRules<Board = Board>>(
                 break;
             }
             pos = rules.rolled(&pos, &random_roll(rules, &pos, &mut rng));
-            let mut steps = StepList::new();
+            let mut steps = StepsOf::<R>::new();
             loop {
                 allowed_steps(rules, &pos, &mut cache, &mut steps);
                 if steps.is_empty() {
@@ -187,14 +188,14 @@ fn check(eval: &StaticEval, positions: &[MicroPosition], depths: std::ops::Range
     check_in(&DiceChess3, eval, positions, depths);
 }
 
-fn check_in<R: MicroRules<Board = Board> + Sync>(
+fn check_in<R: MicroRules + Sync, E: MicroEval<R::Board>>(
     rules: &R,
-    eval: &StaticEval,
-    positions: &[MicroPosition],
+    eval: &E,
+    positions: &[PositionOf<R>],
     depths: std::ops::RangeInclusive<u32>,
 ) {
     let mut cache = PlanCache::default();
-    let equity = Equity::new(eval.params.result_scale);
+    let equity = Equity::new(eval.result_scale());
     let mut failures = Vec::new();
     for pos in positions {
         for depth in depths.clone() {
@@ -219,6 +220,29 @@ fn check_in<R: MicroRules<Board = Board> + Sync>(
 fn star1_and_star2_equal_plain_expectiminimax_at_depth_1() {
     check(&eval(), &random_positions(1, 16, 20), 1..=1);
     check(&careful_eval(), &random_positions(3, 16, 20), 1..=1);
+}
+
+/// Grand Dice Chess on its 12x12 board: four dice (126 outcomes), non-pawn dice optional, a pawn
+/// die compulsory while a pawn can move, several kings; small endgames, so that the plain
+/// expectiminimax can list every turn.
+#[test]
+fn grand_star1_and_star2_equal_plain_expectiminimax() {
+    use alea_engine::big::BigEval;
+    use alea_engine::rules::Grand;
+    let eval = BigEval::new(PieceValues([100, 300, 300, 500, 900, 0]));
+    let positions: Vec<_> = [
+        "k11/12/12/12/12/12/12/12/12/12/4P7/K11 w - - 0 1",
+        "k5k5/1p10/12/12/12/12/12/12/12/12/12/K5K5 b - - 0 1",
+        "k11/1p10/12/12/12/12/12/12/12/12/12/K4R6 w - - 0 1 PR",
+        "k11/12/12/12/12/12/12/12/12/12/6p5/K4N6 b - - 0 1 pq",
+        "1k1k8/12/12/12/12/12/12/12/12/12/12/1R1K8 w - - 0 1 RK",
+        "k11/12/12/12/12/12/12/12/12/12/4P7/K11 w - - 0 1 P",
+    ]
+    .iter()
+    .map(|d| Grand.parse_dfen(d).expect("a DFEN"))
+    .collect();
+    check_in(&Grand, &eval, &positions, 1..=1);
+    check_in(&Grand, &eval, &positions[5..], 2..=2);
 }
 
 /// Burmese: any die may go unused, so every turn may stop early (and the search weighs stopping).

@@ -63,6 +63,8 @@ impl PartialEq for BigBoard {
     }
 }
 
+impl Eq for BigBoard {}
+
 /// Zobrist keys: a piece on a padded cell, Black to move, an en-passant file.
 struct Keys {
     pieces: [[u64; CELLS]; 12],
@@ -99,6 +101,11 @@ fn keys() -> &'static Keys {
 
 fn piece_key(piece: Piece, sq: BigSquare) -> u64 {
     keys().pieces[piece.color.index() * 6 + piece.role.index()][sq.index()]
+}
+
+/// A key for a square alone (the square of a turn's moving piece), apart from the pieces' keys.
+pub(crate) fn square_key(sq: BigSquare) -> u64 {
+    keys().pieces[0][sq.index()].rotate_left(23) ^ keys().black
 }
 
 impl BigBoard {
@@ -322,7 +329,7 @@ impl BigBoard {
 
     /// How far a pawn of `color` on `sq` has come from its second rank (pawns never stand on
     /// a first or last rank).
-    fn steps_of(&self, color: Color, sq: BigSquare) -> u16 {
+    pub(crate) fn steps_of(&self, color: Color, sq: BigSquare) -> u16 {
         u16::from(match color {
             Color::White => sq.rank().saturating_sub(1),
             Color::Black => (self.spec.ranks - 2).saturating_sub(sq.rank()),
@@ -401,6 +408,29 @@ impl BigBoard {
         next.turn = !self.turn;
         next.hash ^= keys().black;
         next
+    }
+
+    /// Plays `m` as one micro-move of a turn (the side to move stays, and no en-passant target
+    /// is set: the big board's micro-move variant has no double step): the moving piece's type,
+    /// and whether it captured or moved a pawn.
+    pub fn play_micro(&mut self, m: BigMove) -> (Role, bool) {
+        let mover = self.take(m.from).expect("a micro-move starts on a piece");
+        let captured = self.take(m.to);
+        self.put(m.to, Piece { color: mover.color, role: m.promotion.unwrap_or(mover.role) });
+        self.set_ep(None);
+        (mover.role, mover.role == Role::Pawn || captured.is_some())
+    }
+
+    /// Ends a turn of micro-moves: the halfmove clock counts turns (reset by a turn with a
+    /// capture or a pawn move), and the other side is to move.
+    pub fn finish_turn(&mut self, irreversible: bool) {
+        self.set_ep(None);
+        self.halfmove = if irreversible { 0 } else { self.halfmove + 1 };
+        if self.turn == Color::Black {
+            self.fullmove += 1;
+        }
+        self.turn = !self.turn;
+        self.hash ^= keys().black;
     }
 
     /// The position after a passed turn: the other side to move, no en-passant target.

@@ -74,3 +74,58 @@ impl<R: Rules<Position = BigBoard, Turn = BigMove>> Evaluator<R> for BigEval {
         board.turn().index() * 2048 + (own(m.from) * 144 + own(m.to)) % 2048
     }
 }
+
+/// The search of micro-move turns (`grand`) scores its leaves with the same material and pawn
+/// progress, and bounds a last micro-move by the score after it without playing it; no king
+/// danger.
+impl crate::eval::MicroEval<BigBoard> for BigEval {
+    /// The White score itself: a micro-move changes it by what it moves, takes and makes.
+    type Parts = i32;
+
+    #[inline]
+    fn white_score(&self, board: &BigBoard) -> i32 {
+        BigEval::white_score(self, board)
+    }
+
+    fn piece_values(&self) -> &PieceValues {
+        &self.values
+    }
+
+    fn result_scale(&self) -> f64 {
+        crate::params::DEFAULT_RESULT_SCALE
+    }
+
+    fn king_danger(&self) -> i32 {
+        0
+    }
+
+    #[inline]
+    fn parts(&self, board: &BigBoard) -> Option<i32> {
+        Some(BigEval::white_score(self, board))
+    }
+
+    /// The score after `m` from the score before: the mover's pawn progress, its promotion, and
+    /// the piece it takes (with that piece's progress, for a pawn).
+    #[inline]
+    fn white_after(&self, board: &BigBoard, white: i32, m: BigMove) -> Option<i32> {
+        let mover = board.piece_at(m.from)?;
+        let sign = |c: Color| if c == Color::White { 1 } else { -1 };
+        let progress = |c: Color, sq: super::BigSquare| PAWN_STEP * i32::from(board.steps_of(c, sq));
+        let mut ours = 0;
+        if mover.role == Role::Pawn {
+            ours -= progress(mover.color, m.from);
+            match m.promotion {
+                Some(role) => ours += self.values.of(role) - self.values.of(Role::Pawn),
+                None => ours += progress(mover.color, m.to),
+            }
+        }
+        let mut theirs = 0;
+        if let Some(victim) = board.captured(m) {
+            theirs -= self.values.of(victim.role);
+            if victim.role == Role::Pawn {
+                theirs -= progress(victim.color, m.to);
+            }
+        }
+        Some(white + sign(mover.color) * ours - sign(mover.color) * theirs)
+    }
+}

@@ -7,6 +7,7 @@
 
 pub mod board;
 pub mod eval;
+pub mod micro_board;
 pub mod movegen;
 pub mod perft;
 pub mod san;

@@ -6,6 +6,7 @@
 use super::board::{BigBoard, Cell};
 use super::square::{BigSquare, STRIDE};
 use crate::piece::{Color, Role};
+use crate::rules::micro_board::MoveBuffer;
 use std::fmt;
 
 const N: i16 = STRIDE as i16;
@@ -65,6 +66,13 @@ impl BigBoard {
     /// Every pseudo-legal move of the side to move, appended to `out` (nothing once a side has
     /// lost its last king).
     pub fn moves(&self, out: &mut BigMoveList) {
+        self.role_moves(0x3f, out);
+    }
+
+    /// The pseudo-legal moves of the side to move's pieces of the roles in `roles` (a bit per
+    /// role index), appended to `out` in [`BigBoard::moves`]'s order (nothing once a side has
+    /// lost its last king).
+    pub fn role_moves(&self, roles: u8, out: &mut impl MoveBuffer<BigMove>) {
         let us = self.turn();
         if self.kings(Color::White) == 0 || self.kings(Color::Black) == 0 {
             return;
@@ -85,14 +93,16 @@ impl BigBoard {
                 row &= row - 1;
                 let from = BigSquare::new(column - 2, rank);
                 let Some(piece) = self.piece_at(from) else { unreachable!("a kept piece is on its square") };
-                self.piece_moves(from, piece.role, tables, out);
+                if roles & (1 << piece.role.index()) != 0 {
+                    self.piece_moves(from, piece.role, tables, out);
+                }
             }
         }
     }
 
     /// The moves of the piece of `role` on `from`, with the mover's side's step tables.
     #[inline]
-    fn piece_moves(&self, from: BigSquare, role: Role, tables: Tables, out: &mut BigMoveList) {
+    fn piece_moves(&self, from: BigSquare, role: Role, tables: Tables, out: &mut impl MoveBuffer<BigMove>) {
         let (knight, king, bishop, rook) = tables;
         match role {
             Role::Pawn => self.pawn_moves(from, out),
@@ -163,7 +173,7 @@ impl BigBoard {
         }
     }
 
-    fn steps(&self, from: BigSquare, offsets: &[i16], out: &mut BigMoveList) {
+    fn steps(&self, from: BigSquare, offsets: &[i16], out: &mut impl MoveBuffer<BigMove>) {
         for &d in offsets {
             let to = (from.index() as i16 + d) as usize;
             if self.open_to_us(to).is_some() {
@@ -172,7 +182,7 @@ impl BigBoard {
         }
     }
 
-    fn slides(&self, from: BigSquare, rays: &[i16], out: &mut BigMoveList) {
+    fn slides(&self, from: BigSquare, rays: &[i16], out: &mut impl MoveBuffer<BigMove>) {
         for &d in rays {
             let mut to = from.index() as i16 + d;
             while let Some(capture) = self.open_to_us(to as usize) {
@@ -185,16 +195,18 @@ impl BigBoard {
         }
     }
 
-    fn pawn_moves(&self, from: BigSquare, out: &mut BigMoveList) {
+    fn pawn_moves<O: MoveBuffer<BigMove>>(&self, from: BigSquare, out: &mut O) {
         let spec = self.spec();
         let (forward, start_rank, last_rank) = match self.turn() {
             Color::White => (N, 1, spec.ranks - 1),
             Color::Black => (-N, spec.ranks - 2, 0),
         };
-        let push = |to: usize, out: &mut BigMoveList| {
+        let push = |to: usize, out: &mut O| {
             let to = BigSquare::from_index(to as u8);
             if to.rank() == last_rank {
-                out.extend(PROMOTIONS.iter().map(|&role| BigMove { from, to, promotion: Some(role) }));
+                for role in PROMOTIONS {
+                    out.push(BigMove { from, to, promotion: Some(role) });
+                }
             } else {
                 out.push(BigMove { from, to, promotion: None });
             }

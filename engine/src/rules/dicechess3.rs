@@ -48,6 +48,11 @@ const BENCH: [BenchCase; 8] = [
 
 impl MicroRules for DiceChess3 {
     type Board = Board;
+    type Eval = crate::eval::StaticEval;
+
+    fn evaluation(&self, params: crate::params::EvalParams) -> crate::eval::StaticEval {
+        crate::eval::StaticEval::new(params)
+    }
 
     fn parse_dfen(&self, text: &str) -> Result<MicroPosition, String> {
         crate::rules::dfen::parse(self, text)

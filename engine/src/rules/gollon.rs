@@ -34,6 +34,11 @@ const BENCH: [BenchCase; 4] = [
 
 impl MicroRules for Gollon {
     type Board = Board;
+    type Eval = crate::eval::StaticEval;
+
+    fn evaluation(&self, params: crate::params::EvalParams) -> crate::eval::StaticEval {
+        crate::eval::StaticEval::new(params)
+    }
 
     fn parse_dfen(&self, text: &str) -> Result<MicroPosition, String> {
         crate::rules::dfen::parse(self, text)

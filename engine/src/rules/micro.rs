@@ -396,6 +396,17 @@ impl<M: MicroMove> fmt::Debug for MicroTurn<M> {
 pub trait MicroRules {
     /// The board the variant is played on.
     type Board: MicroBoard;
+    /// The evaluation the search scores its leaves with.
+    type Eval: crate::eval::MicroEval<Self::Board>;
+
+    /// The evaluation of these parameters (the board's own where its tables do not apply).
+    fn evaluation(&self, params: crate::params::EvalParams) -> Self::Eval;
+
+    /// Can the piece-square tables ([`crate::params::EvalParams`]) evaluate this variant, so
+    /// that `tune` fits them and `EvalFile` loads them? If not, why.
+    fn uses_tables(&self) -> Result<(), String> {
+        Ok(())
+    }
 
     /// The variant's name as `UCI_Variant` spells it.
     fn name(&self) -> &'static str;
@@ -486,6 +497,13 @@ pub trait MicroRules {
     /// rule holds (dicechess3).
     fn dice_optional(&self) -> bool {
         false
+    }
+
+    /// With [`MicroRules::dice_optional`]: may the player stop at `pos`, the dice left unused?
+    /// By default once the turn has made a micro-move (burmese: a turn is at least one where
+    /// one exists).
+    fn may_stop(&self, pos: &MicroPosition<Self::Board>) -> bool {
+        pos.dice.len() < self.dice()
     }
 
     /// Appends the micro-moves the dice left allow that capture or promote (what the search's
@@ -656,7 +674,7 @@ pub fn allowed_steps<R: MicroRules>(rules: &R, pos: &PositionOf<R>, cache: &mut 
             let ends_turn = pos.takes_king(m) || rules.spent(pos, m).len() == left;
             out.push(Step { mv: m, ends_turn, must_take_king: false });
         }
-        if left < rules.dice() {
+        if rules.may_stop(pos) {
             out.push(Step::STOP);
         }
         return;
@@ -747,7 +765,9 @@ pub fn play_turn<R: MicroRules>(
     let mut steps = StepsOf::<R>::new();
     allowed_steps(rules, &pos, cache, &mut steps);
     if turn.is_empty() {
-        return if steps.is_empty() { Ok(pos.finish_turn()) } else { Err(TurnError::PassNotAllowed) };
+        // Passed: where nothing is allowed, or the dice may all be declined.
+        let declined = steps.is_empty() || steps.iter().any(StepOf::<R>::is_stop);
+        return if declined { Ok(pos.finish_turn()) } else { Err(TurnError::PassNotAllowed) };
     }
     for (i, &m) in turn.iter().enumerate() {
         if !pos.in_turn() || steps.is_empty() {

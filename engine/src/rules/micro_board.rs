@@ -21,6 +21,17 @@ pub trait MoveBuffer<T>: Default + std::ops::Deref<Target = [T]> {
     fn clear(&mut self);
 }
 
+impl<T> MoveBuffer<T> for Vec<T> {
+    #[inline]
+    fn push(&mut self, item: T) {
+        Vec::push(self, item);
+    }
+    #[inline]
+    fn clear(&mut self) {
+        Vec::clear(self);
+    }
+}
+
 impl<T, const N: usize> MoveBuffer<T> for ArrayVec<T, N> {
     #[inline]
     fn push(&mut self, item: T) {
@@ -112,6 +123,24 @@ pub trait MicroBoard: Clone + Eq + Debug + Send + Sync + 'static {
 
     /// The move of `moves` that `text` names.
     fn find_move(&self, moves: &[Self::Move], text: &str) -> Option<Self::Move>;
+    /// `m` in SAN without check marks (there is no check), told apart from `candidates`.
+    fn san(&self, m: Self::Move, candidates: &[Self::Move]) -> String;
+    /// The move of `candidates` that the SAN `text` names.
+    fn parse_san(&self, text: &str, candidates: &[Self::Move]) -> Option<Self::Move>;
+    /// `go perft`: each root move's count of move paths `depth` deep (dice ignored), handed to
+    /// `counted` as it is finished; false when `stop` ended the count early.
+    fn perft_divide(
+        &self,
+        depth: u32,
+        stop: &std::sync::atomic::AtomicBool,
+        counted: &mut dyn FnMut(&str, u64),
+    ) -> bool;
+    /// The 8x8 chess board, where this is one (the tables' fits read it).
+    fn chess_board(&self) -> Option<&Board> {
+        None
+    }
+    /// The squares of a set of en-passant targets, by name.
+    fn target_names(targets: Self::Targets) -> Vec<String>;
     /// Does `text` name a castling of chess here (for a variant that has none to say so)?
     fn names_castling(&self, _text: &str) -> bool {
         false
@@ -277,6 +306,32 @@ impl MicroBoard for Board {
 
     fn find_move(&self, moves: &[Move], text: &str) -> Option<Move> {
         crate::movegen::find_uci(self, moves, text)
+    }
+
+    fn san(&self, m: Move, candidates: &[Move]) -> String {
+        crate::san::san_body(self, m, candidates)
+    }
+
+    fn parse_san(&self, text: &str, candidates: &[Move]) -> Option<Move> {
+        crate::san::from_san(self, text, candidates)
+    }
+
+    /// Chess's legal moves, as Stockfish's `go perft` counts them.
+    fn perft_divide(
+        &self,
+        depth: u32,
+        stop: &std::sync::atomic::AtomicBool,
+        counted: &mut dyn FnMut(&str, u64),
+    ) -> bool {
+        crate::perft::perft_divide_until(self, depth, stop, |m, n| counted(&m.to_uci(false).to_string(), n))
+    }
+
+    fn chess_board(&self) -> Option<&Board> {
+        Some(self)
+    }
+
+    fn target_names(targets: Bitboard) -> Vec<String> {
+        targets.into_iter().map(|sq| sq.to_string()).collect()
     }
 
     fn names_castling(&self, text: &str) -> bool {

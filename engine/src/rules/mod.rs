@@ -17,6 +17,7 @@ pub mod diechess;
 pub mod freedom;
 pub mod gollon;
 pub mod gollon2;
+pub mod grand;
 pub mod micro;
 pub mod micro_board;
 pub mod position;
@@ -37,6 +38,7 @@ pub use dicechess3::DiceChess3;
 pub use freedom::Freedom;
 pub use gollon::Gollon;
 pub use gollon2::Gollon2;
+pub use grand::Grand;
 pub use position::Position;
 pub use vegas::Vegas;
 
@@ -387,6 +389,11 @@ macro_rules! dispatch_micro {
 
 impl micro::MicroRules for MicroVariant {
     type Board = crate::board::Board;
+    type Eval = crate::eval::StaticEval;
+
+    fn evaluation(&self, params: crate::params::EvalParams) -> crate::eval::StaticEval {
+        crate::eval::StaticEval::new(params)
+    }
 
     fn parse_dfen(&self, text: &str) -> Result<micro::MicroPosition, String> {
         dispatch_micro!(self, r => r.parse_dfen(text))
@@ -447,6 +454,9 @@ impl micro::MicroRules for MicroVariant {
     }
     fn micro_captures(&self, pos: &micro::MicroPosition, out: &mut crate::movegen::MoveList) {
         dispatch_micro!(self, r => r.micro_captures(pos, out))
+    }
+    fn may_stop(&self, pos: &micro::MicroPosition) -> bool {
+        dispatch_micro!(self, r => r.may_stop(pos))
     }
     fn dice_optional(&self) -> bool {
         dispatch_micro!(self, r => r.dice_optional())
@@ -722,6 +732,42 @@ pub fn one_turn_game(
         return Some(one_start(BrainKing10.name()).and_then(|()| boxed(BrainKing10, fen, recapture)));
     }
     VariantKind::from_name(name).map(|kind| boxed(Variant::new(kind, chess960), fen, recapture))
+}
+
+/// The game of several micro-moves a turn named `name` (a `UCI_Variant` name, any case), from the
+/// DFEN `fen` or its start; `None` if no such variant has several moves a turn. The one place
+/// where these variants are found by name.
+pub fn micro_game(
+    name: &str,
+    chess960: bool,
+    fen: Option<&str>,
+    recapture: Option<&str>,
+) -> Option<Result<Box<dyn crate::micro_game::MicroTurnGame>, String>> {
+    fn boxed<R>(
+        rules: R,
+        chess960: bool,
+        fen: Option<&str>,
+        recapture: Option<&str>,
+    ) -> Result<Box<dyn crate::micro_game::MicroTurnGame>, String>
+    where
+        R: micro::MicroRules + Clone + fmt::Debug + Send + Sync + 'static,
+    {
+        if chess960 {
+            return Err(format!("{} is played from the standard start only", rules.name()));
+        }
+        if recapture.is_some() {
+            return Err("a recapture square is only part of freedom".into());
+        }
+        let start = match fen {
+            Some(text) => rules.parse_dfen(text)?,
+            None => rules.startpos(),
+        };
+        Ok(Box::new(crate::game::MicroGame::new(rules, start)))
+    }
+    if name.eq_ignore_ascii_case(micro::MicroRules::name(&grand::Grand)) {
+        return Some(boxed(grand::Grand, chess960, fen, recapture));
+    }
+    MicroVariant::from_name(name).map(|rules| boxed(rules, chess960, fen, recapture))
 }
 
 /// Why a FEN's placement is no 8x8 board, when its ranks are too many or too few or one of

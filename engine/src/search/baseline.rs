@@ -119,7 +119,7 @@ pub fn greedy<R: MicroRules>(rules: &R, pos: &PositionOf<R>, values: &PieceValue
 }
 
 /// What one micro-move wins at once: its victim (a king [`KING_TAKEN`]) and its promotion.
-fn micro_gain<B: MicroBoard>(pos: &MicroPosition<B>, m: B::Move, values: &PieceValues) -> i32 {
+pub fn micro_gain<B: MicroBoard>(pos: &MicroPosition<B>, m: B::Move, values: &PieceValues) -> i32 {
     let board = &pos.board;
     let promotion = m.promotion_role().map_or(0, |r| values.of(r) - values.of(Role::Pawn));
     match board.captured_role(m) {

@@ -33,6 +33,12 @@ use crate::zobrist::NODE_KIND;
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// The most whole turns a root after the roll lists and searches one by one (each scored, so
+/// that `MultiPV` and a stopped search have them ranked). Beyond it (Gollon's and Grand Dice
+/// Chess's rolls allow hundreds of thousands) the root is searched micro-move by micro-move,
+/// where the table joins the orders of a turn's micro-moves.
+const ROOT_TURNS_LISTED: u64 = 20_000;
+
 /// Nodes between two looks at the clock.
 const CLOCK_INTERVAL: u64 = 1024;
 /// Threads get deep stacks: each decision keeps its lists on the stack.
@@ -143,6 +149,8 @@ pub(crate) struct MicroWorker<'a, R: MicroRules, E> {
     /// elsewhere too.
     quiet_history: Vec<u32>,
     aborted: bool,
+    /// Does the root's roll allow more turns than [`ROOT_TURNS_LISTED`] (once counted)?
+    many_root_turns: Option<bool>,
 }
 
 impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
@@ -183,6 +191,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             outcomes,
             quiet_history: vec![0; 2 * R::Board::SQUARES * R::Board::SQUARES],
             aborted: false,
+            many_root_turns: None,
         }
     }
 
@@ -511,9 +520,17 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
         let pos = input.position;
         let mut outcomes = Vec::new();
         let mut choices = Vec::new();
-        let (best, score, roll_score) = if pos.in_turn() {
+        let multipv = self.options.multipv.max(1);
+        let (best, score, roll_score) = if pos.in_turn() && self.too_many_to_list(pos) {
+            // Micro-move by micro-move, the table joining the orders of a turn's micro-moves:
+            // the best turn alone (`MultiPV` too: hundreds of thousands of turns are not ranked
+            // one by one). Stopped midway, the best of the turns finished (the last
+            // iteration's first, by the table's move) still counts.
+            let (score, turn) = self.root_decision(pos, depth, -INF, INF)?;
+            choices = vec![ScoredChoice { choice: Choice::Turn(turn), score, exact: true, value: None }];
+            (Choice::Turn(turn), score, None)
+        } else if pos.in_turn() {
             // With one choice to score, a stopped iteration's finished turns still count.
-            let multipv = self.options.multipv.max(1);
             choices = self.ranked_turns(pos, depth, multipv, multipv == 1)?;
             let first = choices.first().expect("a turn in progress has a turn");
             (first.choice, first.score, None)
@@ -563,6 +580,17 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             value: None,
         };
         Some(result.in_centipawns(&self.equity))
+    }
+
+    /// Does the roll at the root allow more whole turns than are worth listing one by one
+    /// ([`ROOT_TURNS_LISTED`])? Counted once, with each position of the turn counted once.
+    fn too_many_to_list(&mut self, pos: &PositionOf<R>) -> bool {
+        if self.root_turns.is_empty() && self.many_root_turns.is_none() {
+            let mut memo = std::collections::HashMap::new();
+            let n = crate::rules::micro::count_turns(self.rules, pos, &mut self.cache, &mut memo);
+            self.many_root_turns = Some(n > ROOT_TURNS_LISTED);
+        }
+        self.many_root_turns.unwrap_or(false)
     }
 
     /// Every allowed whole turn from `pos` (a turn in progress), best first, the `multipv` best
@@ -692,24 +720,23 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             let step = steps[usize::from(k)];
             let a = alpha.max(best);
             let child = after_step(self.rules, pos, step);
-            let found = if step.ends_turn {
-                let v = -self.turn_start(&child, depth - 1, -beta, -a, 1);
-                (!self.aborted).then_some((v, TurnOf::<R>::PASS))
+            let v = if step.ends_turn {
+                -self.turn_start(&child, depth - 1, -beta, -a, 1)
             } else {
-                self.root_decision(&child, depth, a, beta)
+                self.decision(&child, depth, a, beta, 0, false)
             };
-            if let Some((v, rest)) = found
-                && v > best
-            {
+            if self.aborted {
+                return (best > -INF).then_some((best, best_turn));
+            }
+            if v > best {
                 best = v;
                 best_index = k;
                 best_turn = if step.is_stop() { TurnOf::<R>::PASS } else { TurnOf::<R>::new(&[step.mv]) };
-                for &m in rest.moves() {
-                    best_turn.push(m);
+                if !step.ends_turn {
+                    for &m in self.rest_of_turn(&child, depth).moves() {
+                        best_turn.push(m);
+                    }
                 }
-            }
-            if self.aborted {
-                return (best > -INF).then_some((best, best_turn));
             }
             if best >= beta {
                 break;
@@ -719,25 +746,57 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
         Some((best, best_turn))
     }
 
+    /// The best rest of the turn from `pos` (a turn in progress just searched `depth` turns
+    /// deep): the table's best micro-move at each point, or where the table no longer holds one,
+    /// a search of the rest.
+    fn rest_of_turn(&mut self, pos: &PositionOf<R>, depth: i32) -> TurnOf<R> {
+        let (mut turn, unknown) = self.follow(pos, |worker, at, steps| {
+            worker.tt_probe(at.hash()).map(|hit| usize::from(hit.best)).filter(|&i| i < steps.len())
+        });
+        if let Some(at) = unknown
+            && let Some((_, rest)) = self.root_decision(&at, depth, -INF, INF)
+        {
+            for &m in rest.moves() {
+                turn.push(m);
+            }
+        }
+        turn
+    }
+
+    /// The turn from `pos` (a turn in progress) made by taking at each point the allowed step
+    /// `pick` names (by its index), until the turn ends; and where `pick` named none, that
+    /// point of the turn.
+    fn follow(
+        &mut self,
+        pos: &PositionOf<R>,
+        mut pick: impl FnMut(&Self, &PositionOf<R>, &StepsOf<R>) -> Option<usize>,
+    ) -> (TurnOf<R>, Option<PositionOf<R>>) {
+        let mut turn = TurnOf::<R>::PASS;
+        let mut at = pos.clone();
+        let mut steps = StepsOf::<R>::new();
+        loop {
+            allowed_steps(self.rules, &at, &mut self.cache, &mut steps);
+            if steps.is_empty() {
+                return (turn, None);
+            }
+            let Some(index) = pick(self, &at, &steps) else { return (turn, Some(at)) };
+            let step = steps[index];
+            if step.is_stop() {
+                return (turn, None);
+            }
+            turn.push(step.mv);
+            if step.ends_turn {
+                return (turn, None);
+            }
+            at = after_step(self.rules, &at, step);
+        }
+    }
+
     /// A result when stopped before the first iteration ended: the first allowed turn, unsearched.
     fn fallback(&mut self, input: &MicroInput<'_, R, E>) -> SearchResult<TurnOf<R>> {
         let pos = input.position;
         let best = if pos.in_turn() {
-            let mut turn = TurnOf::<R>::PASS;
-            let mut at = pos.clone();
-            let mut steps = StepsOf::<R>::new();
-            loop {
-                allowed_steps(self.rules, &at, &mut self.cache, &mut steps);
-                let Some(&step) = steps.first() else { break };
-                if step.is_stop() {
-                    break;
-                }
-                turn.push(step.mv);
-                if step.ends_turn {
-                    break;
-                }
-                at = after_step(self.rules, &at, step);
-            }
+            let (turn, _) = self.follow(pos, |_, _, _| Some(0));
             Choice::Turn(turn)
         } else {
             Choice::Roll

@@ -1,0 +1,159 @@
+//! `grand`: Grand Dice Chess (source 004, shared/RULES.md). A 12x12 board with four kings a side,
+//! four dice a turn (126 outcomes), a micro-move per die whose face is the moving piece's type,
+//! in any order. Non-pawn dice may be left unused; a pawn die must be used while a pawn
+//! micro-move exists (so the turn may stop at any point, `0000` included, unless an unused pawn
+//! die could still move a pawn). Pawns step one square (no double step, no en passant) and
+//! promote on the last rank to a knight, bishop, rook or queen, which may move later in the turn
+//! with its own die. No castling, no check. Taking a king that is not the last does not end the
+//! turn; taking all four wins. Draws as in `dicechess3`.
+
+use crate::bench::{BenchCase, BenchSuite, case};
+use crate::big::{BigBoard, BigEval, BigMove, BigSpec};
+use crate::params::EvalParams;
+use crate::piece::{Color, Role};
+use crate::rules::dice::{OutcomeList, fair_dice};
+use crate::rules::micro::{DicePool, Die, MicroPosition, MicroRules, MovesOf};
+use crate::rules::micro_board::MicroBoard;
+use crate::rules::{EndReason, GameEnd, GameResult};
+use crate::values::PieceValues;
+use arrayvec::ArrayVec;
+
+/// Dice rolled at the start of a turn.
+pub const DICE: usize = 4;
+
+/// The start position (RULES.md).
+pub const START: &str = "r2rq2qr2r/nnbb1kk1bbnn/nnbb1kk1bbnn/r2rq2qr2r/pppppppppppp/pppppppppppp/PPPPPPPPPPPP/PPPPPPPPPPPP/R2RQ2QR2R/NNBB1KK1BBNN/NNBB1KK1BBNN/R2RQ2QR2R w - - 0 1";
+
+/// A middlegame: pawns traded, a queen and a king of each side taken.
+const MIDDLEGAME: &str = "r2rq2qr2r/nnbb1k2bbnn/nnbb1kk1bbnn/r2rq3r2r/pp1ppp1ppppp/2p3p5/4P2P4/PP1PP1PPPP2/R2RQ3R2R/NNBB1KK1BBNN/NNBB1K2BBNN/R2RQ2QR2R w - - 0 20";
+
+/// `alea bench`'s grand positions: after a roll (four micro-moves to choose), searched one turn
+/// deep.
+const BENCH: [BenchCase; 3] = [
+    case("grand start, 1 2 3 5", START, &[1, 2, 3, 5]),
+    case("grand middlegame, 1 1 4 5", MIDDLEGAME, &[1, 1, 4, 5]),
+    case("grand middlegame, 2 3 3 6", MIDDLEGAME, &[2, 3, 3, 6]),
+];
+
+/// Grand Dice Chess.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct Grand;
+
+impl Grand {
+    /// Does the side to move have a pawn micro-move with the board as it stands?
+    fn pawn_can_move(pos: &MicroPosition<BigBoard>) -> bool {
+        let mut pawns: MovesOf<Grand> = ArrayVec::new();
+        pos.board.role_moves(1 << Role::Pawn.index(), &mut pawns);
+        !pawns.is_empty()
+    }
+}
+
+impl MicroRules for Grand {
+    type Board = BigBoard;
+    type Eval = BigEval;
+
+    /// Material and pawn progress ([`BigEval`]); the 8x8 tables do not fit 12x12.
+    fn evaluation(&self, params: EvalParams) -> BigEval {
+        BigEval::new(params.piece_values())
+    }
+
+    fn uses_tables(&self) -> Result<(), String> {
+        Err("grand is played on 12x12, which the 8x8 piece-square tables do not fit (it has its own evaluation)".into())
+    }
+
+    fn name(&self) -> &'static str {
+        "grand"
+    }
+
+    fn startpos(&self) -> MicroPosition<BigBoard> {
+        MicroPosition::new(BigBoard::from_fen(START, BigSpec::GRAND).expect("the start position reads"), ())
+    }
+
+    fn bench_suite(&self) -> BenchSuite {
+        BenchSuite { depth: 1, cases: &BENCH }
+    }
+
+    /// The source gives no values: chess's 1/3/3/5/9 (a king counted as nothing: the search
+    /// sees the loss of the last one as the game's).
+    fn piece_values(&self) -> PieceValues {
+        PieceValues([100, 300, 300, 500, 900, 0])
+    }
+
+    /// A 12x12 FEN (no castling, no en passant) and, in a turn in progress, a 7th field with the
+    /// dice left as piece letters (`PPNQ`; lower case on Black's turn).
+    fn parse_dfen(&self, text: &str) -> Result<MicroPosition<BigBoard>, String> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if fields.len() < 4 || fields.len() > 7 {
+            return Err(format!(
+                "invalid DFEN {:?}: expected placement, side, castling, en passant, the clocks and the dice",
+                text.trim()
+            ));
+        }
+        if fields[2] != "-" {
+            return Err(format!("invalid DFEN: grand has no castling, so no castling rights ({:?})", fields[2]));
+        }
+        if fields[3] != "-" {
+            return Err(format!("invalid DFEN: grand has no en passant ({:?})", fields[3]));
+        }
+        let board = BigBoard::from_fen(&fields[..fields.len().min(6)].join(" "), BigSpec::GRAND)
+            .map_err(|e| format!("invalid DFEN: {e}"))?;
+        let mut pos = MicroPosition::new(board, ());
+        if let Some(&dice) = fields.get(6)
+            && dice != "-"
+        {
+            pos.dice =
+                DicePool::parse_letters(dice, pos.turn(), DICE, "PNBRQK").map_err(|e| format!("invalid DFEN: {e}"))?;
+        }
+        if pos.in_turn() && self.end(&pos).is_some() {
+            return Err("invalid DFEN: the game is over, so no turn is in progress".into());
+        }
+        Ok(pos)
+    }
+
+    fn dfen(&self, pos: &MicroPosition<BigBoard>) -> String {
+        let fen = pos.board.fen();
+        if pos.in_turn() { format!("{fen} {}", pos.dice.letters(pos.turn())) } else { fen }
+    }
+
+    fn dice(&self) -> usize {
+        DICE
+    }
+
+    /// The 126 outcomes of four dice; none once the game is over.
+    fn outcomes(&self, pos: &MicroPosition<BigBoard>) -> OutcomeList {
+        if self.end(pos).is_some() { OutcomeList::new() } else { fair_dice(DICE) }
+    }
+
+    /// All four kings of a side taken, or a hundred turns without a capture or a pawn move.
+    fn end(&self, pos: &MicroPosition<BigBoard>) -> Option<GameEnd> {
+        if let Some(loser) = Color::ALL.into_iter().find(|&c| !pos.board.has_king(c)) {
+            return Some(GameEnd { result: GameResult::Win(!loser), reason: EndReason::KingCapture });
+        }
+        if !pos.in_turn() && pos.board.halfmove_clock() >= 100 {
+            return Some(GameEnd { result: GameResult::Draw, reason: EndReason::FiftyMoveRule });
+        }
+        None
+    }
+
+    /// Each die's piece type's moves (a promoted pawn's new piece moves with its own type's die).
+    fn micro_moves(&self, pos: &MicroPosition<BigBoard>, out: &mut MovesOf<Grand>) {
+        let roles = pos.dice.roles().fold(0u8, |bits, r| bits | 1 << r.index());
+        pos.board.role_moves(roles, out);
+    }
+
+    fn spent(&self, pos: &MicroPosition<BigBoard>, m: BigMove) -> ArrayVec<Die, 2> {
+        let mut dice = ArrayVec::new();
+        dice.push(Die::Piece(pos.board.mover_role(m).expect("a piece on the move's origin")));
+        dice
+    }
+
+    fn dice_optional(&self) -> bool {
+        true
+    }
+
+    /// Any point of the turn, its start included, unless a pawn die is left and a pawn could
+    /// use it.
+    fn may_stop(&self, pos: &MicroPosition<BigBoard>) -> bool {
+        !pos.dice.has(Role::Pawn) || !Grand::pawn_can_move(pos)
+    }
+}
