@@ -273,6 +273,28 @@ try {
   check(true, `a 10x10 move played by taps (${(await state(p)).moves[0].uci})`);
   await waitForOurTurn(p);
   await p.screenshot({ path: join(outDir, 'phone-brainking10.png'), fullPage: true });
+
+  // --- grand on the phone: a 12x12 board that still fits, a micro-move by taps -------------------
+  await p.selectOption('#variant', 'grand');
+  await p.selectOption('#color', 'white');
+  await p.click('#new-game-button');
+  await p.waitForFunction(() => game.variant === 'grand' && document.querySelectorAll('#board .sq').length === 144);
+  await waitForOurTurn(p);
+  const wide12 = await p.evaluate(() => document.documentElement.scrollWidth);
+  const box12 = await p.locator('#board').boundingBox();
+  check(wide12 <= 375 && box12.width <= 375 && box12.width >= 250,
+    `the 12x12 board fits the phone (${Math.round(box12.width)} px, page ${wide12} px)`);
+  const shades12 = await p.evaluate(() => ['a1', 'l1', 'a12', 'l12'].map((sq) =>
+    document.querySelector(`#board .sq[data-square="${sq}"]`).classList.contains('dark')));
+  check(shades12.join() === 'true,false,false,true', `a1 and l12 dark, l1 and a12 light (${shades12})`);
+  await p.click('#roll-button');
+  await p.waitForFunction(() => game.phase === 'after_roll' && !document.getElementById('dice').classList.contains('rolling'));
+  check((await state(p)).dice_left.length === 4, `four dice rolled (${(await state(p)).dice_left})`);
+  await p.locator('#board .sq.movable').first().click();
+  await p.locator('#board .sq.target').first().click();
+  await p.waitForFunction(() => (game.partial || []).length >= 1 || game.moves.length >= 1, null, { timeout: 10000 });
+  check(true, `a 12x12 micro-move played by taps (${JSON.stringify((await state(p)).partial)})`);
+  await p.screenshot({ path: join(outDir, 'phone-grand.png'), fullPage: true });
   await phone.close();
   console.log('all browser checks passed');
 } catch (e) {
