@@ -39,15 +39,6 @@ const BENCH: [BenchCase; 3] = [
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
 pub struct Grand;
 
-impl Grand {
-    /// Does the side to move have a pawn micro-move with the board as it stands?
-    fn pawn_can_move(pos: &MicroPosition<BigBoard>) -> bool {
-        let mut pawns: MovesOf<Grand> = ArrayVec::new();
-        pos.board.role_moves(1 << Role::Pawn.index(), &mut pawns);
-        !pawns.is_empty()
-    }
-}
-
 impl MicroRules for Grand {
     type Board = BigBoard;
     type Eval = BigEval;
@@ -153,7 +144,8 @@ impl MicroRules for Grand {
 
     /// Any point of the turn, its start included, unless a pawn die is left and a pawn could
     /// use it.
-    fn may_stop(&self, pos: &MicroPosition<BigBoard>) -> bool {
-        !pos.dice.has(Role::Pawn) || !Grand::pawn_can_move(pos)
+    fn may_stop(&self, pos: &MicroPosition<BigBoard>, moves: &[BigMove]) -> bool {
+        // With a pawn die left, `moves` holds every pawn micro-move.
+        !pos.dice.has(Role::Pawn) || !moves.iter().any(|&m| pos.board.mover_role(m) == Some(Role::Pawn))
     }
 }

@@ -499,10 +499,10 @@ pub trait MicroRules {
         false
     }
 
-    /// With [`MicroRules::dice_optional`]: may the player stop at `pos`, the dice left unused?
-    /// By default once the turn has made a micro-move (burmese: a turn is at least one where
-    /// one exists).
-    fn may_stop(&self, pos: &MicroPosition<Self::Board>) -> bool {
+    /// With [`MicroRules::dice_optional`]: may the player stop at `pos`, the dice left unused,
+    /// where `moves` are the micro-moves those dice allow? By default once the turn has made a
+    /// micro-move (burmese: a turn is at least one where one exists).
+    fn may_stop(&self, pos: &MicroPosition<Self::Board>, _moves: &[MoveOf<Self>]) -> bool {
         pos.dice.len() < self.dice()
     }
 
@@ -674,7 +674,7 @@ pub fn allowed_steps<R: MicroRules>(rules: &R, pos: &PositionOf<R>, cache: &mut 
             let ends_turn = pos.takes_king(m) || rules.spent(pos, m).len() == left;
             out.push(Step { mv: m, ends_turn, must_take_king: false });
         }
-        if rules.may_stop(pos) {
+        if rules.may_stop(pos, &moves) {
             out.push(Step::STOP);
         }
         return;

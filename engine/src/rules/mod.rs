@@ -455,8 +455,8 @@ impl micro::MicroRules for MicroVariant {
     fn micro_captures(&self, pos: &micro::MicroPosition, out: &mut crate::movegen::MoveList) {
         dispatch_micro!(self, r => r.micro_captures(pos, out))
     }
-    fn may_stop(&self, pos: &micro::MicroPosition) -> bool {
-        dispatch_micro!(self, r => r.may_stop(pos))
+    fn may_stop(&self, pos: &micro::MicroPosition, moves: &[Move]) -> bool {
+        dispatch_micro!(self, r => r.may_stop(pos, moves))
     }
     fn dice_optional(&self) -> bool {
         dispatch_micro!(self, r => r.dice_optional())
