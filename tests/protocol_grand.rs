@@ -20,6 +20,15 @@ fn grand_dice_chess_is_played_through_the_protocol() {
     assert_eq!(e.ask("legalmoves count roll 1 2 3 5"), ["legalmoves count 1619574"]);
     let short = e.ask("legalmoves count roll 1 2 3");
     assert!(errors(&short) == 1 && short.iter().any(|l| l.contains("4 dice")), "{short:?}");
+    // Two whole turns after a roll from the start (ours, then the 126 outcomes and replies;
+    // late micro-moves reduced, and pruned in the turn before the horizon): a turn of four
+    // micro-moves the rules accept.
+    let searched = e.go("go depth 2 roll 1 2 3 5");
+    assert!(searched.iter().any(|l| l.starts_with("info depth 2 ")), "{searched:?}");
+    let best = searched.last().unwrap().strip_prefix("bestmove ").unwrap().to_string();
+    assert_eq!(best.split(',').count(), 4, "{best}");
+    assert!(e.ask(&format!("position startpos moves {best}")).is_empty(), "{best}");
+    e.ask("position startpos");
     // go perft counts the big board's moves, the dice ignored.
     e.send("go perft 2");
     let perft = e.until("Nodes searched", std::time::Duration::from_secs(30));

@@ -161,12 +161,20 @@ impl MicroBoard for BigBoard {
         Vec::new()
     }
 
-    /// The capture's gain when it cannot lose material at once: the victim is worth as much as
-    /// the attacker, or its square is not defended; else the victim less the attacker.
+    /// One recapture counted: the victim where its square is not defended, else the victim
+    /// less the attacker (an even trade is 0, as a full exchange would find it).
     fn exchange(&self, m: BigMove, values: &PieceValues) -> i32 {
         let (Some(attacker), Some(victim)) = (self.piece_at(m.from), self.captured(m)) else { return 0 };
         let (gain, risk) = (values.of(victim.role), values.of(attacker.role));
-        if gain >= risk || !self.attacked_by(m.to, !BigBoard::turn(self)) { gain } else { gain - risk }
+        if self.attacked_by(m.to, !BigBoard::turn(self)) { gain - risk } else { gain }
+    }
+
+    /// The landing square is looked at with the mover still on its origin: only a slider
+    /// behind the mover, along its own line, is missed.
+    #[inline]
+    fn quiet_threats(&self, m: BigMove) -> (bool, bool) {
+        let them = !BigBoard::turn(self);
+        (self.attacked_by(m.from, them), self.attacked_by(m.to, them))
     }
 
     /// No king danger is weighed on the big board (its evaluation has none).

@@ -149,6 +149,10 @@ pub trait MicroBoard: Clone + Eq + Debug + Send + Sync + 'static {
     /// The static exchange of the capture `m`: what the mover gains, the recaptures counted
     /// (the search's horizon counts a capture only when it does not lose material).
     fn exchange(&self, m: Self::Move, values: &PieceValues) -> i32;
+    /// Whether the enemy attacks the square the quiet micro-move `m` leaves, and the one it
+    /// lands on (with `m`'s origin emptied): a piece escaping, or walking into, an attack
+    /// (the search tries and keeps such micro-moves first).
+    fn quiet_threats(&self, m: Self::Move) -> (bool, bool);
     /// The types of `!us`'s pieces that attack `us`'s king now (bit per role index).
     fn king_attackers(&self, us: Color) -> u8;
     /// The dice (role indices, first micro-move's first) with which `us` takes the enemy king in
@@ -343,6 +347,17 @@ impl MicroBoard for Board {
     #[inline]
     fn exchange(&self, m: Move, values: &PieceValues) -> i32 {
         crate::see::see(self, m, values)
+    }
+
+    #[inline]
+    fn quiet_threats(&self, m: Move) -> (bool, bool) {
+        if m.is_castle() {
+            return (false, false);
+        }
+        let them = !self.turn();
+        let from = m.from();
+        let occupied = self.occupied() ^ crate::Bitboard::from_square(from);
+        (self.is_attacked(from, them), self.attackers(m.to(), them, occupied).any())
     }
 
     fn king_attackers(&self, us: Color) -> u8 {

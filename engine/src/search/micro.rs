@@ -39,6 +39,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// where the table joins the orders of a turn's micro-moves.
 const ROOT_TURNS_LISTED: u64 = 20_000;
 
+/// Micro-moves of each decision searched to full depth beside the winning captures, promotions
+/// and king captures ([`late_quiet_steps`]).
+const FULL_DEPTH_QUIET_STEPS: usize = 3;
+/// Turns of this many micro-moves or more are pruned before the horizon: there a turn is the
+/// fourth power of a decision's branching (Grand Dice Chess's four dice allow 1.6 million turns
+/// from the start), and two turns deep cannot be reached in seconds without it; in shorter turns
+/// the pruning measured no gain (`dicechess3`, 100 ms a turn: -31 Elo [-60, -3] over 400 games).
+const PRUNED_TURN_LENGTH: usize = 4;
+
 /// Nodes between two looks at the clock.
 const CLOCK_INTERVAL: u64 = 1024;
 /// Threads get deep stacks: each decision keeps its lists on the stack.
@@ -151,6 +160,9 @@ pub(crate) struct MicroWorker<'a, R: MicroRules, E> {
     aborted: bool,
     /// Does the root's roll allow more turns than [`ROOT_TURNS_LISTED`] (once counted)?
     many_root_turns: Option<bool>,
+    /// Do the rolls give [`PRUNED_TURN_LENGTH`] dice or more (late micro-moves pruned in the
+    /// turn before the horizon)?
+    long_turns: bool,
 }
 
 impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
@@ -171,6 +183,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             .map(|(i, o)| OutcomeGroup { representative: i, members: 1 << i, weight: o.weight })
             .collect();
         groups.sort_by_key(|g| std::cmp::Reverse(g.weight));
+        let long_turns = outcomes.iter().any(|o| input.rules.pool(&o.roll).len() >= PRUNED_TURN_LENGTH);
         MicroWorker {
             rules: input.rules,
             eval: input.eval,
@@ -192,6 +205,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             quiet_history: vec![0; 2 * R::Board::SQUARES * R::Board::SQUARES],
             aborted: false,
             many_root_turns: None,
+            long_turns,
         }
     }
 
@@ -329,6 +343,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             return -self.turn_start(&pos.finish_turn(), depth - 1, -beta, -alpha, ply + 1);
         }
         let order = self.order(pos, &steps, tt_best);
+        let late = self.late_steps(pos, &steps, depth, ply);
         let mut best = -INF;
         let mut best_index = NO_TURN;
         // The sums of the mover's static score, once a step into the horizon may be bounded.
@@ -336,6 +351,12 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
         for &k in &order {
             let a = alpha.max(best);
             let step = steps[usize::from(k)];
+            let is_late = late[usize::from(k)];
+            if is_late && depth == 1 {
+                // A late micro-move of a long turn before the horizon, after the root's: pruned.
+                continue;
+            }
+            let depth = depth - i32::from(is_late && depth >= 2);
             if !probe && depth <= 1 && step.ends_turn {
                 let base = *frontier.get_or_insert_with(|| self.frontier_base(pos, a));
                 if let Some(bound) = base.and_then(|b| self.frontier_bound(pos, step, b))
@@ -429,6 +450,24 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
         } else {
             self.decision(&child, depth, alpha, beta, ply, probe)
         }
+    }
+
+    /// Which of `steps` (a decision `depth` turns deep, `ply` turns from the root) are late
+    /// ([`late_quiet_steps`]): searched a turn less deep from two turns deep on, and one turn
+    /// deep, in long turns ([`PRUNED_TURN_LENGTH`]) after the root's own, not searched at all.
+    /// The root's turn is searched in full to the horizon, so that no combination of its
+    /// micro-moves is missed (Gollon's four micro-moves take a king from the start).
+    fn late_steps(
+        &self,
+        pos: &PositionOf<R>,
+        steps: &StepsOf<R>,
+        depth: i32,
+        ply: usize,
+    ) -> ArrayVec<bool, MAX_MICRO_MOVES> {
+        if !self.options.reductions || depth < 1 || (depth == 1 && (!self.long_turns || ply == 0)) {
+            return steps.iter().map(|_| false).collect();
+        }
+        late_quiet_steps(self.eval, pos, steps)
     }
 
     /// The order to try `steps` in: the table's best, king captures, captures by most valuable
@@ -716,14 +755,17 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
         let mut best = -INF;
         let mut best_index = NO_TURN;
         let mut best_turn = TurnOf::<R>::PASS;
+        let late = self.late_steps(pos, &steps, depth, 0);
         for &k in &order {
             let step = steps[usize::from(k)];
             let a = alpha.max(best);
             let child = after_step(self.rules, pos, step);
+            // Late micro-moves lose a turn of depth here too, but none is pruned at the root.
+            let d = depth - i32::from(late[usize::from(k)] && depth >= 2);
             let v = if step.ends_turn {
-                -self.turn_start(&child, depth - 1, -beta, -a, 1)
+                -self.turn_start(&child, d - 1, -beta, -a, 1)
             } else {
-                self.decision(&child, depth, a, beta, 0, false)
+                self.decision(&child, d, a, beta, 0, false)
             };
             if self.aborted {
                 return (best > -INF).then_some((best, best_turn));
@@ -838,6 +880,62 @@ struct RootTurn<R: MicroRules> {
     turn: TurnOf<R>,
     end: PositionOf<R>,
     score: i32,
+}
+
+/// Late micro-moves: the steps of a decision that neither win material by static exchange,
+/// promote nor take a king, after the first [`FULL_DEPTH_QUIET_STEPS`] of them by a static key
+/// (ties in the rules' order): a quiet micro-move's gain plus the safety it brings the moving
+/// piece, an even trade a little above a quiet move of no gain, a losing capture its loss.
+/// Stopping counts as quiet. Like the one-move search's late turns, a property of the position and its
+/// dice alone: whatever the window, the chance pruning or the order of search, a decision has one
+/// reduced tree, so the pruning stays exact on it and the table's entries agree.
+pub(crate) fn late_quiet_steps<B: MicroBoard, E: MicroEval<B>>(
+    eval: &E,
+    pos: &MicroPosition<B>,
+    steps: &crate::rules::micro::StepList<B::Move>,
+) -> ArrayVec<bool, MAX_MICRO_MOVES> {
+    let board = &pos.board;
+    let parts = eval.parts(board);
+    let before = eval.white_score(board);
+    let sign = if pos.turn() == Color::White { 1 } else { -1 };
+    let mut late: ArrayVec<bool, MAX_MICRO_MOVES> = ArrayVec::new();
+    let mut quiet: ArrayVec<(i32, usize), MAX_MICRO_MOVES> = ArrayVec::new();
+    for (k, step) in steps.iter().enumerate() {
+        let m = step.mv;
+        let values = eval.piece_values();
+        let victim = if m.is_null() { None } else { board.captured_role(m) };
+        let exchange = victim.map(|_| board.exchange(m, values));
+        let tactical =
+            !m.is_null() && (exchange.is_some_and(|e| e > 0) || m.promotion_role().is_some() || pos.takes_king(m));
+        late.push(!tactical);
+        if !tactical {
+            let key = if m.is_null() {
+                0
+            } else if let (Some(victim), Some(exchange)) = (victim, exchange) {
+                // An even trade before a quiet micro-move of no gain; a losing capture by its loss.
+                if exchange == 0 { values.of(victim) / 8 } else { exchange }
+            } else {
+                let gain = parts.and_then(|p| eval.white_after(board, p, m)).map_or(0, |after| sign * (after - before));
+                // Safety: a piece leaving an attacked square gains its value, one entering loses it.
+                let (was, will_be) = board.quiet_threats(m);
+                // A king in danger goes first: kings are taken in these variants.
+                let value = match board.mover_role(m) {
+                    Some(Role::King) => values.of(Role::King).max(2 * values.of(Role::Queen)),
+                    Some(r) => values.of(r),
+                    None => 0,
+                };
+                gain + value * (i32::from(was) - i32::from(will_be))
+            };
+            quiet.push((-key, k));
+        }
+    }
+    if quiet.len() > FULL_DEPTH_QUIET_STEPS {
+        quiet.select_nth_unstable(FULL_DEPTH_QUIET_STEPS - 1);
+    }
+    for &(_, k) in quiet.iter().take(FULL_DEPTH_QUIET_STEPS) {
+        late[k] = false;
+    }
+    late
 }
 
 /// The static score of `pos` for its side to move.
@@ -999,4 +1097,30 @@ pub fn standing<B: MicroBoard, E: MicroEval<B>>(eval: &E, pos: &MicroPosition<B>
 /// Has `hash` stood twice before among the last `reversible` turn starts of `path`?
 fn is_threefold(path: &[u64], hash: u64, reversible: u32) -> bool {
     path.iter().rev().take(reversible as usize).filter(|&&h| h == hash).count() >= 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::StaticEval;
+    use crate::rules::DiceChess3;
+    use crate::rules::micro::{MicroRules, PlanCache};
+    use crate::values::PieceValues;
+
+    /// A rook attacked by a knight, a bishop that can take an undefended pawn, and pawn moves:
+    /// the capture is never late, and of the rest the three rook moves to squares the knight
+    /// does not attack come first (its escape is worth a rook); the rest are late.
+    #[test]
+    fn late_steps_keep_winning_captures_and_escapes() {
+        let pos = DiceChess3.parse_dfen("4k3/8/8/8/8/3p4/PPn3PP/R4B1K w - - 0 1 PRB").expect("a DFEN");
+        let eval = StaticEval::material(PieceValues([100, 300, 300, 500, 900, 0]));
+        let mut steps = StepsOf::<DiceChess3>::new();
+        allowed_steps(&DiceChess3, &pos, &mut PlanCache::default(), &mut steps);
+        let late = late_quiet_steps(&eval, &pos, &steps);
+        let mut kept: Vec<String> =
+            steps.iter().zip(&late).filter(|(_, l)| !**l).map(|(s, _)| s.mv.to_uci(false).to_string()).collect();
+        kept.sort();
+        assert_eq!(kept, ["a1b1", "a1c1", "a1d1", "f1d3"]);
+        assert!(steps.len() > 10, "{} steps", steps.len());
+    }
 }

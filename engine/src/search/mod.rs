@@ -83,9 +83,11 @@ pub struct SearchOptions {
     pub net: Option<std::sync::Arc<crate::nnue::Network>>,
     /// Where a variant is solved (Die Chess), answer from the exact solution; off, search it.
     pub exact_solution: bool,
-    /// Late quiet turns searched a turn less deep. Off, every turn gets the full depth, so a
-    /// search to depth d is the plain expectiminimax of d turns and the horizon (the stand-off
-    /// tests compare it with closed forms).
+    /// Late quiet turns (and in the variants of several moves a turn, late micro-moves)
+    /// searched a turn less deep; in turns of four micro-moves or more, late micro-moves of the
+    /// turn before the horizon not searched. Off, every turn gets the full depth, so a search to
+    /// depth d is the plain expectiminimax of d turns and the horizon (the stand-off tests
+    /// compare it with closed forms, the micro-move tests with a plain search).
     pub reductions: bool,
 }
 
