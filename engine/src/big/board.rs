@@ -50,6 +50,8 @@ pub struct BigBoard {
     counts: [[u8; 6]; 2],
     /// Per colour, the ranks its pawns have advanced from their own second rank, summed.
     pawn_steps: [u16; 2],
+    /// Each colour's knights, bishops and queens: their closeness to the centre, summed.
+    centrality: [u16; 2],
 }
 
 impl PartialEq for BigBoard {
@@ -131,6 +133,7 @@ impl BigBoard {
             rows: [[0; STRIDE as usize]; 2],
             counts: [[0; 6]; 2],
             pawn_steps: [0; 2],
+            centrality: [0; 2],
         };
         for (i, row) in rows.iter().enumerate() {
             let rank = spec.ranks - 1 - i as u8;
@@ -336,6 +339,25 @@ impl BigBoard {
         })
     }
 
+    /// The closeness to the centre of `color`'s knights, bishops and queens, summed
+    /// ([`BigBoard::centrality_of`]).
+    #[inline]
+    pub fn centrality(&self, color: Color) -> u16 {
+        self.centrality[color.index()]
+    }
+
+    /// How close `sq` is to the centre, for a piece of `role` (knights, bishops and queens;
+    /// 0 for the others): the steps from the nearest edge file plus those from the nearest edge
+    /// rank (0 in a corner, 10 in the centre of 12x12).
+    #[inline]
+    pub fn centrality_of(&self, role: Role, sq: BigSquare) -> u16 {
+        if !matches!(role, Role::Knight | Role::Bishop | Role::Queen) {
+            return 0;
+        }
+        let (f, r) = (sq.file(), sq.rank());
+        u16::from(f.min(self.spec.files - 1 - f) + r.min(self.spec.ranks - 1 - r))
+    }
+
     /// Records `piece` arriving on (`+1`) or leaving (`-1`) `sq` in the kept sets and counts.
     fn account(&mut self, sq: BigSquare, piece: Piece, arrives: bool) {
         let (c, index) = (piece.color.index(), sq.index());
@@ -348,6 +370,9 @@ impl BigBoard {
             let kept = &mut self.pawn_steps[c];
             *kept = if arrives { *kept + steps } else { *kept - steps };
         }
+        let centre = self.centrality_of(piece.role, sq);
+        let kept = &mut self.centrality[c];
+        *kept = if arrives { *kept + centre } else { *kept - centre };
     }
 
     fn put(&mut self, sq: BigSquare, piece: Piece) {
@@ -446,17 +471,23 @@ impl BigBoard {
         next
     }
 
-    /// Do the sets and counts kept as pieces come and go (rows, material, pawn steps) equal
+    /// Do the sets and counts kept as pieces come and go (rows, material, pawn steps, centrality) equal
     /// those of the cells counted afresh? (Tests ask it after every move of random games.)
     pub fn kept_counts_are_exact(&self) -> bool {
-        let mut fresh =
-            BigBoard { rows: [[0; STRIDE as usize]; 2], counts: [[0; 6]; 2], pawn_steps: [0; 2], ..self.clone() };
+        let mut fresh = BigBoard {
+            rows: [[0; STRIDE as usize]; 2],
+            counts: [[0; 6]; 2],
+            pawn_steps: [0; 2],
+            centrality: [0; 2],
+            ..self.clone()
+        };
         for sq in self.squares() {
             if let Some(p) = self.piece_at(sq) {
                 fresh.account(sq, p, true);
             }
         }
-        (fresh.rows, fresh.counts, fresh.pawn_steps) == (self.rows, self.counts, self.pawn_steps)
+        (fresh.rows, fresh.counts, fresh.pawn_steps, fresh.centrality)
+            == (self.rows, self.counts, self.pawn_steps, self.centrality)
     }
 
     /// The hash computed from scratch (tests compare it with the one kept up to date).

@@ -12,22 +12,32 @@ use crate::values::PieceValues;
 /// Centipawns a pawn gains for each rank it has advanced.
 const PAWN_STEP: i32 = 4;
 
-/// Material and pawn progress on a big board.
+/// Material and pawn progress on a big board, and where a variant asks for it, the
+/// development of its knights, bishops and queens towards the centre.
 #[derive(Clone, Debug)]
 pub struct BigEval {
     pub values: PieceValues,
+    /// Centipawns per step of a knight, bishop or queen towards the centre
+    /// ([`BigBoard::centrality_of`]); 0: none.
+    pub centre: i32,
 }
 
 impl BigEval {
     pub fn new(values: PieceValues) -> BigEval {
-        BigEval { values }
+        BigEval { values, centre: 0 }
+    }
+
+    /// The same, with `centre` centipawns per step of a piece towards the centre.
+    pub fn with_centre(self, centre: i32) -> BigEval {
+        BigEval { centre, ..self }
     }
 
     /// White's score, from the counts the board keeps.
     pub fn white_score(&self, board: &BigBoard) -> i32 {
         let material =
             |c: Color| Role::ALL.iter().map(|&r| i32::from(board.count(c, r)) * self.values.of(r)).sum::<i32>();
-        let progress = |c: Color| PAWN_STEP * i32::from(board.pawn_steps(c));
+        let progress =
+            |c: Color| PAWN_STEP * i32::from(board.pawn_steps(c)) + self.centre * i32::from(board.centrality(c));
         material(Color::White) + progress(Color::White) - material(Color::Black) - progress(Color::Black)
     }
 }
@@ -104,24 +114,27 @@ impl crate::eval::MicroEval<BigBoard> for BigEval {
         Some(BigEval::white_score(self, board))
     }
 
-    /// The score after `m` from the score before: the mover's pawn progress, its promotion, and
-    /// the piece it takes (with that piece's progress, for a pawn).
+    /// The score after `m` from the score before: the mover's pawn progress or centrality, its
+    /// promotion, and the piece it takes (with that piece's progress or centrality).
     #[inline]
     fn white_after(&self, board: &BigBoard, white: i32, m: BigMove) -> Option<i32> {
         let mover = board.piece_at(m.from)?;
         let sign = |c: Color| if c == Color::White { 1 } else { -1 };
         let progress = |c: Color, sq: super::BigSquare| PAWN_STEP * i32::from(board.steps_of(c, sq));
-        let mut ours = 0;
+        let centre = |role: Role, sq: super::BigSquare| self.centre * i32::from(board.centrality_of(role, sq));
+        let mut ours = -centre(mover.role, m.from);
         if mover.role == Role::Pawn {
             ours -= progress(mover.color, m.from);
             match m.promotion {
-                Some(role) => ours += self.values.of(role) - self.values.of(Role::Pawn),
+                Some(role) => ours += self.values.of(role) - self.values.of(Role::Pawn) + centre(role, m.to),
                 None => ours += progress(mover.color, m.to),
             }
+        } else {
+            ours += centre(mover.role, m.to);
         }
         let mut theirs = 0;
         if let Some(victim) = board.captured(m) {
-            theirs -= self.values.of(victim.role);
+            theirs -= self.values.of(victim.role) + centre(victim.role, m.to);
             if victim.role == Role::Pawn {
                 theirs -= progress(victim.color, m.to);
             }

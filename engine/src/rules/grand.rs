@@ -27,13 +27,16 @@ pub const START: &str = "r2rq2qr2r/nnbb1kk1bbnn/nnbb1kk1bbnn/r2rq2qr2r/ppppppppp
 /// A middlegame: pawns traded, a queen and a king of each side taken.
 const MIDDLEGAME: &str = "r2rq2qr2r/nnbb1k2bbnn/nnbb1kk1bbnn/r2rq3r2r/pp1ppp1ppppp/2p3p5/4P2P4/PP1PP1PPPP2/R2RQ3R2R/NNBB1KK1BBNN/NNBB1K2BBNN/R2RQ2QR2R w - - 0 20";
 
-/// `alea bench`'s grand positions: after a roll (four micro-moves to choose), searched one turn
-/// deep.
+/// `alea bench`'s grand positions: after a roll (four micro-moves to choose), searched two turns
+/// deep (ours, then the opponent's 126 outcomes and replies).
 const BENCH: [BenchCase; 3] = [
     case("grand start, 1 2 3 5", START, &[1, 2, 3, 5]),
     case("grand middlegame, 1 1 4 5", MIDDLEGAME, &[1, 1, 4, 5]),
     case("grand middlegame, 2 3 3 6", MIDDLEGAME, &[2, 3, 3, 6]),
 ];
+
+/// Centipawns a knight, bishop or queen gains for each step towards the centre.
+const CENTRE: i32 = 3;
 
 /// Grand Dice Chess.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -43,9 +46,12 @@ impl MicroRules for Grand {
     type Board = BigBoard;
     type Eval = BigEval;
 
-    /// Material and pawn progress ([`BigEval`]); the 8x8 tables do not fit 12x12.
+    /// Material, pawn progress and the pieces' development towards the centre ([`BigEval`]);
+    /// the 8x8 tables do not fit 12x12. Without development the start is a stand-off: no piece
+    /// move changes material, so both sides leave their optional dice unused until the position
+    /// repeats.
     fn evaluation(&self, params: EvalParams) -> BigEval {
-        BigEval::new(params.piece_values())
+        BigEval::new(params.piece_values()).with_centre(CENTRE)
     }
 
     fn uses_tables(&self) -> Result<(), String> {
@@ -61,7 +67,7 @@ impl MicroRules for Grand {
     }
 
     fn bench_suite(&self) -> BenchSuite {
-        BenchSuite { depth: 1, cases: &BENCH }
+        BenchSuite { depth: 2, cases: &BENCH }
     }
 
     /// The source gives no values: chess's 1/3/3/5/9 (a king counted as nothing: the search
