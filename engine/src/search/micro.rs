@@ -886,9 +886,9 @@ struct RootTurn<R: MicroRules> {
 /// promote nor take a king, after the first [`FULL_DEPTH_QUIET_STEPS`] of them by a static key
 /// (ties in the rules' order): a quiet micro-move's gain plus the safety it brings the moving
 /// piece, an even trade a little above a quiet move of no gain, a losing capture its loss.
-/// Stopping counts as quiet. Like the one-move search's late turns, a property of the position and its
-/// dice alone: whatever the window, the chance pruning or the order of search, a decision has one
-/// reduced tree, so the pruning stays exact on it and the table's entries agree.
+/// Stopping counts as quiet. Like the one-move search's late turns, a property of the position
+/// and its dice alone: whatever the window, the chance pruning or the order of search, a decision
+/// has one reduced tree, so the pruning stays exact on it and the table's entries agree.
 pub(crate) fn late_quiet_steps<B: MicroBoard, E: MicroEval<B>>(
     eval: &E,
     pos: &MicroPosition<B>,
@@ -898,11 +898,11 @@ pub(crate) fn late_quiet_steps<B: MicroBoard, E: MicroEval<B>>(
     let parts = eval.parts(board);
     let before = eval.white_score(board);
     let sign = if pos.turn() == Color::White { 1 } else { -1 };
+    let values = eval.piece_values();
     let mut late: ArrayVec<bool, MAX_MICRO_MOVES> = ArrayVec::new();
     let mut quiet: ArrayVec<(i32, usize), MAX_MICRO_MOVES> = ArrayVec::new();
     for (k, step) in steps.iter().enumerate() {
         let m = step.mv;
-        let values = eval.piece_values();
         let victim = if m.is_null() { None } else { board.captured_role(m) };
         let exchange = victim.map(|_| board.exchange(m, values));
         let tactical =
