@@ -351,12 +351,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
         for &k in &order {
             let a = alpha.max(best);
             let step = steps[usize::from(k)];
-            let is_late = late[usize::from(k)];
-            if is_late && depth == 1 {
-                // A late micro-move of a long turn before the horizon, after the root's: pruned.
-                continue;
-            }
-            let depth = depth - i32::from(is_late && depth >= 2);
+            let Some(depth) = step_depth(depth, late[usize::from(k)]) else { continue };
             if !probe && depth <= 1 && step.ends_turn {
                 let base = *frontier.get_or_insert_with(|| self.frontier_base(pos, a));
                 if let Some(bound) = base.and_then(|b| self.frontier_bound(pos, step, b))
@@ -760,8 +755,8 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             let step = steps[usize::from(k)];
             let a = alpha.max(best);
             let child = after_step(self.rules, pos, step);
-            // Late micro-moves lose a turn of depth here too, but none is pruned at the root.
-            let d = depth - i32::from(late[usize::from(k)] && depth >= 2);
+            // None is late one turn deep here: the root's turn is not pruned.
+            let d = step_depth(depth, late[usize::from(k)]).unwrap_or(depth);
             let v = if step.ends_turn {
                 -self.turn_start(&child, d - 1, -beta, -a, 1)
             } else {
@@ -880,6 +875,17 @@ struct RootTurn<R: MicroRules> {
     turn: TurnOf<R>,
     end: PositionOf<R>,
     score: i32,
+}
+
+/// How deep a step of a decision `depth` turns deep is searched: a late one a turn less, and
+/// one turn deep (where [`MicroWorker::late_steps`] marks any) not at all.
+#[inline]
+fn step_depth(depth: i32, late: bool) -> Option<i32> {
+    match (late, depth) {
+        (false, _) => Some(depth),
+        (true, 1) => None,
+        (true, _) => Some(depth - 1),
+    }
 }
 
 /// Late micro-moves: the steps of a decision that neither win material by static exchange,
