@@ -3,7 +3,7 @@
 use alea_engine::handle::GameHandle;
 use alea_engine::params::EvalParams;
 use alea_tuning::datagen::{DatagenConfig, merge_data, read_data, run_datagen};
-use alea_tuning::fit::{FitConfig, fit};
+use alea_tuning::fit::{FitConfig, fit, fit_terms, term_samples};
 use alea_tuning::players::MoveLimit;
 use alea_tuning::report::{ReportInput, write_report};
 use alea_tuning::shard::Shard;
@@ -167,7 +167,6 @@ fn parse_variant(name: &str, chess960: bool) -> Result<GameHandle, String> {
             game.variant()
         ));
     }
-    game.uses_tables()?;
     Ok(game)
 }
 
@@ -287,6 +286,11 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     }
     let name = name.expect("at least one file");
     let game = parse_variant(name.trim_end_matches("960"), name.ends_with("960"))?;
+    // A network adds to the 8x8 tables and reads 8x8 boards.
+    game.uses_tables()?;
+    for (data, path) in sets.iter().zip(&args.data) {
+        data.boards().map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     if game.several_moves_a_turn() {
         return Err(format!(
             "{}: the engine uses networks in the variants of one move a turn only (freedom, classic, brainking, vegas)",
@@ -318,9 +322,11 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     // The network adds to the variant's built-in tables: their loss on the held-out positions is
     // where it starts (epoch 0) and what it must improve on.
     let tables = game.default_eval();
+    // Every sample is on an 8x8 board (checked above).
     let tables_score = |s: &alea_tuning::datagen::Sample| {
-        let white = tables.white_score(&s.board);
-        if s.board.turn() == alea_engine::Color::White { white } else { -white }
+        let board = s.board().expect("an 8x8 board");
+        let white = tables.white_score(board);
+        if board.turn() == alea_engine::Color::White { white } else { -white }
     };
     let prepared = alea_tuning::nnue_train::prepare(&samples, &config, &tables_score);
     eprintln!(
@@ -355,7 +361,7 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     let best = trained.history[trained.best_epoch];
     println!("kept epoch {} (validation {:.6}; epoch 0 is the tables alone)", trained.best_epoch, best.1);
     let quantised = alea_tuning::nnue_train::validation_loss_of(&samples, &config, &|s| {
-        tables_score(s) + trained.net.evaluate_board(&s.board)
+        tables_score(s) + trained.net.evaluate_board(s.board().expect("an 8x8 board"))
     });
     println!("validation loss of the network in the engine's integers: {quantised:.6}");
     // Epoch 0 is the tables alone (the output weights start at zero).
@@ -388,13 +394,33 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
     let start = variant.starting_eval();
     let config = FitConfig { epochs: args.epochs, material_only: args.material_only, ..FitConfig::default() };
     eprintln!("{} positions; fitting from the {} starting values", samples.len(), variant.variant());
-    let fitted = fit(&samples, &start, &config, &mut |epoch, loss| {
+    let mut on_epoch = |epoch, loss| {
         if epoch % 50 == 0 {
             eprintln!("epoch {epoch:>5}  loss {loss:.6}");
         }
-    });
-    println!("scale K = {:.4} (fitted to the starting values first)", fitted.k);
+    };
+    // The 8x8 variants fit their tables; the big boards their own few weights, read from the
+    // terms their game computes for each position.
+    let fitted = if variant.uses_tables().is_ok() {
+        if let Some(big) = samples.iter().find(|s| s.board().is_none()) {
+            return Err(format!("the data holds positions of a big board ({}), not 8x8 boards", big.fen()));
+        }
+        fit(&samples, &start, &config, &mut on_epoch)
+    } else {
+        fit_terms(&term_samples(variant.variant(), &samples)?, &start, &config, &mut on_epoch)
+    };
+    if variant.uses_tables().is_ok() {
+        println!("scale K = {:.4} (fitted to the starting values first)", fitted.k);
+    } else {
+        println!("scale K = {:.4} (fitted to the starting values, then scaled with the weights)", fitted.k);
+    }
     println!("loss {:.6} -> {:.6}", fitted.start_loss, fitted.loss);
+    if variant.uses_tables().is_err() {
+        println!(
+            "pawn step {} -> {}, centre {} -> {}",
+            start.pawn_step, fitted.params.pawn_step, start.centre, fitted.params.centre
+        );
+    }
     println!("{:<6} {:>9} {:>9} {:>9}", "piece", "start", "fit mg", "fit eg");
     for (i, role) in alea_engine::Role::ALL.into_iter().enumerate() {
         println!(

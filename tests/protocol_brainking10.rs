@@ -89,3 +89,38 @@ fn bad_input_is_refused_and_changes_nothing() {
     assert!(lines.iter().any(|l| l.contains("8 ranks, the FEN 10")), "{lines:?}");
     e.quit();
 }
+
+#[test]
+fn its_own_weights_load_through_evalfile_and_the_8x8_tables_do_not() {
+    let dir = std::env::temp_dir().join(format!("alea-bk10-eval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The big board's form: piece values and pawn step, no tables; here a knight outweighs a rook.
+    let knight = dir.join("knight.eval");
+    std::fs::write(&knight, "material mg P 100 N 2000 B 300 R 500 Q 900 K 1000\nmaterial eg P 100 N 2000 B 300 R 500 Q 900 K 1000\npawn-step 4\n").unwrap();
+    // 8x8 tables valuing the knight as much: they do not fit 10x10.
+    let mut tables = String::from(
+        "material mg P 100 N 2000 B 300 R 500 Q 900 K 0\nmaterial eg P 100 N 2000 B 300 R 500 Q 900 K 0\n",
+    );
+    for stage in ["mg", "eg"] {
+        for role in "PNBRQK".chars() {
+            tables.push_str(&format!("psqt {stage} {role}{}\n", " 1".repeat(32)));
+        }
+    }
+    let eight = dir.join("tables.eval");
+    std::fs::write(&eight, tables).unwrap();
+    let mut e = Engine::start();
+    e.ask("setoption name UCI_Variant value brainking10");
+    // A rook's roll: the rook on a1 takes the rook on h1 or the knight on a6.
+    let position = "position fen k8K/10/10/10/n9/10/10/10/10/R6r2 w - - 0 1";
+    e.ask(position);
+    assert_eq!(e.go("go roll 4 depth 2").last().unwrap(), "bestmove a1h1");
+    assert_eq!(errors(&e.ask(&format!("setoption name EvalFile value {}", knight.display()))), 0);
+    e.ask(position);
+    assert_eq!(e.go("go roll 4 depth 2").last().unwrap(), "bestmove a1a6");
+    let answer = e.ask(&format!("setoption name EvalFile value {}", eight.display()));
+    assert!(answer.iter().any(|l| l.contains("not used") && l.contains("8x8")), "{answer:?}");
+    e.ask(position);
+    assert_eq!(e.go("go roll 4 depth 2").last().unwrap(), "bestmove a1h1", "the variant's own weights play");
+    e.quit();
+    std::fs::remove_dir_all(&dir).unwrap();
+}

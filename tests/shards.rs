@@ -204,7 +204,7 @@ fn data_lines(path: &Path) -> (String, Vec<String>) {
             let mut one = alea_tuning::datafile::encode_header(&found.header);
             one.extend(&bytes[range.clone()]);
             let (data, _) = alea_tuning::datafile::decode(&one).unwrap();
-            format!("{:?}", (&data.games, data.samples.iter().map(|s| (s.board.fen(), s.score)).collect::<Vec<_>>()))
+            format!("{:?}", (&data.games, data.samples.iter().map(|s| (s.fen(), s.score)).collect::<Vec<_>>()))
         })
         .collect();
     games.sort();

@@ -181,6 +181,28 @@ fn tune_refuses_bad_input() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("one move a turn only"));
     assert!(!dir.join("d3.nnue").exists());
+    // A big board's data is fitted by its own weights (a file EvalFile reads), and a network,
+    // which reads 8x8 boards, is refused for it.
+    let bk10 = dir.join("bk10.data");
+    let out = alea()
+        .args(["tune", "datagen", "--variant", "brainking10", "--games", "2", "--depth", "1", "--max-plies", "60"])
+        .arg("--out")
+        .arg(&bk10)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let weights = dir.join("bk10.eval");
+    let out =
+        alea().args(["tune", "fit", "--epochs", "5", "--out"]).arg(&weights).arg("--data").arg(&bk10).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("pawn step 4 ->"));
+    let fitted = alea_engine::params::EvalParams::read(&weights).unwrap();
+    assert!(fitted.flat_tables() && fitted.material[0] == fitted.material[1]);
+    let out =
+        alea().args(["tune", "nnue", "--out"]).arg(dir.join("bk10.nnue")).arg("--data").arg(&bk10).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("8x8"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!dir.join("bk10.nnue").exists());
     // A binary file with a damaged game before a whole one.
     let made = dir.join("made.data");
     let out = alea()

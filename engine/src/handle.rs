@@ -591,18 +591,22 @@ impl GameHandle {
         }
     }
 
-    /// Searches the position. `eval` replaces the variant's evaluation; `report` sees each
-    /// completed iteration.
+    /// Searches the position. `eval` replaces the variant's evaluation where it fits
+    /// ([`GameHandle::eval_fits`]; else the variant's own plays); `report` sees each completed
+    /// iteration.
     pub fn search(
         &self,
         root: &SearchRoot,
         limits: Limits,
-        options: SearchOptions,
+        mut options: SearchOptions,
         shared: &Shared,
         report: &mut (dyn FnMut(&SearchReport) + Send),
     ) -> Result<SearchReport, String> {
         if let Some(end) = self.end() {
             return Err(format!("the game is over ({end})"));
+        }
+        if options.eval.as_deref().is_some_and(|params| self.eval_fits(params).is_err()) {
+            options.eval = None;
         }
         match &self.played {
             Played::OneTurn(g) => {
@@ -674,11 +678,34 @@ impl GameHandle {
         }
     }
 
-    /// The evaluation a fit starts from: the documents' piece values, flat square tables.
+    /// The evaluation a fit starts from: the documents' piece values, flat square tables (on
+    /// the big boards, with their own terms' starting weights).
     pub fn starting_eval(&self) -> EvalParams {
         match &self.played {
-            Played::OneTurn(g) => EvalParams::from_values(g.piece_values()),
-            Played::Micro(g) => EvalParams::from_values(g.piece_values()),
+            Played::OneTurn(g) => g.starting_eval(),
+            Played::Micro(g) => g.starting_eval(),
+        }
+    }
+
+    /// Can this variant play with `params`? The 8x8 tables do not fit a big board, and the big
+    /// boards' own terms (`pawn-step`, `centre`) mean nothing where the tables hold them.
+    pub fn eval_fits(&self, params: &EvalParams) -> Result<(), String> {
+        match self.uses_tables() {
+            Ok(()) if params.pawn_step != 0 || params.centre != 0 => Err(format!(
+                "pawn-step and centre are the big boards' terms; {} is evaluated by its square tables",
+                self.variant()
+            )),
+            Err(why) if !params.flat_tables() => Err(why),
+            _ => Ok(()),
+        }
+    }
+
+    /// The terms the variant's evaluation sums where it is not the 8x8 tables (the big boards:
+    /// [`crate::big::BigEval::terms`]), White's minus Black's, in the position now.
+    pub fn eval_terms(&self) -> Option<Vec<i32>> {
+        match &self.played {
+            Played::OneTurn(g) => g.eval_terms(),
+            Played::Micro(g) => g.eval_terms(),
         }
     }
 
@@ -744,6 +771,35 @@ mod tests {
         let refused = GameHandle::setup("brainking10", false, Some(queens), None, &[]).unwrap_err();
         assert!(refused.contains("at most"), "{refused}");
         assert!(GameHandle::new("freedom", false).unwrap().uses_tables().is_ok());
+    }
+
+    #[test]
+    fn the_big_boards_evaluate_their_own_terms_and_refuse_tables() {
+        let freedom = GameHandle::new("freedom", false).unwrap();
+        let freedom_tables = freedom.default_eval();
+        assert_eq!(freedom.eval_terms(), None, "the tables are read from the board");
+        assert!(freedom.eval_fits(&freedom_tables).is_ok());
+        for name in ["grand", "brainking10"] {
+            let big = GameHandle::new(name, false).unwrap();
+            let start = big.starting_eval();
+            assert!(start.pawn_step > 0 && start.flat_tables(), "{name}");
+            assert!(big.eval_fits(&start).is_ok() && big.eval_fits(&big.default_eval()).is_ok(), "{name}");
+            assert!(big.eval_fits(&freedom_tables).unwrap_err().contains("8x8"), "{name}");
+            assert!(freedom.eval_fits(&start).unwrap_err().contains("pawn-step"), "{name}");
+            // The start is level: every term cancels.
+            assert_eq!(big.eval_terms(), Some(vec![0; 8]), "{name}");
+        }
+        // Black without its a7 pawn (4 steps from its second rank) and its a11 knight (one
+        // step from the edge rank).
+        let grand = GameHandle::setup(
+            "grand",
+            false,
+            Some("r2rq2qr2r/1nbb1kk1bbnn/nnbb1kk1bbnn/r2rq2qr2r/pppppppppppp/1ppppppppppp/PPPPPPPPPPPP/PPPPPPPPPPPP/R2RQ2QR2R/NNBB1KK1BBNN/NNBB1KK1BBNN/R2RQ2QR2R w - - 0 1"),
+            None,
+            &[],
+        )
+        .unwrap();
+        assert_eq!(grand.eval_terms(), Some(vec![1, 1, 0, 0, 0, 0, 4, 1]));
     }
 
     #[test]

@@ -86,8 +86,10 @@ pub trait MicroTurnGame: fmt::Debug + Send + Sync {
     fn san(&self, turn: &str) -> String;
     fn parse_san(&self, text: &str) -> Option<String>;
     fn piece_values(&self) -> PieceValues;
+    fn starting_eval(&self) -> EvalParams;
     fn default_eval(&self) -> EvalParams;
     fn uses_tables(&self) -> Result<(), String>;
+    fn eval_terms(&self) -> Option<Vec<i32>>;
     /// The dice a turn in progress has left, as DFEN letters.
     fn dice_letters(&self) -> Option<String>;
 }
@@ -370,12 +372,20 @@ where
         self.rules().piece_values()
     }
 
+    fn starting_eval(&self) -> EvalParams {
+        self.rules().starting_eval()
+    }
+
     fn default_eval(&self) -> EvalParams {
         self.rules().default_eval()
     }
 
     fn uses_tables(&self) -> Result<(), String> {
         self.rules().uses_tables()
+    }
+
+    fn eval_terms(&self) -> Option<Vec<i32>> {
+        self.rules().eval_terms(self.position())
     }
 
     fn dice_letters(&self) -> Option<String> {

@@ -113,6 +113,13 @@ where
         Ok(())
     }
 
+    /// Where the evaluation is not the 8x8 tables: the terms its score is a linear sum of,
+    /// White's minus Black's, for the fit ([`crate::big::BigEval::terms`]); `None` for the tables,
+    /// which the fit reads from the board itself.
+    fn eval_terms(&self, _pos: &Self::Position) -> Option<Vec<i32>> {
+        None
+    }
+
     /// Is the variant solved exactly, so played from its solution (Die Chess)?
     fn solved(&self) -> bool {
         false
@@ -210,8 +217,10 @@ pub trait OneTurnGame: fmt::Debug + Send + Sync {
     fn parse_san(&self, text: &str) -> Option<String>;
     fn pre_roll_kinds(&self, turn: &str) -> Vec<&'static str>;
     fn piece_values(&self) -> PieceValues;
+    fn starting_eval(&self) -> EvalParams;
     fn default_eval(&self) -> EvalParams;
     fn uses_tables(&self) -> Result<(), String>;
+    fn eval_terms(&self) -> Option<Vec<i32>>;
     fn chess_board(&self) -> Option<&crate::Board>;
     fn solved(&self) -> bool;
     /// The whole turn of an answer after `roll` ([`OneTurnRules::turn_of_answer`]).
@@ -454,12 +463,20 @@ where
         self.rules().piece_values()
     }
 
+    fn starting_eval(&self) -> EvalParams {
+        self.rules().starting_eval()
+    }
+
     fn default_eval(&self) -> EvalParams {
         self.rules().default_eval()
     }
 
     fn uses_tables(&self) -> Result<(), String> {
         self.rules().uses_tables()
+    }
+
+    fn eval_terms(&self) -> Option<Vec<i32>> {
+        self.rules().eval_terms(self.position())
     }
 
     fn chess_board(&self) -> Option<&crate::Board> {

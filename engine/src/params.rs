@@ -1,7 +1,9 @@
 //! The evaluation's parameters: material and piece-square tables, each for the middlegame and the
 //! endgame, blended by the game phase. The score is linear in them, which is what lets the tuning
 //! work fit them to game results (Texel's method). They are data: a text form the engine reads and
-//! the tuner writes, one table set per variant.
+//! the tuner writes, one table set per variant. The big boards (10x10, 12x12) have no square
+//! tables: they read the material values and two terms of their own, pawn progress and the
+//! pieces' centrality ([`crate::big::BigEval`]), from the same form.
 
 use crate::board::Board;
 use crate::piece::{Color, Role};
@@ -52,6 +54,11 @@ pub struct EvalParams {
     /// to move at a turn's start for an enemy that could surely take its king in one or two
     /// micro-moves were it to move now, scaled by the share of rolls that could. 0: not counted.
     pub king_danger: i32,
+    /// The big boards' terms, which their lack of square tables leaves to weights of their own
+    /// (0 on the 8x8 boards, where the tables hold both): centipawns a pawn gains for each rank
+    /// it has advanced, and a knight, bishop or queen for each step towards the centre.
+    pub pawn_step: i32,
+    pub centre: i32,
 }
 
 /// The table square of a piece of `color` on `sq`: seen from its own side, files folded.
@@ -106,6 +113,8 @@ impl EvalParams {
             psqt: [[[0; HALF_SQUARES]; 6]; 2],
             result_scale: DEFAULT_RESULT_SCALE,
             king_danger: 0,
+            pawn_step: 0,
+            centre: 0,
         }
     }
 
@@ -123,6 +132,11 @@ impl EvalParams {
     /// parses every variant's).
     pub fn adopted(cell: &'static OnceLock<EvalParams>, text: &'static str) -> EvalParams {
         cell.get_or_init(|| EvalParams::parse(text).expect("the adopted tables parse (a unit test checks)")).clone()
+    }
+
+    /// Are the square tables flat (all zero), as the big boards need them?
+    pub fn flat_tables(&self) -> bool {
+        self.psqt.iter().flatten().flatten().all(|&v| v == 0)
     }
 
     /// Middlegame material, the values that order captures and judge exchanges.
@@ -187,15 +201,21 @@ impl EvalParams {
     }
 
     /// The text form: a `material` line per stage and a `psqt` line per stage and role (32
-    /// values: rank 1 files a-d, rank 2 files a-d, ... from the owner's side).
+    /// values: rank 1 files a-d, rank 2 files a-d, ... from the owner's side); flat tables are
+    /// left out, and the big boards' `pawn-step` and `centre` written when not 0.
     pub fn to_text(&self) -> String {
-        let mut out = String::from(
+        let mut out = String::from(if self.flat_tables() {
+            "# Alea evaluation parameters, centipawns; flat square tables (none written).\n"
+        } else {
             "# Alea evaluation parameters, centipawns. psqt: 32 squares per table, ranks 1-8 from the\n\
-             # owner's side, files a-d in each (e-h mirror them); mg/eg blended by the game phase.\n",
-        );
+             # owner's side, files a-d in each (e-h mirror them); mg/eg blended by the game phase.\n"
+        });
         writeln!(out, "result-scale {}", self.result_scale).unwrap();
-        if self.king_danger != 0 {
-            writeln!(out, "king-danger {}", self.king_danger).unwrap();
+        for (word, value) in [("king-danger", self.king_danger), ("pawn-step", self.pawn_step), ("centre", self.centre)]
+        {
+            if value != 0 {
+                writeln!(out, "{word} {value}").unwrap();
+            }
         }
         for stage in Stage::ALL {
             write!(out, "material {}", stage.word()).unwrap();
@@ -205,7 +225,7 @@ impl EvalParams {
             }
             out.push('\n');
         }
-        for stage in Stage::ALL {
+        for stage in Stage::ALL.into_iter().filter(|_| !self.flat_tables()) {
             for role in Role::ALL {
                 write!(out, "psqt {} {}", stage.word(), role.char().to_ascii_uppercase()).unwrap();
                 for v in self.psqt[stage as usize][role.index()] {
@@ -223,8 +243,9 @@ impl EvalParams {
         EvalParams::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 
-    /// Reads [`EvalParams::to_text`]'s form: both material lines and all twelve tables, each once,
-    /// values within ±10000; `#` starts a comment. `result-scale` and `king-danger` are optional.
+    /// Reads [`EvalParams::to_text`]'s form: both material lines and all twelve tables or none
+    /// (flat), each once, values within ±10000; `#` starts a comment. `result-scale`,
+    /// `king-danger`, `pawn-step` and `centre` are optional.
     pub fn parse(text: &str) -> Result<EvalParams, String> {
         let mut p = EvalParams::from_values(PieceValues([0; 6]));
         let mut seen_material = [false; 2];
@@ -244,12 +265,20 @@ impl EvalParams {
                     .ok_or_else(|| at(format!("result-scale takes one number above 0, got {line:?}")))?;
                 continue;
             }
-            if words[0] == "king-danger" {
-                p.king_danger = words
+            let whole = |most: i32| {
+                words
                     .get(1)
                     .and_then(|w| w.parse::<i32>().ok())
-                    .filter(|v| (0..=10_000).contains(v) && words.len() == 2)
-                    .ok_or_else(|| at(format!("king-danger takes one whole number from 0 to 10000, got {line:?}")))?;
+                    .filter(|v| (0..=most).contains(v) && words.len() == 2)
+                    .ok_or_else(|| at(format!("{} takes one whole number from 0 to {most}, got {line:?}", words[0])))
+            };
+            match words[0] {
+                "king-danger" => p.king_danger = whole(10_000)?,
+                "pawn-step" => p.pawn_step = whole(1_000)?,
+                "centre" => p.centre = whole(1_000)?,
+                _ => {}
+            }
+            if ["king-danger", "pawn-step", "centre"].contains(&words[0]) {
                 continue;
             }
             let stage = match words.get(1) {
@@ -289,8 +318,8 @@ impl EvalParams {
                 other => return Err(at(format!("unknown line kind '{other}'"))),
             }
         }
-        if seen_material != [true; 2] || seen_psqt != [[true; 6]; 2] {
-            return Err("incomplete: both material lines and all twelve psqt lines are needed".into());
+        if seen_material != [true; 2] || (seen_psqt != [[true; 6]; 2] && seen_psqt != [[false; 6]; 2]) {
+            return Err("incomplete: both material lines and all twelve psqt lines (or none) are needed".into());
         }
         Ok(p)
     }
@@ -327,6 +356,16 @@ mod tests {
         assert!(EvalParams::parse(&format!("{text}psqt eg K {}\n", "0 ".repeat(32))).is_err());
         assert!(EvalParams::parse(&text.replace("psqt mg N 0", "psqt mg N x")).is_err());
         assert!(EvalParams::parse("bogus").is_err());
+        // The big boards' form: flat tables left out, their own two terms written.
+        let mut big = EvalParams::from_values(PieceValues([100, 300, 300, 500, 900, 250]));
+        (big.pawn_step, big.centre) = (4, 3);
+        let text = big.to_text();
+        assert!(!text.contains("psqt") && text.contains("pawn-step 4\ncentre 3\n"), "{text}");
+        assert_eq!(EvalParams::parse(&text).unwrap(), big);
+        for bad in ["pawn-step -1", "pawn-step 2000", "centre x", "centre 1 2"] {
+            assert!(EvalParams::parse(&text.replace("centre 3", bad)).is_err(), "{bad}");
+        }
+        assert!(EvalParams::parse(&format!("{text}psqt eg K {}\n", "0 ".repeat(32))).is_err(), "one table of twelve");
         for kind in VariantKind::ALL {
             assert_ne!(EvalParams::default_for(kind), EvalParams::starting(kind), "{kind:?}: the adopted tables");
         }

@@ -238,12 +238,13 @@ impl Session {
                 ));
             }
         }
-        // Tables fit the 8x8 boards only.
-        if self.options.eval.is_some()
+        // Tables fit the 8x8 boards only, the big boards' weights the big boards only: the
+        // search then plays the variant's own evaluation.
+        if let Some(params) = &self.options.eval
             && (self.options.eval_file != file_before || self.options.variant != variant_before)
-            && let Err(why) = self.game.uses_tables()
+            && let Err(why) = self.game.eval_fits(params)
         {
-            self.out.line(format!("info string the EvalFile tables are not used: {why}"));
+            self.out.line(format!("info string the EvalFile evaluation is not used: {why}"));
         }
     }
 

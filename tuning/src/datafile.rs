@@ -4,17 +4,19 @@
 //!
 //! ```text
 //! file     = "ALEADAT1" header-length:u16 header:UTF-8 game*
-//! game     = "GAME" length:u32 body checksum:u32      (length counts body and checksum)
+//! game     = ("GAME" | "GAMF") length:u32 body checksum:u32   (length counts body and checksum)
 //! body     = index:u64 result:u8 plies:u16 white-freedom:u16 black-freedom:u16
 //!            recapture:u16 defend:u16 check:u16 reason-length:u8 reason:UTF-8
 //!            count:u32 position*count
-//! position = 32 bytes (see `pack`)
+//! position = 32 bytes (see `pack`)                                   in a GAME block
+//!          | fen-length:u8 fen:UTF-8 score:i16 ply:u16               in a GAMF block
 //! ```
 //!
 //! Integers are little-endian; `result` is White's score in halves (0, 1, 2); the checksum is
-//! FNV-1a (32 bits) of the body. A position is its occupied squares (64 bits), a 4-bit piece code
-//! per occupied square in square order (up to 32 pieces), the side to move, the search's score
-//! for the side to move (centipawns; `i16::MIN` when there is none) and the ply it was reached at.
+//! FNV-1a (32 bits) of the body. A packed position (8x8) is its occupied squares (64 bits), a
+//! 4-bit piece code per occupied square in square order (up to 32 pieces), the side to move, the
+//! search's score for the side to move (centipawns; `i16::MIN` when there is none) and the ply it
+//! was reached at. The big boards' positions, which do not pack so, are written as FEN text.
 
 use alea_engine::checksum::fnv1a;
 use alea_engine::{Board, Color, Role, Square};
@@ -22,6 +24,8 @@ use alea_engine::{Board, Color, Role, Square};
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"ALEADAT1";
 const GAME: &[u8; 4] = b"GAME";
+/// A game whose positions are FEN text (the big boards).
+const GAME_FEN: &[u8; 4] = b"GAMF";
 /// Bytes of a packed position.
 pub const POSITION_BYTES: usize = 32;
 /// The score of a position that has none.
@@ -51,7 +55,7 @@ pub struct GameSummary {
 /// A quiet position of a game with the game's result and the search's score.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
-    pub board: Board,
+    pub position: SamplePosition,
     pub white_score: f64,
     /// The search's score for the side to move, in centipawns, when the game's player searched.
     pub score: Option<i16>,
@@ -59,6 +63,32 @@ pub struct Sample {
     pub ply: u16,
     /// The index of its game.
     pub game: u64,
+}
+
+/// Where a sample stands: an 8x8 board (what the tables read), or a big board's FEN (whose
+/// evaluation terms the variant's game computes).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SamplePosition {
+    Board(Board),
+    Fen(String),
+}
+
+impl Sample {
+    /// The 8x8 board, if the sample is on one.
+    pub fn board(&self) -> Option<&Board> {
+        match &self.position {
+            SamplePosition::Board(board) => Some(board),
+            SamplePosition::Fen(_) => None,
+        }
+    }
+
+    /// The position as FEN.
+    pub fn fen(&self) -> String {
+        match &self.position {
+            SamplePosition::Board(board) => board.fen(),
+            SamplePosition::Fen(fen) => fen.clone(),
+        }
+    }
 }
 
 /// A data file read back.
@@ -73,6 +103,15 @@ impl DataSet {
     /// The variant its header names (`freedom960` for Chess960 starts), if it names one.
     pub fn variant(&self) -> Option<&str> {
         self.header.split_whitespace().find_map(|w| w.strip_prefix("variant="))
+    }
+
+    /// The 8x8 boards of all samples, or an error naming what the data holds instead.
+    pub fn boards(&self) -> Result<Vec<&Board>, String> {
+        self.samples.iter().map(|s| s.board().ok_or_else(|| Self::not_8x8(s))).collect()
+    }
+
+    fn not_8x8(s: &Sample) -> String {
+        format!("the data holds positions of a big board ({}), not 8x8 boards", s.fen())
     }
 }
 
@@ -155,13 +194,35 @@ pub fn encode_game(game: &GameData) -> Vec<u8> {
     let reason: String = s.reason.chars().take(80).collect();
     body.push(reason.len() as u8);
     body.extend(reason.as_bytes());
-    let packed: Vec<[u8; POSITION_BYTES]> =
-        game.positions.iter().filter_map(|p| pack(&p.board, p.score, p.ply)).collect();
-    body.extend((packed.len() as u32).to_le_bytes());
-    for p in &packed {
-        body.extend(p);
+    let text = game.positions.iter().any(|p| matches!(p.position, SamplePosition::Fen(_)));
+    let mut positions = Vec::new();
+    let mut count = 0u32;
+    for p in &game.positions {
+        let score = p.score.unwrap_or(NO_SCORE).to_le_bytes();
+        match (&p.position, text) {
+            // A big board's FEN is some 100 bytes: a length byte holds it.
+            (position, true) => {
+                let fen = match position {
+                    SamplePosition::Fen(fen) => fen.clone(),
+                    SamplePosition::Board(board) => board.fen(),
+                };
+                let Ok(len) = u8::try_from(fen.len()) else { continue };
+                positions.push(len);
+                positions.extend(fen.as_bytes());
+                positions.extend(score);
+                positions.extend(p.ply.to_le_bytes());
+            }
+            (SamplePosition::Board(board), false) => match pack(board, p.score, p.ply) {
+                Some(packed) => positions.extend(packed),
+                None => continue,
+            },
+            (SamplePosition::Fen(_), false) => unreachable!("a game with a FEN position is written as text"),
+        }
+        count += 1;
     }
-    let mut out = GAME.to_vec();
+    body.extend(count.to_le_bytes());
+    body.extend(positions);
+    let mut out = if text { GAME_FEN.to_vec() } else { GAME.to_vec() };
     out.extend(((body.len() + 4) as u32).to_le_bytes());
     out.extend(&body);
     // The checksum last, so that a body cut short never checks.
@@ -169,8 +230,8 @@ pub fn encode_game(game: &GameData) -> Vec<u8> {
     out
 }
 
-/// Reads a block's body: the game's summary and positions.
-fn decode_body(body: &[u8]) -> Result<GameData, String> {
+/// Reads a block's body: the game's summary and positions (packed, or as FEN text).
+fn decode_body(body: &[u8], text: bool) -> Result<GameData, String> {
     let mut at = 0;
     let mut take = |n: usize| -> Result<&[u8], String> {
         let slice = body.get(at..at + n).ok_or("a game block too short")?;
@@ -193,8 +254,18 @@ fn decode_body(body: &[u8]) -> Result<GameData, String> {
     let white_score = f64::from(result) / 2.0;
     let mut positions = Vec::with_capacity(count);
     for _ in 0..count {
-        let (board, score, ply) = unpack(take(POSITION_BYTES)?).map_err(|e| format!("game {index}: {e}"))?;
-        positions.push(Sample { board, white_score, score, ply, game: index });
+        if text {
+            let len = usize::from(take(1)?[0]);
+            let fen = String::from_utf8(take(len)?.to_vec()).map_err(|_| format!("game {index}: a damaged FEN"))?;
+            let score = i16::from_le_bytes(take(2)?.try_into().expect("2"));
+            let ply = u16::from_le_bytes(take(2)?.try_into().expect("2"));
+            let score = (score != NO_SCORE).then_some(score);
+            positions.push(Sample { position: SamplePosition::Fen(fen), white_score, score, ply, game: index });
+        } else {
+            let (board, score, ply) = unpack(take(POSITION_BYTES)?).map_err(|e| format!("game {index}: {e}"))?;
+            let position = SamplePosition::Board(board);
+            positions.push(Sample { position, white_score, score, ply, game: index });
+        }
     }
     if at != body.len() {
         return Err(format!("game {index}: bytes left over in its block"));
@@ -229,7 +300,7 @@ pub fn layout(bytes: &[u8]) -> Result<Layout, String> {
     while at < bytes.len() {
         let block_start = at;
         let whole = (|| {
-            if bytes.get(at..at + 4) != Some(&GAME[..]) {
+            if bytes.get(at..at + 4) != Some(&GAME[..]) && bytes.get(at..at + 4) != Some(&GAME_FEN[..]) {
                 return Err(format!("byte {at}: no game block here"));
             }
             let len = bytes.get(at + 4..at + 8).ok_or("a block cut off")?;
@@ -272,7 +343,7 @@ pub fn decode(bytes: &[u8]) -> Result<(DataSet, usize), String> {
     let mut data = DataSet { header: layout.header.clone(), ..DataSet::default() };
     for (_, range) in &layout.games {
         let block = &bytes[range.clone()];
-        let game = decode_body(&block[8..block.len() - 4])?;
+        let game = decode_body(&block[8..block.len() - 4], &block[..4] == GAME_FEN)?;
         data.samples.extend(game.positions);
         data.games.push(game.summary);
     }
@@ -299,7 +370,7 @@ mod tests {
                 .iter()
                 .enumerate()
                 .map(|(i, f)| Sample {
-                    board: Board::from_fen(f).unwrap(),
+                    position: SamplePosition::Board(Board::from_fen(f).unwrap()),
                     white_score: 0.5,
                     score: if i == 0 { Some(-37) } else { None },
                     ply: 4 + i as u16,
@@ -321,7 +392,7 @@ mod tests {
         assert_eq!(data.games.iter().map(|g| g.index).collect::<Vec<_>>(), [0, 7]);
         assert_eq!(data.games[1], game(7).summary);
         // The board comes back as the evaluation sees it (no castling rights, clocks reset).
-        assert_eq!(data.samples[0].board.fen(), "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w - - 0 1");
+        assert_eq!(data.samples[0].fen(), "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w - - 0 1");
         assert_eq!((data.samples[0].score, data.samples[1].score, data.samples[1].ply), (Some(-37), None, 5));
         assert_eq!(data.samples.len(), 4);
         for cut in [whole + 3, whole + 20, file.len() - 1] {
@@ -334,5 +405,36 @@ mod tests {
         assert!(decode(&damaged).unwrap_err().contains("checksum"));
         assert!(decode(b"# alea datagen variant=freedom\n").unwrap_err().contains("older text format"));
         assert!(decode(b"hello").unwrap_err().contains("not an alea datagen file"));
+    }
+
+    #[test]
+    fn big_board_games_are_written_as_fen_and_read_back() {
+        let fen = "k9/10/10/10/10/10/10/10/10/K1K6r w - - 0 1";
+        let mut big = game(3);
+        big.positions = vec![Sample {
+            position: SamplePosition::Fen(fen.into()),
+            white_score: 0.5,
+            score: Some(12),
+            ply: 40,
+            game: 3,
+        }];
+        let mut file = encode_header("alea datagen variant=brainking10 depth=1 seed=1");
+        let block = encode_game(&big);
+        assert_eq!(&block[..4], b"GAMF");
+        file.extend(&block);
+        let big_end = file.len();
+        file.extend(encode_game(&game(0)));
+        let (data, len) = decode(&file).unwrap();
+        assert_eq!(len, file.len());
+        assert_eq!(data.samples.len(), 3);
+        assert_eq!(data.samples[0], big.positions[0]);
+        assert!(data.boards().unwrap_err().contains("big board"));
+        assert_eq!(data.samples[0].board(), None);
+        // Cut inside the text game: it is left out; damaged with a game after it: refused.
+        let (cut, cut_len) = decode(&file[..big_end - 3]).unwrap();
+        assert_eq!((cut.samples.len(), cut_len), (0, big_end - block.len()));
+        let mut damaged = file.clone();
+        damaged[big_end - 12] ^= 0x40;
+        assert!(decode(&damaged).is_err());
     }
 }

@@ -6,7 +6,7 @@
 //! cut off, and only the games missing from the file are played (game `i` always gets the same
 //! dice, so a resumed run ends with the file an uninterrupted one would have, up to order).
 
-pub use crate::datafile::{DataSet, GameData, GameSummary, Sample};
+pub use crate::datafile::{DataSet, GameData, GameSummary, Sample, SamplePosition};
 use crate::datafile::{decode, encode_game, encode_header, layout};
 use crate::players::{AleaPlayer, MoveLimit, Player, RandomPlayer};
 use crate::referee::play_game;
@@ -112,8 +112,14 @@ pub fn generate_game(config: &DatagenConfig, index: u64) -> GameData {
             }
         }
         if ply >= config.random_plies && is_quiet(&game, turn.roll.as_ref()) {
+            // What the evaluation reads: the 8x8 board, or a big board's FEN.
+            let position = if game.uses_tables().is_ok() {
+                SamplePosition::Board(Board::from_fen(&game.board_fen()).expect("a refereed position"))
+            } else {
+                SamplePosition::Fen(game.board_fen())
+            };
             positions.push(Sample {
-                board: Board::from_fen(&game.board_fen()).expect("a refereed position"),
+                position,
                 white_score,
                 score: scores.get(&ply).map(|&s| s.clamp(-32_000, 32_000) as i16),
                 ply: ply.min(usize::from(u16::MAX)) as u16,
@@ -226,7 +232,8 @@ pub fn parse_text_data(text: &str) -> Result<DataSet, String> {
             let (fen, result) = line.split_once(" | ").ok_or_else(|| bad("expected 'FEN | RESULT'"))?;
             let board = Board::from_fen(fen).map_err(|e| bad(&format!("bad FEN ({e})")))?;
             let white_score = parse_result(result.trim()).ok_or_else(|| bad("unknown result"))?;
-            pending.push(Sample { board, white_score, score: None, ply: 0, game: 0 });
+            let position = SamplePosition::Board(board);
+            pending.push(Sample { position, white_score, score: None, ply: 0, game: 0 });
         }
     }
     Ok(data)

@@ -1,10 +1,12 @@
 //! Texel's method: fit the evaluation's parameters so that a logistic curve of the score predicts
 //! the games' results. The scale K of the curve is fitted first, to the starting parameters; then
 //! the parameters by gradient descent (Adam) on the mean squared error: material first, then
-//! material and square tables together.
+//! material and square tables together. The big boards' few weights ([`fit_terms`]) the same way.
 
 use crate::datagen::Sample;
 use alea_engine::Role;
+use alea_engine::big::{BIG_TERMS, BigEval};
+use alea_engine::handle::GameHandle;
 use alea_engine::params::{EvalParams, PARAM_COUNT, PHASE_MAX, features};
 
 /// How to fit.
@@ -56,7 +58,8 @@ fn prepare(samples: &[Sample]) -> Prepared {
     let mut out = Prepared { samples: Vec::with_capacity(samples.len()), pieces: Vec::new() };
     let mut feats = Vec::new();
     for s in samples {
-        let phase = features(&s.board, &mut feats);
+        let Some(board) = s.board() else { continue };
+        let phase = features(board, &mut feats);
         let first = out.pieces.len();
         for f in &feats {
             let r = f.role.index();
@@ -139,15 +142,20 @@ fn is_material(i: usize) -> bool {
     i.is_multiple_of(1 + alea_engine::params::HALF_SQUARES)
 }
 
-/// The K that best fits the results to `params`: golden-section search over log K in
-/// 0.001..10 (results that hardly depend on material give a small K).
+/// The K that best fits the results to `params`.
 fn fit_k(data: &Prepared, params: &[f64]) -> f64 {
+    best_k(|k| data.loss(k, params))
+}
+
+/// The K of least `loss`: golden-section search over log K in 0.001..10 (results that hardly
+/// depend on the score give a small K).
+fn best_k(loss: impl Fn(f64) -> f64) -> f64 {
     let (mut lo, mut hi) = (0.001f64.ln(), 10f64.ln());
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..60 {
         let a = hi - ratio * (hi - lo);
         let b = lo + ratio * (hi - lo);
-        if data.loss(a.exp(), params) < data.loss(b.exp(), params) {
+        if loss(a.exp()) < loss(b.exp()) {
             hi = b;
         } else {
             lo = a;
@@ -221,4 +229,146 @@ fn centre_tables(data: &Prepared, p: &mut [f64]) {
             p[material] += shift;
         }
     }
+}
+
+/// A big board's sample as the fit reads it: the terms its evaluation sums
+/// ([`alea_engine::big::BigEval::terms`], White's minus Black's) and the game's result for White.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TermSample {
+    pub terms: [i32; BIG_TERMS],
+    pub result: f64,
+}
+
+/// A big board's samples as the terms its evaluation sums, each position set up afresh in a
+/// game of `variant` (a position the variant refuses is named).
+pub fn term_samples(variant: &str, samples: &[Sample]) -> Result<Vec<TermSample>, String> {
+    samples
+        .iter()
+        .enumerate()
+        .map(|(n, s)| {
+            let game = GameHandle::setup(variant, false, Some(&s.fen()), None, &[])
+                .map_err(|e| format!("position {}: {e}", n + 1))?;
+            let terms = game.eval_terms().and_then(|t| <[i32; BIG_TERMS]>::try_from(t).ok());
+            let terms = terms.ok_or_else(|| format!("{variant} is evaluated by its square tables, not by terms"))?;
+            Ok(TermSample { terms, result: s.white_score })
+        })
+        .collect()
+}
+
+/// The score of `terms` under `weights`, for White.
+fn term_score(terms: &[i32; BIG_TERMS], weights: &[f64]) -> f64 {
+    terms.iter().zip(weights).map(|(&t, w)| f64::from(t) * w).sum()
+}
+
+fn term_loss(samples: &[TermSample], k: f64, weights: &[f64]) -> f64 {
+    let total: f64 = samples.iter().map(|s| (s.result - sigmoid(k, term_score(&s.terms, weights))).powi(2)).sum();
+    total / samples.len() as f64
+}
+
+/// Fits a big board's weights (piece values, pawn step, centre; with `material_only`, the
+/// values alone) to `samples` from `start`: K first, to the starting weights, as [`fit`] does,
+/// then the weights on the same mean squared error by Levenberg-Marquardt (eight weights: each
+/// epoch solves their 8x8 system, which converges in tens of epochs where gradient steps of a
+/// centipawn take thousands), each kept within what the evaluation file takes (0 to 10000
+/// centipawns for a piece, 0 to 1000 for a step), and scaled at the end so that their scores
+/// spread over the data as the starting weights' do. Both stages' material get the fitted values
+/// (a big board has no phases).
+pub fn fit_terms(
+    samples: &[TermSample],
+    start: &EvalParams,
+    config: &FitConfig,
+    on_epoch: &mut dyn FnMut(usize, f64),
+) -> Fitted {
+    let mut w: Vec<f64> = BigEval::from_params(start).weights().iter().map(|&v| f64::from(v)).collect();
+    let k = best_k(|k| term_loss(samples, k, &w));
+    let start_loss = term_loss(samples, k, &w);
+    let mut history = vec![start_loss];
+    let most = |i: usize| if i < 6 { 10_000.0 } else { 1_000.0 };
+    // Material only: the pawn step and centre weights stay as they start.
+    let free = if config.material_only { 6 } else { BIG_TERMS };
+    let mut damping = 1e-3;
+    let mut loss = start_loss;
+    for epoch in 0..config.epochs {
+        // The gradient of the mean loss and its Gauss-Newton curvature.
+        let mut grad = [0.0; BIG_TERMS];
+        let mut curve = [[0.0; BIG_TERMS]; BIG_TERMS];
+        for s in samples {
+            let prob = sigmoid(k, term_score(&s.terms, &w));
+            let slope = prob * (1.0 - prob) * k * LN10_OVER_400;
+            for i in 0..free {
+                let ti = f64::from(s.terms[i]);
+                grad[i] += -2.0 * (s.result - prob) * slope * ti;
+                for (c, &tj) in curve[i].iter_mut().zip(&s.terms).take(free) {
+                    *c += 2.0 * slope * slope * ti * f64::from(tj);
+                }
+            }
+        }
+        let n = samples.len() as f64;
+        // Damped steps until one lowers the loss (the bounds may cut a step short).
+        for _ in 0..20 {
+            let mut system = [[0.0; BIG_TERMS + 1]; BIG_TERMS];
+            for i in 0..BIG_TERMS {
+                for j in 0..BIG_TERMS {
+                    system[i][j] = if i < free && j < free { curve[i][j] / n } else { 0.0 };
+                }
+                system[i][i] += if i < free { damping * (curve[i][i] / n) + 1e-12 } else { 1.0 };
+                system[i][BIG_TERMS] = if i < free { -grad[i] / n } else { 0.0 };
+            }
+            let step = solve(system);
+            let tried: Vec<f64> = (0..BIG_TERMS).map(|i| (w[i] + step[i]).clamp(0.0, most(i))).collect();
+            let tried_loss = term_loss(samples, k, &tried);
+            if tried_loss < loss {
+                (w, loss) = (tried, tried_loss);
+                damping = (damping / 3.0).max(1e-9);
+                break;
+            }
+            damping = (damping * 10.0).min(1e12);
+        }
+        history.push(loss);
+        on_epoch(epoch + 1, loss);
+    }
+    // Only K times the weights is fixed by the data, and the search clamps scores at
+    // `EVAL_MAX` and counts a win above any of them: the weights are scaled so that their
+    // scores spread over the data as the starting weights' do, K by the inverse (the same
+    // predictions).
+    let starting: Vec<f64> = BigEval::from_params(start).weights().iter().map(|&v| f64::from(v)).collect();
+    let spread = |w: &[f64]| samples.iter().map(|s| term_score(&s.terms, w).abs()).sum::<f64>();
+    // (With material only, the steps' fixed weights keep the scale.)
+    let scale = if spread(&w) > 0.0 && !config.material_only { spread(&starting) / spread(&w) } else { 1.0 };
+    let k = k / scale;
+    let rounded: Vec<i32> = (0..BIG_TERMS).map(|i| (w[i] * scale).clamp(0.0, most(i)).round() as i32).collect();
+    let mut params =
+        EvalParams::from_values(alea_engine::values::PieceValues(rounded[..6].try_into().expect("six values")));
+    (params.pawn_step, params.centre) = (rounded[6], rounded[7]);
+    params.result_scale = (k * 1e4).round() / 1e4;
+    let loss = term_loss(samples, k, &BigEval::from_params(&params).weights().map(f64::from));
+    Fitted { params, k, start_loss, loss, history }
+}
+
+/// The solution of a linear system given as its augmented matrix (Gaussian elimination with
+/// partial pivoting; a singular direction gets no step).
+fn solve(mut m: [[f64; BIG_TERMS + 1]; BIG_TERMS]) -> [f64; BIG_TERMS] {
+    for col in 0..BIG_TERMS {
+        let pivot = (col..BIG_TERMS).max_by(|&a, &b| m[a][col].abs().total_cmp(&m[b][col].abs())).expect("rows");
+        m.swap(col, pivot);
+        if m[col][col].abs() < 1e-300 {
+            continue;
+        }
+        let pivot_row = m[col];
+        for row in m.iter_mut().skip(col + 1) {
+            let f = row[col] / pivot_row[col];
+            for (cell, &p) in row.iter_mut().zip(&pivot_row).skip(col) {
+                *cell -= f * p;
+            }
+        }
+    }
+    let mut x = [0.0; BIG_TERMS];
+    for row in (0..BIG_TERMS).rev() {
+        if m[row][row].abs() < 1e-300 {
+            continue;
+        }
+        let rest: f64 = (row + 1..BIG_TERMS).map(|c| m[row][c] * x[c]).sum();
+        x[row] = (m[row][BIG_TERMS] - rest) / m[row][row];
+    }
+    x
 }

@@ -76,19 +76,21 @@ fn expected(k: f32, cp: f32) -> f32 {
 }
 
 /// `samples` with the index of the game each came from, as training records; `tables` scores a
-/// position for its side to move (the evaluation the network adds to).
+/// position for its side to move (the evaluation the network adds to). The network reads 8x8
+/// boards: samples of a big board are not records.
 pub fn prepare(samples: &[(u64, &Sample)], config: &TrainConfig, tables: &dyn Fn(&Sample) -> i32) -> Prepared {
     let mut out = Prepared { features: Vec::new(), train: Vec::new(), valid: Vec::new() };
     for (game, s) in samples {
+        let Some(board) = s.board() else { continue };
         let first = out.features.len();
         for color in Color::ALL {
             for role in alea_engine::Role::ALL {
-                for sq in s.board.pieces(color, role) {
+                for sq in board.pieces(color, role) {
                     out.features.push(feature(Color::White, color, role, sq.index()) as u16);
                 }
             }
         }
-        let black = s.board.turn() == Color::Black;
+        let black = board.turn() == Color::Black;
         let result = if black { 1.0 - s.white_score as f32 } else { s.white_score as f32 };
         let target = match s.score {
             Some(cp) => config.lambda * expected(config.result_scale, f32::from(cp)) + (1.0 - config.lambda) * result,
@@ -413,6 +415,7 @@ pub fn loss_plot(history: &[(f64, f64)], title: &str, path: &std::path::Path) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::datafile::SamplePosition;
     use alea_engine::Board;
 
     #[test]
@@ -438,7 +441,8 @@ mod tests {
             snap(w, QB)
         });
         let board = Board::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4").unwrap();
-        let s = Sample { board: board.clone(), white_score: 1.0, score: None, ply: 0, game: 0 };
+        let position = SamplePosition::Board(board.clone());
+        let s = Sample { position, white_score: 1.0, score: None, ply: 0, game: 0 };
         let prepared = prepare(&[(1, &s)], &TrainConfig::default(), &|_| 0);
         let q = net.quantise("freedom");
         // The position, and its mirror image (the trainer's second copy of it).
@@ -455,7 +459,7 @@ mod tests {
     #[test]
     fn the_gradient_is_the_slope_of_the_loss() {
         let board = Board::from_fen("4k3/8/8/3q4/8/8/3PPP2/4K3 w - - 0 1").unwrap();
-        let s = Sample { board, white_score: 0.0, score: Some(-250), ply: 0, game: 0 };
+        let s = Sample { position: SamplePosition::Board(board), white_score: 0.0, score: Some(-250), ply: 0, game: 0 };
         let config = TrainConfig::default();
         // The tables say -180 for White here; the network learns the rest.
         let prepared = prepare(&[(1, &s)], &config, &|_| -180);

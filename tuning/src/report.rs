@@ -30,10 +30,10 @@ impl ReportInput {
     /// Counts the pieces of each role by the phase of their position.
     pub fn count_phases(samples: &[crate::datagen::Sample]) -> [[u64; 25]; 6] {
         let mut phases = [[0u64; 25]; 6];
-        for s in samples {
-            let phase = alea_engine::params::game_phase(&s.board) as usize;
+        for board in samples.iter().filter_map(|s| s.board()) {
+            let phase = alea_engine::params::game_phase(board) as usize;
             for role in Role::ALL {
-                phases[role.index()][phase] += u64::from(s.board.by_role(role).count());
+                phases[role.index()][phase] += u64::from(board.by_role(role).count());
             }
         }
         phases

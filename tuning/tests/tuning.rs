@@ -6,7 +6,7 @@ use alea_engine::params::EvalParams;
 use alea_engine::rules::{OutcomeList, Position, Rules, TurnList, Variant, VariantKind};
 use alea_engine::{Board, Game};
 use alea_tuning::datafile::{decode, encode_header, layout};
-use alea_tuning::datagen::{DatagenConfig, Sample, parse_text_data, read_data, run_datagen};
+use alea_tuning::datagen::{DatagenConfig, Sample, SamplePosition, parse_text_data, read_data, run_datagen};
 use alea_tuning::fit::{FitConfig, fit};
 use alea_tuning::players::MoveLimit;
 
@@ -33,7 +33,7 @@ fn synthetic(truth: &EvalParams, games: u64, seed: u64) -> Vec<Sample> {
                 let p_white = 1.0 / (1.0 + 10f64.powf(-score / 400.0));
                 let u = pairing::draw(seed ^ 0xabc, g, ply, 1_000_000) as f64 / 1e6;
                 samples.push(Sample {
-                    board: pos.board.clone(),
+                    position: SamplePosition::Board(pos.board.clone()),
                     white_score: if u < p_white { 1.0 } else { 0.0 },
                     score: None,
                     ply: 0,
@@ -123,7 +123,7 @@ fn games_of(bytes: &[u8]) -> Vec<GameView> {
             let mut one = encode_header(&found.header);
             one.extend(&bytes[range.clone()]);
             let (data, _) = decode(&one).unwrap();
-            let positions = data.samples.iter().map(|s| (s.board.fen(), s.score, s.ply)).collect();
+            let positions = data.samples.iter().map(|s| (s.fen(), s.score, s.ply)).collect();
             (*index, format!("{:?}", data.games[0]), positions)
         })
         .collect();
@@ -152,7 +152,8 @@ fn datagen_resumes_after_a_cut_without_duplicating_games() {
     let agree = scored
         .iter()
         .filter(|s| {
-            let white = if s.board.turn() == alea_engine::Color::White { 1 } else { -1 } * i32::from(s.score.unwrap());
+            let white = if s.board().unwrap().turn() == alea_engine::Color::White { 1 } else { -1 }
+                * i32::from(s.score.unwrap());
             s.white_score != 0.5 && (white > 0) == (s.white_score > 0.5) && white != 0
         })
         .count();
@@ -222,7 +223,7 @@ fn datagen_plays_dicechess3_and_its_positions_are_quiet() {
     // Every kept position is quiet: whatever three dice come, no turn captures or promotes.
     use alea_engine::handle::{GameHandle, RollSpec};
     for s in data.samples.iter().take(10) {
-        let game = GameHandle::setup("dicechess3", false, Some(&s.board.fen()), None, &[]).unwrap();
+        let game = GameHandle::setup("dicechess3", false, Some(&s.fen()), None, &[]).unwrap();
         let quiet_rolls = game
             .outcomes()
             .iter()
@@ -231,7 +232,62 @@ fn datagen_plays_dicechess3_and_its_positions_are_quiet() {
                 allowed.iter().all(|t| game.material_gain(t) == 0)
             })
             .count();
-        assert!(quiet_rolls > 0, "{}", s.board.fen());
+        assert!(quiet_rolls > 0, "{}", s.fen());
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_big_boards_weights_are_recovered_from_synthetic_results() {
+    use alea_tuning::fit::{TermSample, fit_terms};
+    // Terms as a big board's game has them (counts of each kind, pawn steps, centrality, White's
+    // minus Black's), results drawn from known weights.
+    let truth = [100.0, 250.0, 350.0, 450.0, 1000.0, 700.0, 10.0, 6.0];
+    let mut samples = Vec::new();
+    for n in 0..30_000u64 {
+        let r = |k: u64, span: u64| pairing::draw(17, n, k, span) as i32 - (span / 2) as i32;
+        let terms = [r(0, 7), r(1, 5), r(2, 5), r(3, 5), r(4, 3), r(5, 3), r(6, 41), r(7, 41)];
+        let score: f64 = terms.iter().zip(truth).map(|(&t, w)| f64::from(t) * w).sum();
+        let p_white = 1.0 / (1.0 + 10f64.powf(-score / 400.0));
+        let u = pairing::draw(18, n, 0, 1_000_000) as f64 / 1e6;
+        samples.push(TermSample { terms, result: if u < p_white { 1.0 } else { 0.0 } });
+    }
+    let start = alea_engine::handle::GameHandle::new("grand", false).unwrap().starting_eval();
+    let config = FitConfig { epochs: 60, ..FitConfig::default() };
+    let fitted = fit_terms(&samples, &start, &config, &mut |_, _| {});
+    assert!(fitted.loss < fitted.start_loss);
+    // K absorbs the overall scale; the weights relative to each other are what the data fix.
+    let got = alea_engine::big::BigEval::from_params(&fitted.params).weights().map(|w| f64::from(w) * fitted.k);
+    for (i, (g, w)) in got.iter().zip(truth).enumerate() {
+        assert!((g - w).abs() < 0.1 * w + 10.0, "term {i}: {g:.0} against {w}: {got:?}");
+    }
+    assert_eq!(fitted.params.material[0], fitted.params.material[1], "one stage on a big board");
+    assert!(fitted.params.flat_tables());
+    // Material only: the two step weights stay where they start.
+    let material = fit_terms(&samples, &start, &FitConfig { material_only: true, ..config }, &mut |_, _| {});
+    assert_eq!((material.params.pawn_step, material.params.centre), (start.pawn_step, start.centre));
+}
+
+#[test]
+fn big_board_self_play_is_written_as_fen_and_fitted_by_its_terms() {
+    use alea_tuning::fit::{fit_terms, term_samples};
+    let dir = std::env::temp_dir().join(format!("alea-datagen-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bk10.data");
+    let config = DatagenConfig { variant: "brainking10".into(), random_plies: 4, ..datagen_config(6) };
+    assert_eq!(run_datagen(&config, &path, false, 2, &|_, _| {}).unwrap(), 6);
+    let data = read_data(&path).unwrap();
+    assert!(data.samples.len() > 50, "{}", data.samples.len());
+    assert!(data.samples.iter().all(|s| s.board().is_none() && s.fen().split('/').count() == 10));
+    let terms = term_samples("brainking10", &data.samples).unwrap();
+    assert_eq!(terms.len(), data.samples.len());
+    // The terms are those of the position: set up again, the same.
+    let again = alea_engine::handle::GameHandle::setup("brainking10", false, Some(&data.samples[7].fen()), None, &[]);
+    assert_eq!(again.unwrap().eval_terms().unwrap(), terms[7].terms.to_vec());
+    let start = alea_engine::handle::GameHandle::new("brainking10", false).unwrap().starting_eval();
+    let fitted = fit_terms(&terms, &start, &FitConfig { epochs: 50, ..FitConfig::default() }, &mut |_, _| {});
+    assert!(fitted.loss <= fitted.start_loss);
+    // The 8x8 tables' fit is not given FEN positions, nor the big boards' an 8x8 variant.
+    assert!(term_samples("freedom", &data.samples).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }

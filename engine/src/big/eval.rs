@@ -1,35 +1,55 @@
 //! The big boards' evaluation: material (the kings counted, as a king capture is a step towards
-//! the win), and pawns worth a little more as they near promotion. A starting point, as the 8x8
-//! variants' was before their tables were fitted.
+//! the win), pawns worth a little more as they near promotion, and where a variant asks for it,
+//! development towards the centre. Linear in its eight weights ([`BigEval::terms`]), which
+//! `alea tune fit` fits to self-play results as it fits the 8x8 tables, and read from the same
+//! text form ([`EvalParams`]: material, `pawn-step`, `centre`).
 
 use super::board::BigBoard;
 use super::movegen::BigMove;
 use crate::eval::Evaluator;
+use crate::params::EvalParams;
 use crate::piece::{Color, Role};
 use crate::rules::Rules;
 use crate::values::PieceValues;
 
-/// Centipawns a pawn gains for each rank it has advanced.
-const PAWN_STEP: i32 = 4;
+/// The weights [`BigEval::terms`] are multiplied by: six piece values, pawn step, centre.
+pub const BIG_TERMS: usize = 8;
 
 /// Material and pawn progress on a big board, and where a variant asks for it, the
 /// development of its knights, bishops and queens towards the centre.
 #[derive(Clone, Debug)]
 pub struct BigEval {
     pub values: PieceValues,
+    /// Centipawns a pawn gains for each rank it has advanced.
+    pub pawn_step: i32,
     /// Centipawns per step of a knight, bishop or queen towards the centre
     /// ([`BigBoard::centrality_of`]); 0: none.
     pub centre: i32,
 }
 
 impl BigEval {
-    pub fn new(values: PieceValues) -> BigEval {
-        BigEval { values, centre: 0 }
+    /// The evaluation a parameter set describes: its middlegame material (a big board has no
+    /// phases), `pawn-step` and `centre`; square tables, which do not fit, are not read.
+    pub fn from_params(params: &EvalParams) -> BigEval {
+        BigEval { values: params.piece_values(), pawn_step: params.pawn_step, centre: params.centre }
     }
 
-    /// The same, with `centre` centipawns per step of a piece towards the centre.
-    pub fn with_centre(self, centre: i32) -> BigEval {
-        BigEval { centre, ..self }
+    /// What the score sums, White's minus Black's: the count of each kind of piece (pawn to
+    /// king), pawn steps, and centrality; the score is their dot product with [`BigEval::weights`].
+    pub fn terms(board: &BigBoard) -> [i32; BIG_TERMS] {
+        let mut out = [0; BIG_TERMS];
+        for role in Role::ALL {
+            out[role.index()] = i32::from(board.count(Color::White, role)) - i32::from(board.count(Color::Black, role));
+        }
+        out[6] = i32::from(board.pawn_steps(Color::White)) - i32::from(board.pawn_steps(Color::Black));
+        out[7] = i32::from(board.centrality(Color::White)) - i32::from(board.centrality(Color::Black));
+        out
+    }
+
+    /// The weights of [`BigEval::terms`].
+    pub fn weights(&self) -> [i32; BIG_TERMS] {
+        let v = self.values.0;
+        [v[0], v[1], v[2], v[3], v[4], v[5], self.pawn_step, self.centre]
     }
 
     /// White's score, from the counts the board keeps.
@@ -37,7 +57,7 @@ impl BigEval {
         let material =
             |c: Color| Role::ALL.iter().map(|&r| i32::from(board.count(c, r)) * self.values.of(r)).sum::<i32>();
         let progress =
-            |c: Color| PAWN_STEP * i32::from(board.pawn_steps(c)) + self.centre * i32::from(board.centrality(c));
+            |c: Color| self.pawn_step * i32::from(board.pawn_steps(c)) + self.centre * i32::from(board.centrality(c));
         material(Color::White) + progress(Color::White) - material(Color::Black) - progress(Color::Black)
     }
 }
@@ -120,7 +140,7 @@ impl crate::eval::MicroEval<BigBoard> for BigEval {
     fn white_after(&self, board: &BigBoard, white: i32, m: BigMove) -> Option<i32> {
         let mover = board.piece_at(m.from)?;
         let sign = |c: Color| if c == Color::White { 1 } else { -1 };
-        let progress = |c: Color, sq: super::BigSquare| PAWN_STEP * i32::from(board.steps_of(c, sq));
+        let progress = |c: Color, sq: super::BigSquare| self.pawn_step * i32::from(board.steps_of(c, sq));
         let centre = |role: Role, sq: super::BigSquare| self.centre * i32::from(board.centrality_of(role, sq));
         let mut ours = -centre(mover.role, m.from);
         if mover.role == Role::Pawn {

@@ -14,6 +14,6 @@ pub mod san;
 pub mod square;
 
 pub use board::{BigBoard, BigSpec};
-pub use eval::BigEval;
+pub use eval::{BIG_TERMS, BigEval};
 pub use movegen::{BigMove, BigMoveList};
 pub use square::BigSquare;

@@ -35,8 +35,13 @@ const BENCH: [BenchCase; 3] = [
     case("grand middlegame, 2 3 3 6", MIDDLEGAME, &[2, 3, 3, 6]),
 ];
 
-/// Centipawns a knight, bishop or queen gains for each step towards the centre.
-const CENTRE: i32 = 3;
+/// Where the fit started: centipawns a pawn gains for each rank it advances, and a knight,
+/// bishop or queen for each step towards the centre.
+const START_PAWN_STEP: i32 = 4;
+const START_CENTRE: i32 = 3;
+
+/// The weights `alea tune fit` found (README, Tuning), adopted after they won their match.
+static FITTED: std::sync::OnceLock<EvalParams> = std::sync::OnceLock::new();
 
 /// Grand Dice Chess.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -51,11 +56,26 @@ impl MicroRules for Grand {
     /// move changes material, so both sides leave their optional dice unused until the position
     /// repeats.
     fn evaluation(&self, params: EvalParams) -> BigEval {
-        BigEval::new(params.piece_values()).with_centre(CENTRE)
+        BigEval::from_params(&params)
     }
 
     fn uses_tables(&self) -> Result<(), String> {
         Err("grand is played on 12x12, which the 8x8 piece-square tables do not fit (it has its own evaluation)".into())
+    }
+
+    /// Chess's values, a little for each pawn step and each step of a piece towards the centre.
+    fn starting_eval(&self) -> EvalParams {
+        let mut params = EvalParams::from_values(self.piece_values());
+        (params.pawn_step, params.centre) = (START_PAWN_STEP, START_CENTRE);
+        params
+    }
+
+    fn default_eval(&self) -> EvalParams {
+        EvalParams::adopted(&FITTED, include_str!("../../data/grand.eval"))
+    }
+
+    fn eval_terms(&self, pos: &MicroPosition<BigBoard>) -> Option<Vec<i32>> {
+        Some(BigEval::terms(&pos.board).to_vec())
     }
 
     fn name(&self) -> &'static str {

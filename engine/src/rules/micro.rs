@@ -420,10 +420,22 @@ pub trait MicroRules {
     /// The piece values the evaluation starts from (and the material the baselines count).
     fn piece_values(&self) -> crate::values::PieceValues;
 
+    /// Where a fit of the evaluation starts: the documents' piece values, flat tables.
+    fn starting_eval(&self) -> crate::params::EvalParams {
+        crate::params::EvalParams::from_values(self.piece_values())
+    }
+
     /// The evaluation the engine plays with: fitted tables once they have won their match
     /// against the documents' values, else those values alone.
     fn default_eval(&self) -> crate::params::EvalParams {
-        crate::params::EvalParams::from_values(self.piece_values())
+        self.starting_eval()
+    }
+
+    /// Where the evaluation is not the 8x8 tables: the terms its score is a linear sum of,
+    /// White's minus Black's, for the fit ([`crate::big::BigEval::terms`]); `None` for the tables,
+    /// which the fit reads from the board itself.
+    fn eval_terms(&self, _pos: &MicroPosition<Self::Board>) -> Option<Vec<i32>> {
+        None
     }
 
     /// Reads a DFEN ([`crate::rules::dfen`]).

@@ -186,10 +186,15 @@ pub trait Rules {
     /// The variant's documents' piece values: the evaluation's starting point.
     fn piece_values(&self) -> crate::values::PieceValues;
 
+    /// Where a fit of the evaluation starts: the documents' piece values, flat tables.
+    fn starting_eval(&self) -> crate::params::EvalParams {
+        crate::params::EvalParams::from_values(self.piece_values())
+    }
+
     /// What the engine plays with unless told otherwise: the variant's fitted tables once they
     /// have won their match against the starting values (see the README), else those values.
     fn default_eval(&self) -> crate::params::EvalParams {
-        crate::params::EvalParams::from_values(self.piece_values())
+        self.starting_eval()
     }
 
     /// Checks that a position set up from a FEN can occur under these rules (kings, checks,
@@ -410,6 +415,9 @@ impl micro::MicroRules for MicroVariant {
     fn piece_values(&self) -> crate::values::PieceValues {
         dispatch_micro!(self, r => r.piece_values())
     }
+    fn starting_eval(&self) -> crate::params::EvalParams {
+        dispatch_micro!(self, r => r.starting_eval())
+    }
     fn default_eval(&self) -> crate::params::EvalParams {
         dispatch_micro!(self, r => r.default_eval())
     }
@@ -525,6 +533,9 @@ impl Rules for Variant {
     }
     fn piece_values(&self) -> crate::values::PieceValues {
         dispatch!(self, r => r.piece_values())
+    }
+    fn starting_eval(&self) -> crate::params::EvalParams {
+        dispatch!(self, r => r.starting_eval())
     }
     fn default_eval(&self) -> crate::params::EvalParams {
         dispatch!(self, r => r.default_eval())
