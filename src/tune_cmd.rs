@@ -196,7 +196,11 @@ fn datagen(args: DatagenArgs) -> Result<(), String> {
     if args.games == 0 || args.concurrency == 0 {
         return Err("--games and --concurrency must be at least 1".into());
     }
-    let eval = args.eval.as_deref().map(EvalParams::read).transpose()?.map(Arc::new);
+    let eval = args.eval.as_deref().map(EvalParams::read).transpose()?;
+    if let Some(params) = &eval {
+        variant.eval_fits(params).map_err(|e| format!("--eval does not fit: {e}"))?;
+    }
+    let eval = eval.map(Arc::new);
     let config = DatagenConfig {
         variant: variant.variant().to_string(),
         chess960: args.chess960,

@@ -54,6 +54,18 @@ fn an_engine_that_cannot_play_stops_the_match() {
         assert!(stderr.contains("engine 1") && stderr.contains(words), "{engine}: {stderr}");
         assert!(!String::from_utf8_lossy(&out.stdout).contains("games "), "no game was played");
     }
+    // An evaluation file that does not fit the board: the 8x8 tables on 12x12, and the reverse.
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/engine/data/");
+    for (variant, file) in [("grand", "freedom.eval"), ("freedom", "grand.eval")] {
+        let out = Command::new(env!("CARGO_BIN_EXE_alea"))
+            .args(["match", "--variant", variant, "--engine", &format!("builtin=alea eval={data}{file}")])
+            .args(["--engine", "builtin=random", "--pairs", "2"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{variant}: {stderr}");
+        assert!(stderr.contains("engine 1") && stderr.contains("does not fit"), "{variant}: {stderr}");
+    }
 }
 
 /// With standard error not a terminal (CI, `nohup`, `| tee`), a line per finished pair with the

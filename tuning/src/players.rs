@@ -184,6 +184,14 @@ impl Player for AleaPlayer {
     fn name(&self) -> String {
         self.name.clone()
     }
+    /// Refuses an evaluation that does not fit the variant's board (8x8 tables on a big board,
+    /// or the reverse), which the search would leave unused.
+    fn check_ready(&mut self, game: &GameHandle) -> Result<(), String> {
+        match &self.eval {
+            Some(params) => game.eval_fits(params).map_err(|e| format!("its eval= does not fit: {e}")),
+            None => Ok(()),
+        }
+    }
     fn new_game(&mut self, _game: &GameHandle) -> Result<(), Failure> {
         Ok(())
     }
