@@ -773,6 +773,40 @@ mod tests {
         assert!(GameHandle::new("freedom", false).unwrap().uses_tables().is_ok());
     }
 
+    /// A table kept from search to search (the protocol's, `alea play`'s, a self-play loop's)
+    /// searches in full every time: a search's own end does not read as a stop at the next one
+    /// (it did: every search after the first stopped at once, on its first turn), while a stop
+    /// asked from outside stays visible to the caller afterwards.
+    #[test]
+    fn a_reused_table_searches_in_full_and_a_stop_asked_stays_asked() {
+        use crate::search::{SearchOptions, Shared};
+        let limits = Limits { depth: Some(2), ..Limits::default() };
+        for (variant, faces) in [("brainking10", vec![2]), ("dicechess3", vec![1, 4, 6]), ("freedom", vec![2])] {
+            let game = GameHandle::new(variant, false).unwrap();
+            let shared = Shared::new(1);
+            let root = SearchRoot::Rolled(RollSpec::Faces(faces));
+            let search = |shared: &Shared| {
+                game.search(
+                    &root,
+                    limits.clone(),
+                    SearchOptions { use_tt: false, ..SearchOptions::default() },
+                    shared,
+                    &mut |_| {},
+                )
+                .unwrap()
+            };
+            let first = search(&shared);
+            let again = search(&shared);
+            assert_eq!((first.depth, again.depth), (2, 2), "{variant}");
+            assert_eq!((first.nodes, first.best), (again.nodes, again.best), "{variant}");
+            assert!(!shared.stop.load(std::sync::atomic::Ordering::Relaxed), "{variant}");
+            shared.request_stop();
+            let stopped = search(&shared);
+            assert!(stopped.nodes < first.nodes, "{variant}");
+            assert!(shared.stop.load(std::sync::atomic::Ordering::Relaxed), "{variant}: the caller sees its stop");
+        }
+    }
+
     #[test]
     fn the_big_boards_evaluate_their_own_terms_and_refuse_tables() {
         let freedom = GameHandle::new("freedom", false).unwrap();

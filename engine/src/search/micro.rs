@@ -74,7 +74,7 @@ pub fn search_micro<R: MicroRules + Sync, E: MicroEval<R::Board>>(
     shared: &Shared,
     report: &mut (dyn FnMut(&SearchResult<TurnOf<R>>) + Send),
 ) -> SearchResult<TurnOf<R>> {
-    shared.nodes.store(0, Ordering::Relaxed);
+    shared.start_search();
     if input.options.use_tt {
         shared.tt.new_search();
     }
@@ -103,7 +103,7 @@ pub fn search_micro<R: MicroRules + Sync, E: MicroEval<R::Board>>(
                 let mut worker = MicroWorker::new(input, shared, budget);
                 worker.root = RootShare { alpha: Some(root_alpha), start: (0, helpers + 1) };
                 let result = worker.iterate(input, report);
-                shared.stop.store(true, Ordering::Relaxed);
+                shared.end_search();
                 result
             })
             .expect("spawn the search thread")
@@ -218,10 +218,10 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             let total = self.shared.nodes.fetch_add(self.local_nodes, Ordering::Relaxed) + self.local_nodes;
             self.local_nodes = 0;
             if self.budget.out_of_time() || self.node_limit.is_some_and(|n| total >= n) {
-                self.shared.stop.store(true, Ordering::Relaxed);
+                self.shared.end_search();
             }
         }
-        if self.shared.stop.load(Ordering::Relaxed) {
+        if self.shared.halted() {
             self.aborted = true;
         }
         !self.aborted
@@ -541,7 +541,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             report(&result);
             last = Some(result);
             let may_start = if keeps_partial { !self.budget.out_of_time() } else { self.budget.may_start_iteration() };
-            if !may_start || self.shared.stop.load(Ordering::Relaxed) {
+            if !may_start || self.shared.halted() {
                 break;
             }
         }

@@ -255,16 +255,26 @@ pub fn wdl(score: i32, scale: f64) -> (u32, u32, u32) {
     (w, d, 1000u32.saturating_sub(w + d))
 }
 
-/// What all threads of one search share.
+/// What all threads of one search share, and what one search leaves to the next (the table).
 pub struct Shared {
     pub tt: TranspositionTable,
+    /// A stop asked from outside (`stop`): set only by the caller, cleared only by the caller
+    /// (before its next search), so a caller can tell after a search whether it was stopped.
     pub stop: AtomicBool,
+    /// The search's own end (its limit reached, or its main thread done), which tells the helper
+    /// threads to finish; cleared when a search starts, so a reused `Shared` searches in full.
+    done: AtomicBool,
     nodes: AtomicU64,
 }
 
 impl Shared {
     pub fn new(hash_mib: usize) -> Shared {
-        Shared { tt: TranspositionTable::new(hash_mib), stop: AtomicBool::new(false), nodes: AtomicU64::new(0) }
+        Shared {
+            tt: TranspositionTable::new(hash_mib),
+            stop: AtomicBool::new(false),
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        }
     }
 
     /// As [`Shared::new`], or why the table cannot be had.
@@ -272,6 +282,7 @@ impl Shared {
         Ok(Shared {
             tt: TranspositionTable::try_new(hash_mib)?,
             stop: AtomicBool::new(false),
+            done: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
         })
     }
@@ -279,6 +290,23 @@ impl Shared {
     /// Asks a running search to stop as soon as it can (`stop`).
     pub fn request_stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// A search starts: nothing counted, not yet over.
+    pub(crate) fn start_search(&self) {
+        self.nodes.store(0, Ordering::Relaxed);
+        self.done.store(false, Ordering::Relaxed);
+    }
+
+    /// The search is over for every thread (its limit, or its main thread is done).
+    pub(crate) fn end_search(&self) {
+        self.done.store(true, Ordering::Relaxed);
+    }
+
+    /// Must the threads finish now: asked from outside, or the search is over?
+    #[inline]
+    pub(crate) fn halted(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.done.load(Ordering::Relaxed)
     }
 
     pub fn nodes(&self) -> u64 {
@@ -382,10 +410,10 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
             let total = self.shared.nodes.fetch_add(self.local_nodes, Ordering::Relaxed) + self.local_nodes;
             self.local_nodes = 0;
             if self.is_main && (self.budget.out_of_time() || self.node_limit.is_some_and(|n| total >= n)) {
-                self.shared.stop.store(true, Ordering::Relaxed);
+                self.shared.end_search();
             }
         }
-        if self.shared.stop.load(Ordering::Relaxed) {
+        if self.shared.halted() {
             self.aborted = true;
         }
         !self.aborted

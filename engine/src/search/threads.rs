@@ -10,7 +10,6 @@ use crate::eval::Evaluator;
 use crate::rules::{Rules, TurnList, TurnTable};
 use crate::timeman::TimeBudget;
 use arrayvec::ArrayVec;
-use std::sync::atomic::Ordering;
 
 /// Threads get deep stacks: every node keeps its move lists on the stack (about 30 KiB a
 /// turn; 128 turns and the horizon fit with room to spare).
@@ -38,7 +37,7 @@ where
     R::Turn: Send + Sync,
     E: Evaluator<R>,
 {
-    shared.nodes.store(0, Ordering::Relaxed);
+    shared.start_search();
     if input.options.use_tt {
         shared.tt.new_search();
     }
@@ -64,7 +63,7 @@ where
             .spawn_scoped(scope, move || {
                 let mut worker = Worker::new(input, shared, budget, true);
                 let result = worker.iterate(input, 0, report);
-                shared.stop.store(true, Ordering::Relaxed);
+                shared.end_search();
                 result
             })
             .expect("spawn the main search thread");
@@ -194,7 +193,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
             if self.is_main && (!self.budget.may_start_iteration() || (single_choice && timed)) {
                 break;
             }
-            if self.shared.stop.load(Ordering::Relaxed) {
+            if self.shared.halted() {
                 break;
             }
         }
