@@ -256,7 +256,12 @@ fn grand_star1_and_star2_equal_plain_expectiminimax() {
     use alea_engine::big::BigEval;
     use alea_engine::rules::Grand;
     // With development counted, as grand plays (the bound of a last micro-move follows it exactly).
-    let eval = BigEval { values: PieceValues([100, 300, 300, 500, 900, 0]), pawn_step: 4, centre: 3 };
+    let eval = BigEval {
+        values: PieceValues([100, 300, 300, 500, 900, 0]),
+        pawn_step: 4,
+        centre: 3,
+        result_scale: alea_engine::params::DEFAULT_RESULT_SCALE,
+    };
     let positions: Vec<_> = [
         "k11/12/12/12/12/12/12/12/12/12/4P7/K11 w - - 0 1",
         "k5k5/1p10/12/12/12/12/12/12/12/12/12/K5K5 b - - 0 1",

@@ -25,13 +25,21 @@ pub struct BigEval {
     /// Centipawns per step of a knight, bishop or queen towards the centre
     /// ([`BigBoard::centrality_of`]); 0: none.
     pub centre: i32,
+    /// How scores turn into expected results ([`EvalParams::result_scale`]), which the chance
+    /// nodes average.
+    pub result_scale: f64,
 }
 
 impl BigEval {
     /// The evaluation a parameter set describes: its middlegame material (a big board has no
     /// phases), `pawn-step` and `centre`; square tables, which do not fit, are not read.
     pub fn from_params(params: &EvalParams) -> BigEval {
-        BigEval { values: params.piece_values(), pawn_step: params.pawn_step, centre: params.centre }
+        BigEval {
+            values: params.piece_values(),
+            pawn_step: params.pawn_step,
+            centre: params.centre,
+            result_scale: params.result_scale,
+        }
     }
 
     /// What the score sums, White's minus Black's: the count of each kind of piece (pawn to
@@ -66,6 +74,10 @@ impl<R: Rules<Position = BigBoard, Turn = BigMove>> Evaluator<R> for BigEval {
     fn evaluate(&self, _rules: &R, board: &BigBoard) -> i32 {
         let white = self.white_score(board);
         if board.turn() == Color::White { white } else { -white }
+    }
+
+    fn result_scale(&self) -> f64 {
+        self.result_scale
     }
 
     /// Most valuable victim first, then the least valuable attacker; a promotion by what it
@@ -122,7 +134,7 @@ impl crate::eval::MicroEval<BigBoard> for BigEval {
     }
 
     fn result_scale(&self) -> f64 {
-        crate::params::DEFAULT_RESULT_SCALE
+        self.result_scale
     }
 
     fn king_danger(&self) -> i32 {
