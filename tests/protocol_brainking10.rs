@@ -110,8 +110,9 @@ fn its_own_weights_load_through_evalfile_and_the_8x8_tables_do_not() {
     std::fs::write(&eight, tables).unwrap();
     let mut e = Engine::start();
     e.ask("setoption name UCI_Variant value brainking10");
-    // A rook's roll: the rook on a1 takes the rook on h1 or the knight on a6.
-    let position = "position fen k8K/10/10/10/n9/10/10/10/10/R6r2 w - - 0 1";
+    // A rook's roll: the rook on a1 takes the rook on h1 or the knight on a6 (no king in reach of
+    // either, so the values decide).
+    let position = "position fen K8k/10/10/10/n9/10/10/10/10/R6r2 w - - 0 1";
     e.ask(position);
     assert_eq!(e.go("go roll 4 depth 2").last().unwrap(), "bestmove a1h1");
     assert_eq!(errors(&e.ask(&format!("setoption name EvalFile value {}", knight.display()))), 0);
