@@ -41,12 +41,31 @@ pub struct DatagenConfig {
 }
 
 impl DatagenConfig {
-    /// The file's first line: a resumed run must match it.
-    /// A shard's file names its shard last (` shard=3/64`), which a merge takes off.
+    /// The file's first line: a resumed run must match it. It names the players' evaluation by
+    /// a checksum of its text (` eval=1a2b3c4d`), so that a binary whose default evaluation has
+    /// changed since does not continue the run with other players. A shard's file names its
+    /// shard last (` shard=3/64`), which a merge takes off.
     pub fn header(&self) -> String {
+        // (A variant that does not exist plays no game: its header is never written.)
+        let text = match (&self.eval, GameHandle::new(&self.variant, self.chess960)) {
+            (Some(params), _) => params.to_text(),
+            (None, Ok(game)) => game.default_eval().to_text(),
+            (None, Err(e)) => e,
+        };
+        let eval = format!(" eval={:08x}", alea_engine::checksum::fnv1a(text.as_bytes()));
+        self.header_with(&eval)
+    }
+
+    /// The header as runs wrote it before it named the evaluation: such a file is resumed as it
+    /// is (what played it is not known).
+    fn header_before_eval(&self) -> String {
+        self.header_with("")
+    }
+
+    fn header_with(&self, eval: &str) -> String {
         let shard = if self.shard.is_whole() { String::new() } else { format!(" shard={}", self.shard) };
         format!(
-            "alea datagen variant={} {} seed={} random-plies={} max-plies={}{shard}",
+            "alea datagen variant={} {} seed={} random-plies={} max-plies={}{eval}{shard}",
             self.variant_tag(),
             self.limit.text(),
             self.seed,
@@ -283,7 +302,7 @@ pub fn run_datagen(
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(|e| format!("{shown}: {e}"))?;
         let found = layout(&bytes).map_err(|e| format!("{shown}: {e}"))?;
-        if found.header != config.header() {
+        if found.header != config.header() && found.header != config.header_before_eval() {
             return Err(format!(
                 "{shown} was made with other settings:\n  file: {}\n  now:  {}",
                 found.header,

@@ -164,6 +164,23 @@ fn datagen_resumes_after_a_cut_without_duplicating_games() {
     // Another header is refused on resume.
     let other = DatagenConfig { seed: 4, ..config.clone() };
     assert!(run_datagen(&other, &whole, true, 1, &|_, _| {}).is_err());
+    // So are other players: an evaluation other than the one the file was made with (the
+    // header names it by a checksum; a binary whose default changed would differ the same way).
+    let mut params = alea_engine::handle::GameHandle::new("freedom", false).unwrap().default_eval();
+    params.material[0][1] += 10;
+    let other_players = DatagenConfig { eval: Some(std::sync::Arc::new(params)), ..config.clone() };
+    assert_ne!(other_players.header(), config.header());
+    let refused = run_datagen(&other_players, &whole, true, 1, &|_, _| {}).unwrap_err();
+    assert!(refused.contains("other settings"), "{refused}");
+    assert!(config.header().contains(" eval="), "{}", config.header());
+    // A file from before headers named the evaluation is resumed as it is.
+    let before = dir.join("before.data");
+    let old_header = config.header().split(" eval=").next().unwrap().to_string();
+    let mut old = encode_header(&old_header);
+    old.extend(&bytes[layout(&bytes).unwrap().games[0].1.clone()]);
+    std::fs::write(&before, &old).unwrap();
+    assert_eq!(run_datagen(&config, &before, true, 2, &|_, _| {}).unwrap(), 11);
+    assert_eq!(read_data(&before).unwrap().header, old_header);
 
     // Cut the file in the middle of the sixth game, as a kill mid-write would.
     let found = layout(&bytes).unwrap();
