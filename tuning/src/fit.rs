@@ -16,7 +16,7 @@ pub struct FitConfig {
     pub epochs: usize,
     /// Leave the square tables flat.
     pub material_only: bool,
-    /// Adam's step, in centipawns.
+    /// Adam's step, in centipawns (the tables' fit; the big boards' takes damped Newton steps).
     pub learning_rate: f64,
     /// Weight of a square table entry's squared size in the loss, per position: keeps rarely seen
     /// squares near zero.
