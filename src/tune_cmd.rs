@@ -405,21 +405,20 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
     };
     // The 8x8 variants fit their tables; the big boards their own few weights, read from the
     // terms their game computes for each position.
-    let fitted = if variant.uses_tables().is_ok() {
-        if let Some(big) = samples.iter().find(|s| s.board().is_none()) {
-            return Err(format!("the data holds positions of a big board ({}), not 8x8 boards", big.fen()));
-        }
+    let tables = variant.uses_tables().is_ok();
+    let fitted = if tables {
+        alea_tuning::datafile::boards_of(&samples)?;
         fit(&samples, &start, &config, &mut on_epoch)
     } else {
         fit_terms(&term_samples(variant.variant(), &samples)?, &start, &config, &mut on_epoch)
     };
-    if variant.uses_tables().is_ok() {
+    if tables {
         println!("scale K = {:.4} (fitted to the starting values first)", fitted.k);
     } else {
         println!("scale K = {:.4} (fitted to the starting values, then scaled with the weights)", fitted.k);
     }
     println!("loss {:.6} -> {:.6}", fitted.start_loss, fitted.loss);
-    if variant.uses_tables().is_err() {
+    if !tables {
         println!(
             "pawn step {} -> {}, centre {} -> {}",
             start.pawn_step, fitted.params.pawn_step, start.centre, fitted.params.centre

@@ -204,7 +204,8 @@ impl EvalParams {
     /// values: rank 1 files a-d, rank 2 files a-d, ... from the owner's side); flat tables are
     /// left out, and the big boards' `pawn-step` and `centre` written when not 0.
     pub fn to_text(&self) -> String {
-        let mut out = String::from(if self.flat_tables() {
+        let flat = self.flat_tables();
+        let mut out = String::from(if flat {
             "# Alea evaluation parameters, centipawns; flat square tables (none written).\n"
         } else {
             "# Alea evaluation parameters, centipawns. psqt: 32 squares per table, ranks 1-8 from the\n\
@@ -225,7 +226,7 @@ impl EvalParams {
             }
             out.push('\n');
         }
-        for stage in Stage::ALL.into_iter().filter(|_| !self.flat_tables()) {
+        for stage in Stage::ALL.into_iter().filter(|_| !flat) {
             for role in Role::ALL {
                 write!(out, "psqt {} {}", stage.word(), role.char().to_ascii_uppercase()).unwrap();
                 for v in self.psqt[stage as usize][role.index()] {
@@ -272,13 +273,14 @@ impl EvalParams {
                     .filter(|v| (0..=most).contains(v) && words.len() == 2)
                     .ok_or_else(|| at(format!("{} takes one whole number from 0 to {most}, got {line:?}", words[0])))
             };
-            match words[0] {
-                "king-danger" => p.king_danger = whole(10_000)?,
-                "pawn-step" => p.pawn_step = whole(1_000)?,
-                "centre" => p.centre = whole(1_000)?,
-                _ => {}
-            }
-            if ["king-danger", "pawn-step", "centre"].contains(&words[0]) {
+            let optional = match words[0] {
+                "king-danger" => Some((&mut p.king_danger, 10_000)),
+                "pawn-step" => Some((&mut p.pawn_step, 1_000)),
+                "centre" => Some((&mut p.centre, 1_000)),
+                _ => None,
+            };
+            if let Some((slot, most)) = optional {
+                *slot = whole(most)?;
                 continue;
             }
             let stage = match words.get(1) {

@@ -107,12 +107,18 @@ impl DataSet {
 
     /// The 8x8 boards of all samples, or an error naming what the data holds instead.
     pub fn boards(&self) -> Result<Vec<&Board>, String> {
-        self.samples.iter().map(|s| s.board().ok_or_else(|| Self::not_8x8(s))).collect()
+        boards_of(&self.samples)
     }
+}
 
-    fn not_8x8(s: &Sample) -> String {
-        format!("the data holds positions of a big board ({}), not 8x8 boards", s.fen())
-    }
+/// The 8x8 boards of `samples`, or an error naming the first that is on a big board.
+pub fn boards_of(samples: &[Sample]) -> Result<Vec<&Board>, String> {
+    samples
+        .iter()
+        .map(|s| {
+            s.board().ok_or_else(|| format!("the data holds positions of a big board ({}), not 8x8 boards", s.fen()))
+        })
+        .collect()
 }
 
 /// Where each whole game lies in a file.

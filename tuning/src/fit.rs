@@ -279,7 +279,8 @@ pub fn fit_terms(
     config: &FitConfig,
     on_epoch: &mut dyn FnMut(usize, f64),
 ) -> Fitted {
-    let mut w: Vec<f64> = BigEval::from_params(start).weights().iter().map(|&v| f64::from(v)).collect();
+    let starting: Vec<f64> = BigEval::from_params(start).weights().iter().map(|&v| f64::from(v)).collect();
+    let mut w = starting.clone();
     let k = best_k(|k| term_loss(samples, k, &w));
     let start_loss = term_loss(samples, k, &w);
     let mut history = vec![start_loss];
@@ -331,7 +332,6 @@ pub fn fit_terms(
     // `EVAL_MAX` and counts a win above any of them: the weights are scaled so that their
     // scores spread over the data as the starting weights' do, K by the inverse (the same
     // predictions).
-    let starting: Vec<f64> = BigEval::from_params(start).weights().iter().map(|&v| f64::from(v)).collect();
     let spread = |w: &[f64]| samples.iter().map(|s| term_score(&s.terms, w).abs()).sum::<f64>();
     // (With material only, the steps' fixed weights keep the scale.)
     let scale = if spread(&w) > 0.0 && !config.material_only { spread(&starting) / spread(&w) } else { 1.0 };
