@@ -189,8 +189,8 @@ impl Player for SelfPlayer {
     fn name(&self) -> String {
         "alea".into()
     }
-    fn new_game(&mut self, _game: &GameHandle) -> Result<(), crate::players::Failure> {
-        Ok(())
+    fn new_game(&mut self, game: &GameHandle) -> Result<(), crate::players::Failure> {
+        self.alea.new_game(game)
     }
     fn before_roll(
         &mut self,

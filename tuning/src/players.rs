@@ -111,7 +111,8 @@ pub trait Player {
     }
 }
 
-/// Alea in this process: a fresh table each move, one thread.
+/// Alea in this process, one thread, with one table for the game as an engine keeps one across
+/// a GUI's moves (forgotten when a game begins, so a game's play depends on that game alone).
 pub struct AleaPlayer {
     pub limit: MoveLimit,
     pub clocks: Option<Clocks>,
@@ -124,7 +125,12 @@ pub struct AleaPlayer {
     pub name: String,
     /// The score (centipawns, for the side to move) of its last search, for self-play data.
     pub last_score: Option<i32>,
+    /// The transposition table, made at the first search.
+    table: Option<Shared>,
 }
+
+/// The table's size: the protocol's default `Hash`.
+const TABLE_MIB: usize = 16;
 
 impl AleaPlayer {
     pub fn new(limit: MoveLimit) -> AleaPlayer {
@@ -132,7 +138,16 @@ impl AleaPlayer {
     }
 
     pub fn with_eval(limit: MoveLimit, eval: Option<Arc<EvalParams>>) -> AleaPlayer {
-        AleaPlayer { limit, clocks: None, eval, net: None, exact_solution: true, name: "alea".into(), last_score: None }
+        AleaPlayer {
+            limit,
+            clocks: None,
+            eval,
+            net: None,
+            exact_solution: true,
+            name: "alea".into(),
+            last_score: None,
+            table: None,
+        }
     }
 
     /// With clocks: a turn's share of the time left (planning for 40 more turns, at most a
@@ -166,7 +181,8 @@ impl AleaPlayer {
             },
         };
         let mut score = None;
-        let answer = play_turn(game, request, &Shared::new(16), &mut |_| 0, &mut |event| {
+        let shared = self.table.get_or_insert_with(|| Shared::new(TABLE_MIB));
+        let answer = play_turn(game, request, shared, &mut |_| 0, &mut |event| {
             if let TurnEvent::Searched(result) = event {
                 score = Some(result.score);
             }
@@ -193,6 +209,9 @@ impl Player for AleaPlayer {
         }
     }
     fn new_game(&mut self, _game: &GameHandle) -> Result<(), Failure> {
+        if let Some(shared) = &mut self.table {
+            shared.tt.clear();
+        }
         Ok(())
     }
     fn before_roll(&mut self, game: &GameHandle, freedom: &[String]) -> Result<Option<String>, Failure> {
@@ -532,5 +551,44 @@ impl Player for EngineProcess {
             }
         };
         Self::pick(game, &word, |t| game.allows(t, roll))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn middlegame() -> GameHandle {
+        GameHandle::setup(
+            "dicechess3",
+            false,
+            Some("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 1"),
+            None,
+            &[],
+        )
+        .expect("a dicechess3 position")
+    }
+
+    /// The table outlives a turn (an engine keeps it between a GUI's moves) and a new game
+    /// forgets it, so that the game plays as with a fresh player.
+    #[test]
+    fn the_table_is_kept_within_a_game_and_forgotten_at_the_next() {
+        let game = middlegame();
+        let roll = Roll::new(&[2, 3, 5]).expect("a roll");
+        let mut used = AleaPlayer::new(MoveLimit::Depth(2));
+        used.new_game(&game).expect("a new game");
+        let first = used.after_roll(&game, &roll).expect("a turn");
+        let first_score = used.last_score;
+        let table = used.table.as_ref().expect("a table after a search");
+        assert!(table.tt.hashfull() > 0, "the search left nothing in the table");
+
+        used.new_game(&game).expect("a new game");
+        assert_eq!(used.table.as_ref().expect("the table").tt.hashfull(), 0);
+        let again = used.after_roll(&game, &roll).expect("a turn");
+        let mut fresh = AleaPlayer::new(MoveLimit::Depth(2));
+        fresh.new_game(&game).expect("a new game");
+        assert_eq!(fresh.after_roll(&game, &roll).expect("a turn"), again);
+        assert_eq!((again, used.last_score), (first, first_score));
+        assert_eq!(fresh.last_score, first_score);
     }
 }
