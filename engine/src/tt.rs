@@ -71,6 +71,10 @@ pub struct TranspositionTable {
     generation: AtomicU8,
 }
 
+/// The table's size in MiB where nobody chose one: the protocol's default `Hash`, and the tables
+/// of matches, datagen and the web page's engine.
+pub const DEFAULT_MIB: usize = 16;
+
 impl TranspositionTable {
     /// A table of about `mib` MiB (at least one cluster).
     ///

@@ -38,7 +38,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            hash_mib: 16,
+            hash_mib: alea_engine::tt::DEFAULT_MIB,
             threads: 1,
             multipv: 1,
             move_overhead_ms: 10,

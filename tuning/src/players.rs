@@ -129,9 +129,6 @@ pub struct AleaPlayer {
     table: Option<Shared>,
 }
 
-/// The table's size: the protocol's default `Hash`.
-const TABLE_MIB: usize = 16;
-
 impl AleaPlayer {
     pub fn new(limit: MoveLimit) -> AleaPlayer {
         AleaPlayer::with_eval(limit, None)
@@ -181,7 +178,7 @@ impl AleaPlayer {
             },
         };
         let mut score = None;
-        let shared = self.table.get_or_insert_with(|| Shared::new(TABLE_MIB));
+        let shared = self.table.get_or_insert_with(|| Shared::new(alea_engine::tt::DEFAULT_MIB));
         let answer = play_turn(game, request, shared, &mut |_| 0, &mut |event| {
             if let TurnEvent::Searched(result) = event {
                 score = Some(result.score);

@@ -241,7 +241,7 @@ async fn search_job<T: Send + 'static>(
         app.searches.acquire().await.map_err(|_| ApiError(StatusCode::SERVICE_UNAVAILABLE, "shutting down".into()))?;
     let snapshot = entry.game.lock().unwrap_or_else(|e| e.into_inner()).clone();
     let out = tokio::task::spawn_blocking(move || {
-        let shared = Shared::new(16);
+        let shared = Shared::new(alea_engine::tt::DEFAULT_MIB);
         let out = f(snapshot, &shared);
         drop(guard);
         out
