@@ -41,6 +41,7 @@ pub mod san;
 pub mod search;
 pub mod see;
 pub mod solve;
+pub mod states;
 pub mod timeman;
 pub mod tt;
 pub mod values;

@@ -1,17 +1,21 @@
-//! The search of the variants of several moves a turn against an independent plain
-//! expectiminimax written here (no windows, no table, no reductions; the same leaves, averaged as
-//! equities): Star1 and Star2 must return its value to the centipawn, at turn starts (the roll to
-//! come) and in turns (dice left). And what the search finds: a king capture the dice allow, its probability.
+//! The search of the variants of several moves a turn against the independent plain
+//! expectiminimax of `reference` (no windows, no table, no reductions; the same leaves, averaged
+//! as equities; the one-move search is checked against it too): Star1 and Star2 must return its
+//! value to the centipawn, at turn starts (the roll to come) and in turns (dice left). And what
+//! the search finds: a king capture the dice allow, its probability.
+
+mod reference;
 
 use alea_engine::Board;
 use alea_engine::eval::MicroEval;
 use alea_engine::eval::StaticEval;
+use alea_engine::rules::Roll;
 use alea_engine::rules::micro::{MicroPosition, MicroRules, PlanCache, PositionOf, StepsOf, after_step, allowed_steps};
 use alea_engine::rules::{Burmese, DiceChess3, Gollon, Gollon2};
-use alea_engine::rules::{GameResult, Roll};
 use alea_engine::search::equity::Equity;
 use alea_engine::search::micro::{HorizonDice, horizon_value};
 use alea_engine::search::{ChancePruning, Choice, MicroInput, SearchOptions, Shared, WIN, search_micro};
+use alea_engine::states::MicroStates;
 use alea_engine::timeman::Limits;
 use alea_engine::values::PieceValues;
 use rand::rngs::StdRng;
@@ -28,65 +32,18 @@ fn careful_eval() -> StaticEval {
     StaticEval::new(params)
 }
 
-/// The plain expectiminimax: the value of a turn's start for its side to move.
-fn plain_turn_start<R: MicroRules, E: MicroEval<R::Board>>(
-    rules: &R,
-    eval: &E,
-    equity: &Equity,
-    pos: &PositionOf<R>,
-    depth: i32,
-    ply: usize,
-    cache: &mut PlanCache,
-) -> i32 {
-    if let Some(end) = rules.end(pos) {
-        return match end.result {
-            GameResult::Draw => 0,
-            GameResult::Win(c) if c == pos.turn() => WIN - ply as i32,
-            GameResult::Win(_) => -(WIN - ply as i32),
-        };
-    }
-    if depth == 0 {
-        return horizon_value(rules, eval, equity, pos, ply, &HorizonDice::new(rules, &rules.outcomes(pos)));
-    }
-    let outcomes = rules.outcomes(pos);
-    let total: i64 = outcomes.iter().map(|o| i64::from(o.weight)).sum();
-    let sum: i64 = outcomes
-        .iter()
-        .map(|o| {
-            i64::from(o.weight)
-                * i64::from(plain_decision(rules, eval, equity, &rules.rolled(pos, &o.roll), depth, ply, cache))
-        })
-        .sum();
-    sum.div_euclid(total) as i32
+/// The micro-move search's leaves (no extension: a turn always costs its depth).
+struct MicroHorizon<'a, R, E> {
+    rules: &'a R,
+    eval: &'a E,
+    equity: Equity,
 }
 
-/// The plain expectiminimax: the best rest of a turn for the mover.
-fn plain_decision<R: MicroRules, E: MicroEval<R::Board>>(
-    rules: &R,
-    eval: &E,
-    equity: &Equity,
-    pos: &PositionOf<R>,
-    depth: i32,
-    ply: usize,
-    cache: &mut PlanCache,
-) -> i32 {
-    let mut steps = StepsOf::<R>::new();
-    allowed_steps(rules, pos, cache, &mut steps);
-    if steps.is_empty() {
-        return -plain_turn_start(rules, eval, equity, &pos.finish_turn(), depth - 1, ply + 1, cache);
+impl<'s, R: MicroRules, E: MicroEval<R::Board>> reference::Horizon<MicroStates<'s, R>> for MicroHorizon<'_, R, E> {
+    fn leaf(&self, pos: &PositionOf<R>, ply: usize) -> i32 {
+        let dice = HorizonDice::new(self.rules, &self.rules.outcomes(pos));
+        horizon_value(self.rules, self.eval, &self.equity, pos, ply, &dice)
     }
-    steps
-        .iter()
-        .map(|&step| {
-            let child = after_step(rules, pos, step);
-            if step.ends_turn {
-                -plain_turn_start(rules, eval, equity, &child, depth - 1, ply + 1, cache)
-            } else {
-                plain_decision(rules, eval, equity, &child, depth, ply, cache)
-            }
-        })
-        .max()
-        .expect("steps")
 }
 
 fn searched(eval: &StaticEval, pos: &MicroPosition, depth: u32, pruning: ChancePruning, use_tt: bool) -> i32 {
@@ -204,18 +161,14 @@ fn check_in<R: MicroRules + Sync, E: MicroEval<R::Board>>(
     positions: &[PositionOf<R>],
     depths: std::ops::RangeInclusive<u32>,
 ) -> usize {
-    let mut cache = PlanCache::default();
-    let equity = Equity::new(eval.result_scale());
+    let game = MicroStates::new(rules);
+    let horizon = MicroHorizon { rules, eval, equity: Equity::new(eval.result_scale()) };
     let mut failures = Vec::new();
     let mut differing = 0;
     for pos in positions {
         for depth in depths.clone() {
             // The search reports its value in centipawns.
-            let plain = equity.to_score(if pos.in_turn() {
-                plain_decision(rules, eval, &equity, pos, depth as i32, 0, &mut cache)
-            } else {
-                plain_turn_start(rules, eval, &equity, pos, depth as i32, 0, &mut cache)
-            });
+            let plain = horizon.equity.to_score(reference::expectiminimax(&game, &horizon, pos, depth as i32));
             // Without reductions, the plain expectiminimax's value; with them (late micro-moves
             // searched a turn less deep, or pruned before the horizon: a property of each
             // position, so one tree), every chance pruning gives the same value as none.

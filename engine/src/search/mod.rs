@@ -27,6 +27,7 @@ use std::time::Duration;
 
 pub use chance::{Groups, OutcomeGroup, group_outcomes};
 pub use micro::{MicroInput, search_micro};
+pub use qsearch::Horizon;
 pub use threads::search;
 
 /// A win, scored from the winner's side; a win `p` turns from the root scores `WIN - p`.

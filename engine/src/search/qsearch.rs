@@ -9,7 +9,10 @@
 //! captures that do not lose material by static exchange are followed (Freedom's free
 //! recaptures make the exchange real; elsewhere it is a cautious guess).
 
-use super::{ChildBounds, INF, MAX_PLY, QSEARCH_TURNS, WIN, Worker, end_score, node::known_value, table_and_groups};
+use super::{
+    ChancePruning, ChildBounds, INF, MAX_PLY, QSEARCH_TURNS, Root, SearchInput, SearchOptions, Shared, WIN, Worker,
+    end_score, node::known_value, table_and_groups,
+};
 use crate::eval::Evaluator;
 use crate::rules::{Rules, TurnList, TurnTable};
 use arrayvec::ArrayVec;
@@ -153,6 +156,43 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
             return -end_score(self.rules, &child, end, ply + 1);
         }
         -self.qsearch(&child, -beta, -alpha, ply + 1, turns + 1)
+    }
+}
+
+/// The horizon alone, as the search scores its leaves, for a search written elsewhere (the
+/// tests' plain expectiminimax) that must reach the same values with leaves of its own asking:
+/// a full window, no table, plain expectimax at its rolls.
+pub struct Horizon {
+    shared: Shared,
+    options: SearchOptions,
+}
+
+impl Horizon {
+    pub fn new() -> Horizon {
+        let options = SearchOptions { chance_pruning: ChancePruning::None, use_tt: false, ..Default::default() };
+        Horizon { shared: Shared::new(1), options }
+    }
+
+    /// The horizon's value of `pos` (a game not over) for its side to move, `ply` turns from
+    /// the root, as an equity ([`super::equity`]).
+    pub fn value<R: Rules, E: Evaluator<R>>(&self, rules: &R, eval: &E, pos: &R::Position, ply: usize) -> i32 {
+        let input = SearchInput {
+            rules,
+            eval,
+            position: pos,
+            root: Root::PreRoll,
+            history: &[],
+            limits: crate::timeman::Limits::default(),
+            options: self.options.clone(),
+        };
+        let budget = crate::timeman::TimeBudget::new(&input.limits);
+        Worker::new(&input, &self.shared, budget, false).qsearch(pos, -INF, INF, ply, 0)
+    }
+}
+
+impl Default for Horizon {
+    fn default() -> Horizon {
+        Horizon::new()
     }
 }
 

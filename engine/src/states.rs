@@ -1,0 +1,379 @@
+//! The game as states, whatever the variant: each state is a decision of one side, a chance
+//! event (a roll, its outcomes weighted), or the end. A turn of a one-move variant is a decision
+//! before the roll (Freedom moves against rolling, where there are any), the roll, and the
+//! decision it allows; a turn of several micro-moves is the roll and then one decision per
+//! micro-move, the dice left part of the state. Written against [`GameStates`], a search (and
+//! the tests' plain expectiminimax, which checks both of today's searches) needs to know nothing
+//! else of the rules: the side a value is for changes only where a turn ends.
+
+use crate::piece::Color;
+use crate::rules::dice::OutcomeList;
+use crate::rules::micro::{MicroRules, PlanCache, PositionOf, StepOf, StepsOf, after_step, allowed_steps};
+use crate::rules::{GameEnd, Roll, Rules, TurnList};
+use crate::search::Choice;
+use std::cell::RefCell;
+use std::fmt;
+
+/// What happens at a state.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum StateKind {
+    /// A player chooses ([`GameStates::choices`]).
+    Decision,
+    /// The dice fall ([`GameStates::outcomes`]).
+    Chance,
+    /// The game is over.
+    End(GameEnd),
+}
+
+/// A game of dice chess as states.
+pub trait GameStates {
+    type State: Clone;
+    type Choice: Copy + Eq + fmt::Debug;
+
+    fn kind(&self, state: &Self::State) -> StateKind;
+
+    /// The side a state's value is for: the player who decides or rolls here (at the end, the
+    /// side that would have moved).
+    fn side(&self, state: &Self::State) -> Color;
+
+    /// Does a turn start here? A search counts its depth in these, and only here can a
+    /// position repeat.
+    fn starts_turn(&self, state: &Self::State) -> bool;
+
+    /// A decision's choices, never empty (a player who cannot move passes).
+    fn choices(&self, state: &Self::State, out: &mut Vec<Self::Choice>);
+
+    fn after_choice(&self, state: &Self::State, choice: Self::Choice) -> Self::State;
+
+    /// A chance event's outcomes, with weights.
+    fn outcomes(&self, state: &Self::State, out: &mut OutcomeList);
+
+    fn after_outcome(&self, state: &Self::State, roll: &Roll) -> Self::State;
+
+    /// The state's key: equal for states from which the same play follows (the dice left and
+    /// the kind of state included), so the orders of a turn's micro-moves meet.
+    fn key(&self, state: &Self::State) -> u64;
+
+    /// Turns (plies) since the last capture or pawn move: no repetition reaches further back.
+    fn reversible_turns(&self, state: &Self::State) -> u32;
+}
+
+/// A state of a one-move variant ([`Rules`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum TurnState<P> {
+    /// A turn's start: Freedom moves against rolling, or (with none) the roll itself.
+    BeforeRoll(P),
+    /// The player has chosen to roll.
+    Rolling(P),
+    /// The dice show `Roll`: the player picks one of the turns it allows.
+    Rolled(P, Roll),
+}
+
+impl<P> TurnState<P> {
+    pub fn position(&self) -> &P {
+        match self {
+            TurnState::BeforeRoll(p) | TurnState::Rolling(p) | TurnState::Rolled(p, _) => p,
+        }
+    }
+}
+
+/// The states of a one-move variant: its [`Rules`] read as a [`GameStates`].
+pub struct OneMoveStates<'a, R> {
+    pub rules: &'a R,
+}
+
+impl<R: Rules> OneMoveStates<'_, R> {
+    fn pre_roll(&self, pos: &R::Position) -> TurnList<R::Turn> {
+        let mut pre = TurnList::new();
+        self.rules.pre_roll_turns(pos, &mut pre);
+        pre
+    }
+
+    fn position_outcomes(&self, pos: &R::Position) -> OutcomeList {
+        let mut outcomes = OutcomeList::new();
+        self.rules.outcomes(pos, &mut outcomes);
+        outcomes
+    }
+}
+
+/// Keys of the three kinds of a one-move variant's state, and of a roll's faces (die by die:
+/// Vegas's unlike dice in their order).
+fn kind_key(kind: usize) -> u64 {
+    crate::zobrist::NODE_KIND[kind].rotate_left(17)
+}
+
+fn roll_key(roll: &Roll) -> u64 {
+    roll.faces()
+        .iter()
+        .enumerate()
+        .fold(kind_key(2), |key, (i, &face)| key ^ crate::zobrist::NODE_KIND[32 + 8 * i + usize::from(face)])
+}
+
+impl<R: Rules> GameStates for OneMoveStates<'_, R> {
+    type State = TurnState<R::Position>;
+    type Choice = Choice<R::Turn>;
+
+    fn kind(&self, state: &Self::State) -> StateKind {
+        match state {
+            TurnState::BeforeRoll(pos) => {
+                if let Some(end) = self.rules.end(pos) {
+                    StateKind::End(end)
+                } else if self.pre_roll(pos).is_empty() {
+                    StateKind::Chance
+                } else {
+                    StateKind::Decision
+                }
+            }
+            TurnState::Rolling(_) => StateKind::Chance,
+            TurnState::Rolled(..) => StateKind::Decision,
+        }
+    }
+
+    fn side(&self, state: &Self::State) -> Color {
+        self.rules.turn(state.position())
+    }
+
+    fn starts_turn(&self, state: &Self::State) -> bool {
+        matches!(state, TurnState::BeforeRoll(_))
+    }
+
+    fn choices(&self, state: &Self::State, out: &mut Vec<Self::Choice>) {
+        out.clear();
+        match state {
+            TurnState::BeforeRoll(pos) => {
+                // Rolling first, unless the player may not roll (Vegas: in check, or after giving it).
+                if !self.position_outcomes(pos).is_empty() {
+                    out.push(Choice::Roll);
+                }
+                out.extend(self.pre_roll(pos).iter().map(|&t| Choice::Turn(t)));
+            }
+            TurnState::Rolling(_) => {}
+            TurnState::Rolled(pos, roll) => {
+                let mut turns = TurnList::new();
+                self.rules.allowed_turns(pos, roll, &mut turns);
+                out.extend(turns.iter().map(|&t| Choice::Turn(t)));
+            }
+        }
+    }
+
+    fn after_choice(&self, state: &Self::State, choice: Self::Choice) -> Self::State {
+        match choice {
+            Choice::Roll => TurnState::Rolling(state.position().clone()),
+            Choice::Turn(t) => TurnState::BeforeRoll(self.rules.play(state.position(), t)),
+        }
+    }
+
+    fn outcomes(&self, state: &Self::State, out: &mut OutcomeList) {
+        out.clear();
+        if let TurnState::BeforeRoll(pos) | TurnState::Rolling(pos) = state {
+            self.rules.outcomes(pos, out);
+        }
+    }
+
+    fn after_outcome(&self, state: &Self::State, roll: &Roll) -> Self::State {
+        TurnState::Rolled(state.position().clone(), *roll)
+    }
+
+    fn key(&self, state: &Self::State) -> u64 {
+        let hash = self.rules.hash(state.position());
+        match state {
+            TurnState::BeforeRoll(_) => hash ^ kind_key(0),
+            TurnState::Rolling(_) => hash ^ kind_key(1),
+            TurnState::Rolled(_, roll) => hash ^ roll_key(roll),
+        }
+    }
+
+    fn reversible_turns(&self, state: &Self::State) -> u32 {
+        self.rules.reversible_plies(state.position())
+    }
+}
+
+/// The states of a variant of several micro-moves a turn ([`MicroRules`]): a turn's start is
+/// the roll, a turn in progress the mover's next micro-move (or stopping, where the rules let
+/// dice go unused). The maximum rule's answers are kept between calls.
+pub struct MicroStates<'a, R> {
+    pub rules: &'a R,
+    cache: RefCell<PlanCache>,
+}
+
+impl<'a, R: MicroRules> MicroStates<'a, R> {
+    pub fn new(rules: &'a R) -> MicroStates<'a, R> {
+        MicroStates { rules, cache: RefCell::new(PlanCache::default()) }
+    }
+}
+
+impl<R: MicroRules> GameStates for MicroStates<'_, R> {
+    type State = PositionOf<R>;
+    type Choice = StepOf<R>;
+
+    fn kind(&self, state: &Self::State) -> StateKind {
+        if state.in_turn() {
+            StateKind::Decision
+        } else if let Some(end) = self.rules.end(state) {
+            StateKind::End(end)
+        } else {
+            StateKind::Chance
+        }
+    }
+
+    fn side(&self, state: &Self::State) -> Color {
+        state.turn()
+    }
+
+    fn starts_turn(&self, state: &Self::State) -> bool {
+        !state.in_turn()
+    }
+
+    fn choices(&self, state: &Self::State, out: &mut Vec<Self::Choice>) {
+        let mut steps = StepsOf::<R>::new();
+        allowed_steps(self.rules, state, &mut self.cache.borrow_mut(), &mut steps);
+        out.clear();
+        if steps.is_empty() {
+            // Nothing the dice allow: the turn passes.
+            out.push(StepOf::<R>::STOP);
+        } else {
+            out.extend(steps);
+        }
+    }
+
+    fn after_choice(&self, state: &Self::State, choice: Self::Choice) -> Self::State {
+        after_step(self.rules, state, choice)
+    }
+
+    fn outcomes(&self, state: &Self::State, out: &mut OutcomeList) {
+        out.clear();
+        if !state.in_turn() {
+            out.extend(self.rules.outcomes(state));
+        }
+    }
+
+    fn after_outcome(&self, state: &Self::State, roll: &Roll) -> Self::State {
+        self.rules.rolled(state, roll)
+    }
+
+    fn key(&self, state: &Self::State) -> u64 {
+        state.hash()
+    }
+
+    fn reversible_turns(&self, state: &Self::State) -> u32 {
+        crate::rules::micro_board::MicroBoard::halfmove_clock(&state.board)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::micro::{PlanCache, count_turns};
+    use crate::rules::{DiceChess3, Position, Variant, VariantKind};
+
+    /// Every whole turn a state allows, counted through the states: the decisions' choices
+    /// followed until a turn starts again.
+    fn turns_from<G: GameStates>(game: &G, state: &G::State) -> u64 {
+        let mut choices = Vec::new();
+        game.choices(state, &mut choices);
+        choices
+            .iter()
+            .map(|&c| {
+                let next = game.after_choice(state, c);
+                if game.starts_turn(&next) { 1 } else { turns_from(game, &next) }
+            })
+            .sum()
+    }
+
+    #[test]
+    fn a_one_move_turn_is_the_choice_to_roll_the_outcomes_and_the_rolled_turns() {
+        let rules = Variant::new(VariantKind::Freedom, false);
+        let game = OneMoveStates { rules: &rules };
+        // After 1. e4 d5 2. exd5 Black may recapture without rolling.
+        let mut pos = Position::new(crate::Board::startpos());
+        for m in ["e2e4", "d7d5", "e4d5"] {
+            let t = rules.parse_turn(&pos, m).expect("a move");
+            pos = rules.play(&pos, t);
+        }
+        let start = TurnState::BeforeRoll(pos.clone());
+        assert_eq!(game.kind(&start), StateKind::Decision);
+        assert!(game.starts_turn(&start));
+        let mut choices = Vec::new();
+        game.choices(&start, &mut choices);
+        assert_eq!(choices[0], Choice::Roll);
+        let recapture = rules.parse_turn(&pos, "d8d5").expect("Qxd5");
+        assert!(choices.contains(&Choice::Turn(recapture)));
+        let rolling = game.after_choice(&start, Choice::Roll);
+        assert_eq!((game.kind(&rolling), game.side(&rolling)), (StateKind::Chance, crate::Color::Black));
+        assert!(!game.starts_turn(&rolling));
+        let mut outcomes = OutcomeList::new();
+        game.outcomes(&rolling, &mut outcomes);
+        assert_eq!(outcomes.len(), 6);
+        // Each face's decision holds the turns the rules allow for it, and they end the turn.
+        for o in &outcomes {
+            let rolled = game.after_outcome(&rolling, &o.roll);
+            assert_eq!(game.kind(&rolled), StateKind::Decision);
+            let mut turns = TurnList::new();
+            rules.allowed_turns(&pos, &o.roll, &mut turns);
+            game.choices(&rolled, &mut choices);
+            assert_eq!(choices, turns.iter().map(|&t| Choice::Turn(t)).collect::<Vec<_>>());
+            let after = game.after_choice(&rolled, choices[0]);
+            assert!(game.starts_turn(&after));
+            assert_eq!(game.side(&after), crate::Color::White);
+        }
+        // Keys tell the kinds and the rolls apart.
+        let keys = [
+            game.key(&start),
+            game.key(&rolling),
+            game.key(&game.after_outcome(&rolling, &outcomes[0].roll)),
+            game.key(&game.after_outcome(&rolling, &outcomes[1].roll)),
+        ];
+        for i in 0..keys.len() {
+            for j in i + 1..keys.len() {
+                assert_ne!(keys[i], keys[j]);
+            }
+        }
+        // Without Freedom moves the turn starts with the roll.
+        let quiet = TurnState::BeforeRoll(Position::new(crate::Board::startpos()));
+        assert_eq!(game.kind(&quiet), StateKind::Chance);
+    }
+
+    #[test]
+    fn vegas_unlike_dice_in_either_order_are_two_states() {
+        let rules = Variant::new(VariantKind::Vegas, false);
+        let game = OneMoveStates { rules: &rules };
+        let pos = Position::new(crate::Board::startpos());
+        let a = Roll::ordered(&[5, 1]).expect("a roll");
+        let b = Roll::ordered(&[1, 5]).expect("a roll");
+        let rolling = TurnState::Rolling(pos);
+        assert_ne!(game.key(&game.after_outcome(&rolling, &a)), game.key(&game.after_outcome(&rolling, &b)));
+    }
+
+    #[test]
+    fn micro_turns_through_the_states_are_the_rules_whole_turns() {
+        let rules = DiceChess3;
+        let game = MicroStates::new(&rules);
+        let start = rules.startpos();
+        assert_eq!(game.kind(&start), StateKind::Chance);
+        let mut outcomes = OutcomeList::new();
+        game.outcomes(&start, &mut outcomes);
+        assert_eq!(outcomes.len(), 56);
+        let mut cache = PlanCache::default();
+        for o in outcomes.iter().take(20) {
+            let rolled = game.after_outcome(&start, &o.roll);
+            assert_eq!((game.kind(&rolled), game.side(&rolled)), (StateKind::Decision, crate::Color::White));
+            let mut memo = std::collections::HashMap::new();
+            let mut listed = 0u64;
+            crate::rules::micro::for_each_turn(&rules, &rolled, &mut cache, &mut |_, _| listed += 1);
+            assert_eq!(turns_from(&game, &rolled), listed, "roll {}", o.roll);
+            assert_eq!(count_turns(&rules, &rolled, &mut cache, &mut memo), listed, "roll {}", o.roll);
+        }
+        // The dice's orders meet: a pawn then a knight, or the knight then the pawn.
+        let rolled = rules.rolled(&start, &Roll::new(&[1, 2, 2]).expect("a roll"));
+        let pawn = |p: &PositionOf<DiceChess3>, text: &str| {
+            let mut choices = Vec::new();
+            game.choices(p, &mut choices);
+            let step = *choices.iter().find(|s| s.mv.to_uci(false).to_string() == text).expect(text);
+            game.after_choice(p, step)
+        };
+        let one = pawn(&pawn(&rolled, "e2e4"), "g1f3");
+        let other = pawn(&pawn(&rolled, "g1f3"), "e2e4");
+        assert_eq!(game.key(&one), game.key(&other));
+        assert_eq!(game.kind(&one), StateKind::Decision);
+    }
+}
