@@ -18,6 +18,7 @@ use alea_engine::search::equity::Equity;
 use alea_engine::search::{self, ChancePruning, Root, SearchInput, SearchOptions, Shared};
 use alea_engine::states::{OneMoveStates, TurnState};
 use alea_engine::timeman::Limits;
+use alea_engine::{Role, Square};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -139,23 +140,20 @@ fn endgames(kind: VariantKind, seed: u64, count: usize, men: usize) -> (Variant,
     let mut rng = StdRng::seed_from_u64(seed);
     let mut states = Vec::new();
     for state in games.iter().filter(|s| matches!(s, TurnState::BeforeRoll(_))) {
-        let fen = state.position().board.fen();
-        let fields: Vec<&str> = fen.split(' ').collect();
-        let mut squares: Vec<char> = Vec::new();
-        for c in fields[0].chars() {
-            match c.to_digit(10) {
-                Some(n) => squares.extend(std::iter::repeat_n('1', n as usize)),
-                None if c != '/' => squares.push(c),
-                None => {}
+        let board = &state.position().board;
+        // The pieces other than kings in the FEN's order (from a8), shuffled; the first `men` stay.
+        let mut others: Vec<Square> =
+            board.occupied().into_iter().filter(|&sq| board.role_at(sq) != Some(Role::King)).collect();
+        others.sort_by_key(|sq| (7 - sq.rank(), sq.file()));
+        others.shuffle(&mut rng);
+        let mut kept = alea_engine::Board::empty();
+        for sq in board.occupied() {
+            if board.role_at(sq) == Some(Role::King) || others[..men.min(others.len())].contains(&sq) {
+                kept.put(sq, board.piece_at(sq).expect("an occupied square"));
             }
         }
-        let mut others: Vec<usize> = (0..64).filter(|&i| !matches!(squares[i], '1' | 'k' | 'K')).collect();
-        others.shuffle(&mut rng);
-        for &i in others.iter().skip(men) {
-            squares[i] = '1';
-        }
-        let ranks: Vec<String> = squares.chunks(8).map(|rank| rank.iter().collect()).collect();
-        let text = format!("{} {} - - 0 1", ranks.join("/"), fields[1]);
+        let placement = kept.fen().split(' ').next().expect("a placement").to_string();
+        let text = format!("{placement} {} - - 0 1", board.turn().fen_char());
         let Ok(board) = alea_engine::Board::from_fen(&text) else { continue };
         let pos = Position::new(board);
         if rules.validate(&pos).is_err() || rules.end(&pos).is_some() {
