@@ -8,11 +8,15 @@
 
 use crate::piece::Color;
 use crate::rules::dice::OutcomeList;
-use crate::rules::micro::{MicroRules, PlanCache, PositionOf, StepOf, StepsOf, after_step, allowed_steps};
+use crate::rules::micro::{MicroRules, PlanCache, PositionOf, StepOf, after_step, allowed_steps};
 use crate::rules::{GameEnd, Roll, Rules, TurnList};
 use crate::search::Choice;
+use arrayvec::ArrayVec;
 use std::cell::RefCell;
 use std::fmt;
+
+/// A decision's choices: at most every move of a position, and rolling.
+pub type ChoiceList<C> = ArrayVec<C, { crate::movegen::MAX_MOVES + 1 }>;
 
 /// What happens at a state.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -41,7 +45,7 @@ pub trait GameStates {
     fn starts_turn(&self, state: &Self::State) -> bool;
 
     /// A decision's choices, never empty (a player who cannot move passes).
-    fn choices(&self, state: &Self::State, out: &mut Vec<Self::Choice>);
+    fn choices(&self, state: &Self::State, out: &mut ChoiceList<Self::Choice>);
 
     fn after_choice(&self, state: &Self::State, choice: Self::Choice) -> Self::State;
 
@@ -137,7 +141,7 @@ impl<R: Rules> GameStates for OneMoveStates<'_, R> {
         matches!(state, TurnState::BeforeRoll(_))
     }
 
-    fn choices(&self, state: &Self::State, out: &mut Vec<Self::Choice>) {
+    fn choices(&self, state: &Self::State, out: &mut ChoiceList<Self::Choice>) {
         out.clear();
         match state {
             TurnState::BeforeRoll(pos) => {
@@ -224,15 +228,11 @@ impl<R: MicroRules> GameStates for MicroStates<'_, R> {
         !state.in_turn()
     }
 
-    fn choices(&self, state: &Self::State, out: &mut Vec<Self::Choice>) {
-        let mut steps = StepsOf::<R>::new();
-        allowed_steps(self.rules, state, &mut self.cache.borrow_mut(), &mut steps);
-        out.clear();
-        if steps.is_empty() {
+    fn choices(&self, state: &Self::State, out: &mut ChoiceList<Self::Choice>) {
+        allowed_steps(self.rules, state, &mut self.cache.borrow_mut(), out);
+        if out.is_empty() {
             // Nothing the dice allow: the turn passes.
             out.push(StepOf::<R>::STOP);
-        } else {
-            out.extend(steps);
         }
     }
 
@@ -269,7 +269,7 @@ mod tests {
     /// Every whole turn a state allows, counted through the states: the decisions' choices
     /// followed until a turn starts again.
     fn turns_from<G: GameStates>(game: &G, state: &G::State) -> u64 {
-        let mut choices = Vec::new();
+        let mut choices = ChoiceList::new();
         game.choices(state, &mut choices);
         choices
             .iter()
@@ -293,7 +293,7 @@ mod tests {
         let start = TurnState::BeforeRoll(pos.clone());
         assert_eq!(game.kind(&start), StateKind::Decision);
         assert!(game.starts_turn(&start));
-        let mut choices = Vec::new();
+        let mut choices = ChoiceList::new();
         game.choices(&start, &mut choices);
         assert_eq!(choices[0], Choice::Roll);
         let recapture = rules.parse_turn(&pos, "d8d5").expect("Qxd5");
@@ -311,7 +311,7 @@ mod tests {
             let mut turns = TurnList::new();
             rules.allowed_turns(&pos, &o.roll, &mut turns);
             game.choices(&rolled, &mut choices);
-            assert_eq!(choices, turns.iter().map(|&t| Choice::Turn(t)).collect::<Vec<_>>());
+            assert_eq!(choices.to_vec(), turns.iter().map(|&t| Choice::Turn(t)).collect::<Vec<_>>());
             let after = game.after_choice(&rolled, choices[0]);
             assert!(game.starts_turn(&after));
             assert_eq!(game.side(&after), crate::Color::White);
@@ -366,7 +366,7 @@ mod tests {
         // The dice's orders meet: a pawn then a knight, or the knight then the pawn.
         let rolled = rules.rolled(&start, &Roll::new(&[1, 2, 2]).expect("a roll"));
         let pawn = |p: &PositionOf<DiceChess3>, text: &str| {
-            let mut choices = Vec::new();
+            let mut choices = ChoiceList::new();
             game.choices(p, &mut choices);
             let step = *choices.iter().find(|s| s.mv.to_uci(false).to_string() == text).expect(text);
             game.after_choice(p, step)

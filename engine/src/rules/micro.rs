@@ -672,7 +672,12 @@ pub fn can_take_king<R: MicroRules>(rules: &R, pos: &PositionOf<R>, cache: &mut 
 /// The micro-moves the rules allow at `pos` (a turn in progress) under the maximum rule: a turn
 /// must use as many dice as any sequence can, except that a sequence taking the king is always
 /// allowed. Empty when the turn is over (or, at its start, passed).
-pub fn allowed_steps<R: MicroRules>(rules: &R, pos: &PositionOf<R>, cache: &mut PlanCache, out: &mut StepsOf<R>) {
+pub fn allowed_steps<R: MicroRules, const N: usize>(
+    rules: &R,
+    pos: &PositionOf<R>,
+    cache: &mut PlanCache,
+    out: &mut ArrayVec<StepOf<R>, N>,
+) {
     out.clear();
     if pos.dice.is_empty() || !pos.board.has_king(!pos.turn()) {
         return;

@@ -12,12 +12,10 @@
 //! Values are equities ([`Equity`]: linear in the expected result, so the mean over a roll's
 //! outcomes is what the roll is worth); results report them as centipawns again.
 
-use super::chance::{OutcomeGroup, star1_mean, star2_probe, star2_probe_lines};
+use super::chance::Groups;
 use super::equity::Equity;
-use super::{
-    ChancePruning, Choice, INF, MAX_PLY, OutcomeAdvice, ScoredChoice, SearchOptions, SearchResult, Shared, WIN,
-    floor_div,
-};
+use super::tree::{ChoiceOrder, LateChoices, Tree, TreeHooks, choice_depth, end_value, one_group_per_outcome};
+use super::{Choice, INF, MAX_PLY, OutcomeAdvice, ScoredChoice, SearchOptions, SearchResult, Shared, WIN, floor_div};
 use crate::eval::{EVAL_MAX, MicroEval, StaticEval};
 use crate::piece::{Color, Role};
 use crate::rules::dice::OutcomeList;
@@ -25,11 +23,10 @@ use crate::rules::micro::{
     DicePool, MicroPosition, MicroRules, MovesOf, PlanCache, PositionOf, StepOf, StepsOf, TurnOf, after_step,
     allowed_steps,
 };
-use crate::rules::micro_board::{MAX_MICRO_MOVES, MicroBoard, MicroMove};
-use crate::rules::{GameEnd, GameResult};
+use crate::rules::micro_board::{MicroBoard, MicroMove};
+use crate::states::{ChoiceList, GameStates, MicroStates};
 use crate::timeman::{Limits, TimeBudget};
 use crate::tt::NO_TURN;
-use crate::zobrist::NODE_KIND;
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -48,8 +45,6 @@ const FULL_DEPTH_QUIET_STEPS: usize = 3;
 /// the pruning measured no gain (`dicechess3`, 100 ms a turn: -31 Elo [-60, -3] over 400 games).
 const PRUNED_TURN_LENGTH: usize = 4;
 
-/// Nodes between two looks at the clock.
-const CLOCK_INTERVAL: u64 = 1024;
 /// Threads get deep stacks: each decision keeps its lists on the stack.
 const STACK_BYTES: usize = 64 << 20;
 
@@ -115,51 +110,42 @@ pub fn search_micro<R: MicroRules + Sync, E: MicroEval<R::Board>>(
     result
 }
 
-/// The value of a finished game for the side to move at `ply` turns from the root.
-fn end_value(end: GameEnd, side: Color, ply: usize) -> i32 {
-    match end.result {
-        GameResult::Draw => 0,
-        GameResult::Win(c) if c == side => WIN - ply as i32,
-        GameResult::Win(_) => -(WIN - ply as i32),
-    }
-}
-
-/// The horizon's table key: the position's, marked apart from the decision and chance keys.
-#[inline]
-fn horizon_key(hash: u64) -> u64 {
-    hash ^ NODE_KIND[0].rotate_left(29)
-}
-
-/// One search thread.
+/// One search thread: the tree over the variant's states, and the root's whole turns.
 pub(crate) struct MicroWorker<'a, R: MicroRules, E> {
     rules: &'a R,
     eval: &'a E,
     shared: &'a Shared,
     options: &'a SearchOptions,
-    budget: TimeBudget,
-    node_limit: Option<u64>,
-    local_nodes: u64,
-    seldepth: usize,
-    /// Turn-start hashes: the game's, then the search path's.
-    path: Vec<u64>,
+    pub(crate) tree: Tree<'a, MicroStates<'a, R>, MicroHooks<'a, R, E>>,
+    /// The root's own answers of the maximum rule (its turns are listed apart from the tree).
     cache: PlanCache,
-    /// The roll's outcomes, one group each, heaviest first (the roll is the same at every turn).
-    groups: ArrayVec<OutcomeGroup, { crate::rules::MAX_OUTCOMES }>,
+    /// The roll's outcomes (the same at every turn start).
     outcomes: OutcomeList,
     total_weight: u32,
-    horizon_dice: HorizonDice,
     /// Static scores as the equities the search averages.
     equity: Equity,
     /// The root's whole turns when the root is a turn in progress (filled by the first iteration).
     root_turns: Vec<RootTurn<R>>,
     root: RootShare<'a>,
-    /// Beta cutoffs of quiet micro-moves, by colour, origin and destination
-    /// ([`MicroWorker::history_slot`]): quiet moves that refuted other lines are tried first
-    /// elsewhere too.
-    quiet_history: Vec<u32>,
-    aborted: bool,
     /// Does the root's roll allow more turns than [`ROOT_TURNS_LISTED`] (once counted)?
     many_root_turns: Option<bool>,
+}
+
+/// What the tree asks of a variant of several micro-moves a turn: the horizon of captures the
+/// dice allow, the order of a decision's micro-moves, and which are late.
+pub(crate) struct MicroHooks<'a, R: MicroRules, E> {
+    rules: &'a R,
+    eval: &'a E,
+    reductions: bool,
+    /// The roll's outcomes, one group each, heaviest first (the roll is the same at every turn).
+    outcomes: OutcomeList,
+    groups: Groups,
+    horizon_dice: HorizonDice,
+    equity: Equity,
+    /// Beta cutoffs of quiet micro-moves, by colour, origin and destination
+    /// ([`MicroHooks::history_slot`]): quiet moves that refuted other lines are tried first
+    /// elsewhere too.
+    quiet_history: Vec<u32>,
     /// Do the rolls give [`PRUNED_TURN_LENGTH`] dice or more (late micro-moves pruned in the
     /// turn before the horizon)?
     long_turns: bool,
@@ -177,346 +163,36 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
         }
         // The roll's outcomes are the same at every turn start of these variants: the start's.
         let outcomes = input.rules.outcomes(&input.rules.startpos());
-        let mut groups: ArrayVec<OutcomeGroup, { crate::rules::MAX_OUTCOMES }> = outcomes
-            .iter()
-            .enumerate()
-            .map(|(i, o)| OutcomeGroup { representative: i, members: 1 << i, weight: o.weight })
-            .collect();
-        groups.sort_by_key(|g| std::cmp::Reverse(g.weight));
+        let mut groups = Groups::new();
+        one_group_per_outcome(&outcomes, &mut groups);
         let long_turns = outcomes.iter().any(|o| input.rules.pool(&o.roll).len() >= PRUNED_TURN_LENGTH);
+        let equity = Equity::new(input.eval.result_scale());
+        let hooks = MicroHooks {
+            rules: input.rules,
+            eval: input.eval,
+            reductions: input.options.reductions,
+            outcomes: outcomes.clone(),
+            groups,
+            horizon_dice: HorizonDice::new(input.rules, &outcomes),
+            equity: equity.clone(),
+            quiet_history: vec![0; 2 * R::Board::SQUARES * R::Board::SQUARES],
+            long_turns,
+        };
+        let game = MicroStates::new(input.rules);
         MicroWorker {
             rules: input.rules,
             eval: input.eval,
             shared,
             options: &input.options,
-            budget,
-            node_limit: input.limits.nodes,
-            local_nodes: 0,
-            seldepth: 0,
-            path,
+            tree: Tree::new(game, hooks, shared, &input.options, budget, input.limits.nodes, path),
             cache: PlanCache::default(),
             total_weight: outcomes.iter().map(|o| o.weight).sum(),
-            horizon_dice: HorizonDice::new(input.rules, &outcomes),
-            equity: Equity::new(input.eval.result_scale()),
+            outcomes,
+            equity,
             root_turns: Vec::new(),
             root: RootShare { alpha: None, start: (0, 1) },
-            groups,
-            outcomes,
-            quiet_history: vec![0; 2 * R::Board::SQUARES * R::Board::SQUARES],
-            aborted: false,
             many_root_turns: None,
-            long_turns,
         }
-    }
-
-    /// Counts a node and, every so often, looks at the clock and the limits.
-    #[inline]
-    fn visit(&mut self, ply: usize) -> bool {
-        self.local_nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        if self.local_nodes >= CLOCK_INTERVAL {
-            let total = self.shared.nodes.fetch_add(self.local_nodes, Ordering::Relaxed) + self.local_nodes;
-            self.local_nodes = 0;
-            if self.budget.out_of_time() || self.node_limit.is_some_and(|n| total >= n) {
-                self.shared.end_search();
-            }
-        }
-        if self.shared.halted() {
-            self.aborted = true;
-        }
-        !self.aborted
-    }
-
-    /// Where the history of `color`'s micro-move `m` is kept.
-    #[inline]
-    fn history_slot(color: Color, m: crate::rules::micro::MoveOf<R>) -> usize {
-        let (from, to) = m.squares();
-        (color.index() * R::Board::SQUARES + from) * R::Board::SQUARES + to
-    }
-
-    fn flush_nodes(&mut self) {
-        self.shared.nodes.fetch_add(self.local_nodes, Ordering::Relaxed);
-        self.local_nodes = 0;
-    }
-
-    #[inline]
-    fn tt_probe(&self, key: u64) -> Option<crate::tt::TtHit> {
-        if self.options.use_tt { self.shared.tt.probe(key) } else { None }
-    }
-
-    #[inline]
-    fn tt_store(&self, key: u64, depth: i32, value: i32, alpha: i32, beta: i32, best: u16) {
-        if self.options.use_tt && !self.aborted {
-            self.shared.tt.store_result(key, depth, value, alpha, beta, best);
-        }
-    }
-
-    /// The value of a turn's start for the side to move, `depth` turns deep.
-    pub(crate) fn turn_start(&mut self, pos: &PositionOf<R>, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
-        if !self.visit(ply) {
-            return 0;
-        }
-        let hash = pos.hash();
-        if ply > 0 && is_threefold(&self.path, hash, pos.board.halfmove_clock()) {
-            return 0;
-        }
-        if let Some(end) = self.rules.end(pos) {
-            return end_value(end, pos.turn(), ply);
-        }
-        if depth <= 0 || ply >= MAX_PLY {
-            return self.horizon(pos, beta, ply);
-        }
-        self.path.push(hash);
-        let value = self.chance(pos, hash, depth, alpha, beta, ply);
-        self.path.pop();
-        value
-    }
-
-    /// The roll at a turn's start: the weighted mean of the outcomes' decisions.
-    fn chance(&mut self, pos: &PositionOf<R>, hash: u64, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
-        let key = hash ^ NODE_KIND[super::node::CHANCE_KIND];
-        if let Some(v) = self.tt_probe(key).and_then(|hit| hit.cutoff(depth, alpha, beta)) {
-            return v;
-        }
-        let groups = self.groups.clone();
-        let total = self.total_weight;
-        let outcome_value = |w: &mut Self, g: usize, a: i32, b: i32, probe: bool| -> Option<i32> {
-            let rolled = self.rules.rolled(pos, &w.outcomes[groups[g].representative].roll);
-            let v = w.decision(&rolled, depth, a, b, ply, probe);
-            (!w.aborted).then_some(v)
-        };
-        let mut lower_bounds: ArrayVec<i32, { crate::rules::MAX_OUTCOMES }> = groups.iter().map(|_| -WIN).collect();
-        let value = match self.options.chance_pruning {
-            ChancePruning::None => {
-                let mut sum = 0i64;
-                for g in 0..groups.len() {
-                    let Some(v) = outcome_value(self, g, -INF, INF, false) else { return 0 };
-                    sum += i64::from(groups[g].weight) * i64::from(v);
-                }
-                Some(floor_div(sum, i64::from(total)) as i32)
-            }
-            ChancePruning::Star1 => {
-                star1_mean(&groups, &lower_bounds, total, alpha, beta, |g, a, b| outcome_value(self, g, a, b, false))
-            }
-            ChancePruning::Star2 => {
-                // One turn deep, a probe is a line of micro-moves into the horizon: cheap and,
-                // with a full window, exact, so every group gets a lower bound.
-                let probed = if depth == 1 {
-                    star2_probe_lines(&groups, &mut lower_bounds, total, beta, |g| {
-                        outcome_value(self, g, -INF, INF, true)
-                    })
-                } else {
-                    star2_probe(&groups, &mut lower_bounds, total, beta, |g, t| outcome_value(self, g, t - 1, t, true))
-                };
-                match probed {
-                    Some(cut) => Some(cut),
-                    None if self.aborted => None,
-                    None => star1_mean(&groups, &lower_bounds, total, alpha, beta, |g, a, b| {
-                        outcome_value(self, g, a, b, false)
-                    }),
-                }
-            }
-        };
-        let Some(value) = value else { return 0 };
-        self.tt_store(key, depth, value, alpha, beta, NO_TURN);
-        value
-    }
-
-    /// The mover's decision during a turn (dice left), `depth` turns deep counting this one.
-    /// With `probe`, only the first micro-move in order is followed: a lower bound (Star2).
-    fn decision(&mut self, pos: &PositionOf<R>, depth: i32, alpha: i32, beta: i32, ply: usize, probe: bool) -> i32 {
-        if !self.visit(ply) {
-            return 0;
-        }
-        let key = pos.hash();
-        let mut tt_best = NO_TURN;
-        if let Some(hit) = self.tt_probe(key) {
-            if let Some(v) = hit.cutoff(depth, alpha, beta) {
-                return v;
-            }
-            tt_best = hit.best;
-        }
-        let mut steps = StepsOf::<R>::new();
-        allowed_steps(self.rules, pos, &mut self.cache, &mut steps);
-        if steps.is_empty() {
-            // Nothing the dice allow: the turn passes.
-            return -self.turn_start(&pos.finish_turn(), depth - 1, -beta, -alpha, ply + 1);
-        }
-        let order = self.order(pos, &steps, tt_best);
-        let late = self.late_steps(pos, &steps, depth, ply);
-        let mut best = -INF;
-        let mut best_index = NO_TURN;
-        // The sums of the mover's static score, once a step into the horizon may be bounded.
-        let mut frontier: Option<Option<E::Parts>> = None;
-        for &k in &order {
-            let a = alpha.max(best);
-            let step = steps[usize::from(k)];
-            let Some(depth) = step_depth(depth, late[usize::from(k)]) else { continue };
-            if !probe && depth <= 1 && step.ends_turn {
-                let base = *frontier.get_or_insert_with(|| self.frontier_base(pos, a));
-                if let Some(bound) = base.and_then(|b| self.frontier_bound(pos, step, b))
-                    && bound <= a
-                {
-                    // Cannot raise alpha: the bound stands in for the step (fail-soft).
-                    best = best.max(bound);
-                    continue;
-                }
-            }
-            let v = self.step_value(pos, step, depth, a, beta, ply, probe);
-            if self.aborted {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_index = k;
-            }
-            if best >= beta {
-                let m = steps[usize::from(k)].mv;
-                if !probe && !m.is_null() && pos.board.captured_role(m).is_none() {
-                    let slot = &mut self.quiet_history[Self::history_slot(pos.turn(), m)];
-                    *slot = slot.saturating_add((depth * depth) as u32);
-                }
-                break;
-            }
-            if probe {
-                break;
-            }
-        }
-        if !probe {
-            self.tt_store(key, depth, best, alpha, beta, best_index);
-        }
-        best
-    }
-
-    /// The sums of the static score at `pos`, from which the last micro-moves of a turn that
-    /// ends at the horizon are bounded ([`MicroWorker::frontier_bound`]); `None` where no bound
-    /// holds: the horizon's standing is not the plain score (king danger), or a draw by
-    /// repetition or the hundred-turn rule (worth 0) could beat `alpha` there.
-    fn frontier_base(&self, pos: &PositionOf<R>, alpha: i32) -> Option<E::Parts> {
-        if self.eval.king_danger() != 0 || pos.board.halfmove_clock() >= 90 || alpha < 0 {
-            return None;
-        }
-        self.eval.parts(&pos.board)
-    }
-
-    /// An upper bound of the mover's value of `step`, a micro-move that ends the turn at the
-    /// horizon (not a king capture), without playing it: the horizon is never below standing pat
-    /// for the side it is for, so the mover gets at most the equity of its static score after
-    /// the step, which `base` (the sums before it) and the step's changes give exactly. Where
-    /// the bound cannot raise alpha, the horizon would have returned it at once (its standing
-    /// reaches beta): the search's values do not change, and neither does the table.
-    #[inline]
-    fn frontier_bound(&self, pos: &PositionOf<R>, step: StepOf<R>, base: E::Parts) -> Option<i32> {
-        if pos.takes_king(step.mv) {
-            return None;
-        }
-        let white = if step.is_stop() {
-            self.eval.white_score(&pos.board)
-        } else {
-            self.eval.white_after(&pos.board, base, step.mv)?
-        }
-        .clamp(-EVAL_MAX, EVAL_MAX);
-        let bound = if pos.turn() == Color::White { white } else { -white };
-        #[cfg(debug_assertions)]
-        {
-            let child = after_step(self.rules, pos, step);
-            let after = -standing(self.eval, &child, &self.horizon_dice);
-            debug_assert_eq!(after, bound, "frontier bound of {:?} is not the score after it", step.mv);
-        }
-        Some(self.equity.of(bound))
-    }
-
-    /// The value for the mover of playing `step` from `pos`.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn step_value(
-        &mut self,
-        pos: &PositionOf<R>,
-        step: StepOf<R>,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        probe: bool,
-    ) -> i32 {
-        let child = after_step(self.rules, pos, step);
-        if step.ends_turn {
-            -self.turn_start(&child, depth - 1, -beta, -alpha, ply + 1)
-        } else {
-            self.decision(&child, depth, alpha, beta, ply, probe)
-        }
-    }
-
-    /// Which of `steps` (a decision `depth` turns deep, `ply` turns from the root) are late
-    /// ([`late_quiet_steps`]): searched a turn less deep from two turns deep on, and one turn
-    /// deep, in long turns ([`PRUNED_TURN_LENGTH`]) after the root's own, not searched at all.
-    /// The root's turn is searched in full to the horizon, so that no combination of its
-    /// micro-moves is missed (Gollon's four micro-moves take a king from the start).
-    fn late_steps(
-        &self,
-        pos: &PositionOf<R>,
-        steps: &StepsOf<R>,
-        depth: i32,
-        ply: usize,
-    ) -> ArrayVec<bool, MAX_MICRO_MOVES> {
-        if !self.options.reductions || depth < 1 || (depth == 1 && (!self.long_turns || ply == 0)) {
-            return steps.iter().map(|_| false).collect();
-        }
-        late_quiet_steps(self.eval, pos, steps)
-    }
-
-    /// The order to try `steps` in: the table's best, king captures, captures by most valuable
-    /// victim and least valuable attacker, promotions, then the rest as generated.
-    fn order(&self, pos: &PositionOf<R>, steps: &StepsOf<R>, tt_best: u16) -> ArrayVec<u16, MAX_MICRO_MOVES> {
-        let board = &pos.board;
-        // Each step as one sort key: its priority above, its index below (ties keep the
-        // generation order); small lists, so what is sorted and returned stays small too.
-        let mut keyed: ArrayVec<u64, MAX_MICRO_MOVES> = ArrayVec::new();
-        for (k, step) in steps.iter().enumerate() {
-            let m = step.mv;
-            let key = if k == usize::from(tt_best) {
-                i32::MAX
-            } else if m.is_null() {
-                // Stopping, dice left: after the captures, before the quiet micro-moves.
-                0
-            } else if pos.takes_king(m) {
-                i32::MAX - 1
-            } else if let Some(victim) = board.captured_role(m) {
-                let victim = victim.index() as i32 + 1;
-                let attacker = board.mover_role(m).map_or(0, |r| r.index() as i32);
-                1000 + 10 * victim - attacker
-            } else if m.promotion_role() == Some(Role::Queen) {
-                900
-            } else {
-                // Quiet: by how often the move refuted other lines (below every capture).
-                let h = self.quiet_history[Self::history_slot(pos.turn(), m)];
-                -1_000_000 + h.min(999_999) as i32
-            };
-            // Highest priority first: the distance below the highest key (always >= 0).
-            let rank = (i64::from(i32::MAX) - i64::from(key)) as u64;
-            keyed.push(rank << 16 | k as u64);
-        }
-        keyed.sort_unstable();
-        keyed.into_iter().map(|x| (x & 0xffff) as u16).collect()
-    }
-
-    /// The horizon at a turn's start ([`horizon_value`]), kept in the table: the same leaf is
-    /// reached by many outcomes and orders. Its value is never below standing pat, so a static
-    /// score at or above `beta` settles it (a lower bound, as a fail-high wants).
-    fn horizon(&mut self, pos: &PositionOf<R>, beta: i32, ply: usize) -> i32 {
-        let stand = self.equity.of(standing(self.eval, pos, &self.horizon_dice));
-        if stand >= beta {
-            return stand;
-        }
-        let key = horizon_key(pos.hash());
-        if let Some(hit) = self.tt_probe(key)
-            && let Some(v) = hit.cutoff(0, -INF, INF)
-        {
-            return v;
-        }
-        let value = horizon_value(self.rules, self.eval, &self.equity, pos, ply, &self.horizon_dice);
-        self.tt_store(key, 0, value, -INF, INF, NO_TURN);
-        value
     }
 
     /// Iterative deepening at the root.
@@ -533,19 +209,20 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
         for depth in 1..=max_depth {
             let Some(result) = self.search_root(input, depth) else {
                 // A helper answers nothing but goes on deeper until the main thread stops.
-                if self.root.start.0 > 0 && !self.aborted {
+                if self.root.start.0 > 0 && !self.tree.aborted {
                     continue;
                 }
                 break;
             };
             report(&result);
             last = Some(result);
-            let may_start = if keeps_partial { !self.budget.out_of_time() } else { self.budget.may_start_iteration() };
+            let may_start =
+                if keeps_partial { !self.tree.budget.out_of_time() } else { self.tree.budget.may_start_iteration() };
             if !may_start || self.shared.halted() {
                 break;
             }
         }
-        self.flush_nodes();
+        self.tree.flush_nodes();
         last.unwrap_or_else(|| self.fallback(input))
     }
 
@@ -573,7 +250,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             let mut sum = 0i64;
             for o in self.outcomes.clone() {
                 let (score, turn) = self.root_decision(&self.rules.rolled(pos, &o.roll), depth, -INF, INF)?;
-                if self.aborted {
+                if self.tree.aborted {
                     return None;
                 }
                 sum += i64::from(o.weight) * i64::from(score);
@@ -588,7 +265,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             let expected = floor_div(sum, i64::from(self.total_weight)) as i32;
             (Choice::Roll, expected, Some(expected))
         };
-        self.flush_nodes();
+        self.tree.flush_nodes();
         let pv = match best {
             Choice::Turn(t) => vec![t],
             Choice::Roll => Vec::new(),
@@ -597,9 +274,9 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             best,
             score,
             depth: depth as u32,
-            seldepth: self.seldepth as u32,
+            seldepth: self.tree.seldepth as u32,
             nodes: self.shared.nodes(),
-            elapsed: self.budget.elapsed(),
+            elapsed: self.tree.budget.elapsed(),
             pv,
             choices: if choices.is_empty() {
                 vec![ScoredChoice { choice: best, score, exact: true, value: None }]
@@ -693,8 +370,8 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
                     alpha = alpha.max(packed as u32 as i32);
                 }
             }
-            let v = -self.turn_start(&t.end, depth - 1, -INF, -alpha, 1);
-            if self.aborted {
+            let v = -self.tree.turn_start(&t.end, depth - 1, -INF, -alpha, 1);
+            if self.tree.aborted {
                 break;
             }
             let exact = v > alpha;
@@ -738,31 +415,30 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
     /// node's value, so a parent may still prefer it), or `None` if it finished none. Its best
     /// micro-move goes to the table, so the next iteration follows this one's choice first.
     fn root_decision(&mut self, pos: &PositionOf<R>, depth: i32, alpha: i32, beta: i32) -> Option<(i32, TurnOf<R>)> {
-        let mut steps = StepsOf::<R>::new();
-        allowed_steps(self.rules, pos, &mut self.cache, &mut steps);
-        if steps.is_empty() {
-            let v = -self.turn_start(&pos.finish_turn(), depth - 1, -beta, -alpha, 1);
-            return (!self.aborted).then_some((v, TurnOf::<R>::PASS));
-        }
+        // Where the dice allow nothing, the one choice is to pass (the turn ends).
+        let mut steps = ChoiceList::new();
+        self.tree.game.choices(pos, &mut steps);
         let key = pos.hash();
-        let tt_best = self.tt_probe(key).map_or(NO_TURN, |hit| hit.best);
-        let order = self.order(pos, &steps, tt_best);
+        let tt_best = self.tree.tt_probe(key).map_or(NO_TURN, |hit| hit.best);
+        let mut order = ChoiceOrder::new();
+        self.tree.hooks.order(&self.tree.game, pos, &steps, tt_best, &mut order);
         let mut best = -INF;
         let mut best_index = NO_TURN;
         let mut best_turn = TurnOf::<R>::PASS;
-        let late = self.late_steps(pos, &steps, depth, 0);
+        let mut late = LateChoices::new();
+        self.tree.hooks.late(&self.tree.game, pos, &steps, depth, 0, &mut late);
         for &k in &order {
             let step = steps[usize::from(k)];
             let a = alpha.max(best);
             let child = after_step(self.rules, pos, step);
             // None is late one turn deep here: the root's turn is not pruned.
-            let d = step_depth(depth, late[usize::from(k)]).unwrap_or(depth);
+            let d = choice_depth(depth, late[usize::from(k)]).unwrap_or(depth);
             let v = if step.ends_turn {
-                -self.turn_start(&child, d - 1, -beta, -a, 1)
+                -self.tree.turn_start(&child, d - 1, -beta, -a, 1)
             } else {
-                self.decision(&child, d, a, beta, 0, false)
+                self.tree.within_turn(&child, d, a, beta, 0, false)
             };
-            if self.aborted {
+            if self.tree.aborted {
                 return (best > -INF).then_some((best, best_turn));
             }
             if v > best {
@@ -779,7 +455,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
                 break;
             }
         }
-        self.tt_store(key, depth, best, alpha, beta, best_index);
+        self.tree.tt_store(key, depth, best, alpha, beta, best_index);
         Some((best, best_turn))
     }
 
@@ -788,7 +464,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
     /// a search of the rest.
     fn rest_of_turn(&mut self, pos: &PositionOf<R>, depth: i32) -> TurnOf<R> {
         let (mut turn, unknown) = self.follow(pos, |worker, at, steps| {
-            worker.tt_probe(at.hash()).map(|hit| usize::from(hit.best)).filter(|&i| i < steps.len())
+            worker.tree.tt_probe(at.hash()).map(|hit| usize::from(hit.best)).filter(|&i| i < steps.len())
         });
         if let Some(at) = unknown
             && let Some((_, rest)) = self.root_decision(&at, depth, -INF, INF)
@@ -838,7 +514,154 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
         } else {
             Choice::Roll
         };
-        SearchResult::unsearched(best, self.shared.nodes(), self.budget.elapsed(), self.equity.scale())
+        SearchResult::unsearched(best, self.shared.nodes(), self.tree.budget.elapsed(), self.equity.scale())
+    }
+}
+
+impl<R: MicroRules, E: MicroEval<R::Board>> MicroHooks<'_, R, E> {
+    /// Where the history of `color`'s micro-move `m` is kept.
+    #[inline]
+    fn history_slot(color: Color, m: crate::rules::micro::MoveOf<R>) -> usize {
+        let (from, to) = m.squares();
+        (color.index() * R::Board::SQUARES + from) * R::Board::SQUARES + to
+    }
+}
+
+impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> for MicroHooks<'a, R, E> {
+    type Frontier = E::Parts;
+
+    fn roll(&self, _: &MicroStates<'a, R>, _: &PositionOf<R>, outcomes: &mut OutcomeList, groups: &mut Groups) {
+        outcomes.clone_from(&self.outcomes);
+        groups.clone_from(&self.groups);
+    }
+
+    #[inline]
+    fn stand(&self, _: &MicroStates<'a, R>, pos: &PositionOf<R>) -> i32 {
+        self.equity.of(standing(self.eval, pos, &self.horizon_dice))
+    }
+
+    /// [`horizon_value`]: each outcome's best capture against standing pat.
+    fn horizon(&self, _: &MicroStates<'a, R>, pos: &PositionOf<R>, ply: usize) -> i32 {
+        horizon_value(self.rules, self.eval, &self.equity, pos, ply, &self.horizon_dice)
+    }
+
+    /// The table's best, king captures, captures by most valuable victim and least valuable
+    /// attacker, promotions, stopping, then quiet micro-moves by their history.
+    fn order(
+        &self,
+        _: &MicroStates<'a, R>,
+        pos: &PositionOf<R>,
+        steps: &ChoiceList<StepOf<R>>,
+        tt_best: u16,
+        out: &mut ChoiceOrder,
+    ) {
+        let board = &pos.board;
+        // Each step as one sort key: its priority above, its index below (ties keep the
+        // generation order); small lists, so what is sorted and returned stays small too.
+        let mut keyed: ArrayVec<u64, { crate::movegen::MAX_MOVES + 1 }> = ArrayVec::new();
+        for (k, step) in steps.iter().enumerate() {
+            let m = step.mv;
+            let key = if k == usize::from(tt_best) {
+                i32::MAX
+            } else if m.is_null() {
+                // Stopping, dice left: after the captures, before the quiet micro-moves.
+                0
+            } else if pos.takes_king(m) {
+                i32::MAX - 1
+            } else if let Some(victim) = board.captured_role(m) {
+                let victim = victim.index() as i32 + 1;
+                let attacker = board.mover_role(m).map_or(0, |r| r.index() as i32);
+                1000 + 10 * victim - attacker
+            } else if m.promotion_role() == Some(Role::Queen) {
+                900
+            } else {
+                // Quiet: by how often the move refuted other lines (below every capture).
+                let h = self.quiet_history[Self::history_slot(pos.turn(), m)];
+                -1_000_000 + h.min(999_999) as i32
+            };
+            // Highest priority first: the distance below the highest key (always >= 0).
+            let rank = (i64::from(i32::MAX) - i64::from(key)) as u64;
+            keyed.push(rank << 16 | k as u64);
+        }
+        keyed.sort_unstable();
+        out.clear();
+        out.extend(keyed.into_iter().map(|x| (x & 0xffff) as u16));
+    }
+
+    /// [`late_quiet_steps`], searched a turn less deep from two turns deep on, and one turn
+    /// deep, in long turns ([`PRUNED_TURN_LENGTH`]) after the root's own, not searched at all.
+    /// The root's turn is searched in full to the horizon, so that no combination of its
+    /// micro-moves is missed (Gollon's four micro-moves take a king from the start).
+    fn late(
+        &self,
+        _: &MicroStates<'a, R>,
+        pos: &PositionOf<R>,
+        steps: &ChoiceList<StepOf<R>>,
+        depth: i32,
+        ply: usize,
+        out: &mut LateChoices,
+    ) {
+        out.clear();
+        if !self.reductions || depth < 1 || (depth == 1 && (!self.long_turns || ply == 0)) {
+            out.extend(steps.iter().map(|_| false));
+        } else {
+            late_quiet_steps(self.eval, pos, steps, out);
+        }
+    }
+
+    #[inline]
+    fn ends_turn(&self, step: StepOf<R>) -> bool {
+        step.ends_turn
+    }
+
+    /// The sums of the mover's static score; `None` where no bound holds: the horizon's
+    /// standing is not the plain score (king danger), or a draw by repetition or the
+    /// hundred-turn rule (worth 0) could beat `alpha` there.
+    fn frontier(&self, _: &MicroStates<'a, R>, pos: &PositionOf<R>, alpha: i32) -> Option<E::Parts> {
+        if self.eval.king_danger() != 0 || pos.board.halfmove_clock() >= 90 || alpha < 0 {
+            return None;
+        }
+        self.eval.parts(&pos.board)
+    }
+
+    /// The horizon is never below standing pat for the side it is for, so the mover gets at
+    /// most the equity of its static score after the step, which `base` (the sums before it)
+    /// and the step's changes give exactly. Where that cannot raise alpha, the horizon would
+    /// have returned it at once (its standing reaches beta).
+    #[inline]
+    fn frontier_bound(
+        &self,
+        _: &MicroStates<'a, R>,
+        pos: &PositionOf<R>,
+        step: StepOf<R>,
+        base: E::Parts,
+    ) -> Option<i32> {
+        if pos.takes_king(step.mv) {
+            return None;
+        }
+        let white = if step.is_stop() {
+            self.eval.white_score(&pos.board)
+        } else {
+            self.eval.white_after(&pos.board, base, step.mv)?
+        }
+        .clamp(-EVAL_MAX, EVAL_MAX);
+        let bound = if pos.turn() == Color::White { white } else { -white };
+        #[cfg(debug_assertions)]
+        {
+            let child = after_step(self.rules, pos, step);
+            let after = -standing(self.eval, &child, &self.horizon_dice);
+            debug_assert_eq!(after, bound, "frontier bound of {:?} is not the score after it", step.mv);
+        }
+        Some(self.equity.of(bound))
+    }
+
+    /// A quiet micro-move's history grows by the square of the depth it refuted at.
+    fn reward(&mut self, _: &MicroStates<'a, R>, pos: &PositionOf<R>, step: StepOf<R>, depth: i32) {
+        let m = step.mv;
+        if !m.is_null() && pos.board.captured_role(m).is_none() {
+            let slot = &mut self.quiet_history[Self::history_slot(pos.turn(), m)];
+            *slot = slot.saturating_add((depth * depth) as u32);
+        }
     }
 }
 
@@ -877,17 +700,6 @@ struct RootTurn<R: MicroRules> {
     score: i32,
 }
 
-/// How deep a step of a decision `depth` turns deep is searched: a late one a turn less, and
-/// one turn deep (where [`MicroWorker::late_steps`] marks any) not at all.
-#[inline]
-fn step_depth(depth: i32, late: bool) -> Option<i32> {
-    match (late, depth) {
-        (false, _) => Some(depth),
-        (true, 1) => None,
-        (true, _) => Some(depth - 1),
-    }
-}
-
 /// Late micro-moves: the steps of a decision that neither win material by static exchange,
 /// promote nor take a king, after the first [`FULL_DEPTH_QUIET_STEPS`] of them by a static key
 /// (ties in the rules' order): a quiet micro-move's gain plus the safety it brings the moving
@@ -898,15 +710,16 @@ fn step_depth(depth: i32, late: bool) -> Option<i32> {
 pub(crate) fn late_quiet_steps<B: MicroBoard, E: MicroEval<B>>(
     eval: &E,
     pos: &MicroPosition<B>,
-    steps: &crate::rules::micro::StepList<B::Move>,
-) -> ArrayVec<bool, MAX_MICRO_MOVES> {
+    steps: &[crate::rules::micro::Step<B::Move>],
+    late: &mut LateChoices,
+) {
     let board = &pos.board;
     let parts = eval.parts(board);
     let before = eval.white_score(board);
     let sign = if pos.turn() == Color::White { 1 } else { -1 };
     let values = eval.piece_values();
-    let mut late: ArrayVec<bool, MAX_MICRO_MOVES> = ArrayVec::new();
-    let mut quiet: ArrayVec<(i32, usize), MAX_MICRO_MOVES> = ArrayVec::new();
+    late.clear();
+    let mut quiet: ArrayVec<(i32, usize), { crate::movegen::MAX_MOVES + 1 }> = ArrayVec::new();
     for (k, step) in steps.iter().enumerate() {
         let m = step.mv;
         let victim = if m.is_null() { None } else { board.captured_role(m) };
@@ -941,7 +754,6 @@ pub(crate) fn late_quiet_steps<B: MicroBoard, E: MicroEval<B>>(
     for &(_, k) in quiet.iter().take(FULL_DEPTH_QUIET_STEPS) {
         late[k] = false;
     }
-    late
 }
 
 /// The static score of `pos` for its side to move.
@@ -1100,11 +912,6 @@ pub fn standing<B: MicroBoard, E: MicroEval<B>>(eval: &E, pos: &MicroPosition<B>
     stand - (i64::from(weight) * i64::from(threatened) / i64::from(dice.total.max(1))) as i32
 }
 
-/// Has `hash` stood twice before among the last `reversible` turn starts of `path`?
-fn is_threefold(path: &[u64], hash: u64, reversible: u32) -> bool {
-    path.iter().rev().take(reversible as usize).filter(|&&h| h == hash).count() >= 2
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1122,7 +929,8 @@ mod tests {
         let eval = StaticEval::material(PieceValues([100, 300, 300, 500, 900, 0]));
         let mut steps = StepsOf::<DiceChess3>::new();
         allowed_steps(&DiceChess3, &pos, &mut PlanCache::default(), &mut steps);
-        let late = late_quiet_steps(&eval, &pos, &steps);
+        let mut late = LateChoices::new();
+        late_quiet_steps(&eval, &pos, &steps, &mut late);
         let mut kept: Vec<String> =
             steps.iter().zip(&late).filter(|(_, l)| !**l).map(|(s, _)| s.mv.to_uci(false).to_string()).collect();
         kept.sort();

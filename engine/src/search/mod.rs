@@ -16,6 +16,7 @@ mod node;
 mod ordering;
 mod qsearch;
 mod threads;
+mod tree;
 
 use crate::eval::Evaluator;
 use crate::rules::{GameEnd, GameResult, Roll, Rules, TurnList, TurnTable};

@@ -10,7 +10,7 @@
 use alea_engine::rules::OutcomeList;
 use alea_engine::rules::{GameEnd, GameResult, Roll};
 use alea_engine::search::{MAX_PLY, WIN};
-use alea_engine::states::{GameStates, StateKind};
+use alea_engine::states::{ChoiceList, GameStates, StateKind};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashMap;
@@ -95,7 +95,7 @@ impl<G: GameStates, H: Horizon<G>> Plain<'_, G, H> {
                 sum.div_euclid(total) as i32
             }
             StateKind::Decision => {
-                let mut choices = Vec::new();
+                let mut choices = ChoiceList::new();
                 self.game.choices(state, &mut choices);
                 assert!(!choices.is_empty(), "a decision without choices");
                 choices
@@ -145,7 +145,7 @@ pub fn random_states<G: GameStates>(
 ) -> Vec<G::State> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut found = Vec::new();
-    let mut choices = Vec::new();
+    let mut choices = ChoiceList::new();
     let mut outcomes = OutcomeList::new();
     let mut tries = 0;
     while found.len() < count {
@@ -186,7 +186,7 @@ pub fn random_states<G: GameStates>(
 pub fn rolled<G: GameStates>(game: &G, state: &G::State, rng: &mut StdRng) -> Option<G::State> {
     let mut at = state.clone();
     if game.kind(&at) == StateKind::Decision {
-        let mut choices = Vec::new();
+        let mut choices = ChoiceList::new();
         game.choices(&at, &mut choices);
         let rolling = choices
             .iter()
