@@ -9,14 +9,21 @@
 use crate::piece::Color;
 use crate::rules::dice::OutcomeList;
 use crate::rules::micro::{MicroRules, PlanCache, PositionOf, StepOf, after_step, allowed_steps};
-use crate::rules::{GameEnd, Roll, Rules, TurnList};
-use crate::search::Choice;
+use crate::rules::{GameEnd, Roll, Rules, TurnList, TurnTable};
+use crate::search::{Choice, Groups, OutcomeGroup};
 use arrayvec::ArrayVec;
 use std::cell::RefCell;
 use std::fmt;
 
 /// A decision's choices: at most every move of a position, and rolling.
 pub type ChoiceList<C> = ArrayVec<C, { crate::movegen::MAX_MOVES + 1 }>;
+
+/// Per choice of a decision: which of its turn's children it leads to ([`NO_SLOT`]: a child
+/// of its own), so that the turn's decisions share what they learn of a child.
+pub type SlotList = ArrayVec<u16, { crate::movegen::MAX_MOVES + 1 }>;
+
+/// A choice whose child no other decision of the turn shares.
+pub const NO_SLOT: u16 = u16::MAX;
 
 /// What happens at a state.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -60,6 +67,66 @@ pub trait GameStates {
 
     /// Turns (plies) since the last capture or pawn move: no repetition reaches further back.
     fn reversible_turns(&self, state: &Self::State) -> u32;
+
+    // What a search asks, turn by turn: the same answers as above, read from what the states
+    // of one turn share (made once, where the turn starts), so that a turn's states do not list
+    // its moves again. The tests' plain expectiminimax asks the questions above instead.
+
+    /// What the states of one turn share ([`GameStates::begin_turn`]).
+    type Turn: Default;
+
+    /// How the game ends at `start`, a turn's start, if it does (only there can it end);
+    /// cheaper than [`GameStates::kind`] where that lists moves.
+    fn end(&self, start: &Self::State) -> Option<GameEnd> {
+        match self.kind(start) {
+            StateKind::End(end) => Some(end),
+            _ => None,
+        }
+    }
+
+    /// Fills `turn` for the turn `state` is in (its start or a later state of it), not over.
+    fn begin_turn(&self, _state: &Self::State, _turn: &mut Self::Turn) {}
+
+    /// [`GameStates::kind`] of a state of the turn `turn` was made for.
+    fn kind_in(&self, state: &Self::State, _turn: &Self::Turn) -> StateKind {
+        self.kind(state)
+    }
+
+    /// [`GameStates::choices`] of a decision of `turn`, and each one's slot among the turn's
+    /// children (`slots` empty: none shared).
+    fn choices_in(
+        &self,
+        state: &Self::State,
+        _turn: &Self::Turn,
+        out: &mut ChoiceList<Self::Choice>,
+        slots: &mut SlotList,
+    ) {
+        self.choices(state, out);
+        slots.clear();
+    }
+
+    /// How many children the decisions of `turn` share (the slots of [`GameStates::choices_in`]).
+    fn shared_children(&self, _turn: &Self::Turn) -> usize {
+        0
+    }
+
+    /// [`GameStates::outcomes`] of a chance state of `turn`, and the outcomes searched as one
+    /// (outcomes after which the decisions are alike), heaviest first.
+    fn outcomes_in(&self, state: &Self::State, _turn: &Self::Turn, out: &mut OutcomeList, groups: &mut Groups) {
+        self.outcomes(state, out);
+        one_group_per_outcome(out, groups);
+    }
+}
+
+/// Every outcome its own group, heaviest first.
+pub fn one_group_per_outcome(outcomes: &OutcomeList, groups: &mut Groups) {
+    groups.clear();
+    groups.extend(outcomes.iter().enumerate().map(|(i, o)| OutcomeGroup {
+        representative: i,
+        members: 1 << i,
+        weight: o.weight,
+    }));
+    groups.sort_by_key(|g| std::cmp::Reverse(g.weight));
 }
 
 /// A state of a one-move variant ([`Rules`]).
@@ -97,6 +164,20 @@ impl<R: Rules> OneMoveStates<'_, R> {
         let mut outcomes = OutcomeList::new();
         self.rules.outcomes(pos, &mut outcomes);
         outcomes
+    }
+}
+
+/// What the states of a one-move turn share: the turn table (every turn each outcome allows,
+/// listed once), its outcome groups (outcomes allowing the same turns), and the Freedom moves.
+pub struct OneMoveTurn<T> {
+    pub table: TurnTable<T>,
+    pub groups: Groups,
+    pub pre: TurnList<T>,
+}
+
+impl<T: Copy + Eq> Default for OneMoveTurn<T> {
+    fn default() -> OneMoveTurn<T> {
+        OneMoveTurn { table: TurnTable::new(), groups: Groups::new(), pre: TurnList::new() }
     }
 }
 
@@ -181,7 +262,8 @@ impl<R: Rules> GameStates for OneMoveStates<'_, R> {
     fn key(&self, state: &Self::State) -> u64 {
         let hash = self.rules.hash(state.position());
         match state {
-            TurnState::BeforeRoll(_) => hash ^ kind_key(0),
+            // A turn's start is the position's own hash, as the game's history keeps it.
+            TurnState::BeforeRoll(_) => hash,
             TurnState::Rolling(_) => hash ^ kind_key(1),
             TurnState::Rolled(_, roll) => hash ^ roll_key(roll),
         }
@@ -189,6 +271,71 @@ impl<R: Rules> GameStates for OneMoveStates<'_, R> {
 
     fn reversible_turns(&self, state: &Self::State) -> u32 {
         self.rules.reversible_plies(state.position())
+    }
+
+    type Turn = OneMoveTurn<R::Turn>;
+
+    fn end(&self, start: &Self::State) -> Option<GameEnd> {
+        self.rules.end(start.position())
+    }
+
+    fn begin_turn(&self, state: &Self::State, turn: &mut Self::Turn) {
+        let pos = state.position();
+        self.rules.turn_table(pos, &mut turn.table);
+        crate::search::group_outcomes(&turn.table, &mut turn.groups);
+        turn.pre.clear();
+        self.rules.pre_roll_from_table(pos, &turn.table, &mut turn.pre);
+    }
+
+    fn kind_in(&self, state: &Self::State, turn: &Self::Turn) -> StateKind {
+        match state {
+            TurnState::BeforeRoll(_) if turn.pre.is_empty() => StateKind::Chance,
+            TurnState::BeforeRoll(_) | TurnState::Rolled(..) => StateKind::Decision,
+            TurnState::Rolling(_) => StateKind::Chance,
+        }
+    }
+
+    fn choices_in(
+        &self,
+        state: &Self::State,
+        turn: &Self::Turn,
+        out: &mut ChoiceList<Self::Choice>,
+        slots: &mut SlotList,
+    ) {
+        out.clear();
+        slots.clear();
+        let table = &turn.table;
+        match state {
+            TurnState::BeforeRoll(_) => {
+                if !table.outcomes.is_empty() {
+                    out.push(Choice::Roll);
+                    slots.push(NO_SLOT);
+                }
+                for &t in &turn.pre {
+                    out.push(Choice::Turn(t));
+                    slots.push(table.turns.iter().position(|&x| x == t).map_or(NO_SLOT, |k| k as u16));
+                }
+            }
+            TurnState::Rolling(_) => {}
+            TurnState::Rolled(_, roll) => {
+                let i = table.outcomes.iter().position(|o| o.roll == *roll).expect("a roll of the table");
+                for (k, (&t, &mask)) in table.turns.iter().zip(&table.masks).enumerate() {
+                    if mask >> i & 1 == 1 {
+                        out.push(Choice::Turn(t));
+                        slots.push(k as u16);
+                    }
+                }
+            }
+        }
+    }
+
+    fn shared_children(&self, turn: &Self::Turn) -> usize {
+        turn.table.turns.len()
+    }
+
+    fn outcomes_in(&self, _: &Self::State, turn: &Self::Turn, out: &mut OutcomeList, groups: &mut Groups) {
+        out.clone_from(&turn.table.outcomes);
+        groups.clone_from(&turn.groups);
     }
 }
 
@@ -198,11 +345,18 @@ impl<R: Rules> GameStates for OneMoveStates<'_, R> {
 pub struct MicroStates<'a, R> {
     pub rules: &'a R,
     cache: RefCell<PlanCache>,
+    /// The roll's outcomes, the same at every turn's start of these variants, and their groups
+    /// (one each: no two rolls allow the same micro-moves throughout a turn).
+    roll: OutcomeList,
+    groups: Groups,
 }
 
 impl<'a, R: MicroRules> MicroStates<'a, R> {
     pub fn new(rules: &'a R) -> MicroStates<'a, R> {
-        MicroStates { rules, cache: RefCell::new(PlanCache::default()) }
+        let roll = rules.outcomes(&rules.startpos());
+        let mut groups = Groups::new();
+        one_group_per_outcome(&roll, &mut groups);
+        MicroStates { rules, cache: RefCell::new(PlanCache::default()), roll, groups }
     }
 }
 
@@ -257,6 +411,21 @@ impl<R: MicroRules> GameStates for MicroStates<'_, R> {
 
     fn reversible_turns(&self, state: &Self::State) -> u32 {
         crate::rules::micro_board::MicroBoard::halfmove_clock(&state.board)
+    }
+
+    type Turn = ();
+
+    fn end(&self, start: &Self::State) -> Option<GameEnd> {
+        if start.in_turn() { None } else { self.rules.end(start) }
+    }
+
+    fn kind_in(&self, state: &Self::State, _: &()) -> StateKind {
+        if state.in_turn() { StateKind::Decision } else { StateKind::Chance }
+    }
+
+    fn outcomes_in(&self, _: &Self::State, _: &(), out: &mut OutcomeList, groups: &mut Groups) {
+        out.clone_from(&self.roll);
+        groups.clone_from(&self.groups);
     }
 }
 

@@ -73,7 +73,10 @@ where
             ..SearchOptions::default()
         },
     };
-    search::search(&input, &Shared::new(1), &mut |_| {}).score
+    let score = search::search(&input, &Shared::new(1), &mut |_| {}).score;
+    let tree = search::tree_score(&input, state, &Shared::new(1));
+    assert_eq!(tree, score, "the tree against the one-move search, depth {depth} {}", pruning.name());
+    score
 }
 
 /// Checks every state at every depth; returns how many states were after a roll.

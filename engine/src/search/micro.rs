@@ -12,9 +12,8 @@
 //! Values are equities ([`Equity`]: linear in the expected result, so the mean over a roll's
 //! outcomes is what the roll is worth); results report them as centipawns again.
 
-use super::chance::Groups;
 use super::equity::Equity;
-use super::tree::{ChoiceOrder, LateChoices, Tree, TreeHooks, choice_depth, end_value, one_group_per_outcome};
+use super::tree::{ChoiceOrder, LateChoices, OrderKeys, Tree, TreeHooks, choice_depth, end_value, ordered};
 use super::{Choice, INF, MAX_PLY, OutcomeAdvice, ScoredChoice, SearchOptions, SearchResult, Shared, WIN, floor_div};
 use crate::eval::{EVAL_MAX, MicroEval, StaticEval};
 use crate::piece::{Color, Role};
@@ -24,7 +23,7 @@ use crate::rules::micro::{
     allowed_steps,
 };
 use crate::rules::micro_board::{MicroBoard, MicroMove};
-use crate::states::{ChoiceList, GameStates, MicroStates};
+use crate::states::{ChoiceList, GameStates, MicroStates, SlotList};
 use crate::timeman::{Limits, TimeBudget};
 use crate::tt::NO_TURN;
 use arrayvec::ArrayVec;
@@ -110,6 +109,12 @@ pub fn search_micro<R: MicroRules + Sync, E: MicroEval<R::Board>>(
     result
 }
 
+/// The horizon's table key: the position's, marked apart from the decision and chance keys.
+#[inline]
+fn horizon_key(hash: u64) -> u64 {
+    hash ^ crate::zobrist::NODE_KIND[0].rotate_left(29)
+}
+
 /// One search thread: the tree over the variant's states, and the root's whole turns.
 pub(crate) struct MicroWorker<'a, R: MicroRules, E> {
     rules: &'a R,
@@ -136,10 +141,9 @@ pub(crate) struct MicroWorker<'a, R: MicroRules, E> {
 pub(crate) struct MicroHooks<'a, R: MicroRules, E> {
     rules: &'a R,
     eval: &'a E,
+    /// Where the horizon's values are kept (the search's table, when it has one).
+    table: Option<&'a crate::tt::TranspositionTable>,
     reductions: bool,
-    /// The roll's outcomes, one group each, heaviest first (the roll is the same at every turn).
-    outcomes: OutcomeList,
-    groups: Groups,
     horizon_dice: HorizonDice,
     equity: Equity,
     /// Beta cutoffs of quiet micro-moves, by colour, origin and destination
@@ -163,16 +167,13 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
         }
         // The roll's outcomes are the same at every turn start of these variants: the start's.
         let outcomes = input.rules.outcomes(&input.rules.startpos());
-        let mut groups = Groups::new();
-        one_group_per_outcome(&outcomes, &mut groups);
         let long_turns = outcomes.iter().any(|o| input.rules.pool(&o.roll).len() >= PRUNED_TURN_LENGTH);
         let equity = Equity::new(input.eval.result_scale());
         let hooks = MicroHooks {
             rules: input.rules,
             eval: input.eval,
+            table: input.options.use_tt.then_some(&shared.tt),
             reductions: input.options.reductions,
-            outcomes: outcomes.clone(),
-            groups,
             horizon_dice: HorizonDice::new(input.rules, &outcomes),
             equity: equity.clone(),
             quiet_history: vec![0; 2 * R::Board::SQUARES * R::Board::SQUARES],
@@ -415,18 +416,21 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
     /// node's value, so a parent may still prefer it), or `None` if it finished none. Its best
     /// micro-move goes to the table, so the next iteration follows this one's choice first.
     fn root_decision(&mut self, pos: &PositionOf<R>, depth: i32, alpha: i32, beta: i32) -> Option<(i32, TurnOf<R>)> {
+        self.tree.begin_turn(pos, depth, 0);
         // Where the dice allow nothing, the one choice is to pass (the turn ends).
         let mut steps = ChoiceList::new();
         self.tree.game.choices(pos, &mut steps);
         let key = pos.hash();
         let tt_best = self.tree.tt_probe(key).map_or(NO_TURN, |hit| hit.best);
+        let mut keys = OrderKeys::new();
+        self.tree.hooks.order(&self.tree.game, pos, &steps, tt_best, 0, &mut keys);
         let mut order = ChoiceOrder::new();
-        self.tree.hooks.order(&self.tree.game, pos, &steps, tt_best, &mut order);
+        ordered(&keys, &mut order);
         let mut best = -INF;
         let mut best_index = NO_TURN;
         let mut best_turn = TurnOf::<R>::PASS;
         let mut late = LateChoices::new();
-        self.tree.hooks.late(&self.tree.game, pos, &steps, depth, 0, &mut late);
+        self.tree.hooks.late(&self.tree.game, pos, &steps, &SlotList::new(), depth, 0, &mut late);
         for &k in &order {
             let step = steps[usize::from(k)];
             let a = alpha.max(best);
@@ -530,19 +534,25 @@ impl<R: MicroRules, E: MicroEval<R::Board>> MicroHooks<'_, R, E> {
 impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> for MicroHooks<'a, R, E> {
     type Frontier = E::Parts;
 
-    fn roll(&self, _: &MicroStates<'a, R>, _: &PositionOf<R>, outcomes: &mut OutcomeList, groups: &mut Groups) {
-        outcomes.clone_from(&self.outcomes);
-        groups.clone_from(&self.groups);
-    }
-
-    #[inline]
-    fn stand(&self, _: &MicroStates<'a, R>, pos: &PositionOf<R>) -> i32 {
-        self.equity.of(standing(self.eval, pos, &self.horizon_dice))
-    }
-
-    /// [`horizon_value`]: each outcome's best capture against standing pat.
-    fn horizon(&self, _: &MicroStates<'a, R>, pos: &PositionOf<R>, ply: usize) -> i32 {
-        horizon_value(self.rules, self.eval, &self.equity, pos, ply, &self.horizon_dice)
+    /// [`horizon_value`]: each outcome's best capture against standing pat, kept in the table
+    /// (the same leaf is reached by many outcomes and orders). Its value is never below standing
+    /// pat, so standing pat at or above `beta` settles it (a lower bound, as a fail-high wants).
+    fn horizon(&mut self, _: &MicroStates<'a, R>, pos: &PositionOf<R>, key: u64, _: i32, beta: i32, ply: usize) -> i32 {
+        let stand = self.equity.of(standing(self.eval, pos, &self.horizon_dice));
+        if stand >= beta {
+            return stand;
+        }
+        let key = horizon_key(key);
+        if let Some(hit) = self.table.and_then(|t| t.probe(key))
+            && let Some(v) = hit.cutoff(0, -INF, INF)
+        {
+            return v;
+        }
+        let value = horizon_value(self.rules, self.eval, &self.equity, pos, ply, &self.horizon_dice);
+        if let Some(t) = self.table {
+            t.store_result(key, 0, value, -INF, INF, NO_TURN);
+        }
+        value
     }
 
     /// The table's best, king captures, captures by most valuable victim and least valuable
@@ -553,12 +563,11 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> fo
         pos: &PositionOf<R>,
         steps: &ChoiceList<StepOf<R>>,
         tt_best: u16,
-        out: &mut ChoiceOrder,
+        _: usize,
+        out: &mut OrderKeys,
     ) {
         let board = &pos.board;
-        // Each step as one sort key: its priority above, its index below (ties keep the
-        // generation order); small lists, so what is sorted and returned stays small too.
-        let mut keyed: ArrayVec<u64, { crate::movegen::MAX_MOVES + 1 }> = ArrayVec::new();
+        out.clear();
         for (k, step) in steps.iter().enumerate() {
             let m = step.mv;
             let key = if k == usize::from(tt_best) {
@@ -579,13 +588,8 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> fo
                 let h = self.quiet_history[Self::history_slot(pos.turn(), m)];
                 -1_000_000 + h.min(999_999) as i32
             };
-            // Highest priority first: the distance below the highest key (always >= 0).
-            let rank = (i64::from(i32::MAX) - i64::from(key)) as u64;
-            keyed.push(rank << 16 | k as u64);
+            out.push(key);
         }
-        keyed.sort_unstable();
-        out.clear();
-        out.extend(keyed.into_iter().map(|x| (x & 0xffff) as u16));
     }
 
     /// [`late_quiet_steps`], searched a turn less deep from two turns deep on, and one turn
@@ -597,6 +601,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> fo
         _: &MicroStates<'a, R>,
         pos: &PositionOf<R>,
         steps: &ChoiceList<StepOf<R>>,
+        _: &SlotList,
         depth: i32,
         ply: usize,
         out: &mut LateChoices,
@@ -656,9 +661,19 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> fo
     }
 
     /// A quiet micro-move's history grows by the square of the depth it refuted at.
-    fn reward(&mut self, _: &MicroStates<'a, R>, pos: &PositionOf<R>, step: StepOf<R>, depth: i32) {
+    #[allow(clippy::too_many_arguments)]
+    fn reward(
+        &mut self,
+        _: &MicroStates<'a, R>,
+        pos: &PositionOf<R>,
+        step: StepOf<R>,
+        _: i32,
+        depth: i32,
+        _: usize,
+        probe: bool,
+    ) {
         let m = step.mv;
-        if !m.is_null() && pos.board.captured_role(m).is_none() {
+        if !probe && !m.is_null() && pos.board.captured_role(m).is_none() {
             let slot = &mut self.quiet_history[Self::history_slot(pos.turn(), m)];
             *slot = slot.saturating_add((depth * depth) as u32);
         }

@@ -13,6 +13,7 @@ pub mod chance;
 pub mod equity;
 pub mod micro;
 mod node;
+mod one_move;
 mod ordering;
 mod qsearch;
 mod threads;
@@ -28,6 +29,7 @@ use std::time::Duration;
 
 pub use chance::{Groups, OutcomeGroup, group_outcomes};
 pub use micro::{MicroInput, search_micro};
+pub use one_move::tree_score;
 pub use qsearch::Horizon;
 pub use threads::search;
 

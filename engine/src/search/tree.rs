@@ -5,12 +5,14 @@
 //! sign only where a turn ends. What the tree does not know of a variant (its horizon, the order
 //! and the reductions of a decision's choices) comes from [`TreeHooks`].
 
-use super::chance::{Groups, OutcomeGroup, star1_mean, star2_probe, star2_probe_lines};
+use super::ChildBounds;
+use super::chance::{Groups, star1_mean, star2_probe, star2_probe_lines};
+use super::node::known_value;
 use super::{ChancePruning, INF, MAX_PLY, SearchOptions, Shared, WIN, floor_div};
 use crate::piece::Color;
 use crate::rules::dice::OutcomeList;
 use crate::rules::{GameEnd, GameResult};
-use crate::states::{ChoiceList, GameStates, StateKind};
+use crate::states::{ChoiceList, GameStates, NO_SLOT, SlotList, StateKind};
 use crate::timeman::TimeBudget;
 use crate::tt::{NO_TURN, TtHit};
 use crate::zobrist::NODE_KIND;
@@ -20,8 +22,23 @@ use std::sync::atomic::Ordering;
 /// Nodes between two looks at the clock.
 const CLOCK_INTERVAL: u64 = 1024;
 
+/// Per choice of a decision, its ordering key.
+pub(crate) type OrderKeys = ArrayVec<i32, { crate::movegen::MAX_MOVES + 1 }>;
 /// A decision's choices in the order to try them (indices into its [`ChoiceList`]).
 pub(crate) type ChoiceOrder = ArrayVec<u16, { crate::movegen::MAX_MOVES + 1 }>;
+
+/// The order of `keys`' choices: highest key first, ties in the list's order.
+pub(crate) fn ordered(keys: &OrderKeys, out: &mut ChoiceOrder) {
+    // Each as one sort key: the distance below the highest key above, the index below.
+    let mut packed: ArrayVec<u64, { crate::movegen::MAX_MOVES + 1 }> = keys
+        .iter()
+        .enumerate()
+        .map(|(k, &key)| ((i64::from(i32::MAX) - i64::from(key)) as u64) << 16 | k as u64)
+        .collect();
+    packed.sort_unstable();
+    out.clear();
+    out.extend(packed.into_iter().map(|x| (x & 0xffff) as u16));
+}
 /// Per choice of a decision: is it late (searched a turn less deep, or one turn deep not at all)?
 pub(crate) type LateChoices = ArrayVec<bool, { crate::movegen::MAX_MOVES + 1 }>;
 
@@ -30,58 +47,84 @@ pub(crate) trait TreeHooks<G: GameStates> {
     /// What [`TreeHooks::frontier_bound`] needs of a decision, computed once per decision.
     type Frontier: Copy;
 
-    /// The outcomes of the chance state `state` and their groups (outcomes searched as one,
-    /// heaviest first): [`one_group_per_outcome`] where no two outcomes are known to be alike.
-    fn roll(&self, game: &G, state: &G::State, outcomes: &mut OutcomeList, groups: &mut Groups);
+    /// A turn starts at `state`, `depth` turns deep, `ply` turns from the root, its shared
+    /// answers in `turn` (the hooks may prepare what all its decisions ask of them).
+    fn begin_turn(&mut self, _game: &G, _state: &G::State, _turn: &G::Turn, _depth: i32, _ply: usize) {}
 
-    /// A lower bound of the horizon's value at `state` for its side that needs no search
-    /// (standing pat): where it reaches beta, the horizon is not searched.
-    fn stand(&self, game: &G, state: &G::State) -> i32;
+    /// The horizon's value at the turn's start `state` (not a finished game, its table key
+    /// `key`) for its side, searched with the window `(alpha, beta)` (fail-soft), `ply` turns
+    /// from the root.
+    #[allow(clippy::too_many_arguments)]
+    fn horizon(&mut self, game: &G, state: &G::State, key: u64, alpha: i32, beta: i32, ply: usize) -> i32;
 
-    /// The horizon's value at the turn's start `state` (not a finished game), `ply` turns from
-    /// the root: a function of the state and the ply alone, so the table keeps it.
-    fn horizon(&self, game: &G, state: &G::State, ply: usize) -> i32;
-
-    /// The order to try `choices` in, `tt_best` (an index, or [`NO_TURN`]) the table's best.
-    fn order(&self, game: &G, state: &G::State, choices: &ChoiceList<G::Choice>, tt_best: u16, out: &mut ChoiceOrder);
+    /// An ordering key per choice (higher first; ties in the list's order), `tt_best` (an
+    /// index, or [`NO_TURN`]) the table's best.
+    #[allow(clippy::too_many_arguments)]
+    fn order(
+        &self,
+        game: &G,
+        state: &G::State,
+        choices: &ChoiceList<G::Choice>,
+        tt_best: u16,
+        ply: usize,
+        out: &mut OrderKeys,
+    );
 
     /// Which of `choices` are late at a decision `depth` turns deep, `ply` turns from the root.
+    #[allow(clippy::too_many_arguments)]
     fn late(
         &self,
         game: &G,
         state: &G::State,
         choices: &ChoiceList<G::Choice>,
+        slots: &SlotList,
         depth: i32,
         ply: usize,
         out: &mut LateChoices,
     );
+
+    /// Turns added to the depth of the turn starting at `next` (reached by a choice marked
+    /// `late`, `ply` turns from the root): the one-move search's check extension.
+    fn extension(&self, _game: &G, _next: &G::State, _late: bool, _ply: usize) -> i32 {
+        0
+    }
 
     /// Does `choice` end the turn (so that one turn deep its child is the horizon)?
     fn ends_turn(&self, choice: G::Choice) -> bool;
 
     /// What bounds a decision's turn-ending choices one turn deep without playing them, given
     /// the decision's `alpha`; `None` where no bound holds.
-    fn frontier(&self, game: &G, state: &G::State, alpha: i32) -> Option<Self::Frontier>;
+    fn frontier(&self, _game: &G, _state: &G::State, _alpha: i32) -> Option<Self::Frontier> {
+        None
+    }
 
     /// An upper bound of `choice`'s value (it ends the turn at the horizon) for the decision's
     /// side, from the decision's `frontier`; `None` where it has none. A bound at or under alpha
     /// stands in for the choice: it must be what the horizon would answer at once (its standing
     /// reaching beta), so values and the table do not change.
-    fn frontier_bound(&self, game: &G, state: &G::State, choice: G::Choice, frontier: Self::Frontier) -> Option<i32>;
+    fn frontier_bound(
+        &self,
+        _game: &G,
+        _state: &G::State,
+        _choice: G::Choice,
+        _frontier: Self::Frontier,
+    ) -> Option<i32> {
+        None
+    }
 
-    /// `choice` refuted the rest of a decision searched `depth` turns deep.
-    fn reward(&mut self, game: &G, state: &G::State, choice: G::Choice, depth: i32);
-}
-
-/// Every outcome its own group, heaviest first.
-pub(crate) fn one_group_per_outcome(outcomes: &OutcomeList, groups: &mut Groups) {
-    groups.clear();
-    groups.extend(outcomes.iter().enumerate().map(|(i, o)| OutcomeGroup {
-        representative: i,
-        members: 1 << i,
-        weight: o.weight,
-    }));
-    groups.sort_by_key(|g| std::cmp::Reverse(g.weight));
+    /// `choice` refuted the rest of a decision `depth` turns deep (searched `choice_depth`
+    /// deep, `ply` turns from the root; `probe`: Star2's probe).
+    #[allow(clippy::too_many_arguments)]
+    fn reward(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        choice: G::Choice,
+        depth: i32,
+        choice_depth: i32,
+        ply: usize,
+        probe: bool,
+    );
 }
 
 /// The value of a finished game for `side`, `ply` turns from the root.
@@ -91,12 +134,6 @@ pub(crate) fn end_value(end: GameEnd, side: Color, ply: usize) -> i32 {
         GameResult::Win(c) if c == side => WIN - ply as i32,
         GameResult::Win(_) => -(WIN - ply as i32),
     }
-}
-
-/// The horizon's table key: the turn start's, marked apart from the decision and chance keys.
-#[inline]
-fn horizon_key(key: u64) -> u64 {
-    key ^ NODE_KIND[0].rotate_left(29)
 }
 
 /// The chance state's table key.
@@ -116,6 +153,13 @@ pub(crate) fn choice_depth(depth: i32, late: bool) -> Option<i32> {
     }
 }
 
+/// What the tree keeps of one turn on its path: the game's shared answers, and what the
+/// turn's decisions have learnt of the children they share.
+struct Frame<T> {
+    turn: T,
+    children: Vec<ChildBounds>,
+}
+
 /// One thread's search of a game's states.
 pub(crate) struct Tree<'a, G: GameStates, H> {
     pub(crate) game: G,
@@ -128,6 +172,8 @@ pub(crate) struct Tree<'a, G: GameStates, H> {
     pub(crate) seldepth: usize,
     /// Turn-start keys: the game's, then the search path's.
     pub(crate) path: Vec<u64>,
+    /// Per ply, the turn under way there.
+    frames: Vec<Frame<G::Turn>>,
     pub(crate) aborted: bool,
 }
 
@@ -141,7 +187,20 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         node_limit: Option<u64>,
         path: Vec<u64>,
     ) -> Tree<'a, G, H> {
-        Tree { game, hooks, shared, options, budget, node_limit, local_nodes: 0, seldepth: 0, path, aborted: false }
+        let frames = (0..=MAX_PLY).map(|_| Frame { turn: G::Turn::default(), children: Vec::new() }).collect();
+        Tree {
+            game,
+            hooks,
+            shared,
+            options,
+            budget,
+            node_limit,
+            local_nodes: 0,
+            seldepth: 0,
+            path,
+            frames,
+            aborted: false,
+        }
     }
 
     /// Counts a node and, every so often, looks at the clock and the limits.
@@ -179,6 +238,15 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         }
     }
 
+    /// Makes the frame of the turn `state` is in, `ply` turns from the root, `depth` deep.
+    pub(crate) fn begin_turn(&mut self, state: &G::State, depth: i32, ply: usize) {
+        let frame = &mut self.frames[ply];
+        self.game.begin_turn(state, &mut frame.turn);
+        frame.children.clear();
+        frame.children.resize(self.game.shared_children(&frame.turn), ChildBounds::UNKNOWN);
+        self.hooks.begin_turn(&self.game, state, &frame.turn, depth, ply);
+    }
+
     /// The value of a turn's start for its side, `depth` turns deep.
     pub(crate) fn turn_start(&mut self, state: &G::State, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         if !self.visit(ply) {
@@ -188,15 +256,15 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         if ply > 0 && is_threefold(&self.path, key, self.game.reversible_turns(state)) {
             return 0;
         }
-        let kind = self.game.kind(state);
-        if let StateKind::End(end) = kind {
+        if let Some(end) = self.game.end(state) {
             return end_value(end, self.game.side(state), ply);
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.horizon(state, key, beta, ply);
+            return self.horizon(state, key, alpha, beta, ply);
         }
+        self.begin_turn(state, depth, ply);
         self.path.push(key);
-        let value = match kind {
+        let value = match self.game.kind_in(state, &self.frames[ply].turn) {
             StateKind::Chance => self.chance(state, key, depth, alpha, beta, ply),
             _ => self.decision(state, key, depth, alpha, beta, ply, false),
         };
@@ -217,7 +285,7 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         probe: bool,
     ) -> i32 {
         let key = self.game.key(state);
-        match self.game.kind(state) {
+        match self.game.kind_in(state, &self.frames[ply].turn) {
             StateKind::Decision => {
                 if !self.visit(ply) {
                     return 0;
@@ -231,13 +299,18 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
 
     /// A roll: the weighted mean of its outcome groups' values.
     fn chance(&mut self, state: &G::State, key: u64, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        let mut outcomes = OutcomeList::new();
+        let mut groups = Groups::new();
+        self.game.outcomes_in(state, &self.frames[ply].turn, &mut outcomes, &mut groups);
+        if groups.len() == 1 {
+            // Every outcome allows the same: the roll is its decision.
+            let next = self.game.after_outcome(state, &outcomes[groups[0].representative].roll);
+            return self.within_turn(&next, depth, alpha, beta, ply, false);
+        }
         let key = chance_key(key);
         if let Some(v) = self.tt_probe(key).and_then(|hit| hit.cutoff(depth, alpha, beta)) {
             return v;
         }
-        let mut outcomes = OutcomeList::new();
-        let mut groups = Groups::new();
-        self.hooks.roll(&self.game, state, &mut outcomes, &mut groups);
         let total: u32 = groups.iter().map(|g| g.weight).sum();
         let outcome_value = |w: &mut Self, g: usize, a: i32, b: i32, probe: bool| -> Option<i32> {
             let next = w.game.after_outcome(state, &outcomes[groups[g].representative].roll);
@@ -303,11 +376,24 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
             tt_best = hit.best;
         }
         let mut choices = ChoiceList::new();
-        self.game.choices(state, &mut choices);
+        let mut slots = SlotList::new();
+        self.game.choices_in(state, &self.frames[ply].turn, &mut choices, &mut slots);
+        let mut keys = OrderKeys::new();
+        self.hooks.order(&self.game, state, &choices, tt_best, ply, &mut keys);
+        // A choice whose child another decision of the turn has shown to be good goes first,
+        // by its bound: a probe then often succeeds without a search.
+        for (key, &slot) in keys.iter_mut().zip(&slots) {
+            if slot != NO_SLOT {
+                let lower = self.frames[ply].children[usize::from(slot)].lower;
+                if lower > -WIN {
+                    *key = i32::MAX - WIN + lower;
+                }
+            }
+        }
         let mut order = ChoiceOrder::new();
-        self.hooks.order(&self.game, state, &choices, tt_best, &mut order);
+        ordered(&keys, &mut order);
         let mut late = LateChoices::new();
-        self.hooks.late(&self.game, state, &choices, depth, ply, &mut late);
+        self.hooks.late(&self.game, state, &choices, &slots, depth, ply, &mut late);
         let mut best = -INF;
         let mut best_index = NO_TURN;
         // What bounds the turn-ending choices one turn deep, once one needs it.
@@ -315,29 +401,40 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         for &k in &order {
             let a = alpha.max(best);
             let choice = choices[usize::from(k)];
-            let Some(d) = choice_depth(depth, late[usize::from(k)]) else { continue };
-            if !probe && d <= 1 && self.hooks.ends_turn(choice) {
-                let base = *frontier.get_or_insert_with(|| self.hooks.frontier(&self.game, state, a));
-                if let Some(bound) = base.and_then(|f| self.hooks.frontier_bound(&self.game, state, choice, f))
-                    && bound <= a
-                {
-                    // Cannot raise alpha: the bound stands in for the choice (fail-soft).
-                    best = best.max(bound);
-                    continue;
+            let is_late = late[usize::from(k)];
+            let Some(d) = choice_depth(depth, is_late) else { continue };
+            let slot = slots.get(usize::from(k)).copied().unwrap_or(NO_SLOT);
+            let known = (slot != NO_SLOT)
+                .then(|| known_value(&self.frames[ply].children[usize::from(slot)], a, beta, best))
+                .flatten();
+            let v = if let Some(v) = known {
+                v
+            } else {
+                if !probe && d <= 1 && self.hooks.ends_turn(choice) {
+                    let base = *frontier.get_or_insert_with(|| self.hooks.frontier(&self.game, state, a));
+                    if let Some(bound) = base.and_then(|f| self.hooks.frontier_bound(&self.game, state, choice, f))
+                        && bound <= a
+                    {
+                        // Cannot raise alpha: the bound stands in for the choice (fail-soft).
+                        best = best.max(bound);
+                        continue;
+                    }
                 }
-            }
-            let v = self.choice_value(state, choice, d, a, beta, ply, probe);
-            if self.aborted {
-                return 0;
-            }
+                let v = self.choice_value(state, choice, d, is_late, a, beta, ply, probe);
+                if self.aborted {
+                    return 0;
+                }
+                if slot != NO_SLOT {
+                    self.frames[ply].children[usize::from(slot)].learn(v, a, beta);
+                }
+                v
+            };
             if v > best {
                 best = v;
                 best_index = k;
             }
             if best >= beta {
-                if !probe {
-                    self.hooks.reward(&self.game, state, choice, d);
-                }
+                self.hooks.reward(&self.game, state, choice, depth, d, ply, probe);
                 break;
             }
             if probe {
@@ -351,7 +448,8 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
     }
 
     /// The value for the deciding side of `choice` at `state`, `depth` turns deep counting this
-    /// turn: where the turn ends, the opponent's turn a turn less deep, negated.
+    /// turn (`late`: a choice searched a turn less deep): where the turn ends, the opponent's
+    /// turn a turn less deep, negated.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(crate) fn choice_value(
@@ -359,6 +457,7 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         state: &G::State,
         choice: G::Choice,
         depth: i32,
+        late: bool,
         alpha: i32,
         beta: i32,
         ply: usize,
@@ -366,29 +465,20 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
     ) -> i32 {
         let next = self.game.after_choice(state, choice);
         if self.game.starts_turn(&next) {
-            -self.turn_start(&next, depth - 1, -beta, -alpha, ply + 1)
+            let depth = depth - 1 + self.hooks.extension(&self.game, &next, late, ply);
+            -self.turn_start(&next, depth, -beta, -alpha, ply + 1)
         } else {
             self.within_turn(&next, depth, alpha, beta, ply, probe)
         }
     }
 
-    /// The horizon at a turn's start, kept in the table: the same leaf is reached by many
-    /// outcomes and orders. Its value is never below standing pat, so standing pat at or above
-    /// `beta` settles it (a lower bound, as a fail-high wants).
-    fn horizon(&mut self, state: &G::State, key: u64, beta: i32, ply: usize) -> i32 {
-        let stand = self.hooks.stand(&self.game, state);
-        if stand >= beta {
-            return stand;
+    /// The horizon at a turn's start: the hooks' (a search there sees the same stop).
+    fn horizon(&mut self, state: &G::State, key: u64, alpha: i32, beta: i32, ply: usize) -> i32 {
+        let v = self.hooks.horizon(&self.game, state, key, alpha, beta, ply);
+        if self.shared.halted() {
+            self.aborted = true;
         }
-        let key = horizon_key(key);
-        if let Some(hit) = self.tt_probe(key)
-            && let Some(v) = hit.cutoff(0, -INF, INF)
-        {
-            return v;
-        }
-        let value = self.hooks.horizon(&self.game, state, ply);
-        self.tt_store(key, 0, value, -INF, INF, NO_TURN);
-        value
+        v
     }
 }
 
