@@ -1,6 +1,7 @@
-//! Chance nodes: the roll. Outcomes that allow the same turns are one group (their weights
-//! added); the node's value is the weighted mean of the groups' values, computed in integers so
-//! it is the same whatever order the groups are searched in.
+//! The arithmetic of chance nodes (the tree's rolls, the one-move horizon's). Outcomes that
+//! allow the same turns are one group (their weights added); the node's value is the weighted
+//! mean of the groups' values, computed in integers so it is the same whatever order the groups
+//! are searched in.
 //!
 //! Pruning (Ballard 1983; Hauk, Buro and Schaeffer 2006): with every value within
 //! `[-WIN, WIN]`, the groups searched so far bound the mean, which gives each next group a
@@ -8,7 +9,7 @@
 //! turn of each group: a turn's value is a lower bound on its group's, and enough lower bounds
 //! cut the node off before any group is searched in full.
 
-use super::{ChildBounds, INF, WIN, Worker, ceil_div, floor_div};
+use super::{INF, WIN, Worker, ceil_div, floor_div};
 use crate::eval::Evaluator;
 use crate::rules::{MAX_OUTCOMES, OutcomeMask, Rules, TurnTable};
 use arrayvec::ArrayVec;
@@ -72,116 +73,6 @@ pub fn group_outcomes(table: &TurnTable<impl Copy + Eq>, groups: &mut Groups) {
 }
 
 impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
-    /// The value of rolling at `pos`: the chance node, with the turn table and the children's
-    /// known bounds of the turn node above it.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn chance_node(
-        &mut self,
-        pos: &R::Position,
-        hash: u64,
-        table: &TurnTable<R::Turn>,
-        groups: &[OutcomeGroup],
-        children: &mut [ChildBounds],
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> i32 {
-        if groups.len() == 1 {
-            return self.decision_node(
-                pos,
-                hash,
-                table,
-                children,
-                groups[0].representative,
-                depth,
-                alpha,
-                beta,
-                ply,
-                false,
-            );
-        }
-        let key = hash ^ crate::zobrist::NODE_KIND[super::node::CHANCE_KIND];
-        if let Some(v) = self.tt_probe(key).and_then(|hit| hit.cutoff(depth, alpha, beta)) {
-            return v;
-        }
-        let value = if self.adversarial {
-            self.worst_outcome(pos, hash, table, groups, children, depth, alpha, beta, ply)
-        } else {
-            let total: u32 = groups.iter().map(|g| g.weight).sum();
-            let mut lower_bounds: ArrayVec<i32, MAX_OUTCOMES> = groups.iter().map(|_| -WIN).collect();
-            match self.options.chance_pruning {
-                super::ChancePruning::None => {
-                    let mut sum = 0i64;
-                    for g in groups {
-                        let v = self.decision_node(
-                            pos,
-                            hash,
-                            table,
-                            children,
-                            g.representative,
-                            depth,
-                            -INF,
-                            INF,
-                            ply,
-                            false,
-                        );
-                        sum += i64::from(g.weight) * i64::from(v);
-                    }
-                    floor_div(sum, i64::from(total)) as i32
-                }
-                super::ChancePruning::Star1 => {
-                    self.star1(pos, hash, table, groups, &lower_bounds, children, total, depth, alpha, beta, ply)
-                }
-                super::ChancePruning::Star2 => {
-                    match self.probe(pos, hash, table, groups, &mut lower_bounds, children, total, depth, beta, ply) {
-                        Some(cut) => cut,
-                        None => self.star1(
-                            pos,
-                            hash,
-                            table,
-                            groups,
-                            &lower_bounds,
-                            children,
-                            total,
-                            depth,
-                            alpha,
-                            beta,
-                            ply,
-                        ),
-                    }
-                }
-            }
-        };
-        if self.aborted {
-            return 0;
-        }
-        self.tt_store(key, depth, value, alpha, beta, crate::tt::NO_TURN);
-        value
-    }
-
-    /// Star1 with known lower bounds on each group (`-WIN` where nothing is known): each group's
-    /// window is what would decide the node, given the groups done and the bounds of the rest.
-    #[allow(clippy::too_many_arguments)]
-    fn star1(
-        &mut self,
-        pos: &R::Position,
-        hash: u64,
-        table: &TurnTable<R::Turn>,
-        groups: &[OutcomeGroup],
-        lower_bounds: &[i32],
-        children: &mut [ChildBounds],
-        total: u32,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> i32 {
-        self.expected_value(groups, lower_bounds, total, alpha, beta, |w, g, a, b| {
-            w.decision_node(pos, hash, table, children, groups[g].representative, depth, a, b, ply, false)
-        })
-    }
-
     /// The weighted mean of the groups' values under Star1 windows; `value_of(worker, group,
     /// alpha, beta)` searches one group. Shared by the main search and the horizon.
     pub(crate) fn expected_value(
@@ -198,66 +89,6 @@ impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
             (!self.aborted).then_some(v)
         })
         .unwrap_or(0)
-    }
-
-    /// Star2's probing phase ([`star2_probe`], or [`star2_probe_lines`] one turn deep): one turn
-    /// of each group, the first in order (the table's move, then captures).
-    #[allow(clippy::too_many_arguments)]
-    fn probe(
-        &mut self,
-        pos: &R::Position,
-        hash: u64,
-        table: &TurnTable<R::Turn>,
-        groups: &[OutcomeGroup],
-        lower_bounds: &mut [i32],
-        children: &mut [ChildBounds],
-        total: u32,
-        depth: i32,
-        beta: i32,
-        ply: usize,
-    ) -> Option<i32> {
-        let mut probe_of = |w: &mut Self, g: usize, alpha: i32, beta: i32| {
-            let v =
-                w.decision_node(pos, hash, table, children, groups[g].representative, depth, alpha, beta, ply, true);
-            (!w.aborted).then_some(v)
-        };
-        if depth == 1 {
-            // One turn deep, a probe is a turn and the quiescence search after it: cheap enough
-            // to search with a full window, which makes its value a lower bound even where it
-            // misses its threshold.
-            star2_probe_lines(groups, lower_bounds, total, beta, |g| probe_of(self, g, -INF, INF))
-        } else {
-            star2_probe(groups, lower_bounds, total, beta, |g, t| probe_of(self, g, t - 1, t))
-        }
-    }
-
-    /// Adversarial dice: the worst group for the side to move (a min node, with alpha-beta).
-    #[allow(clippy::too_many_arguments)]
-    fn worst_outcome(
-        &mut self,
-        pos: &R::Position,
-        hash: u64,
-        table: &TurnTable<R::Turn>,
-        groups: &[OutcomeGroup],
-        children: &mut [ChildBounds],
-        depth: i32,
-        alpha: i32,
-        mut beta: i32,
-        ply: usize,
-    ) -> i32 {
-        let mut worst = INF;
-        for g in groups {
-            let v = self.decision_node(pos, hash, table, children, g.representative, depth, alpha, beta, ply, false);
-            if self.aborted {
-                return 0;
-            }
-            worst = worst.min(v);
-            beta = beta.min(worst);
-            if worst <= alpha {
-                break;
-            }
-        }
-        worst
     }
 }
 

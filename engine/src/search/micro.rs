@@ -217,8 +217,11 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             };
             report(&result);
             last = Some(result);
-            let may_start =
-                if keeps_partial { !self.tree.budget.out_of_time() } else { self.tree.budget.may_start_iteration() };
+            let may_start = if keeps_partial {
+                !self.tree.visits.budget.out_of_time()
+            } else {
+                self.tree.visits.budget.may_start_iteration()
+            };
             if !may_start || self.shared.halted() {
                 break;
             }
@@ -275,9 +278,9 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             best,
             score,
             depth: depth as u32,
-            seldepth: self.tree.seldepth as u32,
+            seldepth: self.tree.visits.seldepth as u32,
             nodes: self.shared.nodes(),
-            elapsed: self.tree.budget.elapsed(),
+            elapsed: self.tree.visits.budget.elapsed(),
             pv,
             choices: if choices.is_empty() {
                 vec![ScoredChoice { choice: best, score, exact: true, value: None }]
@@ -518,7 +521,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
         } else {
             Choice::Roll
         };
-        SearchResult::unsearched(best, self.shared.nodes(), self.tree.budget.elapsed(), self.equity.scale())
+        SearchResult::unsearched(best, self.shared.nodes(), self.tree.visits.budget.elapsed(), self.equity.scale())
     }
 }
 

@@ -1,26 +1,29 @@
-//! Expectiminimax over the turn's three steps: the pre-roll decision (Freedom moves against
-//! rolling), the chance node of the roll, and the decision after it. Values are equities for the
-//! side to move ([`equity`]: linear in the expected result, so a chance node's mean is the roll's
-//! worth); results report them as centipawns.
+//! Expectiminimax over the game as states ([`crate::states`]): decisions, rolls and the end.
+//! Values are equities for the side to move ([`equity`]: linear in the expected result, so a
+//! chance node's mean is the roll's worth); results report them as centipawns.
 //!
-//! This module owns iterative deepening and the root; the nodes are in `node` (decisions),
-//! `chance` (the roll, with Star1/Star2 pruning) and `qsearch` (the dice-aware horizon). The
-//! search is generic over [`Rules`] and [`Evaluator`], so it assumes no board, no number of dice
-//! and no number of moves a turn.
+//! One tree (`tree`: turn starts, rolls with Star1/Star2 pruning by the arithmetic of `chance`,
+//! decisions, the children a turn's decisions share) searches every variant; what it asks of a
+//! family of variants is in `one_move` (one move a turn: the dice-aware horizon of `qsearch`,
+//! killers and history of `ordering`, late quiet turns, the check extension) and `micro` (several
+//! micro-moves a turn: the horizon of captures the dice allow, late micro-moves). The roots and
+//! iterative deepening are in `threads` (one move a turn, Lazy SMP) and `micro`.
 
 pub mod baseline;
 pub mod chance;
 pub mod equity;
 pub mod micro;
-mod node;
 mod one_move;
 mod ordering;
 mod qsearch;
 mod threads;
 mod tree;
+mod visits;
+
+pub(crate) use tree::{ChildBounds, known_value};
 
 use crate::eval::Evaluator;
-use crate::rules::{GameEnd, GameResult, Roll, Rules, TurnList, TurnTable};
+use crate::rules::{GameEnd, GameResult, Roll, Rules, TurnTable};
 use crate::timeman::{Limits, TimeBudget};
 use crate::tt::TranspositionTable;
 use ordering::OrderingTables;
@@ -29,7 +32,6 @@ use std::time::Duration;
 
 pub use chance::{Groups, OutcomeGroup, group_outcomes};
 pub use micro::{MicroInput, search_micro};
-pub use one_move::tree_score;
 pub use qsearch::Horizon;
 pub use threads::search;
 
@@ -47,8 +49,6 @@ const QSEARCH_TURNS: u32 = 2;
 const REDUCTION_DEPTH: i32 = 3;
 /// Quiet turns of each outcome searched to full depth, by [`Evaluator::quiet_gain`].
 const FULL_DEPTH_QUIETS: usize = 3;
-/// Nodes between two looks at the clock.
-const CLOCK_INTERVAL: u64 = 1024;
 
 /// How chance nodes are pruned (the search's value is the same with each; only the work differs).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -351,87 +351,44 @@ pub(crate) fn ceil_div(a: i64, b: i64) -> i64 {
     -((-a).div_euclid(b))
 }
 
-/// Known bounds on the value of one turn's child, shared by every outcome that allows the turn:
-/// a child searched for one outcome is not searched again for another.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct ChildBounds {
-    pub lower: i32,
-    pub upper: i32,
-    /// A late quiet turn, searched a turn less deep ([`Worker::mark_reductions`]).
-    pub reduced: bool,
-}
-
-impl ChildBounds {
-    pub const UNKNOWN: ChildBounds = ChildBounds { lower: -WIN, upper: WIN, reduced: false };
-
-    /// Records a result `v` of a search with window `(alpha, beta)`.
-    pub fn learn(&mut self, v: i32, alpha: i32, beta: i32) {
-        if v <= alpha {
-            self.upper = self.upper.min(v);
-        } else if v >= beta {
-            self.lower = self.lower.max(v);
-        } else {
-            self.lower = v;
-            self.upper = v;
-        }
-    }
-}
-
-/// One search thread.
+/// The one-move horizon's search (`qsearch`): its own count of nodes and stop, the equity of its
+/// static scores, and the killers and history the tree's one-move hooks order by.
 pub(crate) struct Worker<'a, R: Rules, E> {
     pub rules: &'a R,
     pub eval: &'a E,
     pub shared: &'a Shared,
     pub options: &'a SearchOptions,
-    pub budget: TimeBudget,
-    pub node_limit: Option<u64>,
-    /// Only the main thread looks at the clock; the others follow `shared.stop`.
-    pub is_main: bool,
-    /// Nodes counted here and not yet added to the shared count.
-    pub local_nodes: u64,
-    pub nodes: u64,
-    pub seldepth: usize,
-    /// Position hashes: the game's, then the search path's.
-    pub path: Vec<u64>,
+    pub visits: visits::Visits<'a>,
     pub ordering: OrderingTables<R::Turn>,
     /// Static scores as the equities the chance nodes average ([`equity`]).
     pub equity: equity::Equity,
     pub aborted: bool,
     /// Dice as an adversary (chance nodes take the worst outcome): proves wins whatever the dice.
     pub adversarial: bool,
-    /// The depth of the iteration under way, in turns (it bounds the check extension).
-    pub root_depth: i32,
 }
 
 impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
-    /// Counts a node and, every so often, looks at the clock and the limits.
+    pub(crate) fn new(input: &'a SearchInput<'_, R, E>, shared: &'a Shared, budget: TimeBudget) -> Worker<'a, R, E> {
+        Worker {
+            rules: input.rules,
+            eval: input.eval,
+            shared,
+            options: &input.options,
+            visits: visits::Visits::new(shared, budget, input.limits.nodes),
+            ordering: OrderingTables::new(),
+            equity: equity::Equity::new(input.eval.result_scale()),
+            aborted: false,
+            adversarial: false,
+        }
+    }
+
+    /// Counts a node; `false` once the search is to stop.
     #[inline]
     pub fn visit(&mut self, ply: usize) -> bool {
-        self.nodes += 1;
-        self.local_nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        if self.local_nodes >= CLOCK_INTERVAL {
-            let total = self.shared.nodes.fetch_add(self.local_nodes, Ordering::Relaxed) + self.local_nodes;
-            self.local_nodes = 0;
-            if self.is_main && (self.budget.out_of_time() || self.node_limit.is_some_and(|n| total >= n)) {
-                self.shared.end_search();
-            }
-        }
-        if self.shared.halted() {
+        if !self.visits.visit(ply) {
             self.aborted = true;
         }
         !self.aborted
-    }
-
-    /// Adds the last uncounted nodes to the shared count.
-    pub fn flush_nodes(&mut self) {
-        self.shared.nodes.fetch_add(self.local_nodes, Ordering::Relaxed);
-        self.local_nodes = 0;
-    }
-
-    /// Has the current position stood twice before within reach (a threefold repetition)?
-    pub fn is_threefold(&self, hash: u64, reversible: u32) -> bool {
-        self.path.iter().rev().take(reversible as usize).filter(|&&h| h == hash).count() >= 2
     }
 
     #[inline]
@@ -445,34 +402,6 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
             return;
         }
         self.shared.tt.store_result(key, depth, value, alpha, beta, best);
-    }
-
-    /// The line from `pos` as far as it goes without a roll, read from the table.
-    pub fn pv_from(&self, pos: &R::Position, max_len: usize) -> Vec<R::Turn> {
-        let mut line = Vec::new();
-        let mut pos = pos.clone();
-        let mut seen = Vec::new();
-        while line.len() < max_len && self.options.use_tt {
-            let hash = self.rules.hash(&pos);
-            if seen.contains(&hash) || self.rules.end(&pos).is_some() {
-                break;
-            }
-            seen.push(hash);
-            // The same list, in the same order, as the turn node stored an index into.
-            let mut table = TurnTable::new();
-            self.rules.turn_table(&pos, &mut table);
-            let mut pre = TurnList::new();
-            self.rules.pre_roll_from_table(&pos, &table, &mut pre);
-            let Some(hit) = self.shared.tt.probe(hash ^ crate::zobrist::NODE_KIND[node::TURN_KIND]) else { break };
-            match pre.get(usize::from(hit.best)) {
-                Some(&t) => {
-                    line.push(t);
-                    pos = self.rules.play(&pos, t);
-                }
-                None => break,
-            }
-        }
-        line
     }
 }
 

@@ -4,11 +4,10 @@
 //! losing depth. The turn's table (every turn each outcome allows) is made once per turn by
 //! [`OneMoveStates`], and the turn's decisions share their children through it.
 
-use super::node::late_quiet_turns;
 use super::tree::{LateChoices, OrderKeys, Tree, TreeHooks};
-use super::{Choice, REDUCTION_DEPTH, SearchInput, Shared, Worker};
+use super::{Choice, FULL_DEPTH_QUIETS, REDUCTION_DEPTH, SearchInput, Shared, Worker};
 use crate::eval::Evaluator;
-use crate::rules::Rules;
+use crate::rules::{Rules, TurnTable};
 use crate::states::{ChoiceList, GameStates, NO_SLOT, OneMoveStates, OneMoveTurn, SlotList, TurnState};
 use crate::timeman::TimeBudget;
 use arrayvec::ArrayVec;
@@ -40,6 +39,9 @@ impl<'a, R: Rules, E: Evaluator<R>> TreeHooks<OneMoveStates<'a, R>> for OneMoveH
         ply: usize,
     ) {
         let w = &self.worker;
+        while self.late.len() <= ply {
+            self.late.push(ArrayVec::new());
+        }
         let late = &mut self.late[ply];
         late.clear();
         let pos = state.position();
@@ -108,6 +110,10 @@ impl<'a, R: Rules, E: Evaluator<R>> TreeHooks<OneMoveStates<'a, R>> for OneMoveH
         i32::from(check && late) + i32::from(check && (ply as i32) < 2 * self.root_depth)
     }
 
+    fn flush_nodes(&mut self) {
+        self.worker.visits.flush();
+    }
+
     fn ends_turn(&self, choice: Choice<R::Turn>) -> bool {
         matches!(choice, Choice::Turn(_))
     }
@@ -133,52 +139,124 @@ impl<'a, R: Rules, E: Evaluator<R>> TreeHooks<OneMoveStates<'a, R>> for OneMoveH
     }
 }
 
+/// The search of a one-move variant: the tree and its hooks.
+pub(crate) type OneMoveTree<'a, R, E> = Tree<'a, OneMoveStates<'a, R>, OneMoveHooks<'a, R, E>>;
+
+impl<R: Rules, E: Evaluator<R>> OneMoveHooks<'_, R, E> {
+    /// How static scores become the equities the search averages.
+    pub(crate) fn equity(&self) -> super::equity::Equity {
+        self.worker.equity.clone()
+    }
+}
+
+impl<R: Rules, E: Evaluator<R>> OneMoveTree<'_, R, E> {
+    /// The deepest ply reached, the horizon's included.
+    pub(crate) fn seldepth(&self) -> usize {
+        self.visits.seldepth.max(self.hooks.worker.visits.seldepth)
+    }
+
+    /// Dice as an adversary: a roll is worth its worst outcome, in the tree and at its horizon,
+    /// without the table (its values are not the expected ones) or reductions.
+    pub(crate) fn set_adversarial(&mut self) {
+        self.adversarial = true;
+        self.hooks.worker.adversarial = true;
+    }
+}
+
 /// The tree of a one-move variant for `input`.
 pub(crate) fn one_move_tree<'a, R: Rules, E: Evaluator<R>>(
     input: &'a SearchInput<'_, R, E>,
     shared: &'a Shared,
     budget: TimeBudget,
-) -> Tree<'a, OneMoveStates<'a, R>, OneMoveHooks<'a, R, E>> {
-    let hooks = OneMoveHooks {
-        worker: Worker::new(input, shared, budget, true),
-        late: (0..=super::MAX_PLY).map(|_| ArrayVec::new()).collect(),
-        root_depth: 0,
-    };
+) -> OneMoveTree<'a, R, E> {
+    let hooks = OneMoveHooks { worker: Worker::new(input, shared, budget), late: Vec::new(), root_depth: 0 };
     let game = OneMoveStates { rules: input.rules };
-    Tree::new(game, hooks, shared, &input.options, budget, input.limits.nodes, input.history.to_vec())
+    // The turn starts before the root's and the root's own, which a line may come back to.
+    let mut path = Vec::with_capacity(input.history.len() + super::MAX_PLY + 8);
+    path.extend_from_slice(input.history);
+    let root = game.key(&TurnState::BeforeRoll(input.position.clone()));
+    if path.last() != Some(&root) {
+        path.push(root);
+    }
+    Tree::new(game, hooks, shared, &input.options, budget, input.limits.nodes, path)
 }
 
-/// The value (centipawns) of `state` for its side, searched on the tree by iterative deepening
-/// to `input`'s depth with a full window: the one-move variants on the search of the game as
-/// states, which the tests check against the plain expectiminimax and the one-move search.
-pub fn tree_score<R: Rules, E: Evaluator<R>>(
-    input: &SearchInput<'_, R, E>,
-    state: &TurnState<R::Position>,
-    shared: &Shared,
-) -> i32 {
-    shared.start_search();
-    if input.options.use_tt {
-        shared.tt.new_search();
+/// Late move reductions that depend neither on the window nor on what the search has seen: a
+/// quiet turn is late when, for every outcome allowing it, `FULL_DEPTH_QUIETS` quiet turns of
+/// that outcome come before it by the evaluation's static key ([`Evaluator::quiet_gain`]; ties
+/// in table order). Being a property of the position and the turn alone, the reduced tree is one
+/// tree whatever the chance pruning, the window or the order of search, so the pruning stays
+/// exact on it; and a turn's depth is the same for every outcome that shares its child.
+pub(crate) fn late_quiet_turns<R: Rules, E: Evaluator<R>>(
+    eval: &E,
+    pos: &R::Position,
+    table: &TurnTable<R::Turn>,
+    groups: &[super::OutcomeGroup],
+) -> ArrayVec<bool, { crate::movegen::MAX_MOVES }> {
+    let mut late: ArrayVec<bool, { crate::movegen::MAX_MOVES }> = table.turns.iter().map(|_| false).collect();
+    let mut quiet: ArrayVec<(usize, i32), { crate::movegen::MAX_MOVES }> = ArrayVec::new();
+    for (k, &t) in table.turns.iter().enumerate() {
+        if eval.tactical(pos, t).is_none() {
+            quiet.push((k, eval.quiet_gain(pos, t)));
+            late[k] = true;
+        }
     }
-    let budget = TimeBudget::new(&input.limits);
-    let mut tree = one_move_tree(input, shared, budget);
-    let max_depth = input.limits.depth.unwrap_or(1).max(1) as i32;
-    let mut value = 0;
-    for depth in 1..=max_depth {
-        tree.hooks.root_depth = depth;
-        value = match state {
-            TurnState::BeforeRoll(_) => tree.turn_start(state, depth, -super::INF, super::INF, 0),
-            _ => {
-                let start = TurnState::BeforeRoll(state.position().clone());
-                tree.path.push(tree.game.key(&start));
-                tree.begin_turn(state, depth, 0);
-                let v = tree.within_turn(state, depth, -super::INF, super::INF, 0, false);
-                tree.path.pop();
-                v
+    quiet.sort_by_key(|&(k, g)| (std::cmp::Reverse(g), k));
+    for g in groups {
+        let outcome = g.representative;
+        for &(k, _) in quiet.iter().filter(|&&(k, _)| table.masks[k] >> outcome & 1 == 1).take(FULL_DEPTH_QUIETS) {
+            late[k] = false;
+        }
+    }
+    late
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::StaticEval;
+    use crate::rules::{Position, Variant, VariantKind};
+    use crate::search::table_and_groups;
+
+    /// Captures are never late; each outcome keeps its best quiet turns by the static key; and
+    /// the rest are late.
+    #[test]
+    fn late_quiet_turns_keep_captures_and_each_outcomes_best() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R1BQKB1R w KQ - 0 8",
+        ];
+        for kind in [VariantKind::Freedom, VariantKind::Classic, VariantKind::BrainKing] {
+            let rules = Variant::new(kind, false);
+            let eval = StaticEval::default_for(kind);
+            for fen in fens {
+                let pos = Position::new(crate::Board::from_fen(fen).unwrap());
+                let mut table = TurnTable::new();
+                let mut groups = crate::search::Groups::new();
+                table_and_groups(&rules, &pos, &mut table, &mut groups);
+                let late = late_quiet_turns::<Variant, _>(&eval, &pos, &table, &groups);
+                let mut any_late = false;
+                for (k, &t) in table.turns.iter().enumerate() {
+                    let quiet = Evaluator::<Variant>::tactical(&eval, &pos, t).is_none();
+                    assert!(quiet || !late[k], "{kind:?}: capture {t:?} marked late");
+                    any_late |= late[k];
+                }
+                assert!(any_late, "{kind:?} {fen}: nothing late");
+                for g in &groups {
+                    let o = g.representative;
+                    let mut quiet: Vec<(i32, usize)> = (0..table.turns.len())
+                        .filter(|&k| table.masks[k] >> o & 1 == 1)
+                        .filter(|&k| Evaluator::<Variant>::tactical(&eval, &pos, table.turns[k]).is_none())
+                        .map(|k| (Evaluator::<Variant>::quiet_gain(&eval, &pos, table.turns[k]), k))
+                        .collect();
+                    quiet.sort_by_key(|&(gain, k)| (std::cmp::Reverse(gain), k));
+                    for (i, &(_, k)) in quiet.iter().enumerate() {
+                        if i < FULL_DEPTH_QUIETS {
+                            assert!(!late[k], "{kind:?}: outcome {o}'s quiet turn {i} is late");
+                        }
+                    }
+                }
             }
-        };
+        }
     }
-    tree.flush_nodes();
-    tree.hooks.worker.flush_nodes();
-    tree.hooks.worker.equity.to_score(value)
 }

@@ -11,7 +11,7 @@
 
 use super::{
     ChancePruning, ChildBounds, INF, MAX_PLY, QSEARCH_TURNS, Root, SearchInput, SearchOptions, Shared, WIN, Worker,
-    end_score, node::known_value, table_and_groups,
+    end_score, known_value, table_and_groups,
 };
 use crate::eval::Evaluator;
 use crate::rules::{Rules, TurnList, TurnTable};
@@ -186,7 +186,7 @@ impl Horizon {
             options: self.options.clone(),
         };
         let budget = crate::timeman::TimeBudget::new(&input.limits);
-        Worker::new(&input, &self.shared, budget, false).qsearch(pos, -INF, INF, ply, 0)
+        Worker::new(&input, &self.shared, budget).qsearch(pos, -INF, INF, ply, 0)
     }
 }
 
@@ -199,7 +199,7 @@ impl Default for Horizon {
 /// The table key of a horizon node with `turns` turns of captures behind it.
 #[inline]
 fn horizon_key(hash: u64, turns: u32) -> u64 {
-    hash ^ crate::zobrist::NODE_KIND[super::node::TURN_KIND].rotate_left(17 + turns)
+    hash ^ crate::zobrist::NODE_KIND[0].rotate_left(17 + turns)
 }
 
 /// Which of a horizon node's captures are worth following, judged when first asked (the static

@@ -1,15 +1,15 @@
 //! The root and iterative deepening, run by several threads over the shared table (Lazy SMP:
 //! helpers search the same root, at staggered depths, and fill the table for the main thread).
 
-use super::ordering::OrderingTables;
+use super::one_move::{OneMoveTree, one_move_tree};
 use super::{
     ChildBounds, Choice, INF, MATE_ZONE, MAX_PLY, OutcomeAdvice, Root, ScoredChoice, SearchInput, SearchResult, Shared,
-    WIN, Worker, table_and_groups,
+    WIN,
 };
 use crate::eval::Evaluator;
 use crate::rules::{Rules, TurnList, TurnTable};
+use crate::states::{ChoiceList, GameStates, SlotList, StateKind, TurnState};
 use crate::timeman::TimeBudget;
-use arrayvec::ArrayVec;
 
 /// Threads get deep stacks: every node keeps its move lists on the stack (about 30 KiB a
 /// turn; 128 turns and the horizon fit with room to spare).
@@ -51,8 +51,8 @@ where
                     .name(format!("search-{i}"))
                     .stack_size(STACK_BYTES)
                     .spawn_scoped(scope, move || {
-                        let mut worker = Worker::new(input, shared, budget, false);
-                        worker.iterate(input, i, &mut |_| {});
+                        let mut tree = one_move_tree(input, shared, budget);
+                        tree.iterate(input, i, &mut |_| {});
                     })
                     .ok()
             })
@@ -61,8 +61,8 @@ where
             .name("search-main".into())
             .stack_size(STACK_BYTES)
             .spawn_scoped(scope, move || {
-                let mut worker = Worker::new(input, shared, budget, true);
-                let result = worker.iterate(input, 0, report);
+                let mut tree = one_move_tree(input, shared, budget);
+                let result = tree.iterate(input, 0, report);
                 shared.end_search();
                 result
             })
@@ -83,10 +83,10 @@ where
 /// our moves, or `None` if not proven within that and a node budget.
 fn prove_mate<R: Rules, E: Evaluator<R>>(input: &SearchInput<'_, R, E>, depth: u32, budget: TimeBudget) -> Option<i32> {
     let shared = Shared::new(1);
-    let mut worker = Worker::new(input, &shared, budget, true);
-    worker.adversarial = true;
-    worker.node_limit = Some(MATE_PROOF_NODES);
-    let it = worker.search_root(input, depth as i32, None)?;
+    let mut tree = one_move_tree(input, &shared, budget);
+    tree.set_adversarial();
+    tree.visits.node_limit = Some(MATE_PROOF_NODES);
+    let it = tree.search_root(input, depth as i32, None)?;
     let score = it.choices.first()?.score;
     let plies = WIN - score.abs();
     if score >= MATE_ZONE {
@@ -98,39 +98,7 @@ fn prove_mate<R: Rules, E: Evaluator<R>>(input: &SearchInput<'_, R, E>, depth: u
     }
 }
 
-impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
-    pub(crate) fn new(
-        input: &'a SearchInput<'_, R, E>,
-        shared: &'a Shared,
-        budget: TimeBudget,
-        is_main: bool,
-    ) -> Worker<'a, R, E> {
-        let mut path = Vec::with_capacity(input.history.len() + MAX_PLY + 8);
-        path.extend_from_slice(input.history);
-        let root_hash = input.rules.hash(input.position);
-        if path.last() != Some(&root_hash) {
-            path.push(root_hash);
-        }
-        Worker {
-            rules: input.rules,
-            eval: input.eval,
-            shared,
-            options: &input.options,
-            budget,
-            node_limit: input.limits.nodes,
-            is_main,
-            local_nodes: 0,
-            nodes: 0,
-            seldepth: 0,
-            path,
-            ordering: OrderingTables::new(),
-            equity: super::equity::Equity::new(input.eval.result_scale()),
-            aborted: false,
-            adversarial: false,
-            root_depth: 0,
-        }
-    }
-
+impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
     /// Iterative deepening; helpers (`thread > 0`) start one turn deeper on odd threads.
     fn iterate(
         &mut self,
@@ -138,6 +106,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
         thread: usize,
         report: &mut (dyn FnMut(&SearchResult<R::Turn>) + Send),
     ) -> SearchResult<R::Turn> {
+        let is_main = thread == 0;
         let max_depth = input.limits.depth.unwrap_or(MAX_PLY as u32 / 2).clamp(1, MAX_PLY as u32 - 1) as i32;
         let first = if thread % 2 == 1 { 2.min(max_depth) } else { 1 };
         let mut last: Option<SearchResult<R::Turn>> = None;
@@ -153,7 +122,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
             let pv = match best.choice {
                 Choice::Turn(t) => {
                     let mut line = vec![t];
-                    line.extend(self.pv_from(&self.rules.play(input.position, t), 16));
+                    line.extend(self.pv_from(&input.rules.play(input.position, t), 16));
                     line
                 }
                 Choice::Roll => Vec::new(),
@@ -161,8 +130,8 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
             self.flush_nodes();
             // A win or loss in reach: prove it whatever the dice, and stop deepening once proven
             // (no deeper search finds a shorter forced mate).
-            let mate = if self.is_main && best.score.abs() >= MATE_ZONE && !self.budget.out_of_time() {
-                prove_mate(input, depth as u32, self.budget)
+            let mate = if is_main && best.score.abs() >= MATE_ZONE && !self.visits.budget.out_of_time() {
+                prove_mate(input, depth as u32, self.visits.budget)
             } else {
                 None
             };
@@ -170,30 +139,30 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
                 best: best.choice,
                 score: best.score,
                 depth: depth as u32,
-                seldepth: self.seldepth as u32,
-                nodes: self.shared.nodes(),
-                elapsed: self.budget.elapsed(),
+                seldepth: self.seldepth() as u32,
+                nodes: self.shared().nodes(),
+                elapsed: self.visits.budget.elapsed(),
                 pv,
                 choices: it.choices,
                 outcomes: it.outcomes,
                 roll_score: it.roll_score,
                 mate,
-                hashfull: if self.options.use_tt { self.shared.tt.hashfull() } else { 0 },
+                hashfull: if input.options.use_tt { self.shared().tt.hashfull() } else { 0 },
                 result_scale: input.eval.result_scale(),
                 value: None,
             }
-            .in_centipawns(&self.equity);
-            if self.is_main {
+            .in_centipawns(&self.hooks.equity());
+            if is_main {
                 report(&result);
             }
             last = Some(result);
             if mate.is_some() {
                 break;
             }
-            if self.is_main && (!self.budget.may_start_iteration() || (single_choice && timed)) {
+            if is_main && (!self.visits.budget.may_start_iteration() || (single_choice && timed)) {
                 break;
             }
-            if self.shared.halted() {
+            if self.shared().halted() {
                 break;
             }
         }
@@ -208,16 +177,48 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
             Root::PreRoll => {
                 // Rolling, unless the player may not roll (Vegas in check): then its first turn.
                 let mut outcomes = crate::rules::OutcomeList::new();
-                self.rules.outcomes(input.position, &mut outcomes);
+                input.rules.outcomes(input.position, &mut outcomes);
                 let mut pre = TurnList::new();
-                self.rules.pre_roll_turns(input.position, &mut pre);
+                input.rules.pre_roll_turns(input.position, &mut pre);
                 match pre.first() {
                     Some(&t) if outcomes.is_empty() => Choice::Turn(t),
                     _ => Choice::Roll,
                 }
             }
         };
-        SearchResult::unsearched(best, self.shared.nodes(), self.budget.elapsed(), input.eval.result_scale())
+        SearchResult::unsearched(best, self.shared().nodes(), self.visits.budget.elapsed(), input.eval.result_scale())
+    }
+
+    /// The line from `pos` as far as it goes without a roll, read from the table: the best
+    /// choice its pre-roll decisions stored, while that is a turn.
+    fn pv_from(&self, pos: &R::Position, max_len: usize) -> Vec<R::Turn> {
+        let mut line = Vec::new();
+        let mut state = TurnState::BeforeRoll(pos.clone());
+        let mut seen = Vec::new();
+        let mut turn = crate::states::OneMoveTurn::default();
+        let (mut choices, mut slots) = (ChoiceList::new(), SlotList::new());
+        while line.len() < max_len && self.options().use_tt {
+            let key = self.game.key(&state);
+            if seen.contains(&key) || self.game.end(&state).is_some() {
+                break;
+            }
+            seen.push(key);
+            self.game.begin_turn(&state, &mut turn);
+            if self.game.kind_in(&state, &turn) != StateKind::Decision {
+                break;
+            }
+            // The same list, in the same order, as the decision stored an index into.
+            self.game.choices_in(&state, &turn, &mut choices, &mut slots);
+            let Some(hit) = self.shared().tt.probe(key) else { break };
+            match choices.get(usize::from(hit.best)) {
+                Some(&Choice::Turn(t)) => {
+                    line.push(t);
+                    state = self.game.after_choice(&state, Choice::Turn(t));
+                }
+                _ => break,
+            }
+        }
+        line
     }
 
     /// One iteration at the root; `None` if stopped before it ended.
@@ -228,8 +229,8 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
         previous: Option<&[ScoredChoice<R::Turn>]>,
     ) -> Option<Iteration<R::Turn>> {
         let pos = input.position;
-        self.root_depth = depth;
-        let multipv = self.options.multipv.max(1);
+        self.hooks.root_depth = depth;
+        let multipv = input.options.multipv.max(1);
         // Choices in the previous iteration's order, new ones after.
         let mut order: Vec<Choice<R::Turn>> =
             previous.map(|p| p.iter().map(|c| c.choice).collect()).unwrap_or_default();
@@ -237,9 +238,9 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
             Root::Turns(turns) => turns.iter().map(|&t| Choice::Turn(t)).collect(),
             Root::PreRoll => {
                 let mut pre = TurnList::new();
-                self.rules.pre_roll_turns(pos, &mut pre);
+                input.rules.pre_roll_turns(pos, &mut pre);
                 let mut outcomes = crate::rules::OutcomeList::new();
-                self.rules.outcomes(pos, &mut outcomes);
+                input.rules.outcomes(pos, &mut outcomes);
                 let roll = (!outcomes.is_empty()).then_some(Choice::Roll);
                 roll.into_iter().chain(pre.iter().map(|&t| Choice::Turn(t))).collect()
             }
@@ -248,14 +249,9 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
         all.retain(|c| !order.contains(c));
         order.extend(all);
 
-        let hash = self.rules.hash(pos);
-        let mut table = TurnTable::new();
-        let mut groups = super::chance::Groups::new();
-        table_and_groups(self.rules, pos, &mut table, &mut groups);
-        let mut children: ArrayVec<ChildBounds, { crate::movegen::MAX_MOVES }> =
-            table.turns.iter().map(|_| ChildBounds::UNKNOWN).collect();
-        self.mark_reductions(pos, &table, &groups, &mut children, depth);
-
+        // The root's turn: its table, and the children its choices and outcomes share.
+        let start = TurnState::BeforeRoll(pos.clone());
+        self.begin_turn(&start, depth, 0);
         let mut scored: Vec<ScoredChoice<R::Turn>> = Vec::with_capacity(order.len());
         let mut outcomes = Vec::new();
         let mut roll_score = None;
@@ -266,33 +262,25 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
             let alpha = if exact_scores.len() >= multipv { exact_scores[multipv - 1] } else { -INF };
             let (score, exact) = match choice {
                 Choice::Turn(t) => {
-                    let slot = table.turns.iter().position(|&x| x == t);
-                    let child = self.rules.play(pos, t);
-                    let v = -self.turn_node(&child, self.child_depth(&child, depth, false, 0), -INF, -alpha, 1);
+                    let v = self.choice_value(&start, choice, depth, false, alpha, INF, 0, false);
                     if self.aborted {
                         return None;
                     }
-                    if let Some(k) = slot {
-                        children[k].learn(v, alpha, INF);
+                    let (turn, _) = self.frame(0);
+                    if let Some(k) = turn.table.turns.iter().position(|&x| x == t) {
+                        self.learn(0, k, v, alpha, INF);
                     }
                     (v, v > alpha)
                 }
                 Choice::Roll => {
                     // Every group exactly, for the table of outcomes.
+                    let (turn, _) = self.frame(0);
+                    let groups = turn.groups.clone();
+                    let rolls: Vec<_> = groups.iter().map(|g| turn.table.outcomes[g.representative].roll).collect();
                     let mut values = Vec::with_capacity(groups.len());
-                    for g in &groups {
-                        let v = self.decision_node(
-                            pos,
-                            hash,
-                            &table,
-                            &mut children,
-                            g.representative,
-                            depth,
-                            -INF,
-                            INF,
-                            0,
-                            false,
-                        );
+                    for roll in &rolls {
+                        let rolled = TurnState::Rolled(pos.clone(), *roll);
+                        let v = self.within_turn(&rolled, depth, -INF, INF, 0, false);
                         if self.aborted {
                             return None;
                         }
@@ -306,10 +294,11 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
                             groups.iter().zip(&values).map(|(g, &v)| i64::from(g.weight) * i64::from(v)).sum();
                         super::floor_div(sum, total.max(1)) as i32
                     };
-                    for (i, o) in table.outcomes.iter().enumerate() {
+                    let (turn, children) = self.frame(0);
+                    for (i, o) in turn.table.outcomes.iter().enumerate() {
                         let Some(g) = groups.iter().position(|g| g.members >> i & 1 == 1) else { continue };
-                        let best = self.best_of_outcome(&table, &children, groups[g].representative, values[g]);
-                        if let Some(best) = best {
+                        if let Some(best) = best_of_outcome(&turn.table, children, groups[g].representative, values[g])
+                        {
                             outcomes.push(OutcomeAdvice {
                                 roll: o.roll,
                                 probability: o.probability,
@@ -332,6 +321,18 @@ impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
         }
         Some(Iteration { choices: scored, outcomes, roll_score })
     }
+}
+
+/// The best turn of outcome `outcome` from the children's bounds, after an exact search of its
+/// decision: the first turn it allows whose child is known to equal `value`.
+fn best_of_outcome<T: Copy>(table: &TurnTable<T>, children: &[ChildBounds], outcome: usize, value: i32) -> Option<T> {
+    table
+        .turns
+        .iter()
+        .zip(&table.masks)
+        .zip(children)
+        .find(|&((_, &m), c)| m >> outcome & 1 == 1 && c.lower == value && c.upper == value)
+        .map(|((&t, _), _)| t)
 }
 
 // `WIN` bounds every score, so the widest child window (-INF, INF) never cuts.

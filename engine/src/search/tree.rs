@@ -5,9 +5,8 @@
 //! sign only where a turn ends. What the tree does not know of a variant (its horizon, the order
 //! and the reductions of a decision's choices) comes from [`TreeHooks`].
 
-use super::ChildBounds;
 use super::chance::{Groups, star1_mean, star2_probe, star2_probe_lines};
-use super::node::known_value;
+use super::visits::Visits;
 use super::{ChancePruning, INF, MAX_PLY, SearchOptions, Shared, WIN, floor_div};
 use crate::piece::Color;
 use crate::rules::dice::OutcomeList;
@@ -17,10 +16,6 @@ use crate::timeman::TimeBudget;
 use crate::tt::{NO_TURN, TtHit};
 use crate::zobrist::NODE_KIND;
 use arrayvec::ArrayVec;
-use std::sync::atomic::Ordering;
-
-/// Nodes between two looks at the clock.
-const CLOCK_INTERVAL: u64 = 1024;
 
 /// Per choice of a decision, its ordering key.
 pub(crate) type OrderKeys = ArrayVec<i32, { crate::movegen::MAX_MOVES + 1 }>;
@@ -30,14 +25,16 @@ pub(crate) type ChoiceOrder = ArrayVec<u16, { crate::movegen::MAX_MOVES + 1 }>;
 /// The order of `keys`' choices: highest key first, ties in the list's order.
 pub(crate) fn ordered(keys: &OrderKeys, out: &mut ChoiceOrder) {
     // Each as one sort key: the distance below the highest key above, the index below.
-    let mut packed: ArrayVec<u64, { crate::movegen::MAX_MOVES + 1 }> = keys
-        .iter()
-        .enumerate()
-        .map(|(k, &key)| ((i64::from(i32::MAX) - i64::from(key)) as u64) << 16 | k as u64)
-        .collect();
+    // (Read back by reference: moving a full-capacity list into an iterator copies all of it.)
+    let mut packed: ArrayVec<u64, { crate::movegen::MAX_MOVES + 1 }> = ArrayVec::new();
+    for (k, &key) in keys.iter().enumerate() {
+        packed.push(((i64::from(i32::MAX) - i64::from(key)) as u64) << 16 | k as u64);
+    }
     packed.sort_unstable();
     out.clear();
-    out.extend(packed.into_iter().map(|x| (x & 0xffff) as u16));
+    for &x in &packed {
+        out.push((x & 0xffff) as u16);
+    }
 }
 /// Per choice of a decision: is it late (searched a turn less deep, or one turn deep not at all)?
 pub(crate) type LateChoices = ArrayVec<bool, { crate::movegen::MAX_MOVES + 1 }>;
@@ -112,6 +109,9 @@ pub(crate) trait TreeHooks<G: GameStates> {
         None
     }
 
+    /// Adds the nodes the hooks counted themselves (a horizon search's) to the search's count.
+    fn flush_nodes(&mut self) {}
+
     /// `choice` refuted the rest of a decision `depth` turns deep (searched `choice_depth`
     /// deep, `ply` turns from the root; `probe`: Star2's probe).
     #[allow(clippy::too_many_arguments)]
@@ -139,7 +139,51 @@ pub(crate) fn end_value(end: GameEnd, side: Color, ply: usize) -> i32 {
 /// The chance state's table key.
 #[inline]
 fn chance_key(key: u64) -> u64 {
-    key ^ NODE_KIND[super::node::CHANCE_KIND]
+    key ^ NODE_KIND[1]
+}
+
+/// Known bounds on the value of one turn's child, shared by every outcome that allows the turn:
+/// a child searched for one outcome is not searched again for another.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct ChildBounds {
+    pub lower: i32,
+    pub upper: i32,
+}
+
+impl ChildBounds {
+    pub const UNKNOWN: ChildBounds = ChildBounds { lower: -WIN, upper: WIN };
+
+    /// Records a result `v` of a search with window `(alpha, beta)`.
+    pub fn learn(&mut self, v: i32, alpha: i32, beta: i32) {
+        if v <= alpha {
+            self.upper = self.upper.min(v);
+        } else if v >= beta {
+            self.lower = self.lower.max(v);
+        } else {
+            self.lower = v;
+            self.upper = v;
+        }
+    }
+}
+
+/// A child's value from what is already known, where that is enough for a window `(alpha,
+/// beta)` and the best so far: `None` means search it.
+#[inline]
+pub(crate) fn known_value(bounds: &ChildBounds, alpha: i32, beta: i32, best: i32) -> Option<i32> {
+    if bounds.lower == bounds.upper {
+        return Some(bounds.lower);
+    }
+    if bounds.upper <= best || bounds.upper <= alpha {
+        // It cannot raise the best: report its bound, which stays under the window.
+        return Some(bounds.upper);
+    }
+    if bounds.lower >= beta {
+        return Some(bounds.lower);
+    }
+    if bounds.lower >= WIN {
+        return Some(WIN);
+    }
+    None
 }
 
 /// How deep a choice of a decision `depth` turns deep is searched: a late one a turn less, and
@@ -166,15 +210,15 @@ pub(crate) struct Tree<'a, G: GameStates, H> {
     pub(crate) hooks: H,
     shared: &'a Shared,
     options: &'a SearchOptions,
-    pub(crate) budget: TimeBudget,
-    node_limit: Option<u64>,
-    local_nodes: u64,
-    pub(crate) seldepth: usize,
+    pub(crate) visits: Visits<'a>,
     /// Turn-start keys: the game's, then the search path's.
     pub(crate) path: Vec<u64>,
     /// Per ply, the turn under way there.
     frames: Vec<Frame<G::Turn>>,
     pub(crate) aborted: bool,
+    /// Dice as an adversary (a roll is worth its worst outcome, no table): proves a win whatever
+    /// the dice.
+    pub(crate) adversarial: bool,
 }
 
 impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
@@ -187,59 +231,73 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         node_limit: Option<u64>,
         path: Vec<u64>,
     ) -> Tree<'a, G, H> {
-        let frames = (0..=MAX_PLY).map(|_| Frame { turn: G::Turn::default(), children: Vec::new() }).collect();
+        // One frame to begin with (the root's); deeper ones are made as the search first goes there.
+        let frames = vec![Frame { turn: G::Turn::default(), children: Vec::new() }];
         Tree {
             game,
             hooks,
             shared,
             options,
-            budget,
-            node_limit,
-            local_nodes: 0,
-            seldepth: 0,
+            visits: Visits::new(shared, budget, node_limit),
             path,
             frames,
             aborted: false,
+            adversarial: false,
         }
     }
 
-    /// Counts a node and, every so often, looks at the clock and the limits.
+    pub(crate) fn shared(&self) -> &'a Shared {
+        self.shared
+    }
+
+    pub(crate) fn options(&self) -> &'a SearchOptions {
+        self.options
+    }
+
+    /// Records a search of the turn's shared child `slot`, `ply` turns from the root: `value`
+    /// in the window `(alpha, beta)`.
+    pub(crate) fn learn(&mut self, ply: usize, slot: usize, value: i32, alpha: i32, beta: i32) {
+        self.frames[ply].children[slot].learn(value, alpha, beta);
+    }
+
+    /// The turn under way `ply` turns from the root: the game's shared answers, and what its
+    /// decisions have learnt of the children they share.
+    pub(crate) fn frame(&self, ply: usize) -> (&G::Turn, &[ChildBounds]) {
+        let frame = &self.frames[ply];
+        (&frame.turn, &frame.children)
+    }
+
+    /// Counts a node; `false` once the search is to stop.
     #[inline]
     pub(crate) fn visit(&mut self, ply: usize) -> bool {
-        self.local_nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        if self.local_nodes >= CLOCK_INTERVAL {
-            let total = self.shared.nodes.fetch_add(self.local_nodes, Ordering::Relaxed) + self.local_nodes;
-            self.local_nodes = 0;
-            if self.budget.out_of_time() || self.node_limit.is_some_and(|n| total >= n) {
-                self.shared.end_search();
-            }
-        }
-        if self.shared.halted() {
+        if !self.visits.visit(ply) {
             self.aborted = true;
         }
         !self.aborted
     }
 
     pub(crate) fn flush_nodes(&mut self) {
-        self.shared.nodes.fetch_add(self.local_nodes, Ordering::Relaxed);
-        self.local_nodes = 0;
+        self.visits.flush();
+        self.hooks.flush_nodes();
     }
 
     #[inline]
     pub(crate) fn tt_probe(&self, key: u64) -> Option<TtHit> {
-        if self.options.use_tt { self.shared.tt.probe(key) } else { None }
+        if self.options.use_tt && !self.adversarial { self.shared.tt.probe(key) } else { None }
     }
 
     #[inline]
     pub(crate) fn tt_store(&self, key: u64, depth: i32, value: i32, alpha: i32, beta: i32, best: u16) {
-        if self.options.use_tt && !self.aborted {
+        if self.options.use_tt && !self.adversarial && !self.aborted {
             self.shared.tt.store_result(key, depth, value, alpha, beta, best);
         }
     }
 
     /// Makes the frame of the turn `state` is in, `ply` turns from the root, `depth` deep.
     pub(crate) fn begin_turn(&mut self, state: &G::State, depth: i32, ply: usize) {
+        while self.frames.len() <= ply {
+            self.frames.push(Frame { turn: G::Turn::default(), children: Vec::new() });
+        }
         let frame = &mut self.frames[ply];
         self.game.begin_turn(state, &mut frame.turn);
         frame.children.clear();
@@ -319,6 +377,19 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         };
         let mut lower_bounds: ArrayVec<i32, { crate::rules::MAX_OUTCOMES }> = groups.iter().map(|_| -WIN).collect();
         let value = match self.options.chance_pruning {
+            _ if self.adversarial => {
+                // The worst group for the side to move: a min node, with alpha-beta.
+                let (mut worst, mut b) = (INF, beta);
+                for g in 0..groups.len() {
+                    let Some(v) = outcome_value(self, g, alpha, b, false) else { return 0 };
+                    worst = worst.min(v);
+                    b = b.min(worst);
+                    if worst <= alpha {
+                        break;
+                    }
+                }
+                Some(worst)
+            }
             ChancePruning::None => {
                 let mut sum = 0i64;
                 for g in 0..groups.len() {
