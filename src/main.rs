@@ -82,9 +82,11 @@ enum Cmd {
         /// Search threads (the node count is the same on every run only with one).
         #[arg(long, default_value_t = 1)]
         threads: usize,
-        /// A learned evaluation (`alea tune nnue`) scoring the positions instead of the tables.
-        #[arg(long)]
-        net: Option<std::path::PathBuf>,
+        /// The evaluation: a network (`alea tune nnue`) or tables (`alea tune fit`) file, or
+        /// `tables` for the variants' own tables without the networks they have adopted (by
+        /// default each variant's own evaluation).
+        #[arg(long, alias = "net")]
+        eval: Option<String>,
     },
 }
 
@@ -105,7 +107,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Cmd::Perft { depth, fen, chess960, variant }) => perft(depth, fen.as_deref(), chess960, &variant),
-        Some(Cmd::Bench { depth, variant, pruning, threads, net }) => bench(depth, &variant, &pruning, threads, net),
+        Some(Cmd::Bench { depth, variant, pruning, threads, eval }) => bench(depth, &variant, &pruning, threads, eval),
         Some(Cmd::Advise(args)) => advise::run(args),
         Some(Cmd::Analyse(args)) => analyse::run(args),
         Some(Cmd::Play(args)) => play::run(args),
@@ -131,13 +133,7 @@ fn serve(addr: std::net::SocketAddr) -> ExitCode {
     }
 }
 
-fn bench(
-    depth: Option<u32>,
-    variants: &[String],
-    pruning: &str,
-    threads: usize,
-    net: Option<std::path::PathBuf>,
-) -> ExitCode {
+fn bench(depth: Option<u32>, variants: &[String], pruning: &str, threads: usize, eval: Option<String>) -> ExitCode {
     use alea_engine::search::{ChancePruning, SearchOptions};
     let chance_pruning = match pruning {
         "none" => ChancePruning::None,
@@ -159,14 +155,17 @@ fn bench(
         eprintln!("alea bench: depth must be at least 1 and threads from 1 to 64");
         return ExitCode::from(2);
     }
-    let net = match net.as_deref().map(alea_engine::nnue::Network::read).transpose() {
-        Ok(net) => net.map(std::sync::Arc::new),
+    let mut options = SearchOptions { chance_pruning, threads, ..SearchOptions::default() };
+    match eval.as_deref().map(alea_engine::eval::NamedEval::read).transpose() {
+        Ok(None) => {}
+        Ok(Some(alea_engine::eval::NamedEval::Tables(params))) => options.eval = Some(std::sync::Arc::new(*params)),
+        Ok(Some(alea_engine::eval::NamedEval::Network(net))) => options.net = Some(std::sync::Arc::new(*net)),
+        Ok(Some(alea_engine::eval::NamedEval::OwnTables)) => options.use_net = false,
         Err(e) => {
-            eprintln!("alea bench: --net {e}");
+            eprintln!("alea bench: --eval {e}");
             return ExitCode::from(2);
         }
-    };
-    let options = SearchOptions { chance_pruning, threads, net, ..SearchOptions::default() };
+    }
     let report = |line: &alea_engine::bench::BenchLine| {
         eprintln!(
             "{:<45} {:>10} nodes {:>8.3} s  best {} score {}",

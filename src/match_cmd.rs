@@ -1,7 +1,7 @@
 //! `alea match`: two players, pairs of games with shared dice, the running score, PGN as it goes.
 
+use alea_engine::eval::NamedEval;
 use alea_engine::handle::GameHandle;
-use alea_engine::params::EvalParams;
 use alea_tuning::match_file::merge_match_files;
 use alea_tuning::match_runner::{MatchConfig, MatchReport, Openings, Sprt, read_openings, run_match};
 use alea_tuning::players::{
@@ -19,8 +19,8 @@ pub struct MatchArgs {
     /// A player, twice: `builtin=alea|random|greedy|expectimax2`, or `cmd=PATH [name=N] [proto=alea|uci]
     /// [pre-roll=best|roll] [option.NAME=VALUE ...]`; `depth=D`, `nodes=N` or `movetime=MS` for its
     /// own limit; for builtin=alea, `eval=FILE` (parameters as `alea tune fit` writes them, or a
-    /// network as `alea tune nnue` writes it) and
-    /// `name=N`. A plain UCI engine knows no dice: with `pre-roll=best` (the default, Freedom-aware)
+    /// network as `alea tune nnue` writes it; `eval=tables`: the variant's tables without the
+    /// network it has adopted) and `name=N`. A plain UCI engine knows no dice: with `pre-roll=best` (the default, Freedom-aware)
     /// it plays its own best move without rolling whenever the rules allow that move, with
     /// `pre-roll=roll` it always rolls. Words of one player are joined with spaces: --engine
     /// "cmd=/usr/games/stockfish proto=uci".
@@ -112,6 +112,7 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
     let mut options = Vec::new();
     let mut eval = None;
     let mut net = None;
+    let mut use_net = true;
     let mut exact_solution = true;
     for word in spec.split_whitespace() {
         let (key, value) = word.split_once('=').ok_or_else(|| format!("'{word}' in --engine is not key=value"))?;
@@ -137,16 +138,11 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
             "depth" => limit = MoveLimit::Depth(number(value)? as u32),
             "nodes" => limit = MoveLimit::Nodes(number(value)?),
             "movetime" => limit = MoveLimit::Movetime(number(value)?),
-            "eval" => {
-                let path = std::path::Path::new(value);
-                if alea_engine::nnue::Network::is_network_file(path) {
-                    let network = alea_engine::nnue::Network::read(path).map_err(|e| format!("eval={e}"))?;
-                    net = Some(std::sync::Arc::new(network));
-                } else {
-                    let params = EvalParams::read(path).map_err(|e| format!("eval={e}"))?;
-                    eval = Some(std::sync::Arc::new(params));
-                }
-            }
+            "eval" => match NamedEval::read(value).map_err(|e| format!("eval={e}"))? {
+                NamedEval::Tables(params) => eval = Some(std::sync::Arc::new(*params)),
+                NamedEval::Network(network) => net = Some(std::sync::Arc::new(*network)),
+                NamedEval::OwnTables => use_net = false,
+            },
             "solution" => {
                 exact_solution = match value {
                     "on" => true,
@@ -167,6 +163,7 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
         (Some("alea"), None) => {
             let mut alea = AleaPlayer::with_eval(limit, eval);
             alea.net = net;
+            alea.use_net = use_net;
             alea.exact_solution = exact_solution;
             if let Some(name) = name {
                 alea.name = name;

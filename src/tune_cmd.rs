@@ -1,5 +1,6 @@
 //! `alea tune`: self-play data, the fit of the evaluation to it, and the report on both.
 
+use alea_engine::eval::NamedEval;
 use alea_engine::handle::GameHandle;
 use alea_engine::params::EvalParams;
 use alea_tuning::datagen::{DatagenConfig, merge_data, read_data, run_datagen};
@@ -100,9 +101,10 @@ pub struct DatagenArgs {
     /// A game still on after this many plies is a draw.
     #[arg(long, default_value_t = 600)]
     max_plies: usize,
-    /// Players' evaluation parameters (default: the engine's).
+    /// Players' evaluation: a file of tables or a network, or `tables` for the variant's tables
+    /// without the network it has adopted (default: the engine's evaluation).
     #[arg(long)]
-    eval: Option<PathBuf>,
+    eval: Option<String>,
     /// The data file, written game by game (see --resume).
     #[arg(long)]
     out: PathBuf,
@@ -196,11 +198,19 @@ fn datagen(args: DatagenArgs) -> Result<(), String> {
     if args.games == 0 || args.concurrency == 0 {
         return Err("--games and --concurrency must be at least 1".into());
     }
-    let eval = args.eval.as_deref().map(EvalParams::read).transpose()?;
-    if let Some(params) = &eval {
-        variant.eval_fits(params).map_err(|e| format!("--eval does not fit: {e}"))?;
+    let (mut eval, mut net, mut use_net) = (None, None, true);
+    match args.eval.as_deref().map(NamedEval::read).transpose().map_err(|e| format!("--eval {e}"))? {
+        Some(NamedEval::Tables(params)) => {
+            variant.eval_fits(&params).map_err(|e| format!("--eval does not fit: {e}"))?;
+            eval = Some(Arc::new(*params));
+        }
+        Some(NamedEval::Network(network)) if network.variant == variant.variant() => net = Some(Arc::new(*network)),
+        Some(NamedEval::Network(network)) => {
+            return Err(format!("--eval: the network is for {}, not {}", network.variant, variant.variant()));
+        }
+        Some(NamedEval::OwnTables) => use_net = false,
+        None => {}
     }
-    let eval = eval.map(Arc::new);
     let config = DatagenConfig {
         variant: variant.variant().to_string(),
         chess960: args.chess960,
@@ -210,6 +220,8 @@ fn datagen(args: DatagenArgs) -> Result<(), String> {
         random_plies: args.random_plies,
         max_plies: args.max_plies,
         eval,
+        net,
+        use_net,
         shard: Shard::from_args(args.shard.as_deref(), args.shards)?,
     };
     // A line every hundredth of the run when standard error is not a terminal.

@@ -186,12 +186,13 @@ fn positions_moves_passes_and_recapture() {
 fn go_with_a_roll_before_the_roll_and_any() {
     let mut e = Engine::start();
     e.ask("position startpos moves e2e4 d7d5 e4d5");
-    // Before the roll: the Freedom recapture beats rolling, with the advice table first.
-    let lines = e.go("go depth 2");
+    // Before the roll: the Freedom recapture beats rolling, with the advice table first (three
+    // turns deep: at two, Freedom's network still rates rolling above it).
+    let lines = e.go("go depth 3");
     assert_eq!(lines.last().unwrap(), "bestmove d8d5");
     assert_eq!(lines.iter().filter(|l| l.starts_with("info roll ")).count(), 6);
     assert!(lines.iter().any(|l| l.starts_with("info string expected score cp ")));
-    assert!(lines.iter().any(|l| l.starts_with("info depth 2 ") && l.contains(" score cp ") && l.contains(" pv d8d5")));
+    assert!(lines.iter().any(|l| l.starts_with("info depth 3 ") && l.contains(" score cp ") && l.contains(" pv d8d5")));
     // After a roll: a move of the rolled type.
     let lines = e.go("go roll 2 depth 2");
     let best = lines.last().unwrap();

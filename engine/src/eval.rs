@@ -103,6 +103,30 @@ impl MicroEval<crate::board::Board> for StaticEval {
     }
 }
 
+/// An evaluation a user names (`EvalFile`, a match's `eval=`, `alea bench --eval`): a file of
+/// tables (as `alea tune fit` writes them), a network (as `alea tune nnue` writes it), or
+/// `tables`: the variant's own tables without the network it has adopted.
+#[derive(Clone, Debug)]
+pub enum NamedEval {
+    Tables(Box<EvalParams>),
+    Network(Box<crate::nnue::Network>),
+    OwnTables,
+}
+
+impl NamedEval {
+    pub fn read(text: &str) -> Result<NamedEval, String> {
+        if text.eq_ignore_ascii_case("tables") {
+            return Ok(NamedEval::OwnTables);
+        }
+        let path = std::path::Path::new(text);
+        if crate::nnue::Network::is_network_file(path) {
+            crate::nnue::Network::read(path).map(|net| NamedEval::Network(Box::new(net)))
+        } else {
+            EvalParams::read(path).map(|params| NamedEval::Tables(Box::new(params)))
+        }
+    }
+}
+
 /// The 8x8 variants' evaluation: material and piece-square tables blended by the game phase
 /// ([`EvalParams`]); captures are ordered and judged by the middlegame material.
 #[derive(Clone, Debug)]

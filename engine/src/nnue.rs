@@ -30,6 +30,26 @@ pub const SCALE: i32 = 400;
 
 const MAGIC: &[u8; 8] = b"ALEANNUE";
 
+/// The networks variants have adopted (each won its SPRT against the variant's tables at equal
+/// time; the README gives the data, the training and the match), embedded in the binary.
+const ADOPTED: &[(&str, &[u8])] = &[("freedom", include_bytes!("../data/freedom.nnue"))];
+
+/// The network `variant` plays with unless told otherwise, parsed once; `None` where it has
+/// none (its tables alone). A unit test parses every embedded one.
+pub fn adopted(variant: &str) -> Option<std::sync::Arc<Network>> {
+    use std::sync::{Arc, OnceLock};
+    static PARSED: OnceLock<Vec<(&'static str, Arc<Network>)>> = OnceLock::new();
+    let parsed = PARSED.get_or_init(|| {
+        ADOPTED
+            .iter()
+            .map(|&(name, bytes)| {
+                (name, Arc::new(Network::from_bytes(bytes).expect("an adopted network parses (a unit test checks)")))
+            })
+            .collect()
+    });
+    parsed.iter().find(|(name, _)| *name == variant).map(|(_, net)| Arc::clone(net))
+}
+
 thread_local! {
     /// The last position each thread evaluated, with the network's address and its sums.
     static LAST: std::cell::RefCell<Option<(u64, Board, Accumulator)>> = const { std::cell::RefCell::new(None) };

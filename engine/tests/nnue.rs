@@ -106,3 +106,21 @@ fn the_file_round_trips_and_defects_are_refused() {
     version[8] = 9;
     assert!(Network::from_bytes(&version).unwrap_err().contains("version 9"));
 }
+
+/// What a user names as the evaluation: a network file, a file of tables, `tables` (the
+/// variant's own tables without its network), and a clear error for anything else.
+#[test]
+fn a_named_evaluation_is_a_network_tables_or_the_own_tables() {
+    use alea_engine::eval::NamedEval;
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let net = data.join("freedom.nnue");
+    assert!(matches!(NamedEval::read(net.to_str().unwrap()), Ok(NamedEval::Network(n)) if n.variant == "freedom"));
+    let tables = data.join("freedom.eval");
+    assert!(matches!(NamedEval::read(tables.to_str().unwrap()), Ok(NamedEval::Tables(_))));
+    for word in ["tables", "Tables"] {
+        assert!(matches!(NamedEval::read(word), Ok(NamedEval::OwnTables)));
+    }
+    let missing = data.join("no-such.nnue");
+    let err = NamedEval::read(missing.to_str().unwrap()).unwrap_err();
+    assert!(err.contains("no-such.nnue"), "{err}");
+}

@@ -86,6 +86,7 @@ fn search_options(options: &Options) -> SearchOptions {
         multipv: options.multipv,
         eval: options.eval.clone(),
         net: options.net.clone(),
+        use_net: options.use_net,
         exact_solution: options.die_chess_solution,
         reductions: true,
     }

@@ -1,5 +1,6 @@
 //! The engine's UCI options: how `uci` lists them and how `setoption` sets them.
 
+use alea_engine::eval::NamedEval;
 use alea_engine::handle::VARIANTS;
 use alea_engine::params::EvalParams;
 use std::sync::Arc;
@@ -30,6 +31,8 @@ pub struct Options {
     pub eval: Option<Arc<EvalParams>>,
     /// A learned evaluation read from `EvalFile` (used for the variant it was trained for).
     pub net: Option<Arc<alea_engine::nnue::Network>>,
+    /// Off (`EvalFile tables`): the variant's tables without the network it has adopted.
+    pub use_net: bool,
     pub eval_file: String,
     /// Die Chess from its exact solution (`DieChessSolution`); off, by search.
     pub die_chess_solution: bool,
@@ -51,6 +54,7 @@ impl Default for Options {
             chance_pruning: ChancePruningOption::Star2,
             eval: None,
             net: None,
+            use_net: true,
             eval_file: String::new(),
         }
     }
@@ -169,22 +173,17 @@ impl Options {
                 Ok(Changed::Other)
             }
             "evalfile" => {
-                let path = std::path::Path::new(value);
-                if value.is_empty() || value == "<empty>" {
-                    self.eval = None;
-                    self.net = None;
-                    self.eval_file.clear();
-                } else if alea_engine::nnue::Network::is_network_file(path) {
-                    let net = alea_engine::nnue::Network::read(path).map_err(|e| format!("EvalFile {e}"))?;
-                    self.net = Some(Arc::new(net));
-                    self.eval = None;
-                    self.eval_file = value.to_string();
+                let (eval, net, use_net) = if value.is_empty() || value == "<empty>" {
+                    (None, None, true)
                 } else {
-                    let params = EvalParams::read(path).map_err(|e| format!("EvalFile {e}"))?;
-                    self.eval = Some(Arc::new(params));
-                    self.net = None;
-                    self.eval_file = value.to_string();
-                }
+                    match NamedEval::read(value).map_err(|e| format!("EvalFile {e}"))? {
+                        NamedEval::Tables(params) => (Some(Arc::new(*params)), None, true),
+                        NamedEval::Network(net) => (None, Some(Arc::new(*net)), true),
+                        NamedEval::OwnTables => (None, None, false),
+                    }
+                };
+                (self.eval, self.net, self.use_net) = (eval, net, use_net);
+                self.eval_file = if value == "<empty>" { String::new() } else { value.to_string() };
                 // The table's scores were made with the old evaluation.
                 Ok(Changed::Hash)
             }

@@ -36,14 +36,19 @@ pub struct DatagenConfig {
     pub max_plies: usize,
     /// Evaluation for the players; `None` is the variant's default.
     pub eval: Option<Arc<EvalParams>>,
+    /// A network scoring for the players beside the tables; `None` with `use_net`, the one the
+    /// variant has adopted (if any); without `use_net`, none.
+    pub net: Option<Arc<alea_engine::nnue::Network>>,
+    pub use_net: bool,
     /// The games this run plays: its shard of `games`.
     pub shard: Shard,
 }
 
 impl DatagenConfig {
     /// The file's first line: a resumed run must match it. It names the players' evaluation by
-    /// a checksum of its text (` eval=1a2b3c4d`), so that a binary whose default evaluation has
-    /// changed since does not continue the run with other players. A shard's file names its
+    /// a checksum of its text (` eval=1a2b3c4d`), and the network that scores beside it, if any,
+    /// by a checksum of its bytes (` net=5e6f7a8b`), so that a binary whose default evaluation
+    /// has changed since does not continue the run with other players. A shard's file names its
     /// shard last (` shard=3/64`), which a merge takes off.
     pub fn header(&self) -> String {
         // (A variant that does not exist plays no game: its header is never written.)
@@ -52,8 +57,18 @@ impl DatagenConfig {
             (None, Ok(game)) => game.default_eval().to_text(),
             (None, Err(e)) => e,
         };
-        let eval = format!(" eval={:08x}", alea_engine::checksum::fnv1a(text.as_bytes()));
+        let mut eval = format!(" eval={:08x}", alea_engine::checksum::fnv1a(text.as_bytes()));
+        if let Some(net) = self.playing_net() {
+            eval += &format!(" net={:08x}", alea_engine::checksum::fnv1a(&net.to_bytes()));
+        }
         self.header_with(&eval)
+    }
+
+    /// The network the players score with beside their tables, as the search picks it.
+    fn playing_net(&self) -> Option<Arc<alea_engine::nnue::Network>> {
+        let adopted =
+            || if self.eval.is_none() && self.use_net { alea_engine::nnue::adopted(&self.variant) } else { None };
+        self.net.clone().or_else(adopted).filter(|net| net.variant == self.variant)
     }
 
     /// The header as runs wrote it before it named the evaluation: such a file is resumed as it
@@ -172,7 +187,12 @@ impl SelfPlayer {
     fn new(config: &DatagenConfig, index: u64) -> SelfPlayer {
         SelfPlayer {
             random: RandomPlayer { state: config.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15) },
-            alea: AleaPlayer::with_eval(config.limit.clone(), config.eval.clone()),
+            alea: {
+                let mut alea = AleaPlayer::with_eval(config.limit.clone(), config.eval.clone());
+                alea.net = config.net.clone();
+                alea.use_net = config.use_net;
+                alea
+            },
             random_plies: config.random_plies,
             scores: std::collections::HashMap::new(),
         }

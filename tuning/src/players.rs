@@ -120,6 +120,8 @@ pub struct AleaPlayer {
     pub eval: Option<Arc<EvalParams>>,
     /// A learned evaluation scoring the positions instead (one-move variants).
     pub net: Option<Arc<alea_engine::nnue::Network>>,
+    /// Off: the variant's tables without the network it has adopted (where no `eval` or `net`).
+    pub use_net: bool,
     /// Plays a solved variant (Die Chess) from its solution; off, by search.
     pub exact_solution: bool,
     pub name: String,
@@ -140,6 +142,7 @@ impl AleaPlayer {
             clocks: None,
             eval,
             net: None,
+            use_net: true,
             exact_solution: true,
             name: "alea".into(),
             last_score: None,
@@ -173,6 +176,7 @@ impl AleaPlayer {
             options: SearchOptions {
                 eval: self.eval.clone(),
                 net: self.net.clone(),
+                use_net: self.use_net,
                 exact_solution: self.exact_solution,
                 ..SearchOptions::default()
             },

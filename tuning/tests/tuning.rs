@@ -106,6 +106,8 @@ fn datagen_config(games: u64) -> DatagenConfig {
         random_plies: 6,
         max_plies: 120,
         eval: None,
+        net: None,
+        use_net: true,
         shard: alea_tuning::shard::Shard::WHOLE,
     }
 }
@@ -173,6 +175,12 @@ fn datagen_resumes_after_a_cut_without_duplicating_games() {
     let refused = run_datagen(&other_players, &whole, true, 1, &|_, _| {}).unwrap_err();
     assert!(refused.contains("other settings"), "{refused}");
     assert!(config.header().contains(" eval="), "{}", config.header());
+    // Freedom's players score with its network, which the header names; with the tables alone
+    // (`--eval tables`) they are other players again.
+    assert!(config.header().contains(" net="), "{}", config.header());
+    let tables_alone = DatagenConfig { use_net: false, ..config.clone() };
+    assert!(!tables_alone.header().contains(" net="), "{}", tables_alone.header());
+    assert!(run_datagen(&tables_alone, &whole, true, 1, &|_, _| {}).unwrap_err().contains("other settings"));
     // A file from before headers named the evaluation is resumed as it is.
     let before = dir.join("before.data");
     let old_header = config.header().split(" eval=").next().unwrap().to_string();

@@ -85,6 +85,9 @@ pub struct SearchOptions {
     pub eval: Option<std::sync::Arc<crate::params::EvalParams>>,
     /// A learned evaluation ([`crate::nnue`]) scoring the positions of the one-move variants.
     pub net: Option<std::sync::Arc<crate::nnue::Network>>,
+    /// Where neither `eval` nor `net` is given, the network the variant has adopted
+    /// ([`crate::nnue::adopted`]) scores beside its tables; off, its tables alone.
+    pub use_net: bool,
     /// Where a variant is solved (Die Chess), answer from the exact solution; off, search it.
     pub exact_solution: bool,
     /// Late quiet turns (and in the variants of several moves a turn, late micro-moves)
@@ -104,6 +107,7 @@ impl Default for SearchOptions {
             multipv: 1,
             eval: None,
             net: None,
+            use_net: true,
             exact_solution: true,
             reductions: true,
         }
@@ -433,7 +437,15 @@ pub fn search_game(
         Some(params) => crate::eval::StaticEval::new((**params).clone()),
         None => crate::eval::StaticEval::default_for(rules.kind()),
     }
-    .with_net(options.net.clone().filter(|net| net.variant == rules.name()));
+    .with_net(
+        options
+            .net
+            .clone()
+            .or_else(
+                || if options.eval.is_none() && options.use_net { crate::nnue::adopted(rules.name()) } else { None },
+            )
+            .filter(|net| net.variant == rules.name()),
+    );
     search_with(game, &eval, root, limits, options, shared, report)
 }
 
