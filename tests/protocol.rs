@@ -196,7 +196,8 @@ fn go_with_a_roll_before_the_roll_and_any() {
     // After a roll: a move of the rolled type.
     let lines = e.go("go roll 2 depth 2");
     let best = lines.last().unwrap();
-    assert!(best == "bestmove b8c6" || best == "bestmove b8a6" || best == "bestmove g8f6" || best == "bestmove g8h6");
+    let knight_moves = ["b8a6", "b8c6", "b8d7", "g8f6", "g8h6"];
+    assert!(knight_moves.iter().any(|m| *best == format!("bestmove {m}")), "{best}");
     let lines = e.go("go roll any depth 2");
     let best = lines.last().unwrap();
     assert!(best == "bestmove d8d5" || best == "bestmove g8f6", "{best}");

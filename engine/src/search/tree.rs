@@ -2,8 +2,11 @@
 //! is where depth is counted, repetitions are looked for and the horizon stands; a chance state
 //! is the weighted mean of its outcomes (Star1/Star2 over outcome groups, [`super::chance`]); a
 //! decision is the best of its choices (alpha-beta, the table's best first). The score changes
-//! sign only where a turn ends. What the tree does not know of a variant (its horizon, the order
-//! and the reductions of a decision's choices) comes from [`TreeHooks`].
+//! sign only where a turn ends. What a turn's states share is made once where the turn starts
+//! ([`GameStates::begin_turn`]), and the turn's decisions share what they learn of the children
+//! they lead to (bounds, by the slots of [`GameStates::choices_in`]): a one-move turn's child is
+//! allowed by many outcomes. What the tree does not know of a variant (its horizon, the order and
+//! the reductions of a decision's choices) comes from [`TreeHooks`].
 
 use super::chance::{Groups, star1_mean, star2_probe, star2_probe_lines};
 use super::visits::Visits;
