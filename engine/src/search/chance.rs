@@ -9,7 +9,7 @@
 //! turn of each group: a turn's value is a lower bound on its group's, and enough lower bounds
 //! cut the node off before any group is searched in full.
 
-use super::{INF, WIN, Worker, ceil_div, floor_div};
+use super::{HorizonWorker, INF, WIN, ceil_div, floor_div};
 use crate::eval::Evaluator;
 use crate::rules::{MAX_OUTCOMES, OutcomeMask, Rules, TurnTable};
 use arrayvec::ArrayVec;
@@ -72,7 +72,7 @@ pub fn group_outcomes(table: &TurnTable<impl Copy + Eq>, groups: &mut Groups) {
     groups.sort_by_key(|g| std::cmp::Reverse(g.weight));
 }
 
-impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
+impl<R: Rules, E: Evaluator<R>> HorizonWorker<'_, R, E> {
     /// The weighted mean of the groups' values under Star1 windows; `value_of(worker, group,
     /// alpha, beta)` searches one group. Shared by the main search and the horizon.
     pub(crate) fn expected_value(

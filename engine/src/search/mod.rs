@@ -357,7 +357,7 @@ pub(crate) fn ceil_div(a: i64, b: i64) -> i64 {
 
 /// The one-move horizon's search (`qsearch`): its own count of nodes and stop, the equity of its
 /// static scores, and the killers and history the tree's one-move hooks order by.
-pub(crate) struct Worker<'a, R: Rules, E> {
+pub(crate) struct HorizonWorker<'a, R: Rules, E> {
     pub rules: &'a R,
     pub eval: &'a E,
     pub shared: &'a Shared,
@@ -371,9 +371,13 @@ pub(crate) struct Worker<'a, R: Rules, E> {
     pub adversarial: bool,
 }
 
-impl<'a, R: Rules, E: Evaluator<R>> Worker<'a, R, E> {
-    pub(crate) fn new(input: &'a SearchInput<'_, R, E>, shared: &'a Shared, budget: TimeBudget) -> Worker<'a, R, E> {
-        Worker {
+impl<'a, R: Rules, E: Evaluator<R>> HorizonWorker<'a, R, E> {
+    pub(crate) fn new(
+        input: &'a SearchInput<'_, R, E>,
+        shared: &'a Shared,
+        budget: TimeBudget,
+    ) -> HorizonWorker<'a, R, E> {
+        HorizonWorker {
             rules: input.rules,
             eval: input.eval,
             shared,

@@ -5,7 +5,7 @@
 //! [`OneMoveStates`], and the turn's decisions share their children through it.
 
 use super::tree::{LateChoices, OrderKeys, Tree, TreeHooks};
-use super::{Choice, FULL_DEPTH_QUIETS, REDUCTION_DEPTH, SearchInput, Shared, Worker};
+use super::{Choice, FULL_DEPTH_QUIETS, HorizonWorker, REDUCTION_DEPTH, SearchInput, Shared};
 use crate::eval::Evaluator;
 use crate::rules::{Rules, TurnTable};
 use crate::states::{ChoiceList, GameStates, NO_SLOT, OneMoveStates, OneMoveTurn, SlotList, TurnState};
@@ -18,7 +18,7 @@ const ROLL_ORDER: i32 = 1 << 23;
 /// What the tree asks of a one-move variant.
 pub(crate) struct OneMoveHooks<'a, R: Rules, E> {
     /// The horizon's search, its killers and history, and its equity.
-    worker: Worker<'a, R, E>,
+    worker: HorizonWorker<'a, R, E>,
     /// Per ply, per turn of that turn's table: is it late?
     late: Vec<ArrayVec<bool, { crate::movegen::MAX_MOVES }>>,
     /// The depth of the iteration under way (it bounds the check extension).
@@ -169,7 +169,7 @@ pub(crate) fn one_move_tree<'a, R: Rules, E: Evaluator<R>>(
     shared: &'a Shared,
     budget: TimeBudget,
 ) -> OneMoveTree<'a, R, E> {
-    let hooks = OneMoveHooks { worker: Worker::new(input, shared, budget), late: Vec::new(), root_depth: 0 };
+    let hooks = OneMoveHooks { worker: HorizonWorker::new(input, shared, budget), late: Vec::new(), root_depth: 0 };
     let game = OneMoveStates { rules: input.rules };
     // The turn starts before the root's and the root's own, which a line may come back to.
     let mut path = Vec::with_capacity(input.history.len() + super::MAX_PLY + 8);

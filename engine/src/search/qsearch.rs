@@ -10,14 +10,14 @@
 //! recaptures make the exchange real; elsewhere it is a cautious guess).
 
 use super::{
-    ChancePruning, ChildBounds, INF, MAX_PLY, QSEARCH_TURNS, Root, SearchInput, SearchOptions, Shared, WIN, Worker,
-    end_score, known_value, table_and_groups,
+    ChancePruning, ChildBounds, HorizonWorker, INF, MAX_PLY, QSEARCH_TURNS, Root, SearchInput, SearchOptions, Shared,
+    WIN, end_score, known_value, table_and_groups,
 };
 use crate::eval::Evaluator;
 use crate::rules::{Rules, TurnList, TurnTable};
 use arrayvec::ArrayVec;
 
-impl<R: Rules, E: Evaluator<R>> Worker<'_, R, E> {
+impl<R: Rules, E: Evaluator<R>> HorizonWorker<'_, R, E> {
     /// The horizon value of `pos` (not a finished game) for the side to move.
     pub(crate) fn qsearch(&mut self, pos: &R::Position, alpha: i32, beta: i32, ply: usize, turns: u32) -> i32 {
         let stand = self.equity.of(self.eval.evaluate(self.rules, pos));
@@ -186,7 +186,7 @@ impl Horizon {
             options: self.options.clone(),
         };
         let budget = crate::timeman::TimeBudget::new(&input.limits);
-        Worker::new(&input, &self.shared, budget).qsearch(pos, -INF, INF, ply, 0)
+        HorizonWorker::new(&input, &self.shared, budget).qsearch(pos, -INF, INF, ply, 0)
     }
 }
 
