@@ -307,12 +307,6 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     for (data, path) in sets.iter().zip(&args.data) {
         data.boards().map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    if game.several_moves_a_turn() {
-        return Err(format!(
-            "{}: the engine uses networks in the variants of one move a turn only (freedom, classic, brainking, vegas)",
-            game.variant()
-        ));
-    }
     let config = alea_tuning::nnue_train::TrainConfig {
         epochs: args.epochs,
         batch: args.batch,

@@ -51,22 +51,34 @@ pub trait Evaluator<R: Rules>: Send + Sync {
 /// What the search of turns of micro-moves ([`crate::search::micro`]) asks of an evaluation on
 /// the board `B`.
 pub trait MicroEval<B: crate::rules::micro_board::MicroBoard>: Sync {
-    /// The sums the score is made of, from which the score after one micro-move follows
-    /// without playing it.
+    /// The sums the score's linear part (material and squares) is made of, from which that
+    /// part after one micro-move follows without playing it.
     type Parts: Copy;
 
-    /// The static score for White (the search bounds it by [`EVAL_MAX`]).
+    /// The static score for White (the search bounds it by [`EVAL_MAX`]): the linear part and,
+    /// where a network is learned ([`MicroEval::learned`]), the network's score beside it.
     fn white_score(&self, board: &B) -> i32;
+    /// The same evaluation with the network `net` scoring beside it. Networks read 8x8 boards;
+    /// an evaluation of another board keeps its own score (no network is trained for one).
+    fn with_network(self, net: Option<std::sync::Arc<crate::nnue::Network>>) -> Self
+    where
+        Self: Sized;
+    /// Does a network add to the linear part? Then the score after a micro-move does not follow
+    /// from the sums, and no bound is taken from them.
+    fn learned(&self) -> bool;
     /// The piece values the horizon counts captures and promotions by.
     fn piece_values(&self) -> &PieceValues;
     /// How scores turn into expected results ([`EvalParams::result_scale`]).
     fn result_scale(&self) -> f64;
     /// The weight of a king the next roll can take ([`EvalParams::king_danger`]; 0: none).
     fn king_danger(&self) -> i32;
-    /// The sums of the score at `board`, where the score after a micro-move can follow from
-    /// them ([`MicroEval::white_after`]); `None` where it cannot.
+    /// The sums of the linear part at `board`, where that part after a micro-move can follow
+    /// from them ([`MicroEval::white_after`]); `None` where it cannot.
     fn parts(&self, board: &B) -> Option<Self::Parts>;
-    /// The White score after the micro-move `m` from `board` whose sums are `parts`, or `None`.
+    /// The linear part's White score of the sums `parts`.
+    fn white_of(&self, parts: Self::Parts) -> i32;
+    /// The linear part's White score after the micro-move `m` from `board` whose sums are
+    /// `parts`, or `None`.
     fn white_after(&self, board: &B, parts: Self::Parts, m: B::Move) -> Option<i32>;
 }
 
@@ -75,7 +87,24 @@ impl MicroEval<crate::board::Board> for StaticEval {
 
     #[inline]
     fn white_score(&self, board: &crate::board::Board) -> i32 {
-        StaticEval::white_score(self, board)
+        let tables = StaticEval::white_score(self, board);
+        match &self.net {
+            // The network scores for the side to move (the mover all through its turn).
+            Some(net) => {
+                let learned = net.evaluate_incremental(board);
+                tables + if board.turn() == Color::White { learned } else { -learned }
+            }
+            None => tables,
+        }
+    }
+
+    fn with_network(self, net: Option<std::sync::Arc<crate::nnue::Network>>) -> StaticEval {
+        self.with_net(net)
+    }
+
+    #[inline]
+    fn learned(&self) -> bool {
+        self.net.is_some()
     }
 
     #[inline]
@@ -95,6 +124,11 @@ impl MicroEval<crate::board::Board> for StaticEval {
     #[inline]
     fn parts(&self, board: &crate::board::Board) -> Option<ScoreParts> {
         Some(self.score_parts(board))
+    }
+
+    #[inline]
+    fn white_of(&self, parts: ScoreParts) -> i32 {
+        parts.white_score()
     }
 
     #[inline]

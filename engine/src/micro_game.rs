@@ -321,7 +321,10 @@ where
             None => self.position().clone(),
         };
         let params = options.eval.as_deref().cloned().unwrap_or_else(|| self.rules().default_eval());
-        let eval = self.rules().evaluation(params);
+        let eval = crate::eval::MicroEval::with_network(
+            self.rules().evaluation(params),
+            options.network_for(self.rules().name()),
+        );
         let input = MicroInput {
             rules: self.rules(),
             eval: &eval,

@@ -195,10 +195,47 @@ fn check_in<R: MicroRules + Sync, E: MicroEval<R::Board>>(
     differing
 }
 
+/// Material with a network beside it: Freedom's, read as if trained for dicechess3 (its
+/// weights are as good a test as any: they score each position differently).
+fn learned_eval() -> StaticEval {
+    let freedom = alea_engine::nnue::adopted("freedom").expect("freedom's network");
+    let mut net = alea_engine::nnue::Network::from_bytes(&freedom.to_bytes()).expect("it reads back");
+    net.variant = "dicechess3".into();
+    eval().with_net(Some(std::sync::Arc::new(net)))
+}
+
 #[test]
 fn star1_and_star2_equal_plain_expectiminimax_at_depth_1() {
     check(&eval(), &random_positions(1, 16, 20), 1..=1);
     check(&careful_eval(), &random_positions(3, 16, 20), 1..=1);
+    // With a network, whose score does not follow from the tables' sums, so no bound is taken
+    // from them (in debug builds a wrong one fails its assertion).
+    check(&learned_eval(), &random_positions(5, 12, 20), 1..=1);
+}
+
+/// A network scores a game of several moves a turn as it does one of one move: the game's
+/// search with a network for its variant differs from the tables' and equals the search with
+/// that evaluation; one trained for another variant is not used.
+#[test]
+fn a_network_for_the_variant_scores_its_searches() {
+    use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
+    let dfen = "r1bqk2r/ppp2ppp/2n2n2/2bpp3/2B1P3/3P1N2/PPP2PPP/RNBQ1RK1 w kq - 0 6";
+    let game = GameHandle::setup("dicechess3", false, Some(dfen), None, &[]).expect("a DFEN");
+    let depth = Limits { depth: Some(1), ..Default::default() };
+    let root = SearchRoot::Rolled(RollSpec::Faces(vec![2, 3, 6]));
+    let score = |options: SearchOptions| {
+        game.search(&root, depth.clone(), options, &Shared::new(16), &mut |_| {}).expect("a search").score
+    };
+    let learned = learned_eval();
+    let net = learned.net.clone();
+    let with_net = score(SearchOptions { net: net.clone(), ..Default::default() });
+    let tables = score(SearchOptions::default());
+    assert_ne!(with_net, tables, "the network changes nothing here: choose another position");
+    let tables_and_net = alea_engine::eval::StaticEval::new(DiceChess3.default_eval()).with_net(net);
+    let pos = DiceChess3.parse_dfen(&format!("{dfen} NBK")).expect("the same position rolled");
+    assert_eq!(searched_with(&DiceChess3, &tables_and_net, &pos, 1, SearchOptions::default()), with_net);
+    let freedom = alea_engine::nnue::adopted("freedom");
+    assert_eq!(score(SearchOptions { net: freedom, ..Default::default() }), tables);
 }
 
 /// Grand Dice Chess on its 12x12 board: four dice (126 outcomes), non-pawn dice optional, a pawn

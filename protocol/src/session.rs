@@ -219,24 +219,16 @@ impl Session {
             Ok(_) => {}
             Err(e) => self.out.error(e),
         }
-        // A network plays only the variant it was trained for, of one move a turn: say so
-        // when it will not be used, rather than leave the GUI to guess.
+        // A network plays only the variant it was trained for: say so when it will not be used,
+        // rather than leave the GUI to guess.
         if let Some(net) = &self.options.net
             && (self.options.eval_file != file_before || self.options.variant != variant_before)
+            && net.variant != self.options.variant
         {
-            let unused = if net.variant != self.options.variant {
-                Some(format!("is for {}", net.variant))
-            } else if self.game.several_moves_a_turn() {
-                Some("is not used in the variants of several moves a turn".to_string())
-            } else {
-                None
-            };
-            if let Some(why) = unused {
-                self.out.line(format!(
-                    "info string the EvalFile network {why}: {} plays with its tables",
-                    self.options.variant
-                ));
-            }
+            self.out.line(format!(
+                "info string the EvalFile network is for {}: {} plays with its tables",
+                net.variant, self.options.variant
+            ));
         }
         // Tables fit the 8x8 boards only, the big boards' weights the big boards only: the
         // search then plays the variant's own evaluation.

@@ -129,6 +129,15 @@ impl crate::eval::MicroEval<BigBoard> for BigEval {
         BigEval::white_score(self, board)
     }
 
+    /// Networks read 8x8 boards: the big boards keep their weights.
+    fn with_network(self, _net: Option<std::sync::Arc<crate::nnue::Network>>) -> BigEval {
+        self
+    }
+
+    fn learned(&self) -> bool {
+        false
+    }
+
     fn piece_values(&self) -> &PieceValues {
         &self.values
     }
@@ -144,6 +153,11 @@ impl crate::eval::MicroEval<BigBoard> for BigEval {
     #[inline]
     fn parts(&self, board: &BigBoard) -> Option<i32> {
         Some(BigEval::white_score(self, board))
+    }
+
+    #[inline]
+    fn white_of(&self, white: i32) -> i32 {
+        white
     }
 
     /// The score after `m` from the score before: the mover's pawn progress or centrality, its

@@ -623,10 +623,11 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> fo
     }
 
     /// The sums of the mover's static score; `None` where no bound holds: the horizon's
-    /// standing is not the plain score (king danger), or a draw by repetition or the
-    /// hundred-turn rule (worth 0) could beat `alpha` there.
+    /// standing is not the plain score (king danger), the sums are not the whole score (a
+    /// network adds to them), or a draw by repetition or the hundred-turn rule (worth 0) could
+    /// beat `alpha` there.
     fn frontier(&self, _: &MicroStates<'a, R>, pos: &PositionOf<R>, alpha: i32) -> Option<E::Parts> {
-        if self.eval.king_danger() != 0 || pos.board.halfmove_clock() >= 90 || alpha < 0 {
+        if self.eval.king_danger() != 0 || self.eval.learned() || pos.board.halfmove_clock() >= 90 || alpha < 0 {
             return None;
         }
         self.eval.parts(&pos.board)
@@ -733,7 +734,6 @@ pub(crate) fn late_quiet_steps<B: MicroBoard, E: MicroEval<B>>(
 ) {
     let board = &pos.board;
     let parts = eval.parts(board);
-    let before = eval.white_score(board);
     let sign = if pos.turn() == Color::White { 1 } else { -1 };
     let values = eval.piece_values();
     late.clear();
@@ -752,7 +752,10 @@ pub(crate) fn late_quiet_steps<B: MicroBoard, E: MicroEval<B>>(
                 // An even trade before a quiet micro-move of no gain; a losing capture by its loss.
                 if exchange == 0 { values.of(victim) / 8 } else { exchange }
             } else {
-                let gain = parts.and_then(|p| eval.white_after(board, p, m)).map_or(0, |after| sign * (after - before));
+                // By the linear part alone: a network's view is the search's to find.
+                let gain = parts
+                    .and_then(|p| eval.white_after(board, p, m).map(|after| sign * (after - eval.white_of(p))))
+                    .unwrap_or(0);
                 // Safety: a piece leaving an attacked square gains its value, one entering loses it.
                 let (was, will_be) = board.quiet_threats(m);
                 // A king in danger goes first: kings are taken in these variants.

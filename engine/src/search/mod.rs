@@ -83,7 +83,8 @@ pub struct SearchOptions {
     pub multipv: usize,
     /// Evaluation parameters for [`search_game`]; `None` is the variant's default.
     pub eval: Option<std::sync::Arc<crate::params::EvalParams>>,
-    /// A learned evaluation ([`crate::nnue`]) scoring the positions of the one-move variants.
+    /// A learned evaluation ([`crate::nnue`]) scoring beside the tables, in the 8x8 variant it
+    /// was trained for.
     pub net: Option<std::sync::Arc<crate::nnue::Network>>,
     /// Where neither `eval` nor `net` is given, the network the variant has adopted
     /// ([`crate::nnue::adopted`]) scores beside its tables; off, its tables alone.
@@ -111,6 +112,15 @@ impl Default for SearchOptions {
             exact_solution: true,
             reductions: true,
         }
+    }
+}
+
+impl SearchOptions {
+    /// The network that scores `variant`'s positions beside its tables: the one given, else
+    /// (with no tables given) the one the variant has adopted, and none trained for another.
+    pub fn network_for(&self, variant: &str) -> Option<std::sync::Arc<crate::nnue::Network>> {
+        let adopted = || if self.eval.is_none() && self.use_net { crate::nnue::adopted(variant) } else { None };
+        self.net.clone().or_else(adopted).filter(|net| net.variant == variant)
     }
 }
 
@@ -441,15 +451,7 @@ pub fn search_game(
         Some(params) => crate::eval::StaticEval::new((**params).clone()),
         None => crate::eval::StaticEval::default_for(rules.kind()),
     }
-    .with_net(
-        options
-            .net
-            .clone()
-            .or_else(
-                || if options.eval.is_none() && options.use_net { crate::nnue::adopted(rules.name()) } else { None },
-            )
-            .filter(|net| net.variant == rules.name()),
-    );
+    .with_net(options.network_for(rules.name()));
     search_with(game, &eval, root, limits, options, shared, report)
 }
 
