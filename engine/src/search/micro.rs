@@ -623,11 +623,10 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> fo
     }
 
     /// The sums of the mover's static score; `None` where no bound holds: the horizon's
-    /// standing is not the plain score (king danger), the sums are not the whole score (a
-    /// network adds to them), or a draw by repetition or the hundred-turn rule (worth 0) could
-    /// beat `alpha` there.
+    /// standing is not the plain score (king danger), or a draw by repetition or the
+    /// hundred-turn rule (worth 0) could beat `alpha` there.
     fn frontier(&self, _: &MicroStates<'a, R>, pos: &PositionOf<R>, alpha: i32) -> Option<E::Parts> {
-        if self.eval.king_danger() != 0 || self.eval.learned() || pos.board.halfmove_clock() >= 90 || alpha < 0 {
+        if self.eval.king_danger() != 0 || pos.board.halfmove_clock() >= 90 || alpha < 0 {
             return None;
         }
         self.eval.parts(&pos.board)
@@ -636,7 +635,10 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> fo
     /// The horizon is never below standing pat for the side it is for, so the mover gets at
     /// most the equity of its static score after the step, which `base` (the sums before it)
     /// and the step's changes give exactly. Where that cannot raise alpha, the horizon would
-    /// have returned it at once (its standing reaches beta).
+    /// have returned it at once (its standing reaches beta). A network's part does not follow
+    /// from the sums: with one, the position after the step is scored (still without the
+    /// horizon's captures, the bulk of a child's cost; without the bound, a depth-1 search of
+    /// the bench visits three times the nodes).
     #[inline]
     fn frontier_bound(
         &self,
@@ -647,6 +649,9 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> fo
     ) -> Option<i32> {
         if pos.takes_king(step.mv) {
             return None;
+        }
+        if self.eval.learned() {
+            return Some(self.equity.of(-evaluate(self.eval, &after_step(self.rules, pos, step))));
         }
         let white = if step.is_stop() {
             self.eval.white_score(&pos.board)
