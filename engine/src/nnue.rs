@@ -137,6 +137,7 @@ impl Network {
     }
 
     /// The sums of `board` computed from its pieces.
+    #[inline(always)]
     pub fn refresh(&self, board: &Board) -> Accumulator {
         let mut acc = Accumulator { sums: [self.feature_bias; 2] };
         for color in Color::ALL {
@@ -153,6 +154,7 @@ impl Network {
 
     /// The sums of `child` from those of `parent`: the pieces that left a square and those that
     /// arrived on one, whatever the move (castling, en passant, promotion, several micro-moves).
+    #[inline(always)]
     pub fn update(&self, parent_acc: &Accumulator, parent: &Board, child: &Board) -> Accumulator {
         let mut acc = parent_acc.clone();
         for color in Color::ALL {
@@ -177,6 +179,7 @@ impl Network {
     }
 
     /// The score for `mover`, in centipawns.
+    #[inline(always)]
     pub fn evaluate(&self, acc: &Accumulator, mover: Color) -> i32 {
         let ours = dot_clipped(&acc.sums[mover.index()], &self.output_weights[0]);
         let theirs = dot_clipped(&acc.sums[(!mover).index()], &self.output_weights[1]);
@@ -197,15 +200,40 @@ impl Network {
     pub fn evaluate_incremental(&self, board: &Board) -> i32 {
         LAST.with(|last| {
             let mut last = last.borrow_mut();
-            let id = self.id;
-            let acc = match last.as_ref() {
-                Some((net, before, acc)) if *net == id => self.update(acc, before, board),
-                _ => self.refresh(board),
-            };
-            let score = self.evaluate(&acc, board.turn());
-            *last = Some((id, board.clone(), acc));
+            let (acc, score) = self.advance(last.as_ref(), board);
+            *last = Some((self.id, board.clone(), acc));
             score
         })
+    }
+
+    /// The sums of `board` (from `last`'s where they are this network's) and its score.
+    #[inline]
+    fn advance(&self, last: Option<&(u64, Board, Accumulator)>, board: &Board) -> (Accumulator, i32) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: this processor has AVX2 (checked just above).
+            return unsafe { self.advance_avx2(last, board) };
+        }
+        self.advance_here(last, board)
+    }
+
+    /// [`Network::advance`] compiled for AVX2: the sums' additions and the output's products
+    /// take 16 lanes at a time where baseline x86-64 takes 8.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn advance_avx2(&self, last: Option<&(u64, Board, Accumulator)>, board: &Board) -> (Accumulator, i32) {
+        self.advance_here(last, board)
+    }
+
+    /// The body of [`Network::advance`], inlined into each processor's version.
+    #[inline(always)]
+    fn advance_here(&self, last: Option<&(u64, Board, Accumulator)>, board: &Board) -> (Accumulator, i32) {
+        let acc = match last {
+            Some((net, before, acc)) if *net == self.id => self.update(acc, before, board),
+            _ => self.refresh(board),
+        };
+        let score = self.evaluate(&acc, board.turn());
+        (acc, score)
     }
 
     /// The network as its file holds it.
@@ -288,14 +316,14 @@ impl Network {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn add(sums: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     for (s, w) in sums.iter_mut().zip(row) {
         *s = s.wrapping_add(*w);
     }
 }
 
-#[inline]
+#[inline(always)]
 fn sub(sums: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     for (s, w) in sums.iter_mut().zip(row) {
         *s = s.wrapping_sub(*w);
@@ -303,8 +331,8 @@ fn sub(sums: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 }
 
 /// The clipped sums dotted with the output weights (the compiler vectorises the i16 products
-/// into i32 sums).
-#[inline]
+/// into i32 sums, 16 lanes at a time in the AVX2 copy).
+#[inline(always)]
 fn dot_clipped(sums: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     sums.iter().zip(weights).map(|(&s, &w)| i32::from(s.clamp(0, QA as i16)) * i32::from(w)).sum()
 }
