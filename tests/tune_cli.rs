@@ -16,6 +16,32 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// A one-pair match at depth 1 in `variant` of Alea with the evaluation `eval` (tables or a
+/// network) against `random`: the engine plays with what `tune` wrote.
+fn plays_with(eval: &std::path::Path, variant: &str) {
+    let played = alea()
+        .args(["match", "--engine"])
+        .arg(format!("builtin=alea eval={}", eval.display()))
+        .args(["--engine", "builtin=random", "--pairs", "1", "--depth", "1", "--variant", variant, "--json"])
+        .output()
+        .unwrap();
+    assert!(played.status.success(), "{}", String::from_utf8_lossy(&played.stderr));
+}
+
+/// `alea tune nnue` on `data` for `epochs` (the plumbing; the library tests check the
+/// gradient), written to `net`; its output, which must be a success.
+fn train_network(data: &std::path::Path, net: &std::path::Path, epochs: &str, batch: &str) -> std::process::Output {
+    let out = alea()
+        .args(["tune", "nnue", "--epochs", epochs, "--batch", batch, "--validation", "5", "--data"])
+        .arg(data)
+        .arg("--out")
+        .arg(net)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    out
+}
+
 /// The games whole in a data file (none while it has no header yet).
 fn game_indices(path: &std::path::Path) -> Vec<u64> {
     let bytes = std::fs::read(path).unwrap_or_default();
@@ -95,38 +121,17 @@ fn datagen_killed_mid_run_resumes_and_fit_and_report_use_its_data() {
     let params = std::fs::read_to_string(&fitted).unwrap();
     assert!(params.contains("material mg P") && params.contains("psqt eg K"));
     assert!(std::fs::read_to_string(dir.join("classic.eval.csv")).unwrap().lines().count() == 22);
-    // The engine plays with it.
-    let advice = alea()
-        .args(["match", "--engine"])
-        .arg(format!("builtin=alea eval={}", fitted.display()))
-        .args(["--engine", "builtin=random", "--pairs", "1", "--depth", "1", "--variant", "classic", "--json"])
-        .output()
-        .unwrap();
-    assert!(advice.status.success(), "{}", String::from_utf8_lossy(&advice.stderr));
+    plays_with(&fitted, "classic");
 
-    // A network trained on it (two epochs: the plumbing; the library tests check the gradient),
-    // its losses written, and the engine playing with it.
+    // A network trained on it, its losses written, and the engine playing with it.
     let net = dir.join("classic.nnue");
-    let out = alea()
-        .args(["tune", "nnue", "--epochs", "2", "--batch", "256", "--validation", "5", "--data"])
-        .arg(&data)
-        .arg("--out")
-        .arg(&net)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = train_network(&data, &net, "2", "256");
     assert!(String::from_utf8_lossy(&out.stdout).contains("validation"), "{}", String::from_utf8_lossy(&out.stdout));
     assert!(alea_engine::nnue::Network::read(&net).unwrap().variant == "classic");
     let csv = std::fs::read_to_string(dir.join("classic.nnue.csv")).unwrap();
     assert_eq!(csv.lines().count(), 4, "a header, the start, two epochs: {csv}");
     assert!(std::fs::read_to_string(dir.join("classic.nnue.svg")).unwrap().starts_with("<svg"));
-    let played = alea()
-        .args(["match", "--engine"])
-        .arg(format!("builtin=alea eval={}", net.display()))
-        .args(["--engine", "builtin=random", "--pairs", "1", "--depth", "1", "--variant", "classic", "--json"])
-        .output()
-        .unwrap();
-    assert!(played.status.success(), "{}", String::from_utf8_lossy(&played.stderr));
+    plays_with(&net, "classic");
 
     let report_dir = dir.join("report");
     let out = alea()
@@ -160,22 +165,9 @@ fn a_network_is_trained_for_dicechess3_and_plays_it() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let net = dir.join("d3.nnue");
-    let out = alea()
-        .args(["tune", "nnue", "--epochs", "1", "--batch", "64", "--validation", "3", "--data"])
-        .arg(&data)
-        .arg("--out")
-        .arg(&net)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    train_network(&data, &net, "1", "64");
     assert_eq!(alea_engine::nnue::Network::read(&net).unwrap().variant, "dicechess3");
-    let played = alea()
-        .args(["match", "--engine"])
-        .arg(format!("builtin=alea eval={}", net.display()))
-        .args(["--engine", "builtin=random", "--pairs", "1", "--depth", "1", "--variant", "dicechess3", "--json"])
-        .output()
-        .unwrap();
-    assert!(played.status.success(), "{}", String::from_utf8_lossy(&played.stderr));
+    plays_with(&net, "dicechess3");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
