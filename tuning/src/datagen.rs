@@ -66,9 +66,13 @@ impl DatagenConfig {
 
     /// The network the players score with beside their tables, as the search picks it.
     fn playing_net(&self) -> Option<Arc<alea_engine::nnue::Network>> {
-        let adopted =
-            || if self.eval.is_none() && self.use_net { alea_engine::nnue::adopted(&self.variant) } else { None };
-        self.net.clone().or_else(adopted).filter(|net| net.variant == self.variant)
+        let options = alea_engine::search::SearchOptions {
+            eval: self.eval.clone(),
+            net: self.net.clone(),
+            use_net: self.use_net,
+            ..Default::default()
+        };
+        options.network_for(&self.variant)
     }
 
     /// The header as runs wrote it before it named the evaluation: such a file is resumed as it
