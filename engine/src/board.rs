@@ -379,7 +379,8 @@ impl Board {
     /// Plays one micro-move of a turn of several (variants with several moves a turn): the
     /// pieces move, the same side stays to move, and the clocks wait for
     /// [`Board::finish_turn`]. En passant is the rules' business there (their targets outlive
-    /// one move), so the board keeps none. Returns as [`Board::move_pieces`].
+    /// one move), so the board keeps none. Returns the moving piece's role and whether the
+    /// micro-move captured or moved a pawn.
     pub fn play_micro(&mut self, m: Move) -> (Role, bool) {
         self.clear_ep();
         self.move_pieces(m)

@@ -57,7 +57,7 @@ thread_local! {
 const VERSION: u32 = 1;
 
 /// A quantised network. Its weights are not to be changed once it has evaluated a position
-/// (each thread keeps the sums of its last position under the network's [`Network::id`]).
+/// (each thread keeps the sums of its last position under the network's own id).
 pub struct Network {
     /// The variant it was trained for.
     pub variant: String,
