@@ -32,7 +32,8 @@ const MAGIC: &[u8; 8] = b"ALEANNUE";
 
 /// The networks variants have adopted (each won its SPRT against the variant's tables at equal
 /// time; the README gives the data, the training and the match), embedded in the binary.
-const ADOPTED: &[(&str, &[u8])] = &[("freedom", include_bytes!("../data/freedom.nnue"))];
+const ADOPTED: &[(&str, &[u8])] =
+    &[("freedom", include_bytes!("../data/freedom.nnue")), ("brainking", include_bytes!("../data/brainking.nnue"))];
 
 /// The network `variant` plays with unless told otherwise, parsed once; `None` where it has
 /// none (its tables alone). A unit test parses every embedded one.
@@ -335,4 +336,16 @@ fn sub(sums: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 #[inline(always)]
 fn dot_clipped(sums: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     sums.iter().zip(weights).map(|(&s, &w)| i32::from(s.clamp(0, QA as i16)) * i32::from(w)).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    /// Each embedded network parses and is the one of the variant it is listed under.
+    #[test]
+    fn every_adopted_network_parses_and_is_its_variants() {
+        for &(name, bytes) in super::ADOPTED {
+            let net = super::Network::from_bytes(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(net.variant, name);
+        }
+    }
 }

@@ -410,40 +410,43 @@ fn vegas_answers_check_without_rolling_and_keeps_the_dice_apart() {
     assert!(moves(&[1, 5]).contains(&"d1a4".to_string()) && !moves(&[1, 5]).contains(&"e1f1".to_string()));
 }
 
-/// Freedom plays with the network it adopted unless told otherwise: the game's search equals a
-/// search with the tables and that network, and with `use_net` off (`EvalFile tables`) or a file
-/// of tables it equals the tables alone; the two differ. Classic has no network: one value.
+/// Freedom and BrainKing play with the networks they adopted unless told otherwise: the game's
+/// search equals a search with the tables and that network, and with `use_net` off (`EvalFile
+/// tables`) or a file of tables it equals the tables alone; the two differ. Classic has no
+/// network: one value.
 #[test]
-fn the_adopted_network_scores_freedom_unless_the_tables_are_asked_for() {
-    let net = alea_engine::nnue::adopted("freedom").expect("freedom's network");
-    assert_eq!(net.variant, "freedom");
-    assert!(alea_engine::nnue::adopted("classic").is_none());
+fn the_adopted_network_scores_its_variant_unless_the_tables_are_asked_for() {
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R1BQKB1R w KQ - 0 8";
-    let c = case(VariantKind::Freedom, fen, &[], &[]);
     let limits = Limits { depth: Some(2), ..Limits::default() };
-    let game_search = |options: SearchOptions| {
-        search::search_game(&c.game, Root::PreRoll, limits.clone(), options, &Shared::new(4), &mut |_| {}).score
-    };
-    let with_eval = |eval: &StaticEval| {
-        let input = SearchInput {
-            rules: c.game.rules(),
-            eval,
-            position: c.game.position(),
-            root: Root::PreRoll,
-            history: c.game.hashes(),
-            limits: limits.clone(),
-            options: SearchOptions::default(),
+    for (kind, name) in [(VariantKind::Freedom, "freedom"), (VariantKind::BrainKing, "brainking")] {
+        let net = alea_engine::nnue::adopted(name).expect("the variant's network");
+        assert_eq!(net.variant, name);
+        let c = case(kind, fen, &[], &[]);
+        let game_search = |options: SearchOptions| {
+            search::search_game(&c.game, Root::PreRoll, limits.clone(), options, &Shared::new(4), &mut |_| {}).score
         };
-        search::search(&input, &Shared::new(4), &mut |_| {}).score
-    };
-    let tables = StaticEval::default_for(VariantKind::Freedom);
-    let by_net = with_eval(&tables.clone().with_net(Some(net)));
-    let by_tables = with_eval(&tables);
-    assert_ne!(by_net, by_tables, "the network changes nothing here: choose another position");
-    assert_eq!(game_search(SearchOptions::default()), by_net);
-    assert_eq!(game_search(SearchOptions { use_net: false, ..SearchOptions::default() }), by_tables);
-    let file = SearchOptions { eval: Some(std::sync::Arc::new(tables.params.clone())), ..SearchOptions::default() };
-    assert_eq!(game_search(file), by_tables);
+        let with_eval = |eval: &StaticEval| {
+            let input = SearchInput {
+                rules: c.game.rules(),
+                eval,
+                position: c.game.position(),
+                root: Root::PreRoll,
+                history: c.game.hashes(),
+                limits: limits.clone(),
+                options: SearchOptions::default(),
+            };
+            search::search(&input, &Shared::new(4), &mut |_| {}).score
+        };
+        let tables = StaticEval::default_for(kind);
+        let by_net = with_eval(&tables.clone().with_net(Some(net)));
+        let by_tables = with_eval(&tables);
+        assert_ne!(by_net, by_tables, "{name}: the network changes nothing here: choose another position");
+        assert_eq!(game_search(SearchOptions::default()), by_net, "{name}");
+        assert_eq!(game_search(SearchOptions { use_net: false, ..SearchOptions::default() }), by_tables, "{name}");
+        let file = SearchOptions { eval: Some(std::sync::Arc::new(tables.params.clone())), ..SearchOptions::default() };
+        assert_eq!(game_search(file), by_tables, "{name}");
+    }
+    assert!(alea_engine::nnue::adopted("classic").is_none());
     let classic = case(VariantKind::Classic, fen, &[], &[]);
     let classic_search = |options: SearchOptions| {
         search::search_game(&classic.game, Root::PreRoll, limits.clone(), options, &Shared::new(4), &mut |_| {}).score
