@@ -182,6 +182,29 @@ fn positions_moves_passes_and_recapture() {
     e.quit();
 }
 
+/// A table kept from one search to the next (as behind a GUI, without `ucinewgame`) must not hide
+/// a threefold repetition: from a game against `greedy` in which Alea, a queen and more up, gave
+/// the same two Freedom checks until the third repetition. The last search's Nc5+ lets Black's
+/// king return to b6 for the third time; a fresh table plays Rb5+, and so must the kept one.
+#[test]
+fn a_kept_table_does_not_walk_into_a_threefold_repetition() {
+    let opening = "a2a4 a7a5 h2h4 b7b5 g1f3 b5a4 a1a4 b8a6 b1c3 c8b7 a4a5 d8b8 g2g3 a6b4 f3e5 b4c2 d1c2 \
+                   e8d8 e5f7 d8c8 c2f5 b7h1 f5h3 g8f6 f7h8 c8b7 h3h1 c7c6 h8f7 d7d5 b2b4 b8g3 f2g3 c6c5 \
+                   a5b5 b7a6 b5a5 a6b6 c3a4 b6b7 a4c5 b7b6";
+    let checks = ["", " c5a4 b6b7", " c5a4 b6b7 a4c5 b7b6", " c5a4 b6b7 a4c5 b7b6 c5a4 b6b7"];
+    let mut e = Engine::start();
+    let mut last = String::new();
+    for moves in checks {
+        e.ask(&format!("position startpos moves {opening}{moves}"));
+        last = e.go("go depth 2").last().unwrap().clone();
+    }
+    assert_eq!(last, "bestmove a5b5", "the kept table repeats");
+    e.ask("ucinewgame");
+    e.ask(&format!("position startpos moves {opening}{}", checks[3]));
+    assert_eq!(e.go("go depth 2").last().unwrap(), "bestmove a5b5", "a fresh table");
+    e.quit();
+}
+
 #[test]
 fn go_with_a_roll_before_the_roll_and_any() {
     let mut e = Engine::start();

@@ -205,6 +205,10 @@ pub(crate) fn choice_depth(depth: i32, late: bool) -> Option<i32> {
 struct Frame<T> {
     turn: T,
     children: Vec<ChildBounds>,
+    /// The turn starts where the game has stood once already: the table's values of its states
+    /// were stored on other paths, where the repetition beneath them was not one, so they are
+    /// not taken (graph-history interaction: a kept table let a winning side repeat three times).
+    repeated: bool,
 }
 
 /// One thread's search of a game's states.
@@ -235,7 +239,7 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         path: Vec<u64>,
     ) -> Tree<'a, G, H> {
         // One frame to begin with (the root's); deeper ones are made as the search first goes there.
-        let frames = vec![Frame { turn: G::Turn::default(), children: Vec::new() }];
+        let frames = vec![Frame { turn: G::Turn::default(), children: Vec::new(), repeated: false }];
         Tree {
             game,
             hooks,
@@ -299,9 +303,10 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
     /// Makes the frame of the turn `state` is in, `ply` turns from the root, `depth` deep.
     pub(crate) fn begin_turn(&mut self, state: &G::State, depth: i32, ply: usize) {
         while self.frames.len() <= ply {
-            self.frames.push(Frame { turn: G::Turn::default(), children: Vec::new() });
+            self.frames.push(Frame { turn: G::Turn::default(), children: Vec::new(), repeated: false });
         }
         let frame = &mut self.frames[ply];
+        frame.repeated = false;
         self.game.begin_turn(state, &mut frame.turn);
         frame.children.clear();
         frame.children.resize(self.game.shared_children(&frame.turn), ChildBounds::UNKNOWN);
@@ -314,7 +319,8 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
             return 0;
         }
         let key = self.game.key(state);
-        if ply > 0 && is_threefold(&self.path, key, self.game.reversible_turns(state)) {
+        let seen = if ply > 0 { times_seen(&self.path, key, self.game.reversible_turns(state)) } else { 0 };
+        if seen >= 2 {
             return 0;
         }
         if let Some(end) = self.game.end(state) {
@@ -324,6 +330,7 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
             return self.horizon(state, key, alpha, beta, ply);
         }
         self.begin_turn(state, depth, ply);
+        self.frames[ply].repeated = seen == 1;
         self.path.push(key);
         let value = match self.game.kind_in(state, &self.frames[ply].turn) {
             StateKind::Chance => self.chance(state, key, depth, alpha, beta, ply),
@@ -369,7 +376,9 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
             return self.within_turn(&next, depth, alpha, beta, ply, false);
         }
         let key = chance_key(key);
-        if let Some(v) = self.tt_probe(key).and_then(|hit| hit.cutoff(depth, alpha, beta)) {
+        if let Some(v) = self.tt_probe(key).and_then(|hit| hit.cutoff(depth, alpha, beta))
+            && !self.frames[ply].repeated
+        {
             return v;
         }
         let total: u32 = groups.iter().map(|g| g.weight).sum();
@@ -444,7 +453,9 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         let mut tt_best = NO_TURN;
         if let Some(hit) = self.tt_probe(key) {
             // A stored bound answers a probe's question (is the node >= beta?) as well as a search.
-            if let Some(v) = hit.cutoff(depth, alpha, beta) {
+            if let Some(v) = hit.cutoff(depth, alpha, beta)
+                && !self.frames[ply].repeated
+            {
                 return v;
             }
             tt_best = hit.best;
@@ -556,7 +567,8 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
     }
 }
 
-/// Has `key` stood twice before among the last `reversible` turn starts of `path`?
-fn is_threefold(path: &[u64], key: u64, reversible: u32) -> bool {
-    path.iter().rev().take(reversible as usize).filter(|&&h| h == key).count() >= 2
+/// How often `key` has stood among the last `reversible` turn starts of `path` (twice: this is
+/// the third time, a draw).
+fn times_seen(path: &[u64], key: u64, reversible: u32) -> usize {
+    path.iter().rev().take(reversible as usize).filter(|&&h| h == key).count()
 }
