@@ -293,6 +293,13 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         if self.options.use_tt && !self.adversarial { self.shared.tt.probe(key) } else { None }
     }
 
+    /// The value `hit` settles for a state of the turn at `ply`, unless that turn starts where
+    /// the game has stood before ([`Frame::repeated`]).
+    #[inline]
+    fn tt_cutoff(&self, hit: &TtHit, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+        if self.frames[ply].repeated { None } else { hit.cutoff(depth, alpha, beta) }
+    }
+
     #[inline]
     pub(crate) fn tt_store(&self, key: u64, depth: i32, value: i32, alpha: i32, beta: i32, best: u16) {
         if self.options.use_tt && !self.adversarial && !self.aborted {
@@ -376,9 +383,7 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
             return self.within_turn(&next, depth, alpha, beta, ply, false);
         }
         let key = chance_key(key);
-        if let Some(v) = self.tt_probe(key).and_then(|hit| hit.cutoff(depth, alpha, beta))
-            && !self.frames[ply].repeated
-        {
+        if let Some(v) = self.tt_probe(key).and_then(|hit| self.tt_cutoff(&hit, depth, alpha, beta, ply)) {
             return v;
         }
         let total: u32 = groups.iter().map(|g| g.weight).sum();
@@ -453,9 +458,7 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         let mut tt_best = NO_TURN;
         if let Some(hit) = self.tt_probe(key) {
             // A stored bound answers a probe's question (is the node >= beta?) as well as a search.
-            if let Some(v) = hit.cutoff(depth, alpha, beta)
-                && !self.frames[ply].repeated
-            {
+            if let Some(v) = self.tt_cutoff(&hit, depth, alpha, beta, ply) {
                 return v;
             }
             tt_best = hit.best;
