@@ -21,6 +21,9 @@ use crate::piece::{Color, Role};
 pub const INPUTS: usize = 768;
 /// Hidden sums per side.
 pub const HIDDEN: usize = 128;
+/// Sums updated in one pass: a view's whole accumulator (eight AVX2 registers; half of it at a
+/// time measured slower).
+const LANES: usize = 128;
 /// The clip of the hidden sums, and their scale: a weight of 1.0 is `QA`.
 pub const QA: i32 = 255;
 /// The output weights' scale.
@@ -29,6 +32,7 @@ pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
 
 const MAGIC: &[u8; 8] = b"ALEANNUE";
+const VERSION: u32 = 1;
 
 /// The networks variants have adopted (each won its SPRT against the variant's tables at equal
 /// time; the README gives the data, the training and the match), embedded in the binary.
@@ -52,10 +56,87 @@ pub fn adopted(variant: &str) -> Option<std::sync::Arc<Network>> {
 }
 
 thread_local! {
-    /// The last position each thread evaluated, with the network's address and its sums.
-    static LAST: std::cell::RefCell<Option<(u64, Board, Accumulator)>> = const { std::cell::RefCell::new(None) };
+    /// The last position each thread evaluated: the network's id, the position's pieces and
+    /// their sums, updated in place from one evaluation to the next.
+    static LAST: std::cell::RefCell<Option<Cached>> = const { std::cell::RefCell::new(None) };
 }
-const VERSION: u32 = 1;
+
+/// What a thread keeps of the last position it evaluated.
+struct Cached {
+    net: u64,
+    pieces: Pieces,
+    acc: Accumulator,
+}
+
+/// A board's pieces as the inputs see them: `[color][role]`.
+type Pieces = [[u64; 6]; 2];
+
+fn pieces_of(board: &Board) -> Pieces {
+    let mut pieces = [[0; 6]; 2];
+    for color in Color::ALL {
+        for role in Role::ALL {
+            pieces[color.index()][role.index()] = board.pieces(color, role).0;
+        }
+    }
+    pieces
+}
+
+/// Inputs changed between two evaluated positions, most: more and a refresh is as cheap. (A
+/// search evaluates neighbours: a leaf, then its sibling or cousin, a few pieces apart.)
+const MOST_CHANGES: usize = 16;
+
+/// The inputs that differ between two positions, by view: `[view][k]`.
+struct Changes {
+    added: [[u16; MOST_CHANGES]; 2],
+    removed: [[u16; MOST_CHANGES]; 2],
+    n_added: usize,
+    n_removed: usize,
+}
+
+/// The pieces that left a square and those that arrived on one between `before` and `after`,
+/// whatever the moves (castling, en passant, promotion, several micro-moves); `None` if more
+/// than [`MOST_CHANGES`] of either.
+#[inline(always)]
+fn changes(before: &Pieces, after: &Pieces) -> Option<Changes> {
+    let mut out = Changes { added: [[0; MOST_CHANGES]; 2], removed: [[0; MOST_CHANGES]; 2], n_added: 0, n_removed: 0 };
+    let (mut n_added, mut n_removed) = (0, 0);
+    for color in Color::ALL {
+        for role in Role::ALL {
+            let (b, a) = (before[color.index()][role.index()], after[color.index()][role.index()]);
+            if a == b {
+                continue;
+            }
+            // Each view's first input of this color and role; a square adds its index (mirrored
+            // in Black's view, where a8 is the first).
+            let white = feature(Color::White, color, role, 0) as u16;
+            let black = feature(Color::Black, color, role, 56) as u16;
+            let (mut gone, mut come) = (b & !a, a & !b);
+            while gone != 0 {
+                if n_removed == MOST_CHANGES {
+                    return None;
+                }
+                let sq = gone.trailing_zeros() as u16;
+                out.removed[0][n_removed] = white + sq;
+                out.removed[1][n_removed] = black + (sq ^ 56);
+                n_removed += 1;
+                gone &= gone - 1;
+            }
+            while come != 0 {
+                if n_added == MOST_CHANGES {
+                    return None;
+                }
+                let sq = come.trailing_zeros() as u16;
+                out.added[0][n_added] = white + sq;
+                out.added[1][n_added] = black + (sq ^ 56);
+                n_added += 1;
+                come &= come - 1;
+            }
+        }
+    }
+    out.n_added = n_added;
+    out.n_removed = n_removed;
+    Some(out)
+}
 
 /// A quantised network. Its weights are not to be changed once it has evaluated a position
 /// (each thread keeps the sums of its last position under the network's own id).
@@ -155,28 +236,41 @@ impl Network {
 
     /// The sums of `child` from those of `parent`: the pieces that left a square and those that
     /// arrived on one, whatever the move (castling, en passant, promotion, several micro-moves).
-    #[inline(always)]
     pub fn update(&self, parent_acc: &Accumulator, parent: &Board, child: &Board) -> Accumulator {
         let mut acc = parent_acc.clone();
-        for color in Color::ALL {
-            for role in Role::ALL {
-                let (before, after) = (parent.pieces(color, role), child.pieces(color, role));
-                let (gone, come) = (before.0 & !after.0, after.0 & !before.0);
-                for (bits, adding) in [(gone, false), (come, true)] {
-                    let mut bits = bits;
-                    while bits != 0 {
-                        let sq = bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        for view in Color::ALL {
-                            let row = &self.feature_weights[feature(view, color, role, sq)];
-                            let sums = &mut acc.sums[view.index()];
-                            if adding { add(sums, row) } else { sub(sums, row) }
-                        }
+        self.update_in_place(&mut acc, &pieces_of(parent), child);
+        acc
+    }
+
+    /// `acc`, the sums of the pieces `before`, made those of `board`: every changed input of
+    /// a side's view applied in one pass over its sums (loaded once, stored once).
+    #[inline(always)]
+    fn update_in_place(&self, acc: &mut Accumulator, before: &Pieces, board: &Board) {
+        let Some(changes) = changes(before, &pieces_of(board)) else {
+            *acc = self.refresh(board);
+            return;
+        };
+        for view in Color::ALL {
+            let added = &changes.added[view.index()][..changes.n_added];
+            let removed = &changes.removed[view.index()][..changes.n_removed];
+            let sums = &mut acc.sums[view.index()];
+            for lane in (0..HIDDEN).step_by(LANES) {
+                let mut chunk: [i16; LANES] = sums[lane..lane + LANES].try_into().expect("LANES divide HIDDEN");
+                for &input in added {
+                    let row = &self.feature_weights[usize::from(input)][lane..lane + LANES];
+                    for (s, w) in chunk.iter_mut().zip(row) {
+                        *s = s.wrapping_add(*w);
                     }
                 }
+                for &input in removed {
+                    let row = &self.feature_weights[usize::from(input)][lane..lane + LANES];
+                    for (s, w) in chunk.iter_mut().zip(row) {
+                        *s = s.wrapping_sub(*w);
+                    }
+                }
+                sums[lane..lane + LANES].copy_from_slice(&chunk);
             }
         }
-        acc
     }
 
     /// The score for `mover`, in centipawns.
@@ -201,40 +295,46 @@ impl Network {
     pub fn evaluate_incremental(&self, board: &Board) -> i32 {
         LAST.with(|last| {
             let mut last = last.borrow_mut();
-            let (acc, score) = self.advance(last.as_ref(), board);
-            *last = Some((self.id, board.clone(), acc));
-            score
+            match &mut *last {
+                Some(cached) if cached.net == self.id => {
+                    let score = self.advance(&mut cached.acc, &cached.pieces, board);
+                    cached.pieces = pieces_of(board);
+                    score
+                }
+                _ => {
+                    let acc = self.refresh(board);
+                    let score = self.evaluate(&acc, board.turn());
+                    *last = Some(Cached { net: self.id, pieces: pieces_of(board), acc });
+                    score
+                }
+            }
         })
     }
 
-    /// The sums of `board` (from `last`'s where they are this network's) and its score.
+    /// `acc`, the sums of the pieces `before`, made those of `board`, and its score.
     #[inline]
-    fn advance(&self, last: Option<&(u64, Board, Accumulator)>, board: &Board) -> (Accumulator, i32) {
+    fn advance(&self, acc: &mut Accumulator, before: &Pieces, board: &Board) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: this processor has AVX2 (checked just above).
-            return unsafe { self.advance_avx2(last, board) };
+            return unsafe { self.advance_avx2(acc, before, board) };
         }
-        self.advance_here(last, board)
+        self.advance_here(acc, before, board)
     }
 
     /// [`Network::advance`] compiled for AVX2: the sums' additions and the output's products
     /// take 16 lanes at a time where baseline x86-64 takes 8.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn advance_avx2(&self, last: Option<&(u64, Board, Accumulator)>, board: &Board) -> (Accumulator, i32) {
-        self.advance_here(last, board)
+    fn advance_avx2(&self, acc: &mut Accumulator, before: &Pieces, board: &Board) -> i32 {
+        self.advance_here(acc, before, board)
     }
 
     /// The body of [`Network::advance`], inlined into each processor's version.
     #[inline(always)]
-    fn advance_here(&self, last: Option<&(u64, Board, Accumulator)>, board: &Board) -> (Accumulator, i32) {
-        let acc = match last {
-            Some((net, before, acc)) if *net == self.id => self.update(acc, before, board),
-            _ => self.refresh(board),
-        };
-        let score = self.evaluate(&acc, board.turn());
-        (acc, score)
+    fn advance_here(&self, acc: &mut Accumulator, before: &Pieces, board: &Board) -> i32 {
+        self.update_in_place(acc, before, board);
+        self.evaluate(acc, board.turn())
     }
 
     /// The network as its file holds it.
@@ -321,13 +421,6 @@ impl Network {
 fn add(sums: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     for (s, w) in sums.iter_mut().zip(row) {
         *s = s.wrapping_add(*w);
-    }
-}
-
-#[inline(always)]
-fn sub(sums: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
-    for (s, w) in sums.iter_mut().zip(row) {
-        *s = s.wrapping_sub(*w);
     }
 }
 

@@ -1,5 +1,6 @@
 //! The learned evaluation's inference: sums updated move by move equal sums computed from
-//! scratch after every move of 1,000 random games (captures, castling, en passant, promotions);
+//! scratch after every move of 1,000 random games (captures, castling, en passant, promotions),
+//! and so do the scores of the thread's cache;
 //! the file round-trips and its defects are refused.
 
 use alea_engine::movegen::{Legality, MoveList, generate, generate_promotions};
@@ -50,6 +51,8 @@ fn incremental_sums_equal_sums_from_scratch_through_1000_random_games() {
             child.play(m);
             acc = net.update(&acc, &board, &child);
             assert_eq!(acc, net.refresh(&child), "game {game} after {m:?}");
+            // The thread's cache, updated in place from the last position it evaluated.
+            assert_eq!(net.evaluate_incremental(&child), net.evaluate(&acc, child.turn()), "game {game} after {m:?}");
             board = child;
             moves_played += 1;
         }
