@@ -44,6 +44,9 @@ pub struct NnueArgs {
     /// Adam's step at the start (it falls to a tenth by the end).
     #[arg(long, default_value_t = 0.001)]
     learning_rate: f32,
+    /// Decoupled weight decay (AdamW), pulling the network toward zero (the tables alone).
+    #[arg(long, default_value_t = 0.0)]
+    weight_decay: f32,
     /// The search score's weight in the target, the game's result taking the rest.
     #[arg(long, default_value_t = 0.75)]
     lambda: f32,
@@ -285,8 +288,17 @@ fn merge(args: MergeArgs) -> Result<(), String> {
 }
 
 fn nnue(args: NnueArgs) -> Result<(), String> {
-    if args.epochs == 0 || args.batch == 0 || !(0.0..=1.0).contains(&args.lambda) || args.learning_rate <= 0.0 {
-        return Err("--epochs and --batch must be at least 1, --lambda in 0..1, --learning-rate above 0".into());
+    if args.epochs == 0
+        || args.batch == 0
+        || !(0.0..=1.0).contains(&args.lambda)
+        || args.learning_rate <= 0.0
+        || args.weight_decay.is_nan()
+        || args.weight_decay < 0.0
+    {
+        return Err(
+            "--epochs and --batch must be at least 1, --lambda in 0..1, --learning-rate above 0, --weight-decay at least 0"
+                .into(),
+        );
     }
     let mut sets = Vec::new();
     let mut name: Option<String> = None;
@@ -311,6 +323,7 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
         epochs: args.epochs,
         batch: args.batch,
         learning_rate: args.learning_rate,
+        weight_decay: args.weight_decay,
         lambda: args.lambda,
         result_scale: game.default_eval().result_scale as f32,
         validation: args.validation,

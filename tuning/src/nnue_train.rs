@@ -19,6 +19,9 @@ pub struct TrainConfig {
     pub epochs: usize,
     pub batch: usize,
     pub learning_rate: f32,
+    /// Decoupled weight decay (AdamW): each step takes this share of the step size off every
+    /// weight (not the biases), pulling the network toward zero output, the tables alone.
+    pub weight_decay: f32,
     /// The weight of the search's score in the target (the rest: the game's result).
     pub lambda: f32,
     /// The variant's result scale K: expected result `1 / (1 + 10^(-K * cp / 400))`.
@@ -35,6 +38,7 @@ impl Default for TrainConfig {
             epochs: 30,
             batch: 16_384,
             learning_rate: 0.001,
+            weight_decay: 0.0,
             lambda: 0.75,
             result_scale: 0.695,
             validation: 20,
@@ -245,6 +249,12 @@ impl FloatNet {
         self.w1.iter_mut().chain(self.b1.iter_mut()).chain(self.w2.iter_mut()).chain(std::iter::once(&mut self.b2))
     }
 
+    /// For each of [`FloatNet::params_mut`] in turn: a weight (decayed), or a bias (not).
+    fn is_weight() -> impl Iterator<Item = bool> {
+        let run = |n, weight| std::iter::repeat_n(weight, n);
+        run(INPUTS * HIDDEN, true).chain(run(HIDDEN, false)).chain(run(2 * HIDDEN, true)).chain(run(1, false))
+    }
+
     /// The engine's integer network: hidden weights times `QA`, output weights times `QB`, the
     /// output bias times `QA * QB` (the sums the engine clips at `QA` stand for 1.0).
     pub fn quantise(&self, variant: &str) -> Network {
@@ -315,6 +325,7 @@ pub fn train(
     let mut net = FloatNet::new(config.seed);
     let (mut m, mut v) = (FloatNet::zeros(), FloatNet::zeros());
     let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let decay = config.weight_decay;
     let mut step = 0i32;
     let mut order: Vec<usize> = (0..prepared.train.len()).collect();
     let mut state = config.seed | 1;
@@ -365,11 +376,13 @@ pub fn train(
             let scale = 1.0 / batch.len() as f32;
             step += 1;
             let (c1, c2) = (1.0 - beta1.powi(step), 1.0 - beta2.powi(step));
-            for (((p, g), m), v) in net.params_mut().zip(grad.params_mut()).zip(m.params_mut()).zip(v.params_mut()) {
+            let params = net.params_mut().zip(grad.params_mut()).zip(m.params_mut()).zip(v.params_mut());
+            for ((((p, g), m), v), weight) in params.zip(FloatNet::is_weight()) {
                 let g = *g * scale;
                 *m = beta1 * *m + (1.0 - beta1) * g;
                 *v = beta2 * *v + (1.0 - beta2) * g * g;
-                *p -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
+                let decay = if weight { decay * *p } else { 0.0 };
+                *p -= lr * ((*m / c1) / ((*v / c2).sqrt() + eps) + decay);
             }
         }
         let losses =
@@ -454,6 +467,47 @@ mod tests {
             assert!((f64::from(cp) - float).abs() < 1.01, "{cp} against {float}");
         }
         assert_eq!(prepared.train.len(), 2);
+    }
+
+    /// Weight decay pulls the weights toward zero (the tables alone) and leaves the biases be:
+    /// the same data, seed and steps with and without it.
+    #[test]
+    fn weight_decay_shrinks_the_weights_toward_the_tables() {
+        let fens = [
+            "4k3/8/8/3q4/8/8/3PPP2/4K3 w - - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4",
+            "8/5k2/8/8/3R4/8/5K2/8 w - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        ];
+        let samples: Vec<Sample> = fens
+            .iter()
+            .enumerate()
+            .map(|(i, fen)| Sample {
+                position: SamplePosition::Board(Board::from_fen(fen).unwrap()),
+                white_score: if i % 2 == 0 { 1.0 } else { 0.0 },
+                score: Some(if i % 2 == 0 { 300 } else { -300 }),
+                ply: 0,
+                game: i as u64,
+            })
+            .collect();
+        let indexed: Vec<(u64, &Sample)> = samples.iter().map(|s| (s.game + 1, s)).collect();
+        let trained = |weight_decay: f32| {
+            let config = TrainConfig { epochs: 20, batch: 2, validation: 0, weight_decay, ..TrainConfig::default() };
+            let prepared = prepare(&indexed, &config, &|_| 0);
+            train(&prepared, "freedom", &config, &mut |_, _, _| {}).net
+        };
+        let (free, decayed) = (trained(0.0), trained(100.0));
+        let squares = |rows: &mut dyn Iterator<Item = &i16>| rows.map(|&w| i64::from(w) * i64::from(w)).sum::<i64>();
+        let norm = |n: &Network| {
+            (squares(&mut n.feature_weights.iter().flatten()), squares(&mut n.output_weights.iter().flatten()))
+        };
+        let ((w1_free, w2_free), (w1_decayed, w2_decayed)) = (norm(&free), norm(&decayed));
+        assert!(w1_decayed < w1_free / 2, "hidden weights {w1_decayed} against {w1_free}");
+        assert!(w2_decayed < w2_free, "output weights {w2_decayed} against {w2_free}");
+        assert!(w2_decayed > 0, "the network still learns");
+        // The biases start alike and are not decayed: they move by their gradients alone.
+        let bias_sum = |n: &Network| n.feature_bias.iter().map(|&b| i64::from(b)).sum::<i64>();
+        assert!(bias_sum(&decayed) > bias_sum(&free) / 2, "{} against {}", bias_sum(&decayed), bias_sum(&free));
     }
 
     #[test]
