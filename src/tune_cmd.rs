@@ -92,6 +92,11 @@ pub struct DatagenArgs {
     /// Nodes a move instead of a depth.
     #[arg(long)]
     nodes: Option<u64>,
+    /// A cheaper limit, of the same kind (turns deep with --depth, nodes with --nodes), for the
+    /// moves of positions the data does not keep (not quiet with the roll): they only carry the
+    /// game on, so the run makes more kept positions an hour.
+    #[arg(long)]
+    unkept: Option<u64>,
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
@@ -201,6 +206,13 @@ fn datagen(args: DatagenArgs) -> Result<(), String> {
     if args.games == 0 || args.concurrency == 0 {
         return Err("--games and --concurrency must be at least 1".into());
     }
+    let unkept_limit = match (args.unkept, &limit) {
+        (None, _) => None,
+        (Some(0), _) => return Err("--unkept must be at least 1".into()),
+        (Some(d), MoveLimit::Depth(full)) if d < u64::from(*full) => Some(MoveLimit::Depth(d as u32)),
+        (Some(n), MoveLimit::Nodes(full)) if n < *full => Some(MoveLimit::Nodes(n)),
+        (Some(_), _) => return Err("--unkept must be below the main limit (--depth or --nodes)".into()),
+    };
     let (mut eval, mut net, mut use_net) = (None, None, true);
     match args.eval.as_deref().map(NamedEval::read).transpose().map_err(|e| format!("--eval {e}"))? {
         Some(NamedEval::Tables(params)) => {
@@ -219,6 +231,7 @@ fn datagen(args: DatagenArgs) -> Result<(), String> {
         chess960: args.chess960,
         games: args.games,
         limit,
+        unkept_limit,
         seed: args.seed,
         random_plies: args.random_plies,
         max_plies: args.max_plies,

@@ -30,6 +30,10 @@ pub struct DatagenConfig {
     pub chess960: bool,
     pub games: u64,
     pub limit: MoveLimit,
+    /// A cheaper limit for the searches of plies whose position the data does not keep (not
+    /// quiet with the roll): they only carry the game on to the next kept position. `None`:
+    /// every ply at `limit`.
+    pub unkept_limit: Option<MoveLimit>,
     pub seed: u64,
     /// Opening plies played uniformly at random, so that games spread out.
     pub random_plies: usize,
@@ -83,8 +87,10 @@ impl DatagenConfig {
 
     fn header_with(&self, eval: &str) -> String {
         let shard = if self.shard.is_whole() { String::new() } else { format!(" shard={}", self.shard) };
+        // Named only where set, so that runs made before it resume.
+        let unkept = self.unkept_limit.as_ref().map_or(String::new(), |l| format!(" unkept-{}", l.text()));
         format!(
-            "alea datagen variant={} {} seed={} random-plies={} max-plies={}{eval}{shard}",
+            "alea datagen variant={} {}{unkept} seed={} random-plies={} max-plies={}{eval}{shard}",
             self.variant_tag(),
             self.limit.text(),
             self.seed,
@@ -182,6 +188,9 @@ struct SelfPlayer {
     random: RandomPlayer,
     alea: AleaPlayer,
     random_plies: usize,
+    /// The limit of the plies not kept, and the full one to go back to.
+    unkept_limit: Option<MoveLimit>,
+    limit: MoveLimit,
     /// The score of the first search at each ply it played (before the roll if it searched then:
     /// the position's own value; else after it: one outcome's value, a fair sample of it).
     scores: std::collections::HashMap<usize, i32>,
@@ -198,6 +207,8 @@ impl SelfPlayer {
                 alea
             },
             random_plies: config.random_plies,
+            unkept_limit: config.unkept_limit.clone(),
+            limit: config.limit.clone(),
             scores: std::collections::HashMap::new(),
         }
     }
@@ -233,7 +244,12 @@ impl Player for SelfPlayer {
         if game.turns().len() < self.random_plies {
             self.random.after_roll(game, roll)
         } else {
+            // The data keeps this ply's position where it is quiet with this roll (as
+            // `generate_game` decides); elsewhere a cheaper search carries the game on.
+            let cheaper = self.unkept_limit.as_ref().filter(|_| !is_quiet(game, Some(roll)));
+            self.alea.limit = cheaper.unwrap_or(&self.limit).clone();
             let answer = self.alea.after_roll(game, roll);
+            self.alea.limit = self.limit.clone();
             self.note_score(game.turns().len());
             answer
         }

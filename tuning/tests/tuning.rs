@@ -6,7 +6,9 @@ use alea_engine::params::EvalParams;
 use alea_engine::rules::{OutcomeList, Position, Rules, TurnList, Variant, VariantKind};
 use alea_engine::{Board, Game};
 use alea_tuning::datafile::{decode, encode_header, layout};
-use alea_tuning::datagen::{DatagenConfig, Sample, SamplePosition, parse_text_data, read_data, run_datagen};
+use alea_tuning::datagen::{
+    DatagenConfig, Sample, SamplePosition, generate_game, parse_text_data, read_data, run_datagen,
+};
 use alea_tuning::fit::{FitConfig, fit};
 use alea_tuning::players::MoveLimit;
 
@@ -102,6 +104,7 @@ fn datagen_config(games: u64) -> DatagenConfig {
         chess960: false,
         games,
         limit: MoveLimit::Depth(1),
+        unkept_limit: None,
         seed: 3,
         random_plies: 6,
         max_plies: 120,
@@ -131,6 +134,32 @@ fn games_of(bytes: &[u8]) -> Vec<GameView> {
         .collect();
     games.sort();
     games
+}
+
+/// `--unkept`: the plies whose position the data does not keep are searched at the cheaper
+/// limit, the kept ones at the full one. Until the first ply that is not kept, a game is the
+/// one the full limit plays, kept positions and scores alike; after it, games may part.
+#[test]
+fn datagen_searches_the_unkept_plies_at_the_cheaper_limit() {
+    let full = DatagenConfig { limit: MoveLimit::Depth(2), ..datagen_config(8) };
+    let cheap = DatagenConfig { unkept_limit: Some(MoveLimit::Depth(1)), ..full.clone() };
+    assert!(cheap.header().contains(" depth=2 unkept-depth=1 "), "{}", cheap.header());
+    assert!(!full.header().contains("unkept"), "{}", full.header());
+    let (mut same_start, mut parted) = (0, 0);
+    for index in 0..8 {
+        let (a, b) = (generate_game(&full, index), generate_game(&cheap, index));
+        let view = |g: &alea_tuning::datagen::GameData| -> Vec<(String, Option<i16>, u16)> {
+            g.positions.iter().map(|s| (s.fen(), s.score, s.ply)).collect()
+        };
+        let (a, b) = (view(&a), view(&b));
+        // The first searched ply (after the random ones) is played alike when it is kept.
+        if a.first().is_some_and(|p| p.2 == full.random_plies as u16) {
+            assert_eq!(a.first(), b.first(), "game {index}");
+            same_start += 1;
+        }
+        parted += usize::from(a != b);
+    }
+    assert!(same_start > 0 && parted > 0, "{same_start} games began kept, {parted} parted");
 }
 
 #[test]
