@@ -110,26 +110,19 @@ fn changes(before: &Pieces, after: &Pieces) -> Option<Changes> {
             // in Black's view, where a8 is the first).
             let white = feature(Color::White, color, role, 0) as u16;
             let black = feature(Color::Black, color, role, 56) as u16;
-            let (mut gone, mut come) = (b & !a, a & !b);
-            while gone != 0 {
-                if n_removed == MOST_CHANGES {
-                    return None;
+            for (mut bits, list, n) in
+                [(b & !a, &mut out.removed, &mut n_removed), (a & !b, &mut out.added, &mut n_added)]
+            {
+                while bits != 0 {
+                    if *n == MOST_CHANGES {
+                        return None;
+                    }
+                    let sq = bits.trailing_zeros() as u16;
+                    list[0][*n] = white + sq;
+                    list[1][*n] = black + (sq ^ 56);
+                    *n += 1;
+                    bits &= bits - 1;
                 }
-                let sq = gone.trailing_zeros() as u16;
-                out.removed[0][n_removed] = white + sq;
-                out.removed[1][n_removed] = black + (sq ^ 56);
-                n_removed += 1;
-                gone &= gone - 1;
-            }
-            while come != 0 {
-                if n_added == MOST_CHANGES {
-                    return None;
-                }
-                let sq = come.trailing_zeros() as u16;
-                out.added[0][n_added] = white + sq;
-                out.added[1][n_added] = black + (sq ^ 56);
-                n_added += 1;
-                come &= come - 1;
             }
         }
     }
