@@ -111,12 +111,18 @@ impl DatagenConfig {
 /// allows wins material at once (no capture, no promotion, in any of its micro-moves)?
 fn is_quiet(game: &GameHandle, roll: Option<&Roll>) -> bool {
     let Some(roll) = roll else { return false };
-    if game.in_check() {
+    if !may_be_quiet(game) {
         return false;
     }
     // The most any allowed turn wins (searched, not listed: a Gollon roll allows millions).
     let Ok((_, most)) = game.greedy_turn(&RollSpec::Faces(roll.faces().to_vec())) else { return false };
-    most == 0 && game.pre_roll_turns().iter().all(|t| game.material_gain(t) == 0)
+    most == 0
+}
+
+/// What [`is_quiet`] asks of the position before the roll: not in check, and no turn without a
+/// roll (Freedom's) wins material. Where this fails, no roll makes the position quiet.
+fn may_be_quiet(game: &GameHandle) -> bool {
+    !game.in_check() && game.pre_roll_turns().iter().all(|t| game.material_gain(t) == 0)
 }
 
 /// Plays game `index`: its quiet positions, each with the score its player's search gave it.
@@ -235,7 +241,11 @@ impl Player for SelfPlayer {
         if game.turns().len() < self.random_plies {
             self.random.before_roll(game, freedom)
         } else {
+            // Before the roll it is known only where no roll makes the position quiet.
+            let cheaper = self.unkept_limit.as_ref().filter(|_| !may_be_quiet(game));
+            self.alea.limit = cheaper.unwrap_or(&self.limit).clone();
             let answer = self.alea.before_roll(game, freedom);
+            self.alea.limit = self.limit.clone();
             self.note_score(game.turns().len());
             answer
         }
