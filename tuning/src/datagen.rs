@@ -219,6 +219,22 @@ impl SelfPlayer {
         }
     }
 
+    /// Alea's search for this ply, at the full limit where the position may be kept, else at the
+    /// cheaper one (which only carries the game on); its score noted for the ply.
+    fn search<T>(
+        &mut self,
+        game: &GameHandle,
+        may_be_kept: impl FnOnce() -> bool,
+        search: impl FnOnce(&mut AleaPlayer) -> T,
+    ) -> T {
+        let cheaper = self.unkept_limit.as_ref().filter(|_| !may_be_kept());
+        self.alea.limit = cheaper.unwrap_or(&self.limit).clone();
+        let answer = search(&mut self.alea);
+        self.alea.limit = self.limit.clone();
+        self.note_score(game.turns().len());
+        answer
+    }
+
     fn note_score(&mut self, ply: usize) {
         if let Some(score) = self.alea.last_score.take() {
             self.scores.entry(ply).or_insert(score);
@@ -242,12 +258,7 @@ impl Player for SelfPlayer {
             self.random.before_roll(game, freedom)
         } else {
             // Before the roll it is known only where no roll makes the position quiet.
-            let cheaper = self.unkept_limit.as_ref().filter(|_| !may_be_quiet(game));
-            self.alea.limit = cheaper.unwrap_or(&self.limit).clone();
-            let answer = self.alea.before_roll(game, freedom);
-            self.alea.limit = self.limit.clone();
-            self.note_score(game.turns().len());
-            answer
+            self.search(game, || may_be_quiet(game), |alea| alea.before_roll(game, freedom))
         }
     }
     fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, crate::players::Failure> {
@@ -255,13 +266,8 @@ impl Player for SelfPlayer {
             self.random.after_roll(game, roll)
         } else {
             // The data keeps this ply's position where it is quiet with this roll (as
-            // `generate_game` decides); elsewhere a cheaper search carries the game on.
-            let cheaper = self.unkept_limit.as_ref().filter(|_| !is_quiet(game, Some(roll)));
-            self.alea.limit = cheaper.unwrap_or(&self.limit).clone();
-            let answer = self.alea.after_roll(game, roll);
-            self.alea.limit = self.limit.clone();
-            self.note_score(game.turns().len());
-            answer
+            // `generate_game` decides).
+            self.search(game, || is_quiet(game, Some(roll)), |alea| alea.after_roll(game, roll))
         }
     }
 }
