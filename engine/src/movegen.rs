@@ -385,6 +385,67 @@ impl CheckInfo {
     }
 }
 
+/// The legal moves that give check (discovered checks, checking castles, en passant and
+/// promotions included): the pieces' moves aimed only at the squares that check, the few pawn and
+/// king moves tested one by one. Cheaper than generating every move when few of them check.
+pub fn checking_moves(board: &Board, list: &mut MoveList) {
+    let info = CheckInfo::new(board);
+    let Some(their_king) = info.king else { return };
+    let generator = Generator::new(board, Legality::Legal);
+    if !generator.checkers.more_than_one() {
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            for from in board.pieces(generator.us, role) {
+                let mut checking = info.check_squares[role.index()];
+                if info.discoverers.contains(from) {
+                    checking |= !attacks::line(their_king, from);
+                }
+                let dests = attacks::piece(role, from, generator.occupied)
+                    & generator.targets
+                    & generator.pin_mask(from)
+                    & checking;
+                for to in dests {
+                    list.push(Move::normal(from, to));
+                }
+            }
+        }
+    }
+    // Pawn and king moves are tested one by one, and generated only where one might check: a
+    // pawn that can step or capture onto a checking square, uncovers a line, promotes or takes en
+    // passant; the king uncovering a line; castling.
+    let us = generator.us;
+    let pawns = board.pieces(us, Role::Pawn);
+    let mut pawn_sources = info.discoverers | Bitboard::rank(if us == Color::White { 6 } else { 1 });
+    for to in info.check_squares[Role::Pawn.index()] {
+        let back = Bitboard::from_square(to).shift_rank(us != Color::White);
+        pawn_sources |= back | back.shift_rank(us != Color::White) | attacks::pawn(!us, to);
+    }
+    let mut others = MoveList::new();
+    if !generator.checkers.more_than_one() && ((pawns & pawn_sources).any() || board.ep_square().is_some()) {
+        generator.pawn_moves(false, None, &mut others);
+    }
+    if generator.king.is_some_and(|k| info.discoverers.contains(k)) {
+        generator.king_moves(&mut others);
+    }
+    generator.castling_moves(&mut others);
+    for m in others {
+        let role = if m.is_castle() { Role::King } else { board.role_at(m.from()).expect("a piece moves") };
+        if info.gives_check(board, m, role) {
+            list.push(m);
+        }
+    }
+}
+
+/// A legal move that mates, if the side to move has one.
+pub fn checkmating_move(board: &Board) -> Option<Move> {
+    let mut checks = MoveList::new();
+    checking_moves(board, &mut checks);
+    checks.into_iter().find(|&m| {
+        let mut after = board.clone();
+        after.play(m);
+        !has_legal_move(&after)
+    })
+}
+
 /// All legal chess moves.
 pub fn legal_moves(board: &Board) -> MoveList {
     let mut list = MoveList::new();
@@ -448,6 +509,40 @@ fn is_plain_king_move(board: &Board, moves: &[Move], text: &str) -> bool {
 mod tests {
     use super::*;
     use rand::{RngExt, SeedableRng};
+
+    /// The checks generator gives exactly the legal moves that give check, along random games
+    /// from positions with discovered checks, en passant, promotions and castling.
+    #[test]
+    fn checking_moves_are_the_legal_moves_that_check() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let mut checks = 0;
+        for fen in [
+            crate::bench::KIWIPETE,
+            "r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1",
+            "4k3/8/8/2B1P3/8/2N5/1Q6/R3K2R w KQ - 0 1",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3",
+        ] {
+            for _ in 0..40 {
+                let mut board = Board::from_fen(fen).unwrap();
+                for _ in 0..60 {
+                    let all = legal_moves(&board);
+                    let mut expected: Vec<Move> = all.iter().copied().filter(|&m| gives_check(&board, m)).collect();
+                    let mut got = MoveList::new();
+                    checking_moves(&board, &mut got);
+                    let mut got = got.to_vec();
+                    expected.sort_by_key(|m| m.bits());
+                    got.sort_by_key(|m| m.bits());
+                    assert_eq!(got, expected, "in {}", board.fen());
+                    checks += got.len();
+                    if all.is_empty() {
+                        break;
+                    }
+                    board.play(all[rng.random_range(0..all.len())]);
+                }
+            }
+        }
+        assert!(checks > 2000, "{checks} checks compared");
+    }
 
     /// The captures generator gives exactly the moves of the full generator that capture or
     /// promote, for every set of roles a die roll can ask for, in both legalities, along random

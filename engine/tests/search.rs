@@ -180,6 +180,33 @@ fn finds_a_certain_mate_by_check_in_freedom_and_reports_mate() {
     assert_eq!(r.mate, Some(1));
 }
 
+/// The horizon's value of `position` for its side to move, as the leaves of a search score it.
+fn horizon_value(kind: VariantKind, position: &Position) -> i32 {
+    let eval = StaticEval::default_for(kind);
+    search::Horizon::new().value(&Variant::new(kind, false), &eval, position, 0)
+}
+
+#[test]
+fn the_horizon_takes_a_free_mate_whatever_the_dice() {
+    let at = |fen: &str| Position::new(Board::from_fen(fen).unwrap());
+    // A quiet check that mates: in Freedom it needs no roll, so a leaf standing here is won.
+    let back_rank = at("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 30");
+    let freedom = Variant::new(VariantKind::Freedom, false);
+    let mate = freedom.winning_free_turn(&back_rank).map(|m| freedom.turn_to_uci(m));
+    assert_eq!(mate.as_deref(), Some("a1a8"));
+    assert!(horizon_value(VariantKind::Freedom, &back_rank) >= MATE_ZONE);
+    // With an escape square the check is only a check; in classic no check is free.
+    let luft = at("6k1/5pp1/7p/8/8/8/5PPP/R5K1 w - - 0 30");
+    assert_eq!(freedom.winning_free_turn(&luft), None);
+    assert!(horizon_value(VariantKind::Freedom, &luft) < MATE_ZONE);
+    assert!(horizon_value(VariantKind::Classic, &back_rank) < MATE_ZONE);
+    // In Vegas only a player whose last move gave check moves without rolling.
+    assert!(horizon_value(VariantKind::Vegas, &back_rank) < MATE_ZONE);
+    let mut checker = back_rank.clone();
+    checker.gave_check = [true, false];
+    assert!(horizon_value(VariantKind::Vegas, &checker) >= MATE_ZONE);
+}
+
 #[test]
 fn a_likely_win_is_not_called_mate() {
     // Classic: White to move can take the king only with a queen roll; no certainty.

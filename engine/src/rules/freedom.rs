@@ -9,7 +9,7 @@ use super::{EndReason, GameEnd, GameResult, Position, Rules, TurnList, TurnTable
 use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, QGD, case};
 use crate::board::Board;
 use crate::chessmove::Move;
-use crate::movegen::{CheckInfo, Legality, generate, gives_check, has_legal_move, legal_moves};
+use crate::movegen::{CheckInfo, Legality, checkmating_move, generate, gives_check, has_legal_move, legal_moves};
 use crate::params::EvalParams;
 use crate::piece::{Role, RoleSet};
 use crate::values::PieceValues;
@@ -166,6 +166,11 @@ impl Rules for Freedom {
     fn pre_roll_among(&self, pos: &Position, _table: &TurnTable<Move>, candidates: &[Move], out: &mut TurnList<Move>) {
         // Each legal move is judged on its own: no need to look at the others.
         freedom_set(pos, candidates, out);
+    }
+
+    /// Every check is free, so a mate is there whatever the dice.
+    fn winning_free_turn(&self, pos: &Position) -> Option<Move> {
+        checkmating_move(&pos.board)
     }
 
     fn outcomes(&self, pos: &Position, out: &mut OutcomeList) {

@@ -237,6 +237,14 @@ pub trait Rules {
         out.retain(|t| candidates.contains(t));
     }
 
+    /// A turn playable without rolling that wins at once (Freedom: a check that mates), which
+    /// the horizon takes before anything else; `None` where the rules have none. Not asked in
+    /// check, where the horizon follows every answer anyway.
+    fn winning_free_turn(&self, pos: &Self::Position) -> Option<Self::Turn> {
+        let _ = pos;
+        None
+    }
+
     /// Fills `table` with the outcomes and, for each turn some outcome allows, the outcomes
     /// allowing it. The caller has checked that the game is not over. The default asks
     /// [`Rules::allowed_turns`] once per outcome; variants override it with one generation.
@@ -566,6 +574,9 @@ impl Rules for Variant {
     }
     fn pre_roll_among(&self, pos: &Position, table: &TurnTable<Move>, candidates: &[Move], out: &mut TurnList<Move>) {
         dispatch!(self, r => r.pre_roll_among(pos, table, candidates, out))
+    }
+    fn winning_free_turn(&self, pos: &Position) -> Option<Move> {
+        dispatch!(self, r => r.winning_free_turn(pos))
     }
     fn play(&self, pos: &Position, turn: Move) -> Position {
         dispatch!(self, r => r.play(pos, turn))

@@ -11,7 +11,7 @@ use super::dice::{Outcome, OutcomeList, Roll, RollError};
 use super::{EndReason, GameEnd, GameResult, OutcomeMask, Position, Rules, TurnList, TurnTable, chess_rules_common};
 use crate::bench::{BenchCase, BenchSuite, KIWIPETE, QGD, case};
 use crate::chessmove::Move;
-use crate::movegen::{Legality, generate, has_legal_move};
+use crate::movegen::{Legality, checkmating_move, generate, has_legal_move};
 use crate::params::EvalParams;
 use crate::piece::{Role, RoleSet};
 use crate::values::PieceValues;
@@ -136,6 +136,11 @@ impl Rules for Vegas {
         if !pos.board.in_check() {
             out.push(Move::NULL);
         }
+    }
+
+    /// A player who gave check moves without rolling: a mate among its moves needs no dice.
+    fn winning_free_turn(&self, pos: &Position) -> Option<Move> {
+        if Vegas::rolls_not(pos) { checkmating_move(&pos.board) } else { None }
     }
 
     /// The 36 ordered faces of the two dice, 1/36 each; none when the player does not roll.

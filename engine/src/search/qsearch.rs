@@ -25,6 +25,12 @@ impl<R: Rules, E: Evaluator<R>> HorizonWorker<'_, R, E> {
             return stand;
         }
         let in_check = self.rules.in_check(pos);
+        if !in_check && stand < beta {
+            // A mate the dice cannot stop is the best there is: nothing else needs a look.
+            if let Some(t) = self.rules.winning_free_turn(pos) {
+                return self.qchild(pos, t, alpha, beta, ply, turns);
+            }
+        }
         if !in_check && (stand >= beta || self.eval.surely_quiet(pos)) {
             // With no capture to roll for, every outcome stands pat: the value is `stand`.
             return stand;
