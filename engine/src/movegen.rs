@@ -392,7 +392,9 @@ pub fn checking_moves(board: &Board, list: &mut MoveList) {
     let info = CheckInfo::new(board);
     let Some(their_king) = info.king else { return };
     let generator = Generator::new(board, Legality::Legal);
-    if !generator.checkers.more_than_one() {
+    // In double check only the king moves.
+    let double_check = generator.checkers.more_than_one();
+    if !double_check {
         for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
             for from in board.pieces(generator.us, role) {
                 let mut checking = info.check_squares[role.index()];
@@ -420,7 +422,7 @@ pub fn checking_moves(board: &Board, list: &mut MoveList) {
         pawn_sources |= back | back.shift_rank(us != Color::White) | attacks::pawn(!us, to);
     }
     let mut others = MoveList::new();
-    if !generator.checkers.more_than_one() && ((pawns & pawn_sources).any() || board.ep_square().is_some()) {
+    if !double_check && ((pawns & pawn_sources).any() || board.ep_square().is_some()) {
         generator.pawn_moves(false, None, &mut others);
     }
     if generator.king.is_some_and(|k| info.discoverers.contains(k)) {

@@ -247,9 +247,7 @@ impl Network {
                 add(&mut sums, &self.feature_weights[usize::from(input)]);
             }
             for &input in removed {
-                for (s, w) in sums.iter_mut().zip(&self.feature_weights[usize::from(input)]) {
-                    *s = s.wrapping_sub(*w);
-                }
+                sub(&mut sums, &self.feature_weights[usize::from(input)]);
             }
             acc.sums[view.index()] = sums;
         }
@@ -403,6 +401,13 @@ impl Network {
 fn add(sums: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     for (s, w) in sums.iter_mut().zip(row) {
         *s = s.wrapping_add(*w);
+    }
+}
+
+#[inline(always)]
+fn sub(sums: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (s, w) in sums.iter_mut().zip(row) {
+        *s = s.wrapping_sub(*w);
     }
 }
 
