@@ -47,8 +47,8 @@ fn analyse(args: &[&str]) -> (bool, String, String) {
 
 #[test]
 fn the_engines_own_moves_lose_nothing_at_the_same_depth() {
-    let dir = std::env::temp_dir().join(format!("alea-analyse-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("alea-analyse-").tempdir().unwrap();
+    let dir = scratch.path();
     for (variant, depth) in [("freedom", "2"), ("classic", "2"), ("dicechess3", "1")] {
         let record = engine_game(variant, depth.parse().unwrap(), 16);
         let path = dir.join(format!("{variant}.pgn"));
@@ -69,8 +69,8 @@ fn the_engines_own_moves_lose_nothing_at_the_same_depth() {
 
 #[test]
 fn a_mistake_has_a_loss_and_rolls_have_luck() {
-    let dir = std::env::temp_dir().join(format!("alea-analyse-m-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("alea-analyse-m-").tempdir().unwrap();
+    let dir = scratch.path();
     let path = dir.join("m.pgn");
     // 2...Qd8?? leaves the queen's recapture of d5 undone, a pawn down for nothing.
     std::fs::write(
@@ -93,8 +93,8 @@ fn a_mistake_has_a_loss_and_rolls_have_luck() {
 
 #[test]
 fn bad_records_are_refused() {
-    let dir = std::env::temp_dir().join(format!("alea-analyse-b-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("alea-analyse-b-").tempdir().unwrap();
+    let dir = scratch.path();
     let bad = dir.join("bad.pgn");
     std::fs::write(&bad, "[Variant \"freedom\"]\n\n1. e4 {[%roll 1]} e5 *\n").unwrap();
     let (ok, stdout, stderr) = analyse(&[bad.to_str().unwrap(), "--depth", "1"]);
@@ -108,8 +108,8 @@ fn bad_records_are_refused() {
 /// all (by player, whatever colour), or one game with `--game N`; an N past the end is refused.
 #[test]
 fn every_game_of_a_match_file() {
-    let dir = std::env::temp_dir().join(format!("alea-analyse-many-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("alea-analyse-many-").tempdir().unwrap();
+    let dir = scratch.path();
     let pgn = dir.join("match.pgn");
     let _ = std::fs::remove_file(&pgn);
     let out = Command::new(env!("CARGO_BIN_EXE_alea"))

@@ -91,8 +91,8 @@ fn progress_lines_when_stderr_is_not_a_terminal() {
 /// The games are dated (PGN's `Date` tag), not `????.??.??`.
 #[test]
 fn match_games_are_dated() {
-    let dir = std::env::temp_dir().join(format!("alea-match-date-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("alea-match-date-").tempdir().unwrap();
+    let dir = scratch.path();
     let pgn = dir.join("dated.pgn");
     let _ = std::fs::remove_file(&pgn);
     let (ok, _) = alea_match(&[&ALEA_AND_RANDOM[..], &["--pairs", "1", "--pgn", pgn.to_str().unwrap()]].concat());

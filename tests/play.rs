@@ -4,11 +4,11 @@ use alea_engine::pgn::GameRecord;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
-/// Starts `alea play` with `args`, its game saved to a fresh file named after `tag`.
-fn start_play(tag: &str, args: &[&str]) -> (std::process::Child, std::path::PathBuf) {
-    let dir = std::env::temp_dir().join(format!("alea-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let pgn = dir.join("game.pgn");
+/// Starts `alea play` with `args`, its game saved to a file in a fresh directory named after
+/// `tag`, which is removed when the returned handle drops.
+fn start_play(tag: &str, args: &[&str]) -> (std::process::Child, std::path::PathBuf, tempfile::TempDir) {
+    let dir = tempfile::Builder::new().prefix(&format!("alea-{tag}-")).tempdir().unwrap();
+    let pgn = dir.path().join("game.pgn");
     let child = Command::new(env!("CARGO_BIN_EXE_alea"))
         .arg("play")
         .args(args)
@@ -17,7 +17,7 @@ fn start_play(tag: &str, args: &[&str]) -> (std::process::Child, std::path::Path
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    (child, pgn)
+    (child, pgn, dir)
 }
 
 /// Says `quit`, then reads what the program prints until it ends; it must end well.
@@ -35,7 +35,7 @@ fn quit(mut child: std::process::Child, mut stdin: std::process::ChildStdin, std
 
 #[test]
 fn a_person_plays_refused_input_is_explained_and_the_game_is_saved() {
-    let (mut child, pgn) = start_play("play", &["--seed", "7", "--depth", "1"]);
+    let (mut child, pgn, _dir) = start_play("play", &["--seed", "7", "--depth", "1"]);
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut transcript = String::new();
@@ -72,7 +72,7 @@ fn a_person_plays_refused_input_is_explained_and_the_game_is_saved() {
 
 #[test]
 fn ctrl_c_saves_the_game() {
-    let (mut child, pgn) = start_play("play-int", &["--seed", "3", "--depth", "1", "--color", "black"]);
+    let (mut child, pgn, _dir) = start_play("play-int", &["--seed", "3", "--depth", "1", "--color", "black"]);
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     // Alea moves first as White; wait for our first prompt.
     let mut line = String::new();
@@ -106,7 +106,7 @@ fn unknown_variants_are_refused_with_the_names_there_are() {
 /// a micro-move with its die used up is refused with the reason; the game is saved with its rolls.
 #[test]
 fn a_person_plays_dicechess3_one_micro_move_at_a_time() {
-    let (mut child, pgn) = start_play("play3", &["--variant", "dicechess3", "--seed", "5", "--depth", "1"]);
+    let (mut child, pgn, _dir) = start_play("play3", &["--variant", "dicechess3", "--seed", "5", "--depth", "1"]);
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut transcript = String::new();
@@ -151,13 +151,13 @@ fn a_person_plays_dicechess3_one_micro_move_at_a_time() {
 #[test]
 fn fallback_rolls_and_refused_moves_are_explained() {
     // Seed 1: the first roll is a queen, which cannot move at the start.
-    let (mut child, _) = start_play("play-fallback", &["--seed", "1", "--depth", "1"]);
+    let (mut child, _, _dir) = start_play("play-fallback", &["--seed", "1", "--depth", "1"]);
     let stdin = child.stdin.take().unwrap();
     let stdout = BufReader::new(child.stdout.take().unwrap());
     let text = quit(child, stdin, stdout);
     assert!(text.contains("You rolled 5 (queen).\nNo queen can move: the roll falls to the pawns."), "{text}");
     // Seed 5: a knight is rolled; a pawn move is legal chess but not allowed, and the reason says so.
-    let (mut child, _) = start_play("play-refused", &["--seed", "5", "--depth", "1"]);
+    let (mut child, _, _dir) = start_play("play-refused", &["--seed", "5", "--depth", "1"]);
     let mut stdin = child.stdin.take().unwrap();
     writeln!(stdin, "e4").unwrap();
     let stdout = BufReader::new(child.stdout.take().unwrap());

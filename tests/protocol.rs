@@ -76,8 +76,8 @@ fn setoption_accepts_good_values_and_refuses_bad_ones() {
 
 #[test]
 fn evalfile_loads_tables_and_refuses_bad_files() {
-    let dir = std::env::temp_dir().join(format!("alea-evalfile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("alea-evalfile-").tempdir().unwrap();
+    let dir = scratch.path();
     // Tables where a queen is worth nothing: offered a queen or a knight, the rook takes the knight.
     let mut params = alea_engine::params::EvalParams::starting(alea_engine::VariantKind::Freedom);
     params.material = [[100, 200, 300, 400, 0, 0]; 2];
@@ -128,7 +128,6 @@ fn evalfile_loads_tables_and_refuses_bad_files() {
         assert_eq!(e.go("go roll 4 depth 2").last().unwrap(), "bestmove a1h1", "the network stays");
     }
     e.quit();
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A network that counts material: one hidden sum per role and side, each piece adding 0.1

@@ -92,8 +92,8 @@ fn bad_input_is_refused_and_changes_nothing() {
 
 #[test]
 fn its_own_weights_load_through_evalfile_and_the_8x8_tables_do_not() {
-    let dir = std::env::temp_dir().join(format!("alea-bk10-eval-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("alea-bk10-eval-").tempdir().unwrap();
+    let dir = scratch.path();
     // The big board's form: piece values and pawn step, no tables; here a knight outweighs a rook.
     let knight = dir.join("knight.eval");
     std::fs::write(&knight, "material mg P 100 N 2000 B 300 R 500 Q 900 K 1000\nmaterial eg P 100 N 2000 B 300 R 500 Q 900 K 1000\npawn-step 4\n").unwrap();
@@ -123,5 +123,4 @@ fn its_own_weights_load_through_evalfile_and_the_8x8_tables_do_not() {
     e.ask(position);
     assert_eq!(e.go("go roll 4 depth 2").last().unwrap(), "bestmove a1h1", "the variant's own weights play");
     e.quit();
-    std::fs::remove_dir_all(&dir).unwrap();
 }

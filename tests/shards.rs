@@ -2,17 +2,14 @@
 //! merged: the same games and the same summary as one run on one machine. Merging refuses what is
 //! not one match (other settings, a damaged or foreign file) and reports what a kill cut off.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 const ALEA: &str = env!("CARGO_BIN_EXE_alea");
 const PLAYERS: [&str; 4] = ["--engine", "builtin=alea depth=1", "--engine", "builtin=greedy"];
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("alea-shards-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("alea-shards-{name}-")).tempdir().unwrap()
 }
 
 fn alea(args: &[&str]) -> Output {
@@ -60,7 +57,8 @@ fn shard_files(dir: &Path, prefix: &str) -> Vec<String> {
 
 #[test]
 fn four_shards_of_a_match_merge_into_the_unsharded_match() {
-    let dir = scratch("match");
+    let scratch = scratch("match");
+    let dir = scratch.path();
     let settings = ["--pairs", "6", "--seed", "5", "--max-plies", "200", "--sprt", "elo0=0", "elo1=10"];
     let full = dir.join("full.pgn");
     let full_name = full.display().to_string();
@@ -100,7 +98,8 @@ fn four_shards_of_a_match_merge_into_the_unsharded_match() {
 
 #[test]
 fn merging_refuses_what_is_not_one_match_and_reports_a_cut_off_game() {
-    let dir = scratch("refuse");
+    let scratch = scratch("refuse");
+    let dir = scratch.path();
     let settings = ["--pairs", "4", "--max-plies", "120"];
     let play = |shard: &str, seed: &str, file: &str| {
         let pgn = dir.join(file).display().to_string();
@@ -150,7 +149,8 @@ fn merging_refuses_what_is_not_one_match_and_reports_a_cut_off_game() {
 
 #[test]
 fn the_shard_index_comes_from_the_executor() {
-    let dir = scratch("env");
+    let scratch = scratch("env");
+    let dir = scratch.path();
     for (var, value, rounds) in [
         ("JOB_COMPLETION_INDEX", "2", &["3.1", "3.2"][..]),
         ("SLURM_ARRAY_TASK_ID", "0", &["1.1", "1.2", "4.1", "4.2"]),
@@ -213,7 +213,8 @@ fn data_lines(path: &Path) -> (String, Vec<String>) {
 
 #[test]
 fn four_shards_of_a_data_run_merge_into_the_unsharded_run() {
-    let dir = scratch("data");
+    let scratch = scratch("data");
+    let dir = scratch.path();
     let settings = ["--games", "8", "--depth", "1", "--seed", "2", "--random-plies", "4", "--max-plies", "120"];
     let full = dir.join("full.data");
     let out =
@@ -292,7 +293,8 @@ fn four_shards_of_a_data_run_merge_into_the_unsharded_run() {
 /// PyPI; .ci/run installs it).
 #[test]
 fn the_cluster_examples_run_here() {
-    let dir = scratch("cluster");
+    let scratch = scratch("cluster");
+    let dir = scratch.path();
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/cluster");
     let small = [
         ("ALEA", ALEA),

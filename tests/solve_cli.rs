@@ -9,8 +9,8 @@ fn alea() -> Command {
 
 #[test]
 fn solve_writes_a_table_the_engine_reads() {
-    let dir = std::env::temp_dir().join(format!("alea-solve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("alea-solve-").tempdir().unwrap();
+    let dir = scratch.path();
     let path = dir.join("diechess.table");
     let out =
         alea().args(["solve", "diechess", "--tolerance", "1e-3", "--out", path.to_str().unwrap()]).output().unwrap();
@@ -32,7 +32,6 @@ fn solve_writes_a_table_the_engine_reads() {
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains("read from") && text.contains("| 1 | "), "{text}");
     assert!(std::fs::read_to_string(&plot).unwrap().starts_with("<svg"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -9,11 +9,8 @@ fn alea() -> Command {
     Command::new(env!("CARGO_BIN_EXE_alea"))
 }
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("alea-tune-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("alea-tune-{name}-")).tempdir().unwrap()
 }
 
 /// A one-pair match at depth 1 in `variant` of Alea with the evaluation `eval` (tables or a
@@ -53,7 +50,8 @@ fn game_indices(path: &std::path::Path) -> Vec<u64> {
 
 #[test]
 fn datagen_killed_mid_run_resumes_and_fit_and_report_use_its_data() {
-    let dir = temp_dir("kill");
+    let scratch = temp_dir("kill");
+    let dir = scratch.path();
     let data = dir.join("classic.data");
     let args = |resume: bool| {
         let mut a = vec![
@@ -155,7 +153,8 @@ fn datagen_killed_mid_run_resumes_and_fit_and_report_use_its_data() {
 /// A variant of several moves a turn trains a network as one of one move does, and plays with it.
 #[test]
 fn a_network_is_trained_for_dicechess3_and_plays_it() {
-    let dir = temp_dir("d3net");
+    let scratch = temp_dir("d3net");
+    let dir = scratch.path();
     let data = dir.join("d3.data");
     let out = alea()
         .args(["tune", "datagen", "--variant", "dicechess3", "--games", "6", "--depth", "1", "--random-plies", "2"])
@@ -173,7 +172,8 @@ fn a_network_is_trained_for_dicechess3_and_plays_it() {
 
 #[test]
 fn tune_refuses_bad_input() {
-    let dir = temp_dir("bad");
+    let scratch = temp_dir("bad");
+    let dir = scratch.path();
     let corrupt = dir.join("corrupt.data");
     std::fs::write(&corrupt, "# alea datagen variant=freedom depth=1\nnot a fen | 1-0\n").unwrap();
     let out =

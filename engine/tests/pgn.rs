@@ -88,8 +88,8 @@ fn the_format_is_as_documented() {
 #[test]
 fn python_chess_reads_a_freedom_game_as_legal_chess() {
     let record = random_game(VariantKind::Freedom, false, 7);
-    let dir = std::env::temp_dir().join(format!("alea-pgn-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("alea-pgn-").tempdir().unwrap();
+    let dir = scratch.path();
     let path = dir.join("game.pgn");
     std::fs::write(&path, record.to_pgn()).unwrap();
     let script = r#"

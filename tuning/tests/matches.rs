@@ -72,8 +72,8 @@ fn fake_engine(dir: &std::path::Path, name: &str, go_answer: &str) -> EngineProc
 
 #[test]
 fn engines_that_crash_hang_or_cheat_lose_and_the_match_goes_on() {
-    let dir = std::env::temp_dir().join(format!("alea-fakes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("alea-fakes-").tempdir().unwrap();
+    let dir = scratch.path();
     for (name, answer) in [("crasher", "exit 1"), ("hanger", "sleep 600"), ("cheater", "echo bestmove a1a8")] {
         let fake = || Box::new(fake_engine(&dir, name, answer)) as Box<dyn Player + Send>;
         let random = || Box::new(RandomPlayer { state: 9 }) as Box<dyn Player + Send>;
@@ -86,8 +86,8 @@ fn engines_that_crash_hang_or_cheat_lose_and_the_match_goes_on() {
 
 #[test]
 fn a_resumed_match_loses_and_replays_nothing() {
-    let dir = std::env::temp_dir().join(format!("alea-resume-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("alea-resume-").tempdir().unwrap();
+    let dir = scratch.path();
     let pgn = dir.join("match.pgn");
     let _ = std::fs::remove_file(&pgn);
     let mut cfg = config(VariantKind::Freedom, 2);
@@ -124,8 +124,8 @@ fn a_resumed_match_loses_and_replays_nothing() {
 fn plain_uci_engines_get_their_limit_before_searchmoves() {
     // A UCI engine reads every word after `searchmoves` as a move; this one answers with the last
     // word of its go line, which must therefore be an allowed move.
-    let dir = std::env::temp_dir().join(format!("alea-uci-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("alea-uci-").tempdir().unwrap();
+    let dir = scratch.path();
     let script = dir.join("last-word.sh");
     std::fs::write(
         &script,
@@ -160,8 +160,8 @@ fn clocks_are_kept_and_a_slow_engine_loses_on_time() {
     assert!(report.failures.is_empty(), "{:?}", report.failures);
     assert_eq!(report.wins, 2);
     // An engine that takes half a second a move on a 0.3 s clock loses on time.
-    let dir = std::env::temp_dir().join(format!("alea-slow-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("alea-slow-").tempdir().unwrap();
+    let dir = scratch.path();
     let script = dir.join("slow.sh");
     std::fs::write(
         &script,
@@ -209,8 +209,8 @@ fn dicechess3_matches_against_random() {
 #[test]
 fn a_freedom_aware_uci_engine_plays_its_best_move_when_freedom_allows_it() {
     use alea_engine::handle::GameHandle;
-    let dir = std::env::temp_dir().join(format!("alea-preroll-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("alea-preroll-").tempdir().unwrap();
+    let dir = scratch.path();
     let engine = |best: &str, pre_roll: PreRoll| {
         let script = dir.join(format!("best-{best}.sh"));
         let log = dir.join(format!("best-{best}-{pre_roll:?}.log"));

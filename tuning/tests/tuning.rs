@@ -164,8 +164,8 @@ fn datagen_searches_the_unkept_plies_at_the_cheaper_limit() {
 
 #[test]
 fn datagen_resumes_after_a_cut_without_duplicating_games() {
-    let dir = std::env::temp_dir().join(format!("alea-datagen-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("alea-datagen-").tempdir().unwrap();
+    let dir = scratch.path();
     let whole = dir.join("whole.data");
     let cut = dir.join("cut.data");
     let _ = std::fs::remove_file(&whole);
@@ -242,7 +242,6 @@ fn datagen_resumes_after_a_cut_without_duplicating_games() {
     assert!(read_data(&cut).unwrap_err().contains("checksum"));
     assert!(run_datagen(&config, &cut, true, 1, &|_, _| {}).unwrap_err().contains("checksum"));
     assert_eq!(std::fs::read(&cut).unwrap(), damaged, "a refused resume changes nothing");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -264,8 +263,8 @@ fn a_corrupt_data_file_is_refused_with_its_line() {
 
 #[test]
 fn datagen_plays_dicechess3_and_its_positions_are_quiet() {
-    let dir = std::env::temp_dir().join(format!("alea-datagen3-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("alea-datagen3-").tempdir().unwrap();
+    let dir = scratch.path();
     let path = dir.join("d3.data");
     let _ = std::fs::remove_file(&path);
     let config = DatagenConfig { variant: "dicechess3".into(), random_plies: 2, ..datagen_config(6) };
@@ -288,7 +287,6 @@ fn datagen_plays_dicechess3_and_its_positions_are_quiet() {
             .count();
         assert!(quiet_rolls > 0, "{}", s.fen());
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -325,8 +323,8 @@ fn the_big_boards_weights_are_recovered_from_synthetic_results() {
 #[test]
 fn big_board_self_play_is_written_as_fen_and_fitted_by_its_terms() {
     use alea_tuning::fit::{fit_terms, term_samples};
-    let dir = std::env::temp_dir().join(format!("alea-datagen-big-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("alea-datagen-big-").tempdir().unwrap();
+    let dir = scratch.path();
     let path = dir.join("bk10.data");
     let config = DatagenConfig { variant: "brainking10".into(), random_plies: 4, ..datagen_config(6) };
     assert_eq!(run_datagen(&config, &path, false, 2, &|_, _| {}).unwrap(), 6);
@@ -343,5 +341,4 @@ fn big_board_self_play_is_written_as_fen_and_fitted_by_its_terms() {
     assert!(fitted.loss <= fitted.start_loss);
     // The 8x8 tables' fit is not given FEN positions, nor the big boards' an 8x8 variant.
     assert!(term_samples("freedom", &data.samples).is_err());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
