@@ -204,6 +204,35 @@ fn a_kept_table_does_not_walk_into_a_threefold_repetition() {
     e.quit();
 }
 
+/// Nor a check whose answer stands on a position for the third time: from Alea's game against
+/// Stockfish (100 ms a move) in which Alea, Black and a rook and two pieces up, gave rook checks
+/// on h1 and h2 until White's king walked into the third repetition. The table kept from the
+/// searches before held the value of the position after ...Rh1+ from when Ke2 was not yet a
+/// third repetition, and that value was taken: only the turn starts the game had stood on were
+/// kept from the table, not those one turn from a repetition.
+#[test]
+fn a_kept_table_does_not_check_into_a_threefold_repetition() {
+    let opening = "g1f3 a7a5 b1c3 a8a6 f3e5 a6e6 d2d4 b8c6 c1f4 f7f6 e1d2 f6e5 d4e5 c6e5 d2e1 g7g5 e2e3 \
+                   f8g7 g2g3 g7f6 f4e5 f6e5 e1d2 g5g4 a1b1 e8f8 h1g1 h7h5 d2c1 g8f6 f1c4 d7d5 e3e4 c7c6 \
+                   d1d3 c8d7 c4b3 e5d6 e4d5 c6d5 d3d4 f6g8 f2f4 d6c5 c3b5 d8b6 c1d1 b6b5 d4d3 f8g7 g1e1 \
+                   b5b4 c2c3 e6e1 d1e1 b4e4 d3e4 d5e4 f4f5 h8h6 a2a3 a5a4 b1d1 a4b3 e1f1 d7f5 a3a4 g7f7 \
+                   h2h3 g8f6 d1d2 f6g8 h3g4 h5g4 a4a5 h6h1 f1e2";
+    // Black's decisions as the game went (a king roll first), each searched with the table kept.
+    let decisions = ["", " f7g6 a5a6", " f7g6 a5a6 h1h2 e2d1", " f7g6 a5a6 h1h2 e2d1 h2h1 d1e2"];
+    let mut e = Engine::start();
+    for (k, moves) in decisions.into_iter().enumerate() {
+        e.ask(&format!("position startpos moves {opening}{moves}"));
+        e.go("go nodes 20000");
+        if k == 0 {
+            e.go("go roll 6 nodes 20000");
+        }
+    }
+    // After ...Rh2+ Kf1, the check Rh1+ lets Ke2 stand on the position a third time.
+    e.ask(&format!("position startpos moves {opening}{} h1h2 e2f1", decisions[3]));
+    assert_eq!(e.go("go nodes 20000").last().unwrap(), "bestmove roll", "the kept table checks into a draw");
+    e.quit();
+}
+
 #[test]
 fn go_with_a_roll_before_the_roll_and_any() {
     let mut e = Engine::start();

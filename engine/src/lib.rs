@@ -9,6 +9,7 @@ pub mod bitboard;
 pub mod board;
 pub mod checksum;
 pub mod chessmove;
+pub mod cycles;
 pub mod fen;
 pub mod movegen;
 pub mod nnue;

@@ -68,6 +68,12 @@ pub trait GameStates {
     /// Turns (plies) since the last capture or pawn move: no repetition reaches further back.
     fn reversible_turns(&self, state: &Self::State) -> u32;
 
+    /// Could one turn lead from the turn start keyed `a` to the one keyed `b` ([`GameStates::key`])
+    /// without a capture or a pawn move? `false` (the default) is always safe.
+    fn one_turn_apart(&self, _a: u64, _b: u64) -> bool {
+        false
+    }
+
     // What a search asks, turn by turn: the same answers as above, read from what the states
     // of one turn share (made once, where the turn starts), so that a turn's states do not list
     // its moves again. The tests' plain expectiminimax asks the questions above instead.
@@ -271,6 +277,10 @@ impl<R: Rules> GameStates for OneMoveStates<'_, R> {
 
     fn reversible_turns(&self, state: &Self::State) -> u32 {
         self.rules.reversible_plies(state.position())
+    }
+
+    fn one_turn_apart(&self, a: u64, b: u64) -> bool {
+        self.rules.one_turn_apart(a, b)
     }
 
     type Turn = OneMoveTurn<R::Turn>;

@@ -275,6 +275,13 @@ pub trait Rules {
     /// The position's key for repetition and the transposition table.
     fn hash(&self, pos: &Self::Position) -> u64;
 
+    /// Could one turn without a capture or a pawn move lead from the position hashed `a` to the
+    /// one hashed `b` ([`Rules::hash`])? The search asks it to see a repetition one turn ahead;
+    /// a wrong "yes" costs it only speed, and `false` (the default) is always safe.
+    fn one_turn_apart(&self, _a: u64, _b: u64) -> bool {
+        false
+    }
+
     /// Plies since the last capture or pawn move: no repetition reaches further back.
     fn reversible_plies(&self, pos: &Self::Position) -> u32;
 
@@ -586,6 +593,9 @@ impl Rules for Variant {
     }
     fn hash(&self, pos: &Position) -> u64 {
         pos.hash()
+    }
+    fn one_turn_apart(&self, a: u64, b: u64) -> bool {
+        crate::cycles::one_move_apart(a, b)
     }
     fn reversible_plies(&self, pos: &Position) -> u32 {
         pos.board.halfmove_clock()
@@ -932,6 +942,9 @@ macro_rules! chess_rules_common {
 
         fn hash(&self, pos: &$crate::rules::Position) -> u64 {
             pos.hash()
+        }
+        fn one_turn_apart(&self, a: u64, b: u64) -> bool {
+            $crate::cycles::one_move_apart(a, b)
         }
         fn reversible_plies(&self, pos: &$crate::rules::Position) -> u32 {
             pos.board.halfmove_clock()

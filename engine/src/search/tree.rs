@@ -205,9 +205,10 @@ pub(crate) fn choice_depth(depth: i32, late: bool) -> Option<i32> {
 struct Frame<T> {
     turn: T,
     children: Vec<ChildBounds>,
-    /// The turn starts where the game has stood once already: the table's values of its states
-    /// were stored on other paths, where the repetition beneath them was not one, so they are
-    /// not taken (graph-history interaction: a kept table let a winning side repeat three times).
+    /// The turn starts where the game has stood once already, or one turn from a third
+    /// repetition: the table's values of its states were stored on other paths, where the
+    /// repetition beneath them was not one, so they are not taken (graph-history interaction:
+    /// a kept table let a winning side repeat three times).
     repeated: bool,
 }
 
@@ -326,7 +327,8 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
             return 0;
         }
         let key = self.game.key(state);
-        let seen = if ply > 0 { times_seen(&self.path, key, self.game.reversible_turns(state)) } else { 0 };
+        let reversible = self.game.reversible_turns(state);
+        let seen = if ply > 0 { times_seen(&self.path, key, reversible) } else { 0 };
         if seen >= 2 {
             return 0;
         }
@@ -337,7 +339,7 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
             return self.horizon(state, key, alpha, beta, ply);
         }
         self.begin_turn(state, depth, ply);
-        self.frames[ply].repeated = seen == 1;
+        self.frames[ply].repeated = seen == 1 || (ply > 0 && self.draw_a_turn_away(key, reversible));
         self.path.push(key);
         let value = match self.game.kind_in(state, &self.frames[ply].turn) {
             StateKind::Chance => self.chance(state, key, depth, alpha, beta, ply),
@@ -567,6 +569,17 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
             self.aborted = true;
         }
         v
+    }
+}
+
+impl<G: GameStates, H> Tree<'_, G, H> {
+    /// Could one turn from the turn start keyed `key` reach a third repetition? Those turn starts
+    /// are every second one back (the side to move alternates), among the last `reversible`.
+    fn draw_a_turn_away(&self, key: u64, reversible: u32) -> bool {
+        let window = &self.path[self.path.len().saturating_sub(reversible as usize)..];
+        window.iter().rev().step_by(2).any(|&earlier| {
+            self.game.one_turn_apart(key, earlier) && window.iter().filter(|&&h| h == earlier).count() >= 2
+        })
     }
 }
 
