@@ -28,6 +28,7 @@ pub use square::Square;
 pub mod driver;
 pub mod game;
 pub mod handle;
+pub mod lone_king;
 pub mod micro_game;
 pub mod one_turn;
 pub mod pairing;
