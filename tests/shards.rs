@@ -71,7 +71,7 @@ fn four_shards_of_a_match_merge_into_the_unsharded_match() {
     let mut args: Vec<String> = ["match"].iter().chain(&PLAYERS).chain(&settings).map(|s| s.to_string()).collect();
     args.extend(["--shard".into(), "{}/4".into(), "--pgn".into(), dir.join("s{}.pgn").display().to_string()]);
     under_parallel(&args);
-    let shards = shard_files(&dir, "s");
+    let shards = shard_files(dir, "s");
     let merged =
         alea(&[&["match", "merge", "--json"][..], &shards.iter().map(String::as_str).collect::<Vec<_>>()].concat());
     let (stdout, stderr) = text(&merged);
@@ -282,7 +282,7 @@ fn four_shards_of_a_data_run_merge_into_the_unsharded_run() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).1.contains("cut.data: a game cut off"), "{:?}", text(&out));
     assert_eq!(data_lines(&m3).1.len(), 3, "games 0 and 4, and 1 of shard 1's 1 and 5");
-    let out = alea(&["tune", "merge", "--out", dir.join("m4.data").to_str().unwrap(), &b_pgn(&dir)]);
+    let out = alea(&["tune", "merge", "--out", dir.join("m4.data").to_str().unwrap(), &b_pgn(dir)]);
     assert_eq!(out.status.code(), Some(2), "a match's PGN is no data file");
     assert!(text(&out).1.contains("not an alea datagen file"), "{:?}", text(&out));
 }

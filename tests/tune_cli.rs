@@ -147,7 +147,7 @@ fn datagen_killed_mid_run_resumes_and_fit_and_report_use_its_data() {
         let text = std::fs::read_to_string(report_dir.join(svg)).unwrap();
         assert!(text.starts_with("<svg") && text.contains("<text"), "{svg}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// A variant of several moves a turn trains a network as one of one move does, and plays with it.
@@ -167,7 +167,7 @@ fn a_network_is_trained_for_dicechess3_and_plays_it() {
     train_network(&data, &net, "1", "64");
     assert_eq!(alea_engine::nnue::Network::read(&net).unwrap().variant, "dicechess3");
     plays_with(&net, "dicechess3");
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -236,5 +236,5 @@ fn tune_refuses_bad_input() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
 }

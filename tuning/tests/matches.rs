@@ -75,7 +75,7 @@ fn engines_that_crash_hang_or_cheat_lose_and_the_match_goes_on() {
     let scratch = tempfile::Builder::new().prefix("alea-fakes-").tempdir().unwrap();
     let dir = scratch.path();
     for (name, answer) in [("crasher", "exit 1"), ("hanger", "sleep 600"), ("cheater", "echo bestmove a1a8")] {
-        let fake = || Box::new(fake_engine(&dir, name, answer)) as Box<dyn Player + Send>;
+        let fake = || Box::new(fake_engine(dir, name, answer)) as Box<dyn Player + Send>;
         let random = || Box::new(RandomPlayer { state: 9 }) as Box<dyn Player + Send>;
         let report = run_match(&random, &fake, &config(VariantKind::Freedom, 2), 2, &mut |_| {}).unwrap();
         assert_eq!(report.games(), 4, "{name}");
