@@ -338,8 +338,19 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         if depth <= 0 || ply >= MAX_PLY {
             return self.horizon(state, key, alpha, beta, ply);
         }
+        let repeated = seen == 1 || (ply > 0 && self.draw_a_turn_away(key, reversible));
+        // A value the table holds settles the turn before its table of moves is made (every
+        // outcome's moves: the dearest part of a turn's start). The start is a decision, stored
+        // under its own key, or a roll, under the roll's; only one of the two can be there.
+        if ply > 0 && !repeated {
+            for k in [key, chance_key(key)] {
+                if let Some(v) = self.tt_probe(k).and_then(|hit| hit.cutoff(depth, alpha, beta)) {
+                    return v;
+                }
+            }
+        }
         self.begin_turn(state, depth, ply);
-        self.frames[ply].repeated = seen == 1 || (ply > 0 && self.draw_a_turn_away(key, reversible));
+        self.frames[ply].repeated = repeated;
         self.path.push(key);
         let value = match self.game.kind_in(state, &self.frames[ply].turn) {
             StateKind::Chance => self.chance(state, key, depth, alpha, beta, ply),
