@@ -108,6 +108,50 @@ fn match_games_are_dated() {
     }
 }
 
+/// Each move of a searching player is noted as cutechess-cli notes it, with the score for the
+/// side that moved, the depth and the seconds (`{[%roll 3] +0.35/2 0.004s}`), Alea's in this
+/// process and an engine's process alike (read from its `info` lines); a player that does not
+/// search notes nothing, and the record reads back with the notes as comments.
+#[test]
+fn match_moves_carry_the_search_score_depth_and_time() {
+    let scratch = tempfile::Builder::new().prefix("alea-match-notes-").tempdir().unwrap();
+    let alea = env!("CARGO_BIN_EXE_alea");
+    let note_form = |c: &str| {
+        let (score_depth, secs) = c.split_once(' ').expect("a score and a time");
+        let (score, depth) = score_depth.split_once('/').expect("a score and a depth");
+        let score_ok = score.starts_with(['+', '-'])
+            && (score[1..].strip_prefix('M').is_some_and(|n| n.parse::<u32>().is_ok())
+                || score[1..].split_once('.').is_some_and(|(p, c)| p.parse::<u32>().is_ok() && c.len() == 2));
+        score_ok
+            && depth.parse::<u32>().is_ok()
+            && secs.strip_suffix('s').is_some_and(|t| t.split_once('.').is_some_and(|(_, f)| f.len() == 3))
+    };
+    for (variant, second, second_notes) in
+        [("freedom", format!("cmd={alea} name=proc depth=1"), true), ("classic", "builtin=random".to_string(), false)]
+    {
+        let pgn = scratch.path().join(format!("{variant}.pgn"));
+        let args = ["--engine", "builtin=alea depth=2", "--engine", &second, "--variant", variant, "--pairs", "1"];
+        let (ok, out) = alea_match(&[&args[..], &["--max-plies", "24", "--pgn", pgn.to_str().unwrap()]].concat());
+        assert!(ok, "{out}");
+        let text = std::fs::read_to_string(&pgn).unwrap();
+        for game in text.split("[Event ").filter(|g| !g.trim().is_empty()) {
+            let record = alea_engine::pgn::GameRecord::from_pgn(&format!("[Event {game}")).unwrap();
+            let alea_white = record.tag("White") == Some("alea");
+            let (mut alea_notes, mut other_notes) = (0, 0);
+            for (ply, turn) in record.turns.iter().enumerate() {
+                let by_alea = (ply % 2 == 0) == alea_white;
+                if let Some(c) = &turn.comment {
+                    assert!(note_form(c), "{c:?} in {variant}");
+                    if by_alea { alea_notes += 1 } else { other_notes += 1 }
+                }
+            }
+            // A turn with one allowed move and no choice before the roll is played unsearched.
+            assert!(alea_notes >= 8, "{alea_notes} of Alea's 12 moves noted in {variant}: {game}");
+            assert_eq!(other_notes >= 8, second_notes, "{other_notes} of {second}'s 12 moves noted: {game}");
+        }
+    }
+}
+
 /// Every option says what it is, and the time options their defaults.
 #[test]
 fn help_texts_describe_every_option() {

@@ -32,12 +32,21 @@ fn under_parallel(args: &[String]) {
 }
 
 /// A match file's games as text, each without its Date (two runs may straddle midnight), sorted.
+/// A match file's games, sorted, each without its Date tag and the seconds each move took (the
+/// words of its text, a time `0.051s}` read as `}`): what a run with the same seed repeats.
 fn games_of(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap();
+    let untimed = |w: &str| match w.strip_suffix("s}") {
+        Some(t) if t.parse::<f64>().is_ok() => "}".to_string(),
+        _ => w.to_string(),
+    };
     let mut games: Vec<String> = text
         .split("[Event ")
         .filter(|g| !g.trim().is_empty())
-        .map(|g| g.lines().filter(|l| !l.starts_with("[Date ")).collect::<Vec<_>>().join("\n"))
+        .map(|g| {
+            let kept: Vec<&str> = g.lines().filter(|l| !l.starts_with("[Date ")).collect();
+            kept.join(" ").split_whitespace().map(untimed).collect::<Vec<_>>().join(" ")
+        })
         .collect();
     games.sort();
     games

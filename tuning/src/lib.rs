@@ -12,5 +12,6 @@ pub mod nnue_train;
 pub mod players;
 pub mod referee;
 pub mod report;
+pub mod search_note;
 pub mod shard;
 pub mod sprt;

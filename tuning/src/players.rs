@@ -8,6 +8,8 @@ use alea_engine::params::EvalParams;
 use alea_engine::rules::Roll;
 use alea_engine::search::{SearchOptions, Shared};
 use alea_engine::timeman::Limits;
+
+use crate::search_note::{NoteScore, SearchNote};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
@@ -104,6 +106,12 @@ pub trait Player {
     /// ([`GameHandle::allowed_turns`], [`GameHandle::nth_turn`]): a Gollon roll allows millions.
     fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, Failure>;
 
+    /// What the last search of the turn just played said (its score and depth), for the game's
+    /// record; `None` where the player does not search or did not this turn.
+    fn last_search(&self) -> Option<SearchNote> {
+        None
+    }
+
     /// Before a match: can this player play `game`'s variant at all (an engine that cannot
     /// start, or does not answer the handshake, stops the match before its first game)?
     fn check_ready(&mut self, _game: &GameHandle) -> Result<(), String> {
@@ -127,6 +135,8 @@ pub struct AleaPlayer {
     pub name: String,
     /// The score (centipawns, for the side to move) of its last search, for self-play data.
     pub last_score: Option<i32>,
+    /// The last search of the turn under way, for the game's record.
+    note: Option<SearchNote>,
     /// The transposition table, made at the first search.
     table: Option<Shared>,
 }
@@ -146,6 +156,7 @@ impl AleaPlayer {
             exact_solution: true,
             name: "alea".into(),
             last_score: None,
+            note: None,
             table: None,
         }
     }
@@ -181,14 +192,17 @@ impl AleaPlayer {
                 ..SearchOptions::default()
             },
         };
-        let mut score = None;
+        let (mut score, mut note) = (None, None);
         let shared = self.table.get_or_insert_with(|| Shared::new(alea_engine::tt::DEFAULT_MIB));
         let answer = play_turn(game, request, shared, &mut |_| 0, &mut |event| {
             if let TurnEvent::Searched(result) = event {
                 score = Some(result.score);
+                let score = result.mate.map_or(NoteScore::Cp(result.score), NoteScore::Mate);
+                note = Some(SearchNote { score, depth: result.depth });
             }
         });
         self.last_score = score;
+        self.note = note.or(self.note);
         answer.ok()
     }
 }
@@ -216,6 +230,7 @@ impl Player for AleaPlayer {
         Ok(())
     }
     fn before_roll(&mut self, game: &GameHandle, freedom: &[String]) -> Result<Option<String>, Failure> {
+        self.note = None;
         if freedom.is_empty() {
             return Ok(None);
         }
@@ -228,6 +243,9 @@ impl Player for AleaPlayer {
             return Ok(first());
         }
         Ok(self.think(game, SearchRoot::Rolled(spec.clone())).unwrap_or_else(first))
+    }
+    fn last_search(&self) -> Option<SearchNote> {
+        self.note
     }
 }
 
@@ -344,6 +362,8 @@ pub struct EngineProcess {
     child: Option<(Child, ChildStdin, Receiver<String>)>,
     /// Why the last start could not even spawn the process (the operating system's words).
     spawn_error: Option<String>,
+    /// The last `info` line with a score and a depth this turn, for the game's record.
+    note: Option<SearchNote>,
 }
 
 impl EngineProcess {
@@ -358,6 +378,7 @@ impl EngineProcess {
             clocks: None,
             child: None,
             spawn_error: None,
+            note: None,
         }
     }
 
@@ -416,13 +437,18 @@ impl EngineProcess {
         writeln!(stdin, "{line}").and_then(|()| stdin.flush()).map_err(|_| Failure::Crashed)
     }
 
+    /// Reads lines until one starts with `prefix`, keeping the last search note on the way.
     fn wait_for(&mut self, prefix: &str, patience: Duration) -> Result<String, Failure> {
         let (_, _, rx) = self.child.as_mut().ok_or(Failure::Crashed)?;
         let deadline = std::time::Instant::now() + patience;
         loop {
             match rx.recv_timeout(deadline.saturating_duration_since(std::time::Instant::now())) {
                 Ok(line) if line.starts_with(prefix) => return Ok(line),
-                Ok(_) => {}
+                Ok(line) => {
+                    if let Some(note) = SearchNote::from_info(&line) {
+                        self.note = Some(note);
+                    }
+                }
                 Err(RecvTimeoutError::Timeout) => return Err(Failure::Timeout),
                 Err(RecvTimeoutError::Disconnected) => return Err(Failure::Crashed),
             }
@@ -495,6 +521,7 @@ impl Player for EngineProcess {
     }
 
     fn before_roll(&mut self, game: &GameHandle, freedom: &[String]) -> Result<Option<String>, Failure> {
+        self.note = None;
         if freedom.is_empty() {
             return Ok(None);
         }
@@ -552,6 +579,10 @@ impl Player for EngineProcess {
             }
         };
         Self::pick(game, &word, |t| game.allows(t, roll))
+    }
+
+    fn last_search(&self) -> Option<SearchNote> {
+        self.note
     }
 }
 
