@@ -116,6 +116,19 @@ pub trait GameStates {
         0
     }
 
+    /// Takes rolling out of `choices` (and its slot out of `slots`) where, at this decision of
+    /// `turn`, it is worth no more than the best choice without it whatever the dice (Freedom in
+    /// check: every legal move is free, and a roll only narrows them). Leaving it in is always
+    /// safe, and the default.
+    fn drop_dominated_roll(
+        &self,
+        _state: &Self::State,
+        _turn: &Self::Turn,
+        _choices: &mut ChoiceList<Self::Choice>,
+        _slots: &mut SlotList,
+    ) {
+    }
+
     /// [`GameStates::outcomes`] of a chance state of `turn`, and the outcomes searched as one
     /// (outcomes after which the decisions are alike), heaviest first.
     fn outcomes_in(&self, state: &Self::State, _turn: &Self::Turn, out: &mut OutcomeList, groups: &mut Groups) {
@@ -341,6 +354,26 @@ impl<R: Rules> GameStates for OneMoveStates<'_, R> {
 
     fn shared_children(&self, turn: &Self::Turn) -> usize {
         turn.table.turns.len()
+    }
+
+    /// Rolling is dominated where every turn any roll allows is a move without rolling too (the
+    /// table lists each turn once): each outcome's best is then at most the best free move.
+    fn drop_dominated_roll(
+        &self,
+        state: &Self::State,
+        turn: &Self::Turn,
+        choices: &mut ChoiceList<Self::Choice>,
+        slots: &mut SlotList,
+    ) {
+        let dominated = matches!(state, TurnState::BeforeRoll(_))
+            && !turn.pre.is_empty()
+            && turn.pre.len() == turn.table.turns.len();
+        if let Some(k) = choices.iter().position(|c| *c == Choice::Roll).filter(|_| dominated) {
+            choices.remove(k);
+            if k < slots.len() {
+                slots.remove(k);
+            }
+        }
     }
 
     fn outcomes_in(&self, _: &Self::State, turn: &Self::Turn, out: &mut OutcomeList, groups: &mut Groups) {

@@ -479,6 +479,11 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         let mut choices = ChoiceList::new();
         let mut slots = SlotList::new();
         self.game.choices_in(state, &self.frames[ply].turn, &mut choices, &mut slots);
+        // Below the root, a roll that can only narrow the free choices is not searched (at the
+        // root it is, for the outcome table a player is shown).
+        if ply > 0 {
+            self.game.drop_dominated_roll(state, &self.frames[ply].turn, &mut choices, &mut slots);
+        }
         let mut keys = OrderKeys::new();
         self.hooks.order(&self.game, state, &choices, tt_best, ply, &mut keys);
         // A choice whose child another decision of the turn has shown to be good goes first,
