@@ -80,17 +80,13 @@ mod tests {
     /// the answer worked out square by square.
     fn relocated(a: &crate::Board, b: &crate::Board) -> bool {
         let differ: Vec<Square> = (0..64u8).map(Square::new).filter(|&sq| a.piece_at(sq) != b.piece_at(sq)).collect();
-        a.turn() != b.turn()
-            && differ.len() == 2
-            && ((a.piece_at(differ[0]).is_some()
-                && a.piece_at(differ[1]).is_none()
-                && b.piece_at(differ[0]).is_none()
-                && b.piece_at(differ[1]) == a.piece_at(differ[0]))
-                || (a.piece_at(differ[1]).is_some()
-                    && a.piece_at(differ[0]).is_none()
-                    && b.piece_at(differ[1]).is_none()
-                    && b.piece_at(differ[0]) == a.piece_at(differ[1])))
-            && a.piece_at(differ[0]).or(a.piece_at(differ[1])).is_some_and(|p| p.role != Role::Pawn)
+        let moved = |from: Square, to: Square| {
+            a.piece_at(from).is_some_and(|p| p.role != Role::Pawn)
+                && a.piece_at(to).is_none()
+                && b.piece_at(from).is_none()
+                && b.piece_at(to) == a.piece_at(from)
+        };
+        a.turn() != b.turn() && differ.len() == 2 && (moved(differ[0], differ[1]) || moved(differ[1], differ[0]))
     }
 
     /// Every quiet move of a piece in a middlegame is found one move apart, and pawn moves,

@@ -368,11 +368,10 @@ impl<R: Rules> GameStates for OneMoveStates<'_, R> {
         let dominated = matches!(state, TurnState::BeforeRoll(_))
             && !turn.pre.is_empty()
             && turn.pre.len() == turn.table.turns.len();
+        // `choices_in` gives every choice a slot, the roll too.
         if let Some(k) = choices.iter().position(|c| *c == Choice::Roll).filter(|_| dominated) {
             choices.remove(k);
-            if k < slots.len() {
-                slots.remove(k);
-            }
+            slots.remove(k);
         }
     }
 

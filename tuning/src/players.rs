@@ -2,14 +2,13 @@
 //! and any engine process: one that speaks shared/PROTOCOL.md, or a plain UCI engine that knows no
 //! dice (restricted to the rolled moves with `go searchmoves`).
 
+use crate::search_note::{NoteScore, SearchNote};
 use alea_engine::driver::{TurnEvent, TurnRequest, play_turn};
 use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
 use alea_engine::params::EvalParams;
 use alea_engine::rules::Roll;
 use alea_engine::search::{SearchOptions, Shared};
 use alea_engine::timeman::Limits;
-
-use crate::search_note::{NoteScore, SearchNote};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
