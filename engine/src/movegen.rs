@@ -255,6 +255,44 @@ impl Generator<'_> {
         }
     }
 
+    /// Has a piece of `role` a legal move (castling left out)? Stops at the first it finds,
+    /// so it costs less than listing them where only that is asked.
+    pub fn role_can_move(&self, role: Role) -> bool {
+        if role != Role::King && self.checkers.more_than_one() {
+            return false;
+        }
+        match role {
+            Role::King => {
+                let board = self.board;
+                board.pieces(self.us, Role::King).into_iter().any(|from| {
+                    let mut dests = attacks::king(from) & !board.by_color(self.us);
+                    if self.legality != Legality::Legal {
+                        return dests.any();
+                    }
+                    dests &= !board.pieces(!self.us, Role::King);
+                    let without_king = self.occupied ^ Bitboard::from_square(from);
+                    dests.into_iter().any(|to| board.attackers(to, !self.us, without_king).is_empty())
+                })
+            }
+            Role::Pawn => {
+                // Most often an unpinned pawn can step; otherwise every pawn move is listed.
+                let white = self.us == Color::White;
+                let free = self.board.pieces(self.us, Role::Pawn) & !self.pinned;
+                if (free.shift_rank(white) & !self.occupied & self.targets).any() {
+                    return true;
+                }
+                let mut list = MoveList::new();
+                self.pawn_moves(false, None, &mut list);
+                !list.is_empty()
+            }
+            _ => self
+                .board
+                .pieces(self.us, role)
+                .into_iter()
+                .any(|from| (attacks::piece(role, from, self.occupied) & self.targets & self.pin_mask(from)).any()),
+        }
+    }
+
     /// Appends the castling moves (a king move and a rook move at once).
     pub fn castles(&self, list: &mut MoveList) {
         self.castling_moves(list);
@@ -544,6 +582,40 @@ mod tests {
             }
         }
         assert!(checks > 2000, "{checks} checks compared");
+    }
+
+    /// Whether a role can move agrees with listing its moves, along random games through pins,
+    /// checks (double ones too), en passant and promotions.
+    #[test]
+    fn a_role_can_move_exactly_when_it_has_moves() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(8);
+        let (mut positions, mut unable) = (0, 0);
+        for fen in [
+            crate::bench::KIWIPETE,
+            "r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1",
+            "4k3/8/8/2B1P3/8/2N5/1Q6/R3K2R w KQ - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            for _ in 0..40 {
+                let mut board = Board::from_fen(fen).unwrap();
+                for _ in 0..60 {
+                    let generator = Generator::new(&board, Legality::Legal);
+                    for role in Role::ALL {
+                        let mut list = MoveList::new();
+                        generator.role_moves(role, &mut list);
+                        assert_eq!(generator.role_can_move(role), !list.is_empty(), "{role:?} in {}", board.fen());
+                        unable += usize::from(list.is_empty());
+                    }
+                    positions += 1;
+                    let all = legal_moves(&board);
+                    if all.is_empty() {
+                        break;
+                    }
+                    board.play(all[rng.random_range(0..all.len())]);
+                }
+            }
+        }
+        assert!(positions > 5000 && unable > 2000, "{positions} positions, {unable} roles without a move");
     }
 
     /// The captures generator gives exactly the moves of the full generator that capture or

@@ -47,6 +47,42 @@ fn check_turn_table(
     }
 }
 
+/// The horizon's table (the mover not in check): for every outcome the same captures and
+/// promotions as the rules allow it, and outcomes with equal set keys allowing the same ones.
+fn check_tactical_table(rules: &Variant, pos: &Position, outcomes: &OutcomeList, problems: &mut Vec<String>) {
+    let mut table = TurnTable::new();
+    rules.tactical_table(pos, &mut table);
+    if table.outcomes != *outcomes {
+        problems.push(format!("tactical table outcomes {:?} != {outcomes:?}", table.outcomes));
+        return;
+    }
+    let tactical = |turns: &mut dyn Iterator<Item = Move>| {
+        let list: TurnList<Move> = turns.filter(|&m| pos.board.is_capture(m) || m.promotion_role().is_some()).collect();
+        sorted_uci(rules, &list)
+    };
+    let mut sets = Vec::new();
+    for (i, o) in outcomes.iter().enumerate() {
+        let mut list = TurnList::new();
+        rules.allowed_turns(pos, &o.roll, &mut list);
+        let want = tactical(&mut list.iter().copied());
+        let got = tactical(&mut table.allowed_by(i));
+        if got != want {
+            problems.push(format!("tactical table for roll {}: {got:?} != {want:?}", o.roll));
+        }
+        sets.push(want);
+    }
+    if table.set_keys.len() == outcomes.len() {
+        for i in 0..sets.len() {
+            for j in 0..i {
+                if table.set_keys[i] == table.set_keys[j] && sets[i] != sets[j] {
+                    problems
+                        .push(format!("tactical table keys join rolls {} and {}", outcomes[j].roll, outcomes[i].roll));
+                }
+            }
+        }
+    }
+}
+
 /// Runs every case of one file; returns how many were checked.
 fn check_file(file: &str, kind: VariantKind) -> usize {
     let text = std::fs::read_to_string(data_path(file)).expect("conformance data copied into tests/data");
@@ -118,6 +154,9 @@ fn check_file(file: &str, kind: VariantKind) -> usize {
                 problems.push(format!("turn table outcomes {:?} != {outcomes:?}", table.outcomes));
             }
             check_turn_table(&rules, &pos, &table, &outcomes, &mut problems);
+            if !pos.board.in_check() {
+                check_tactical_table(&rules, &pos, &outcomes, &mut problems);
+            }
         }
         if !problems.is_empty() {
             failures.push(format!("{file}:{} ({}): {}", line_no + 1, pos.board.fen(), problems.join("; ")));
@@ -210,6 +249,9 @@ fn vegas_agrees_with_every_case() {
             let mut table = TurnTable::new();
             rules.turn_table(&pos, &mut table);
             check_turn_table(&rules, &pos, &table, &outcomes, &mut problems);
+            if !pos.board.in_check() {
+                check_tactical_table(&rules, &pos, &outcomes, &mut problems);
+            }
         }
         if !problems.is_empty() {
             failures.push(format!("{at} ({}): {}", pos.board.fen(), problems.join("; ")));

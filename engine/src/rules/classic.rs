@@ -9,7 +9,7 @@ use super::{EndReason, GameEnd, GameResult, OutcomeMask, Position, Rules, TurnLi
 use crate::bench::{BenchCase, BenchSuite, KIWIPETE, QGD, case};
 use crate::board::Board;
 use crate::chessmove::Move;
-use crate::movegen::{Legality, MoveList, generate, has_legal_move, king_captures};
+use crate::movegen::{Generator, Legality, MoveList, generate, has_legal_move, king_captures};
 use crate::params::EvalParams;
 use crate::piece::{Role, RoleSet};
 use crate::values::PieceValues;
@@ -169,6 +169,41 @@ impl Rules for Classic {
         }
         table_by_role(&moves, &by_role, table);
         table.push(Move::NULL, passes);
+    }
+
+    /// Only the captures (of the king too, after a pass in check) and promotions are listed:
+    /// an outcome allows those of its dice's roles.
+    fn tactical_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
+        table.clear();
+        let board = &pos.board;
+        let generator = Generator::new(board, Legality::Legal);
+        let mut captures = MovesByRole::new();
+        for role in Role::ALL {
+            generator.captures(RoleSet::single(role), &mut captures.by_role[role.index()]);
+        }
+        if pos.passed_in_check {
+            let mut kings = MoveList::new();
+            king_captures(board, RoleSet::ALL, &mut kings);
+            for m in kings {
+                let role = board.role_at(m.from()).expect("a capturer");
+                captures.by_role[role.index()].push(m);
+            }
+        }
+        let mut by_role: RoleOutcomes = [0; 6];
+        for (i, outcome) in two_dice().into_iter().enumerate() {
+            let roles = Classic::roles_of(&outcome.roll);
+            // Key: the rolled roles with something to take (none: the outcome stands pat).
+            let mut key = 0u64;
+            for role in Role::ALL.into_iter().filter(|&r| roles.contains(r)) {
+                by_role[role.index()] |= 1 << i;
+                if !captures.by_role[role.index()].is_empty() {
+                    key |= 1 << role.index();
+                }
+            }
+            table.outcomes.push(outcome);
+            table.set_keys.push(key);
+        }
+        table_by_role(&captures, &by_role, table);
     }
 
     fn play(&self, pos: &Position, m: Move) -> Position {

@@ -9,7 +9,9 @@ use super::{EndReason, GameEnd, GameResult, Position, Rules, TurnList, TurnTable
 use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, QGD, case};
 use crate::board::Board;
 use crate::chessmove::Move;
-use crate::movegen::{CheckInfo, Legality, checkmating_move, generate, gives_check, has_legal_move, legal_moves};
+use crate::movegen::{
+    CheckInfo, Generator, Legality, MoveList, checkmating_move, generate, gives_check, has_legal_move, legal_moves,
+};
 use crate::params::EvalParams;
 use crate::piece::{Role, RoleSet};
 use crate::values::PieceValues;
@@ -206,6 +208,44 @@ impl Rules for Freedom {
             table.set_keys.push(own | u64::from(castles) << 6);
         }
         table_by_role(&moves, &by_role, table);
+    }
+
+    /// Only the captures and promotions are listed; which roles can move at all (each face's
+    /// role, or the lowest that can) is asked role by role, stopping at a first move.
+    fn tactical_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
+        table.clear();
+        let board = &pos.board;
+        let generator = Generator::new(board, Legality::Legal);
+        let mut castles = None;
+        let mut can_move = |role: Role| {
+            generator.role_can_move(role)
+                || role == Role::Rook
+                    && !castles
+                        .get_or_insert_with(|| {
+                            let mut list = MoveList::new();
+                            generator.castles(&mut list);
+                            list
+                        })
+                        .is_empty()
+        };
+        // (A king that can castle can also step towards the rook.)
+        let movable: [bool; 6] = Role::ALL.map(&mut can_move);
+        let Some(lowest) = Role::ALL.into_iter().find(|r| movable[r.index()]) else { return };
+        let mut captures = MovesByRole::new();
+        let mut by_role: RoleOutcomes = [0; 6];
+        for (i, outcome) in one_die().into_iter().enumerate() {
+            let rolled = Role::from_face(outcome.roll.faces()[0]).expect("a face");
+            let role = if movable[rolled.index()] { rolled } else { lowest };
+            let list = &mut captures.by_role[role.index()];
+            if by_role[role.index()] == 0 {
+                generator.captures(RoleSet::single(role), list);
+            }
+            by_role[role.index()] |= 1 << i;
+            table.outcomes.push(outcome);
+            // Outcomes whose role has nothing to take all stand pat alike.
+            table.set_keys.push(if list.is_empty() { 0 } else { 1 << role.index() });
+        }
+        table_by_role(&captures, &by_role, table);
     }
 
     fn play(&self, pos: &Position, m: Move) -> Position {

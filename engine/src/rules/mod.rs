@@ -245,6 +245,15 @@ pub trait Rules {
         None
     }
 
+    /// The table the horizon asks for where the mover is not in check: the outcomes and every
+    /// capture and promotion each allows, with the outcomes allowing it; quiet turns may be
+    /// there too (the horizon passes over them). Its `set_keys`, where given, are equal only
+    /// for outcomes allowing the same captures and promotions. The default is the whole table;
+    /// variants override it where listing the quiet turns costs.
+    fn tactical_table(&self, pos: &Self::Position, table: &mut TurnTable<Self::Turn>) {
+        self.turn_table(pos, table);
+    }
+
     /// Fills `table` with the outcomes and, for each turn some outcome allows, the outcomes
     /// allowing it. The caller has checked that the game is not over. The default asks
     /// [`Rules::allowed_turns`] once per outcome; variants override it with one generation.
@@ -575,6 +584,9 @@ impl Rules for Variant {
     }
     fn turn_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
         dispatch!(self, r => r.turn_table(pos, table))
+    }
+    fn tactical_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
+        dispatch!(self, r => r.tactical_table(pos, table))
     }
     fn pre_roll_from_table(&self, pos: &Position, table: &TurnTable<Move>, out: &mut TurnList<Move>) {
         dispatch!(self, r => r.pre_roll_from_table(pos, table, out))

@@ -61,7 +61,13 @@ impl<R: Rules, E: Evaluator<R>> HorizonWorker<'_, R, E> {
     ) -> i32 {
         let mut table = TurnTable::new();
         let mut groups = super::chance::Groups::new();
-        table_and_groups(self.rules, pos, &mut table, &mut groups);
+        if in_check {
+            table_and_groups(self.rules, pos, &mut table, &mut groups);
+        } else {
+            // Standing pat stands for every quiet turn: only captures and promotions are listed.
+            self.rules.tactical_table(pos, &mut table);
+            super::chance::group_outcomes(&table, &mut groups);
+        }
         let mut children: ArrayVec<ChildBounds, { crate::movegen::MAX_MOVES }> =
             table.turns.iter().map(|_| ChildBounds::UNKNOWN).collect();
         // The turns the horizon may look at, best first: captures and promotions, or every turn
