@@ -7,7 +7,7 @@ use super::dice::{Outcome, OutcomeList, Roll, one_die};
 use super::{GameEnd, OutcomeMask, Position, Rules, TurnList, TurnTable, chess_rules_common};
 use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, case};
 use crate::chessmove::Move;
-use crate::movegen::{Legality, MoveList, generate, generate_promotions};
+use crate::movegen::{Generator, Legality, MoveList, generate, generate_promotions};
 use crate::params::EvalParams;
 use crate::piece::{Role, RoleSet};
 use crate::values::PieceValues;
@@ -122,17 +122,7 @@ impl Rules for BrainKing {
         let board = &pos.board;
         let mut moves = MoveList::new();
         generate(board, RoleSet::ALL, Legality::PseudoLegal, &mut moves);
-        // Faces (bit f-1) allowing each move.
-        let faces_of = |m: Move| -> u8 {
-            match m.promotion_role() {
-                Some(p) => 1 | 1 << p.index(),
-                None => {
-                    let role = board.role_at(m.from()).expect("a piece moves");
-                    let castle = if m.is_castle() { 1 << Role::Rook.index() } else { 0 };
-                    1 << role.index() | castle
-                }
-            }
-        };
+        let faces_of = |m: Move| faces_of(board, m);
         let playable = moves.iter().fold(0u8, |acc, &m| acc | faces_of(m));
         // Faces with moves other than castling; a face that only castles allows what the other
         // castling face allows if that one only castles too.
@@ -164,6 +154,54 @@ impl Rules for BrainKing {
         }
     }
 
+    /// Only the captures (the king's too) and promotions are listed; which faces stay in the
+    /// roll (those with a move) is asked piece type by piece type, stopping at a first move.
+    fn tactical_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
+        table.clear();
+        let board = &pos.board;
+        let generator = Generator::new(board, Legality::PseudoLegal);
+        let mut moves = MoveList::new();
+        generator.captures(RoleSet::ALL, &mut moves);
+        let mut playable = moves.iter().fold(0u8, |acc, &m| acc | faces_of(board, m));
+        for role in Role::ALL {
+            if playable >> role.index() & 1 == 0 && generator.role_can_move(role) {
+                playable |= 1 << role.index();
+            }
+        }
+        // A king that can castle can step towards its rook; a rook may have no move but castling.
+        if playable >> Role::Rook.index() & 1 == 0 {
+            let mut castles = MoveList::new();
+            generator.castles(&mut castles);
+            if !castles.is_empty() {
+                playable |= 1 << Role::Rook.index() | 1 << Role::King.index();
+            }
+        }
+        if playable == 0 {
+            table.outcomes.extend(one_die());
+            return;
+        }
+        let mut index = [usize::MAX; 6];
+        let tactical = moves.iter().fold(0u8, |acc, &m| acc | faces_of(board, m));
+        for outcome in one_die() {
+            let f = outcome.roll.faces()[0] as usize - 1;
+            if playable >> f & 1 == 1 {
+                index[f] = table.outcomes.len();
+                table.outcomes.push(outcome);
+                // Faces with nothing to take all stand pat alike.
+                table.set_keys.push(if tactical >> f & 1 == 1 { f as u64 } else { 100 });
+            }
+        }
+        let probability = 1.0 / table.outcomes.len() as f64;
+        for o in table.outcomes.iter_mut() {
+            o.probability = probability;
+        }
+        for &m in &moves {
+            let faces = faces_of(board, m);
+            let mask = (0..6).filter(|f| faces >> f & 1 == 1).fold(0 as OutcomeMask, |acc, f| acc | 1 << index[f]);
+            table.push(m, mask);
+        }
+    }
+
     fn play(&self, pos: &Position, m: Move) -> Position {
         let mut board = pos.board.clone();
         board.play(m);
@@ -172,5 +210,18 @@ impl Rules for BrainKing {
 
     fn end(&self, pos: &Position) -> Option<GameEnd> {
         king_captured(&pos.board).or_else(|| automatic_draw(&pos.board, false))
+    }
+}
+
+/// The faces (bit f-1) allowing a move: its piece's, and a promotion's piece's too (with the
+/// pawn's); castling, the king's and the rook's.
+fn faces_of(board: &crate::board::Board, m: Move) -> u8 {
+    match m.promotion_role() {
+        Some(p) => 1 | 1 << p.index(),
+        None => {
+            let role = board.role_at(m.from()).expect("a piece moves");
+            let castle = if m.is_castle() { 1 << Role::Rook.index() } else { 0 };
+            1 << role.index() | castle
+        }
     }
 }

@@ -11,7 +11,7 @@ use super::dice::{Outcome, OutcomeList, Roll, RollError};
 use super::{EndReason, GameEnd, GameResult, OutcomeMask, Position, Rules, TurnList, TurnTable, chess_rules_common};
 use crate::bench::{BenchCase, BenchSuite, KIWIPETE, QGD, case};
 use crate::chessmove::Move;
-use crate::movegen::{Legality, checkmating_move, generate, has_legal_move};
+use crate::movegen::{Generator, Legality, checkmating_move, generate, has_legal_move};
 use crate::params::EvalParams;
 use crate::piece::{Role, RoleSet};
 use crate::values::PieceValues;
@@ -214,6 +214,44 @@ impl Rules for Vegas {
         }
         table_by_role(&moves, &by_role, table);
         table.push(Move::NULL, passes);
+    }
+
+    /// Only the captures and promotions are listed: an outcome allows those of its two roles,
+    /// every one on "any".
+    fn tactical_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
+        table.clear();
+        self.outcomes(pos, &mut table.outcomes);
+        if table.outcomes.is_empty() {
+            return;
+        }
+        let generator = Generator::new(&pos.board, Legality::Legal);
+        let mut captures = MovesByRole::new();
+        for role in Role::ALL {
+            generator.captures(RoleSet::single(role), &mut captures.by_role[role.index()]);
+        }
+        let mut by_role: RoleOutcomes = [0; 6];
+        for (i, outcome) in table.outcomes.iter().enumerate() {
+            // Key: the rolled roles with something to take (none: the outcome stands pat), or "any".
+            let mut key = 0u64;
+            match roles_of(&outcome.roll) {
+                None => {
+                    for mask in &mut by_role {
+                        *mask |= 1 << i;
+                    }
+                    key = 1 << 7;
+                }
+                Some(roles) => {
+                    for role in Role::ALL.into_iter().filter(|&r| roles.contains(r)) {
+                        by_role[role.index()] |= 1 << i;
+                        if !captures.by_role[role.index()].is_empty() {
+                            key |= 1 << role.index();
+                        }
+                    }
+                }
+            }
+            table.set_keys.push(key);
+        }
+        table_by_role(&captures, &by_role, table);
     }
 
     /// The move, and whether it gave check (the mover's next turn is then without a roll).
