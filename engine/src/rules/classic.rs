@@ -39,6 +39,36 @@ impl Classic {
     }
 }
 
+/// The two dice's outcomes with the roles each allows (a bit per role index) and, per role, the
+/// outcomes allowing it: made once, since a turn table is made at every node of the horizon.
+struct OutcomeRoles {
+    outcomes: OutcomeList,
+    roles: [u8; 21],
+    by_role: RoleOutcomes,
+}
+
+fn outcome_roles() -> &'static OutcomeRoles {
+    static TABLE: std::sync::OnceLock<OutcomeRoles> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let outcomes = two_dice();
+        let mut roles = [0u8; 21];
+        let mut by_role: RoleOutcomes = [0; 6];
+        for (i, outcome) in outcomes.iter().enumerate() {
+            let set = Classic::roles_of(&outcome.roll);
+            for role in Role::ALL.into_iter().filter(|&r| set.contains(r)) {
+                roles[i] |= 1 << role.index();
+                by_role[role.index()] |= 1 << i;
+            }
+        }
+        OutcomeRoles { outcomes, roles, by_role }
+    })
+}
+
+/// The roles (a bit per role index) with a move in `moves`.
+fn roles_with_moves(moves: &MovesByRole) -> u8 {
+    Role::ALL.into_iter().filter(|r| !moves.by_role[r.index()].is_empty()).fold(0, |acc, r| acc | 1 << r.index())
+}
+
 fn has_any_move(pos: &Position) -> bool {
     if has_legal_move(&pos.board) {
         return true;
@@ -143,31 +173,21 @@ impl Rules for Classic {
                 moves.by_role[role.index()].push(m);
             }
         }
-        let mut by_role: RoleOutcomes = [0; 6];
+        let o = outcome_roles();
+        let movable = roles_with_moves(&moves);
+        let castlers = if moves.castles.is_empty() { 0 } else { 1 << Role::King.index() | 1 << Role::Rook.index() };
         let mut passes: OutcomeMask = 0;
-        for (i, outcome) in two_dice().into_iter().enumerate() {
-            let roles = Classic::roles_of(&outcome.roll);
+        table.outcomes.clone_from(&o.outcomes);
+        for (i, &roles) in o.roles.iter().enumerate() {
             // The roles of the roll that can move decide the allowed set (none: a pass).
             // Key: the rolled roles with moves of their own, and whether castling is allowed.
-            let mut key = 0u64;
-            for role in Role::ALL {
-                if roles.contains(role) {
-                    by_role[role.index()] |= 1 << i;
-                    if !moves.by_role[role.index()].is_empty() {
-                        key |= 1 << role.index();
-                    }
-                    if matches!(role, Role::King | Role::Rook) && !moves.castles.is_empty() {
-                        key |= 1 << 6;
-                    }
-                }
-            }
+            let key = u64::from(roles & movable) | u64::from(roles & castlers != 0) << 6;
             if key == 0 {
                 passes |= 1 << i;
             }
-            table.outcomes.push(outcome);
             table.set_keys.push(key);
         }
-        table_by_role(&moves, &by_role, table);
+        table_by_role(&moves, &o.by_role, table);
         table.push(Move::NULL, passes);
     }
 
@@ -189,21 +209,12 @@ impl Rules for Classic {
                 captures.by_role[role.index()].push(m);
             }
         }
-        let mut by_role: RoleOutcomes = [0; 6];
-        for (i, outcome) in two_dice().into_iter().enumerate() {
-            let roles = Classic::roles_of(&outcome.roll);
-            // Key: the rolled roles with something to take (none: the outcome stands pat).
-            let mut key = 0u64;
-            for role in Role::ALL.into_iter().filter(|&r| roles.contains(r)) {
-                by_role[role.index()] |= 1 << i;
-                if !captures.by_role[role.index()].is_empty() {
-                    key |= 1 << role.index();
-                }
-            }
-            table.outcomes.push(outcome);
-            table.set_keys.push(key);
-        }
-        table_by_role(&captures, &by_role, table);
+        let o = outcome_roles();
+        let capturing = roles_with_moves(&captures);
+        table.outcomes.clone_from(&o.outcomes);
+        // Key: the rolled roles with something to take (none: the outcome stands pat).
+        table.set_keys.extend(o.roles.iter().map(|&roles| u64::from(roles & capturing)));
+        table_by_role(&captures, &o.by_role, table);
     }
 
     fn play(&self, pos: &Position, m: Move) -> Position {

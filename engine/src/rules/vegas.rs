@@ -46,6 +46,44 @@ impl Vegas {
     }
 }
 
+/// The 36 outcomes with the roles each allows (a bit per role index; `None`: "any") and, per
+/// role, the outcomes allowing it ("any" allows every role): made once, since a turn table is
+/// made at every node of the horizon.
+struct OutcomeRoles {
+    outcomes: OutcomeList,
+    roles: [Option<u8>; 36],
+    by_role: RoleOutcomes,
+}
+
+fn outcome_roles() -> &'static OutcomeRoles {
+    static TABLE: std::sync::OnceLock<OutcomeRoles> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut outcomes = OutcomeList::new();
+        let mut roles = [None; 36];
+        let mut by_role: RoleOutcomes = [0; 6];
+        for a in 1..=6 {
+            for b in 1..=6 {
+                let roll = Roll::ordered(&[a, b]).expect("faces 1..6");
+                let i = outcomes.len();
+                let set = roles_of(&roll);
+                roles[i] = set.map(|set| {
+                    Role::ALL.into_iter().filter(|&r| set.contains(r)).fold(0u8, |acc, r| acc | 1 << r.index())
+                });
+                for role in Role::ALL.into_iter().filter(|&r| set.is_none_or(|set| set.contains(r))) {
+                    by_role[role.index()] |= 1 << i;
+                }
+                outcomes.push(Outcome { roll, probability: 1.0 / 36.0, weight: 1 });
+            }
+        }
+        OutcomeRoles { outcomes, roles, by_role }
+    })
+}
+
+/// The roles (a bit per role index) with a move in `moves`.
+fn roles_with_moves(moves: &MovesByRole) -> u8 {
+    Role::ALL.into_iter().filter(|r| !moves.by_role[r.index()].is_empty()).fold(0, |acc, r| acc | 1 << r.index())
+}
+
 fn pass_if_empty(out: &mut TurnList<Move>) {
     if out.is_empty() {
         out.push(Move::NULL);
@@ -148,12 +186,7 @@ impl Rules for Vegas {
         if Vegas::rolls_not(pos) || self.end(pos).is_some() {
             return;
         }
-        for a in 1..=6 {
-            for b in 1..=6 {
-                let roll = Roll::ordered(&[a, b]).expect("faces 1..6");
-                out.push(Outcome { roll, probability: 1.0 / 36.0, weight: 1 });
-            }
-        }
+        out.clone_from(&outcome_roles().outcomes);
     }
 
     fn allowed_turns(&self, pos: &Position, roll: &Roll, out: &mut TurnList<Move>) {
@@ -174,54 +207,39 @@ impl Rules for Vegas {
 
     /// One generation of every move; an outcome allows the moves of its two roles (castling as a
     /// king and a rook move), every move and the pass on "any", and a pass where nothing moves.
+    /// (The caller has checked that the game is on.)
     fn turn_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
         table.clear();
-        self.outcomes(pos, &mut table.outcomes);
-        if table.outcomes.is_empty() {
+        if Vegas::rolls_not(pos) {
             return;
         }
         let mut moves = MovesByRole::new();
         moves.generate(&pos.board, Legality::Legal);
-        let mut by_role: RoleOutcomes = [0; 6];
+        let o = outcome_roles();
+        let movable = roles_with_moves(&moves);
+        let castlers = if moves.castles.is_empty() { 0 } else { 1 << Role::King.index() | 1 << Role::Rook.index() };
         let mut passes: OutcomeMask = 0;
-        for (i, outcome) in table.outcomes.iter().enumerate() {
+        table.outcomes.clone_from(&o.outcomes);
+        for (i, roles) in o.roles.iter().enumerate() {
             // Key: the rolled roles with moves of their own, castling, and "any".
-            let mut key = 0u64;
-            match roles_of(&outcome.roll) {
-                None => {
-                    for mask in &mut by_role {
-                        *mask |= 1 << i;
-                    }
-                    passes |= 1 << i;
-                    key = 1 << 7;
-                }
-                Some(roles) => {
-                    for role in Role::ALL.into_iter().filter(|&r| roles.contains(r)) {
-                        by_role[role.index()] |= 1 << i;
-                        if !moves.by_role[role.index()].is_empty() {
-                            key |= 1 << role.index();
-                        }
-                        if matches!(role, Role::King | Role::Rook) && !moves.castles.is_empty() {
-                            key |= 1 << 6;
-                        }
-                    }
-                    if key == 0 {
-                        passes |= 1 << i;
-                    }
-                }
+            let key = match *roles {
+                None => 1 << 7,
+                Some(roles) => u64::from(roles & movable) | u64::from(roles & castlers != 0) << 6,
+            };
+            if key == 0 || roles.is_none() {
+                passes |= 1 << i;
             }
             table.set_keys.push(key);
         }
-        table_by_role(&moves, &by_role, table);
+        table_by_role(&moves, &o.by_role, table);
         table.push(Move::NULL, passes);
     }
 
     /// Only the captures and promotions are listed: an outcome allows those of its two roles,
-    /// every one on "any".
+    /// every one on "any". (The caller has checked that the game is on.)
     fn tactical_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
         table.clear();
-        self.outcomes(pos, &mut table.outcomes);
-        if table.outcomes.is_empty() {
+        if Vegas::rolls_not(pos) {
             return;
         }
         let generator = Generator::new(&pos.board, Legality::Legal);
@@ -229,29 +247,15 @@ impl Rules for Vegas {
         for role in Role::ALL {
             generator.captures(RoleSet::single(role), &mut captures.by_role[role.index()]);
         }
-        let mut by_role: RoleOutcomes = [0; 6];
-        for (i, outcome) in table.outcomes.iter().enumerate() {
-            // Key: the rolled roles with something to take (none: the outcome stands pat), or "any".
-            let mut key = 0u64;
-            match roles_of(&outcome.roll) {
-                None => {
-                    for mask in &mut by_role {
-                        *mask |= 1 << i;
-                    }
-                    key = 1 << 7;
-                }
-                Some(roles) => {
-                    for role in Role::ALL.into_iter().filter(|&r| roles.contains(r)) {
-                        by_role[role.index()] |= 1 << i;
-                        if !captures.by_role[role.index()].is_empty() {
-                            key |= 1 << role.index();
-                        }
-                    }
-                }
-            }
-            table.set_keys.push(key);
-        }
-        table_by_role(&captures, &by_role, table);
+        let o = outcome_roles();
+        let capturing = roles_with_moves(&captures);
+        table.outcomes.clone_from(&o.outcomes);
+        // Key: the rolled roles with something to take (none: the outcome stands pat), or "any".
+        table.set_keys.extend(o.roles.iter().map(|roles| match *roles {
+            None => 1 << 7,
+            Some(roles) => u64::from(roles & capturing),
+        }));
+        table_by_role(&captures, &o.by_role, table);
     }
 
     /// The move, and whether it gave check (the mover's next turn is then without a roll).
