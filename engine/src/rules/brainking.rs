@@ -3,7 +3,7 @@
 //! the face of the piece it becomes.
 
 use super::common::{automatic_draw, king_captured, no_recapture};
-use super::dice::{Outcome, OutcomeList, Roll, one_die};
+use super::dice::{Outcome, OutcomeList, Roll, dice_outcomes, one_die};
 use super::{GameEnd, OutcomeMask, Position, Rules, TurnList, TurnTable, chess_rules_common};
 use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, case};
 use crate::chessmove::Move;
@@ -86,7 +86,7 @@ impl Rules for BrainKing {
             return;
         }
         let mut list = TurnList::new();
-        for outcome in one_die() {
+        for &outcome in dice_outcomes(1) {
             list.clear();
             BrainKing::moves_for_face(pos, outcome.roll.faces()[0], &mut list);
             if !list.is_empty() {
@@ -128,13 +128,13 @@ impl Rules for BrainKing {
         // castling face allows if that one only castles too.
         let own = moves.iter().filter(|m| !m.is_castle()).fold(0u8, |acc, &m| acc | faces_of(m));
         if playable == 0 {
-            table.outcomes.extend(one_die());
+            table.outcomes.clone_from(dice_outcomes(1));
             table.push(Move::NULL, table.all_outcomes());
             return;
         }
         // Outcome index of each playable face.
         let mut index = [usize::MAX; 6];
-        for outcome in one_die() {
+        for &outcome in dice_outcomes(1) {
             let f = outcome.roll.faces()[0] as usize - 1;
             if playable >> f & 1 == 1 {
                 index[f] = table.outcomes.len();
@@ -177,12 +177,12 @@ impl Rules for BrainKing {
             }
         }
         if playable == 0 {
-            table.outcomes.extend(one_die());
+            table.outcomes.clone_from(dice_outcomes(1));
             return;
         }
         let mut index = [usize::MAX; 6];
         let tactical = moves.iter().fold(0u8, |acc, &m| acc | faces_of(board, m));
-        for outcome in one_die() {
+        for &outcome in dice_outcomes(1) {
             let f = outcome.roll.faces()[0] as usize - 1;
             if playable >> f & 1 == 1 {
                 index[f] = table.outcomes.len();

@@ -163,10 +163,15 @@ pub fn two_dice() -> OutcomeList {
 /// `n` fair dice (1 to [`MAX_DICE`]) as multisets of faces, ascending: each multiset weighs its
 /// number of orderings out of `6^n` (three dice: 56 outcomes, `1 1 1` 1/216, `1 2 3` 6/216).
 pub fn fair_dice(n: usize) -> OutcomeList {
+    dice_outcomes(n).clone()
+}
+
+/// The outcomes of `n` fair dice as [`fair_dice`] gives them, made once per number of dice and
+/// lent, not copied: a search asks at every chance node.
+pub fn dice_outcomes(n: usize) -> &'static OutcomeList {
     assert!((1..=MAX_DICE).contains(&n), "1 to {MAX_DICE} dice");
-    // Made once per number of dice: a search asks at every chance node.
     static LISTS: [std::sync::OnceLock<OutcomeList>; MAX_DICE] = [const { std::sync::OnceLock::new() }; MAX_DICE];
-    LISTS[n - 1].get_or_init(|| enumerate_dice(n)).clone()
+    LISTS[n - 1].get_or_init(|| enumerate_dice(n))
 }
 
 fn enumerate_dice(n: usize) -> OutcomeList {

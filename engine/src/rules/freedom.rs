@@ -4,7 +4,7 @@
 use super::common::{
     MovesByRole, RoleOutcomes, automatic_draw, off_turn_side_not_in_check, one_king_each, table_by_role,
 };
-use super::dice::{OutcomeList, Roll, one_die};
+use super::dice::{OutcomeList, Roll, dice_outcomes, one_die};
 use super::{EndReason, GameEnd, GameResult, Position, Rules, TurnList, TurnTable, chess_rules_common};
 use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, QGD, case};
 use crate::board::Board;
@@ -196,11 +196,11 @@ impl Rules for Freedom {
         moves.generate(&pos.board, Legality::Legal);
         let Some(lowest) = Role::ALL.into_iter().find(|&r| moves.can_move(r)) else { return };
         let mut by_role: RoleOutcomes = [0; 6];
-        for (i, outcome) in one_die().into_iter().enumerate() {
+        for (i, outcome) in dice_outcomes(1).iter().enumerate() {
             let rolled = Role::from_face(outcome.roll.faces()[0]).expect("a face");
             let role = if moves.can_move(rolled) { rolled } else { lowest };
             by_role[role.index()] |= 1 << i;
-            table.outcomes.push(outcome);
+            table.outcomes.push(*outcome);
             // The set is the role's own moves, plus castling for a king or rook: a role that
             // only castles allows the same set as the other castling role.
             let own = if moves.by_role[role.index()].is_empty() { 0 } else { 1 << role.index() };
@@ -233,7 +233,7 @@ impl Rules for Freedom {
         let Some(lowest) = Role::ALL.into_iter().find(|r| movable[r.index()]) else { return };
         let mut captures = MovesByRole::new();
         let mut by_role: RoleOutcomes = [0; 6];
-        for (i, outcome) in one_die().into_iter().enumerate() {
+        for (i, outcome) in dice_outcomes(1).iter().enumerate() {
             let rolled = Role::from_face(outcome.roll.faces()[0]).expect("a face");
             let role = if movable[rolled.index()] { rolled } else { lowest };
             let list = &mut captures.by_role[role.index()];
@@ -241,7 +241,7 @@ impl Rules for Freedom {
                 generator.captures(RoleSet::single(role), list);
             }
             by_role[role.index()] |= 1 << i;
-            table.outcomes.push(outcome);
+            table.outcomes.push(*outcome);
             // Outcomes whose role has nothing to take all stand pat alike.
             table.set_keys.push(if list.is_empty() { 0 } else { 1 << role.index() });
         }
