@@ -118,51 +118,28 @@ impl Rules for BrainKing {
 
     /// One generation of every pseudo-legal move; faces with no move drop out of the roll.
     fn turn_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
-        table.clear();
         let board = &pos.board;
         let mut moves = MoveList::new();
         generate(board, RoleSet::ALL, Legality::PseudoLegal, &mut moves);
-        let faces_of = |m: Move| faces_of(board, m);
-        let playable = moves.iter().fold(0u8, |acc, &m| acc | faces_of(m));
+        let playable = moves.iter().fold(0u8, |acc, &m| acc | faces_of(board, m));
         // Faces with moves other than castling; a face that only castles allows what the other
         // castling face allows if that one only castles too.
-        let own = moves.iter().filter(|m| !m.is_castle()).fold(0u8, |acc, &m| acc | faces_of(m));
+        let own = moves.iter().filter(|m| !m.is_castle()).fold(0u8, |acc, &m| acc | faces_of(board, m));
+        fill_table(board, &moves, playable, own, table);
         if playable == 0 {
-            table.outcomes.clone_from(dice_outcomes(1));
             table.push(Move::NULL, table.all_outcomes());
-            return;
-        }
-        // Outcome index of each playable face.
-        let mut index = [usize::MAX; 6];
-        for &outcome in dice_outcomes(1) {
-            let f = outcome.roll.faces()[0] as usize - 1;
-            if playable >> f & 1 == 1 {
-                index[f] = table.outcomes.len();
-                table.outcomes.push(outcome);
-                // Faces' own moves never overlap (each is its role's, or its promotions).
-                table.set_keys.push(if own >> f & 1 == 1 { f as u64 } else { 100 });
-            }
-        }
-        let probability = 1.0 / table.outcomes.len() as f64;
-        for o in table.outcomes.iter_mut() {
-            o.probability = probability;
-        }
-        for &m in &moves {
-            let faces = faces_of(m);
-            let mask = (0..6).filter(|f| faces >> f & 1 == 1).fold(0 as OutcomeMask, |acc, f| acc | 1 << index[f]);
-            table.push(m, mask);
         }
     }
 
     /// Only the captures (the king's too) and promotions are listed; which faces stay in the
     /// roll (those with a move) is asked piece type by piece type, stopping at a first move.
     fn tactical_table(&self, pos: &Position, table: &mut TurnTable<Move>) {
-        table.clear();
         let board = &pos.board;
         let generator = Generator::new(board, Legality::PseudoLegal);
         let mut moves = MoveList::new();
         generator.captures(RoleSet::ALL, &mut moves);
-        let mut playable = moves.iter().fold(0u8, |acc, &m| acc | faces_of(board, m));
+        let tactical = moves.iter().fold(0u8, |acc, &m| acc | faces_of(board, m));
+        let mut playable = tactical;
         for role in Role::ALL {
             if playable >> role.index() & 1 == 0 && generator.role_can_move(role) {
                 playable |= 1 << role.index();
@@ -176,30 +153,8 @@ impl Rules for BrainKing {
                 playable |= 1 << Role::Rook.index() | 1 << Role::King.index();
             }
         }
-        if playable == 0 {
-            table.outcomes.clone_from(dice_outcomes(1));
-            return;
-        }
-        let mut index = [usize::MAX; 6];
-        let tactical = moves.iter().fold(0u8, |acc, &m| acc | faces_of(board, m));
-        for &outcome in dice_outcomes(1) {
-            let f = outcome.roll.faces()[0] as usize - 1;
-            if playable >> f & 1 == 1 {
-                index[f] = table.outcomes.len();
-                table.outcomes.push(outcome);
-                // Faces with nothing to take all stand pat alike.
-                table.set_keys.push(if tactical >> f & 1 == 1 { f as u64 } else { 100 });
-            }
-        }
-        let probability = 1.0 / table.outcomes.len() as f64;
-        for o in table.outcomes.iter_mut() {
-            o.probability = probability;
-        }
-        for &m in &moves {
-            let faces = faces_of(board, m);
-            let mask = (0..6).filter(|f| faces >> f & 1 == 1).fold(0 as OutcomeMask, |acc, f| acc | 1 << index[f]);
-            table.push(m, mask);
-        }
+        // Faces with nothing to take all stand pat alike.
+        fill_table(board, &moves, playable, tactical, table);
     }
 
     fn play(&self, pos: &Position, m: Move) -> Position {
@@ -210,6 +165,34 @@ impl Rules for BrainKing {
 
     fn end(&self, pos: &Position) -> Option<GameEnd> {
         king_captured(&pos.board).or_else(|| automatic_draw(&pos.board, false))
+    }
+}
+
+/// Fills `table` with the outcomes of the `playable` faces (bit f-1; none: all six, each then
+/// passing) and `moves`, each allowed by its faces. Outcomes get a set key of their own where
+/// their face is in `keyed` (faces' moves never overlap: each is its role's, or its promotions),
+/// and one key shared by the rest.
+fn fill_table(board: &crate::board::Board, moves: &MoveList, playable: u8, keyed: u8, table: &mut TurnTable<Move>) {
+    table.clear();
+    let playable = if playable == 0 { 0b11_1111 } else { playable };
+    // Outcome index of each playable face.
+    let mut index = [usize::MAX; 6];
+    for &outcome in dice_outcomes(1) {
+        let f = outcome.roll.faces()[0] as usize - 1;
+        if playable >> f & 1 == 1 {
+            index[f] = table.outcomes.len();
+            table.outcomes.push(outcome);
+            table.set_keys.push(if keyed >> f & 1 == 1 { f as u64 } else { 100 });
+        }
+    }
+    let probability = 1.0 / table.outcomes.len() as f64;
+    for o in table.outcomes.iter_mut() {
+        o.probability = probability;
+    }
+    for &m in moves {
+        let faces = faces_of(board, m);
+        let mask = (0..6).filter(|f| faces >> f & 1 == 1).fold(0 as OutcomeMask, |acc, f| acc | 1 << index[f]);
+        table.push(m, mask);
     }
 }
 

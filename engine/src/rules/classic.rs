@@ -64,9 +64,16 @@ fn outcome_roles() -> &'static OutcomeRoles {
     })
 }
 
-/// The roles (a bit per role index) with a move in `moves`.
-fn roles_with_moves(moves: &MovesByRole) -> u8 {
-    Role::ALL.into_iter().filter(|r| !moves.by_role[r.index()].is_empty()).fold(0, |acc, r| acc | 1 << r.index())
+/// After a pass in check, the king captures, each with its capturer's role.
+fn add_king_captures(pos: &Position, moves: &mut MovesByRole) {
+    if pos.passed_in_check {
+        let mut captures = MoveList::new();
+        king_captures(&pos.board, RoleSet::ALL, &mut captures);
+        for m in captures {
+            let role = pos.board.role_at(m.from()).expect("a capturer");
+            moves.by_role[role.index()].push(m);
+        }
+    }
 }
 
 fn has_any_move(pos: &Position) -> bool {
@@ -165,16 +172,9 @@ impl Rules for Classic {
         let board = &pos.board;
         let mut moves = MovesByRole::new();
         moves.generate(board, Legality::Legal);
-        if pos.passed_in_check {
-            let mut captures = MoveList::new();
-            king_captures(board, RoleSet::ALL, &mut captures);
-            for m in captures {
-                let role = board.role_at(m.from()).expect("a capturer");
-                moves.by_role[role.index()].push(m);
-            }
-        }
+        add_king_captures(pos, &mut moves);
         let o = outcome_roles();
-        let movable = roles_with_moves(&moves);
+        let movable = moves.roles_with_moves();
         let castlers = if moves.castles.is_empty() { 0 } else { 1 << Role::King.index() | 1 << Role::Rook.index() };
         let mut passes: OutcomeMask = 0;
         table.outcomes.clone_from(&o.outcomes);
@@ -201,16 +201,9 @@ impl Rules for Classic {
         for role in Role::ALL {
             generator.captures(RoleSet::single(role), &mut captures.by_role[role.index()]);
         }
-        if pos.passed_in_check {
-            let mut kings = MoveList::new();
-            king_captures(board, RoleSet::ALL, &mut kings);
-            for m in kings {
-                let role = board.role_at(m.from()).expect("a capturer");
-                captures.by_role[role.index()].push(m);
-            }
-        }
+        add_king_captures(pos, &mut captures);
         let o = outcome_roles();
-        let capturing = roles_with_moves(&captures);
+        let capturing = captures.roles_with_moves();
         table.outcomes.clone_from(&o.outcomes);
         // Key: the rolled roles with something to take (none: the outcome stands pat).
         table.set_keys.extend(o.roles.iter().map(|&roles| u64::from(roles & capturing)));

@@ -924,6 +924,14 @@ pub(crate) mod common {
             generator.castles(&mut self.castles);
         }
 
+        /// The roles with a move in the lists (castling left out), a bit per role index.
+        pub fn roles_with_moves(&self) -> u8 {
+            crate::piece::Role::ALL
+                .into_iter()
+                .filter(|r| !self.by_role[r.index()].is_empty())
+                .fold(0, |acc, r| acc | 1 << r.index())
+        }
+
         /// Can `role` move (castling counts for king and rook)?
         pub fn can_move(&self, role: crate::piece::Role) -> bool {
             use crate::piece::Role;

@@ -79,11 +79,6 @@ fn outcome_roles() -> &'static OutcomeRoles {
     })
 }
 
-/// The roles (a bit per role index) with a move in `moves`.
-fn roles_with_moves(moves: &MovesByRole) -> u8 {
-    Role::ALL.into_iter().filter(|r| !moves.by_role[r.index()].is_empty()).fold(0, |acc, r| acc | 1 << r.index())
-}
-
 fn pass_if_empty(out: &mut TurnList<Move>) {
     if out.is_empty() {
         out.push(Move::NULL);
@@ -216,7 +211,7 @@ impl Rules for Vegas {
         let mut moves = MovesByRole::new();
         moves.generate(&pos.board, Legality::Legal);
         let o = outcome_roles();
-        let movable = roles_with_moves(&moves);
+        let movable = moves.roles_with_moves();
         let castlers = if moves.castles.is_empty() { 0 } else { 1 << Role::King.index() | 1 << Role::Rook.index() };
         let mut passes: OutcomeMask = 0;
         table.outcomes.clone_from(&o.outcomes);
@@ -248,7 +243,7 @@ impl Rules for Vegas {
             generator.captures(RoleSet::single(role), &mut captures.by_role[role.index()]);
         }
         let o = outcome_roles();
-        let capturing = roles_with_moves(&captures);
+        let capturing = captures.roles_with_moves();
         table.outcomes.clone_from(&o.outcomes);
         // Key: the rolled roles with something to take (none: the outcome stands pat), or "any".
         table.set_keys.extend(o.roles.iter().map(|roles| match *roles {
