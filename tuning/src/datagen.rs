@@ -355,6 +355,7 @@ pub fn run_datagen(
     let mut done = BTreeSet::new();
     let mut file = if resume && path.exists() {
         let mut file = OpenOptions::new().read(true).write(true).open(path).map_err(|e| format!("{shown}: {e}"))?;
+        hold(&file, &shown)?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(|e| format!("{shown}: {e}"))?;
         let found = layout(&bytes).map_err(|e| format!("{shown}: {e}"))?;
@@ -374,6 +375,7 @@ pub fn run_datagen(
             return Err(format!("{shown} exists: pass --resume to continue it, or choose another file"));
         }
         let mut file = File::create(path).map_err(|e| format!("{shown}: {e}"))?;
+        hold(&file, &shown)?;
         file.write_all(&encode_header(&config.header())).map_err(|e| format!("{shown}: {e}"))?;
         file
     };
@@ -411,6 +413,15 @@ pub fn run_datagen(
         return Err(e);
     }
     Ok(todo.len() as u64)
+}
+
+/// Takes the file for this run alone (an advisory lock, released when the file closes): a second
+/// run resuming the same file would write its games over this one's, each from its own offset.
+fn hold(file: &File, shown: &std::path::Display<'_>) -> Result<(), String> {
+    file.try_lock().map_err(|e| match e {
+        std::fs::TryLockError::WouldBlock => format!("{shown} is being written by another run; stop that one first"),
+        std::fs::TryLockError::Error(e) => format!("{shown}: {e}"),
+    })
 }
 
 /// Data files of one run's shards merged into one.

@@ -192,6 +192,14 @@ fn datagen_resumes_after_a_cut_without_duplicating_games() {
     assert!(agree * 2 > decided, "{agree} of {decided}");
     // A second run without --resume refuses to touch the file.
     assert!(run_datagen(&config, &whole, false, 1, &|_, _| {}).is_err());
+    // Nor does a resume while another run holds the file (two would write over each other).
+    {
+        let held = std::fs::OpenOptions::new().read(true).write(true).open(&whole).unwrap();
+        held.lock().unwrap();
+        let refused = run_datagen(&config, &whole, true, 1, &|_, _| {}).unwrap_err();
+        assert!(refused.contains("another run"), "{refused}");
+        assert_eq!(std::fs::read(&whole).unwrap(), bytes, "the held file is unchanged");
+    }
     // Another header is refused on resume.
     let other = DatagenConfig { seed: 4, ..config.clone() };
     assert!(run_datagen(&other, &whole, true, 1, &|_, _| {}).is_err());
