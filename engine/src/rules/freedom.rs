@@ -216,20 +216,15 @@ impl Rules for Freedom {
         table.clear();
         let board = &pos.board;
         let generator = Generator::new(board, Legality::Legal);
-        let mut castles = None;
-        let mut can_move = |role: Role| {
+        // A king that can castle can also step towards the rook; a rook may only castle.
+        let movable: [bool; 6] = Role::ALL.map(|role| {
             generator.role_can_move(role)
-                || role == Role::Rook
-                    && !castles
-                        .get_or_insert_with(|| {
-                            let mut list = MoveList::new();
-                            generator.castles(&mut list);
-                            list
-                        })
-                        .is_empty()
-        };
-        // (A king that can castle can also step towards the rook.)
-        let movable: [bool; 6] = Role::ALL.map(&mut can_move);
+                || role == Role::Rook && {
+                    let mut castles = MoveList::new();
+                    generator.castles(&mut castles);
+                    !castles.is_empty()
+                }
+        });
         let Some(lowest) = Role::ALL.into_iter().find(|r| movable[r.index()]) else { return };
         let mut captures = MovesByRole::new();
         let mut by_role: RoleOutcomes = [0; 6];
