@@ -467,7 +467,7 @@ pub fn checking_moves(board: &Board, list: &mut MoveList) {
         generator.king_moves(&mut others);
     }
     generator.castling_moves(&mut others);
-    for m in others {
+    for &m in others.iter() {
         let role = if m.is_castle() { Role::King } else { board.role_at(m.from()).expect("a piece moves") };
         if info.gives_check(board, m, role) {
             list.push(m);
@@ -479,11 +479,22 @@ pub fn checking_moves(board: &Board, list: &mut MoveList) {
 pub fn checkmating_move(board: &Board) -> Option<Move> {
     let mut checks = MoveList::new();
     checking_moves(board, &mut checks);
-    checks.into_iter().find(|&m| {
+    checks.iter().copied().find(|&m| {
         let mut after = board.clone();
         after.play(m);
-        !has_legal_move(&after)
+        // Most checks leave the king a square to step to: that is asked first, without the
+        // pins and check masks of a full generator.
+        !king_can_step(&after) && !has_legal_move(&after)
     })
+}
+
+/// Can the side to move's king step to a square no enemy piece attacks (castling aside)?
+fn king_can_step(board: &Board) -> bool {
+    let us = board.turn();
+    let Some(king) = board.king(us) else { return false };
+    let without_king = board.occupied() ^ Bitboard::from_square(king);
+    let dests = attacks::king(king) & !board.by_color(us) & !board.pieces(!us, Role::King);
+    dests.into_iter().any(|to| board.attackers(to, !us, without_king).is_empty())
 }
 
 /// All legal chess moves.
@@ -582,6 +593,49 @@ mod tests {
             }
         }
         assert!(checks > 2000, "{checks} checks compared");
+    }
+
+    /// The free-mate search finds a mate exactly when some legal move mates, and the king-step
+    /// test agrees with the king's listed steps, along random games through mating nets.
+    #[test]
+    fn a_mate_is_found_exactly_when_one_exists() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+        let (mut mates, mut steps_compared) = (0, 0);
+        for fen in [
+            crate::bench::KIWIPETE,
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3",
+            "6k1/5ppp/8/8/8/8/5PPP/R1R3K1 w - - 0 1",
+            "2kr3r/ppp2ppp/8/8/1n6/8/PPP2PPP/2KR1B1R w - - 0 1",
+        ] {
+            for _ in 0..40 {
+                let mut board = Board::from_fen(fen).unwrap();
+                for _ in 0..60 {
+                    let all = legal_moves(&board);
+                    let mating: Vec<Move> = all
+                        .iter()
+                        .copied()
+                        .filter(|&m| {
+                            let mut after = board.clone();
+                            after.play(m);
+                            after.in_check() && legal_moves(&after).is_empty()
+                        })
+                        .collect();
+                    match checkmating_move(&board) {
+                        Some(m) => assert!(mating.contains(&m), "{} does not mate in {}", m.to_uci(false), board.fen()),
+                        None => assert!(mating.is_empty(), "a mate missed in {}", board.fen()),
+                    }
+                    mates += usize::from(!mating.is_empty());
+                    let king_steps = all.iter().any(|m| !m.is_castle() && board.role_at(m.from()) == Some(Role::King));
+                    assert_eq!(king_can_step(&board), king_steps, "in {}", board.fen());
+                    steps_compared += 1;
+                    if all.is_empty() {
+                        break;
+                    }
+                    board.play(all[rng.random_range(0..all.len())]);
+                }
+            }
+        }
+        assert!(mates > 100 && steps_compared > 5000, "{mates} positions with a mate, {steps_compared} compared");
     }
 
     /// Whether a role can move agrees with listing its moves, along random games through pins,
