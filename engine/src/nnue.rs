@@ -33,8 +33,11 @@ const VERSION: u32 = 1;
 
 /// The networks variants have adopted (each won its SPRT against the variant's tables at equal
 /// time; the README gives the data, the training and the match), embedded in the binary.
-const ADOPTED: &[(&str, &[u8])] =
-    &[("freedom", include_bytes!("../data/freedom.nnue")), ("brainking", include_bytes!("../data/brainking.nnue"))];
+const ADOPTED: &[(&str, &[u8])] = &[
+    ("freedom", include_bytes!("../data/freedom.nnue")),
+    ("classic", include_bytes!("../data/classic.nnue")),
+    ("brainking", include_bytes!("../data/brainking.nnue")),
+];
 
 /// The network `variant` plays with unless told otherwise, parsed once; `None` where it has
 /// none (its tables alone). A unit test parses every embedded one.

@@ -437,15 +437,17 @@ fn vegas_answers_check_without_rolling_and_keeps_the_dice_apart() {
     assert!(moves(&[1, 5]).contains(&"d1a4".to_string()) && !moves(&[1, 5]).contains(&"e1f1".to_string()));
 }
 
-/// Freedom and BrainKing play with the networks they adopted unless told otherwise: the game's
-/// search equals a search with the tables and that network, and with `use_net` off (`EvalFile
-/// tables`) or a file of tables it equals the tables alone; the two differ. Classic has no
-/// network: one value.
+/// Freedom, classic and BrainKing play with the networks they adopted unless told otherwise: the
+/// game's search equals a search with the tables and that network, and with `use_net` off
+/// (`EvalFile tables`) or a file of tables it equals the tables alone; the two differ. Vegas has
+/// no network: one value.
 #[test]
 fn the_adopted_network_scores_its_variant_unless_the_tables_are_asked_for() {
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R1BQKB1R w KQ - 0 8";
     let limits = Limits { depth: Some(2), ..Limits::default() };
-    for (kind, name) in [(VariantKind::Freedom, "freedom"), (VariantKind::BrainKing, "brainking")] {
+    for (kind, name) in
+        [(VariantKind::Freedom, "freedom"), (VariantKind::Classic, "classic"), (VariantKind::BrainKing, "brainking")]
+    {
         let net = alea_engine::nnue::adopted(name).expect("the variant's network");
         assert_eq!(net.variant, name);
         let c = case(kind, fen, &[], &[]);
@@ -473,13 +475,13 @@ fn the_adopted_network_scores_its_variant_unless_the_tables_are_asked_for() {
         let file = SearchOptions { eval: Some(std::sync::Arc::new(tables.params.clone())), ..SearchOptions::default() };
         assert_eq!(game_search(file), by_tables, "{name}");
     }
-    assert!(alea_engine::nnue::adopted("classic").is_none());
-    let classic = case(VariantKind::Classic, fen, &[], &[]);
-    let classic_search = |options: SearchOptions| {
-        search::search_game(&classic.game, Root::PreRoll, limits.clone(), options, &Shared::new(4), &mut |_| {}).score
+    assert!(alea_engine::nnue::adopted("vegas").is_none());
+    let vegas = case(VariantKind::Vegas, fen, &[], &[]);
+    let vegas_search = |options: SearchOptions| {
+        search::search_game(&vegas.game, Root::PreRoll, limits.clone(), options, &Shared::new(4), &mut |_| {}).score
     };
     assert_eq!(
-        classic_search(SearchOptions::default()),
-        classic_search(SearchOptions { use_net: false, ..SearchOptions::default() })
+        vegas_search(SearchOptions::default()),
+        vegas_search(SearchOptions { use_net: false, ..SearchOptions::default() })
     );
 }
