@@ -63,7 +63,10 @@ pub fn play_turn(
         Ok::<_, String>(result)
     };
     match root {
-        SearchRoot::Rolled(spec) => after_roll(handle, &spec, limits, &mut search, events),
+        SearchRoot::Rolled(spec) => {
+            let limits = turn_part_limits(handle, false, &limits);
+            after_roll(handle, &spec, limits, &mut search, events)
+        }
         SearchRoot::Only(turns) => {
             if turns.is_empty() {
                 return Err("no move is allowed here".into());
@@ -82,7 +85,8 @@ pub fn play_turn(
             let budget = TimeBudget::new(&limits);
             // Rolling ourselves leaves the move to choose after the roll: the decision before it
             // gets a third of the time.
-            let decision_limits = if engine_rolls { share_of(&limits, &budget, 3) } else { limits.clone() };
+            let decision_limits =
+                if engine_rolls { share_of(&limits, &budget, 3) } else { turn_part_limits(handle, true, &limits) };
             let decision = if forced_roll && engine_rolls {
                 Choice::Roll
             } else {
@@ -149,6 +153,29 @@ fn share_of(limits: &Limits, budget: &TimeBudget, parts: u32) -> Limits {
     }
 }
 
+/// The limits of one of a turn's searches when the GUI rolls: it gives its clock to each search
+/// (the decision before the roll, then, in the next `go`, the move after it, with the clock as
+/// it then stands), so where the position has options before the roll the decision sees a third
+/// of the clock and of the increment and the move after the roll two thirds: each plans that
+/// part of a turn's share, and the two together one turn's, not two. A turn with nothing to
+/// decide before the roll keeps the whole; so do limits without a clock.
+pub fn turn_part_limits(handle: &GameHandle, before_roll: bool, limits: &Limits) -> Limits {
+    let two_searches = handle.dice_left().is_none() && !handle.pre_roll_turns().is_empty();
+    let (num, den) = match (two_searches, before_roll) {
+        (false, _) => return limits.clone(),
+        (true, true) => (1, 3),
+        (true, false) => (2, 3),
+    };
+    match limits.time {
+        Some(time) => Limits {
+            time: Some((time / den).saturating_mul(num)),
+            increment: (limits.increment / den).saturating_mul(num),
+            ..limits.clone()
+        },
+        None => limits.clone(),
+    }
+}
+
 /// Limits for what is left of this search's time.
 fn remaining(limits: &Limits, budget: &TimeBudget) -> Limits {
     match budget.soft {
@@ -157,5 +184,37 @@ fn remaining(limits: &Limits, budget: &TimeBudget) -> Limits {
             Limits { time: None, movetime: Some(left.as_millis() as u64), move_overhead: 0, ..limits.clone() }
         }
         None => limits.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where Freedom has moves before the roll, its two searches share one turn's clock: a third
+    /// for the decision, two thirds for the move; classic (nothing before the roll) and fixed
+    /// move times keep the whole.
+    #[test]
+    fn a_turn_of_two_searches_shares_one_turns_time() {
+        let clock = Limits { time: Some(60_000), increment: 600, ..Default::default() };
+        let budget = |l: &Limits| TimeBudget::new(l);
+        // After 1.e4 d5 White may take on d5 without rolling: two searches this turn.
+        let freedom = GameHandle::setup("freedom", false, None, None, &["e2e4".into(), "d7d5".into()]).unwrap();
+        assert!(!freedom.pre_roll_turns().is_empty());
+        let whole = budget(&clock);
+        let before = turn_part_limits(&freedom, true, &clock);
+        assert_eq!((before.time, before.increment), (Some(20_000), 200));
+        let after = turn_part_limits(&freedom, false, &clock);
+        assert_eq!((after.time, after.increment), (Some(40_000), 400));
+        let (soft, parts) = (whole.soft.unwrap(), budget(&before).soft.unwrap() + budget(&after).soft.unwrap());
+        assert!(parts <= soft && parts * 100 >= soft * 99, "{parts:?} against one turn's {soft:?}");
+        // Even at their hard limits the two leave the clock well alive.
+        let hard = budget(&before).hard.unwrap() + budget(&after).hard.unwrap();
+        assert!(hard <= Duration::from_millis(60_000) * 2 / 3, "{hard:?}");
+        let classic = GameHandle::setup("classic", false, None, None, &[]).unwrap();
+        assert!(classic.pre_roll_turns().is_empty());
+        assert_eq!(turn_part_limits(&classic, false, &clock), clock);
+        let fixed = Limits { movetime: Some(100), ..Default::default() };
+        assert_eq!(turn_part_limits(&freedom, true, &fixed), fixed);
     }
 }

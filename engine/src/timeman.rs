@@ -71,11 +71,30 @@ impl TimeBudget {
         self.hard.is_some_and(|h| self.start.elapsed() >= h)
     }
 
-    /// Should iterative deepening start another iteration? An iteration takes several times
-    /// the last, so none starts after half the soft budget.
-    pub fn may_start_iteration(&self) -> bool {
-        self.soft.is_none_or(|s| self.start.elapsed() < s / 2)
+    /// Should iterative deepening start another iteration, expected to take `next`? An
+    /// iteration takes several times the last, so none starts after half the soft budget. Under
+    /// a clock (a hard limit past the soft one) none starts that would end past the hard limit
+    /// either: stopped there and thrown away, it would cost the clock up to three moves' share
+    /// for nothing. Under a fixed time a move's time is not saved for another, so that one
+    /// starts (its table entries serve the searches after it).
+    pub fn may_start_iteration(&self, next: Duration) -> bool {
+        let elapsed = self.start.elapsed();
+        let Some(soft) = self.soft else { return true };
+        elapsed < soft / 2 && self.hard.is_none_or(|hard| hard <= soft || elapsed + next <= hard)
     }
+}
+
+/// The expected time of the next iteration of iterative deepening, from the times of the last
+/// two: the last times its growth, which is held between 3 and 20 (a dice search's turn deeper
+/// costs some ten times the last; the first iterations are too short to measure it).
+pub fn next_iteration_time(before_last: Duration, last: Duration) -> Duration {
+    const DEFAULT_GROWTH: f64 = 10.0;
+    let growth = if before_last >= Duration::from_millis(2) {
+        (last.as_secs_f64() / before_last.as_secs_f64()).clamp(3.0, 20.0)
+    } else {
+        DEFAULT_GROWTH
+    };
+    last.mul_f64(growth)
 }
 
 #[cfg(test)]
@@ -99,5 +118,32 @@ mod tests {
         assert_eq!(b.hard, Some(Duration::from_millis(1)));
         assert!(TimeBudget::new(&Limits { infinite: true, movetime: Some(5), ..Default::default() }).hard.is_none());
         assert!(TimeBudget::new(&Limits::default()).hard.is_none());
+    }
+
+    /// Under a clock an iteration starts only when expected to end before the hard limit; under
+    /// a fixed time the half-budget rule alone decides.
+    #[test]
+    fn an_iteration_starts_only_if_it_may_end_in_time() {
+        let ms = Duration::from_millis;
+        let clock = Limits { time: Some(40_000), ..Default::default() }; // soft 1 s, hard 3 s
+        let started = |limits: &Limits, ago: u64| TimeBudget::starting_at(limits, Instant::now() - ms(ago));
+        let b = started(&clock, 400);
+        assert_eq!((b.soft, b.hard), (Some(ms(1000)), Some(ms(3000))));
+        assert!(b.may_start_iteration(ms(2000)));
+        assert!(!b.may_start_iteration(ms(2700)));
+        assert!(!started(&clock, 600).may_start_iteration(ms(10)), "past half the soft budget");
+        let fixed = Limits { movetime: Some(1000), ..Default::default() };
+        assert!(started(&fixed, 400).may_start_iteration(ms(5000)));
+        assert!(!started(&fixed, 600).may_start_iteration(ms(10)));
+        assert!(started(&Limits { infinite: true, ..Default::default() }, 600).may_start_iteration(ms(60_000)));
+    }
+
+    #[test]
+    fn the_next_iteration_grows_as_the_last_did() {
+        let ms = Duration::from_millis;
+        assert_eq!(next_iteration_time(ms(100), ms(800)), ms(6400));
+        assert_eq!(next_iteration_time(ms(100), ms(150)), ms(450), "at least three times");
+        assert_eq!(next_iteration_time(ms(10), ms(1000)), ms(20_000), "at most twenty times");
+        assert_eq!(next_iteration_time(ms(0), ms(1)), ms(10), "too short to measure: ten times");
     }
 }
