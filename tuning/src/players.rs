@@ -15,6 +15,10 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
+/// What the built-in player keeps off its clock for the referee's own work between its searches
+/// (the protocol's `Move Overhead` default).
+const CLOCK_OVERHEAD_MS: u64 = 10;
+
 /// Why a player lost a game without the rules deciding it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
@@ -160,20 +164,17 @@ impl AleaPlayer {
         }
     }
 
-    /// With clocks: a turn's share of the time left (planning for 40 more turns, at most a
-    /// quarter of the clock), of which the decision before the roll takes a third and the move after
-    /// it two thirds, each as a hard move time.
-    fn turn_share(c: &Clocks, before_roll: bool) -> u64 {
-        let left = c.ours().saturating_sub(50);
-        let share = (left / 40).saturating_add(c.increment.saturating_mul(3) / 4).min(left / 4).max(1);
-        if before_roll { (share / 3).max(1) } else { (share.saturating_mul(2) / 3).max(1) }
-    }
-
     /// The engine's turn through the engine's turn driver (the referee rolls): `roll`, or a turn.
     fn think(&mut self, game: &GameHandle, root: SearchRoot) -> Option<String> {
-        let before_roll = matches!(root, SearchRoot::Decision);
         let limits = match (self.clocks, &self.limit) {
-            (Some(c), _) => Limits { movetime: Some(Self::turn_share(&c, before_roll)), ..Default::default() },
+            // The clock as a GUI gives it: the turn driver splits it between the turn's searches,
+            // as it does for the protocol.
+            (Some(c), _) => Limits {
+                time: Some(c.ours()),
+                increment: c.increment,
+                move_overhead: CLOCK_OVERHEAD_MS,
+                ..Default::default()
+            },
             (None, MoveLimit::Depth(d)) => Limits { depth: Some(*d), ..Default::default() },
             (None, MoveLimit::Nodes(n)) => Limits { nodes: Some(*n), ..Default::default() },
             (None, MoveLimit::Movetime(ms)) => Limits { movetime: Some(*ms), ..Default::default() },
