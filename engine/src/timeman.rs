@@ -84,6 +84,22 @@ impl TimeBudget {
     }
 }
 
+/// The times of iterative deepening's finished iterations, to foresee the next one's.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IterationTimes {
+    last: Duration,
+    ended: Duration,
+}
+
+impl IterationTimes {
+    /// An iteration ended `elapsed` after the search began: the next one's expected time.
+    pub fn ended_at(&mut self, elapsed: Duration) -> Duration {
+        let before_last = std::mem::replace(&mut self.last, elapsed.saturating_sub(self.ended));
+        self.ended = elapsed;
+        next_iteration_time(before_last, self.last)
+    }
+}
+
 /// The expected time of the next iteration of iterative deepening, from the times of the last
 /// two: the last times its growth, which is held between 3 and 20 (a dice search's turn deeper
 /// costs some ten times the last; the first iterations are too short to measure it).

@@ -24,11 +24,10 @@ use crate::rules::micro::{
 };
 use crate::rules::micro_board::{MicroBoard, MicroMove};
 use crate::states::{ChoiceList, GameStates, MicroStates, SlotList};
-use crate::timeman::{Limits, TimeBudget, next_iteration_time};
+use crate::timeman::{IterationTimes, Limits, TimeBudget};
 use crate::tt::NO_TURN;
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
 
 /// The most whole turns a root after the roll lists and searches one by one (each scored, so
 /// that `MultiPV` and a stopped search have them ranked). Beyond it (Gollon's and Grand Dice
@@ -208,8 +207,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
         // An iteration that keeps its finished turns when stopped is worth starting whenever
         // time is left; otherwise none starts after half the budget.
         let keeps_partial = input.position.in_turn() && self.options.multipv <= 1;
-        // The times of the last two iterations, to foresee the next one's.
-        let (mut last_time, mut started) = (Duration::ZERO, Duration::ZERO);
+        let mut times = IterationTimes::default();
         for depth in 1..=max_depth {
             let Some(result) = self.search_root(input, depth) else {
                 // A helper answers nothing but goes on deeper until the main thread stops.
@@ -218,15 +216,13 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
                 }
                 break;
             };
-            let ended = self.tree.visits.budget.elapsed();
-            let before_last = std::mem::replace(&mut last_time, ended - started);
-            started = ended;
+            let next = times.ended_at(self.tree.visits.budget.elapsed());
             report(&result);
             last = Some(result);
             let may_start = if keeps_partial {
                 !self.tree.visits.budget.out_of_time()
             } else {
-                self.tree.visits.budget.may_start_iteration(next_iteration_time(before_last, last_time))
+                self.tree.visits.budget.may_start_iteration(next)
             };
             if !may_start || self.shared.halted() {
                 break;

@@ -9,8 +9,7 @@ use super::{
 use crate::eval::Evaluator;
 use crate::rules::{Rules, TurnList, TurnTable};
 use crate::states::{ChoiceList, GameStates, SlotList, StateKind, TurnState};
-use crate::timeman::{TimeBudget, next_iteration_time};
-use std::time::Duration;
+use crate::timeman::{IterationTimes, TimeBudget};
 
 /// Threads get deep stacks: every node keeps its move lists on the stack (about 30 KiB a
 /// turn; 128 turns and the horizon fit with room to spare).
@@ -116,14 +115,11 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
             Root::PreRoll => false,
         };
         let timed = input.limits.time.is_some() || input.limits.movetime.is_some();
-        // The times of the last two iterations, to foresee the next one's.
-        let (mut last_time, mut started) = (Duration::ZERO, Duration::ZERO);
+        let mut times = IterationTimes::default();
         for depth in first..=max_depth {
             let previous = last.as_ref().map(|r| r.choices.clone());
             let Some(it) = self.search_root(input, depth, previous.as_deref()) else { break };
-            let ended = self.visits.budget.elapsed();
-            let before_last = std::mem::replace(&mut last_time, ended - started);
-            started = ended;
+            let next = times.ended_at(self.visits.budget.elapsed());
             let best = it.choices[0];
             let pv = match best.choice {
                 Choice::Turn(t) => {
@@ -165,7 +161,6 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
             if mate.is_some() {
                 break;
             }
-            let next = next_iteration_time(before_last, last_time);
             if is_main && (!self.visits.budget.may_start_iteration(next) || (single_choice && timed)) {
                 break;
             }
