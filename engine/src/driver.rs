@@ -57,6 +57,7 @@ pub fn play_turn(
     events: &mut (dyn FnMut(TurnEvent<'_>) + Send),
 ) -> Result<TurnAnswer, String> {
     let TurnRequest { root, engine_rolls, search_forced_roll, limits, options } = request;
+    let limits = over_game_turns(handle, limits);
     let mut search = |root: &SearchRoot, limits: Limits, events: &mut Events<'_>| {
         let result = handle.search(root, limits, options.clone(), shared, &mut |r| events(TurnEvent::Iteration(r)))?;
         events(TurnEvent::Searched(&result));
@@ -176,6 +177,19 @@ pub fn turn_part_limits(handle: &GameHandle, before_roll: bool, limits: &Limits)
     }
 }
 
+/// The limits with the clock shared over the turns the variant's games have left
+/// ([`GameHandle::clock_turns`]), or over the GUI's `movestogo` where that is sooner; as they
+/// are for a variant without its own estimate.
+pub fn over_game_turns(handle: &GameHandle, limits: Limits) -> Limits {
+    match handle.clock_turns() {
+        Some(turns) => {
+            let turns = u64::from(turns);
+            Limits { movestogo: Some(limits.movestogo.map_or(turns, |gui| gui.min(turns))), ..limits }
+        }
+        None => limits,
+    }
+}
+
 /// Limits for what is left of this search's time.
 fn remaining(limits: &Limits, budget: &TimeBudget) -> Limits {
     match budget.soft {
@@ -190,6 +204,24 @@ fn remaining(limits: &Limits, budget: &TimeBudget) -> Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A variant whose games end early shares the clock over its own estimate of the turns
+    /// left (dicechess3: 8), or the GUI's `movestogo` where sooner; Freedom keeps the chess plan.
+    #[test]
+    fn a_clock_is_shared_over_the_variants_turns_left() {
+        let clock = Limits { time: Some(80_000), ..Default::default() };
+        let dicechess3 = GameHandle::new("dicechess3", false).expect("dicechess3");
+        let planned = over_game_turns(&dicechess3, clock.clone());
+        assert_eq!(planned.movestogo, Some(8));
+        assert_eq!(TimeBudget::new(&planned).soft, Some(Duration::from_millis(10_000)));
+        let sooner = Limits { movestogo: Some(4), ..clock.clone() };
+        assert_eq!(over_game_turns(&dicechess3, sooner).movestogo, Some(4));
+        let later = Limits { movestogo: Some(30), ..clock.clone() };
+        assert_eq!(over_game_turns(&dicechess3, later).movestogo, Some(8));
+        let freedom = GameHandle::new("freedom", false).expect("freedom");
+        assert_eq!(over_game_turns(&freedom, clock.clone()), clock);
+        assert_eq!(TimeBudget::new(&clock).soft, Some(Duration::from_millis(2_000)));
+    }
 
     /// Where Freedom has moves before the roll, its two searches share one turn's clock: a third
     /// for the decision, two thirds for the move; classic (nothing before the roll) and fixed

@@ -119,6 +119,15 @@ impl GameHandle {
         }
     }
 
+    /// The side to move's turns to the game's end that a clock is shared over
+    /// ([`crate::rules::Rules::clock_turns`]).
+    pub fn clock_turns(&self) -> Option<u32> {
+        match &self.played {
+            Played::OneTurn(g) => g.clock_turns(),
+            Played::Micro(g) => g.clock_turns(),
+        }
+    }
+
     pub fn chess960(&self) -> bool {
         match &self.played {
             Played::OneTurn(g) => g.chess960(),

@@ -26,6 +26,7 @@ pub trait MicroTurnGame: fmt::Debug + Send + Sync {
     fn box_clone(&self) -> Box<dyn MicroTurnGame>;
     fn name(&self) -> &'static str;
     fn bench_suite(&self) -> crate::bench::BenchSuite;
+    fn clock_turns(&self) -> Option<u32>;
     fn dice(&self) -> usize;
     fn roll_meaning(&self, roll: &Roll) -> String;
     /// The dice a turn in progress has left.
@@ -124,6 +125,10 @@ where
 
     fn bench_suite(&self) -> crate::bench::BenchSuite {
         self.rules().bench_suite()
+    }
+
+    fn clock_turns(&self) -> Option<u32> {
+        self.rules().clock_turns()
     }
 
     fn dice(&self) -> usize {

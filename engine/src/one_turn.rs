@@ -174,6 +174,7 @@ pub trait OneTurnGame: fmt::Debug + Send + Sync {
     fn box_clone(&self) -> Box<dyn OneTurnGame>;
     fn name(&self) -> &'static str;
     fn bench_suite(&self) -> crate::bench::BenchSuite;
+    fn clock_turns(&self) -> Option<u32>;
     fn chess960(&self) -> bool;
     fn dice(&self) -> usize;
     fn roll_meaning(&self, roll: &Roll) -> String;
@@ -283,6 +284,10 @@ where
 
     fn bench_suite(&self) -> crate::bench::BenchSuite {
         self.rules().bench_suite()
+    }
+
+    fn clock_turns(&self) -> Option<u32> {
+        self.rules().clock_turns()
     }
 
     fn chess960(&self) -> bool {

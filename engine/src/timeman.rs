@@ -82,6 +82,16 @@ impl TimeBudget {
         let Some(soft) = self.soft else { return true };
         elapsed < soft / 2 && self.hard.is_none_or(|hard| hard <= soft || elapsed + next <= hard)
     }
+
+    /// For a search that keeps what a stopped iteration finished: once it has an answer, it
+    /// stops at the soft limit, not the hard one. The hard limit is there to finish an
+    /// iteration whose result would otherwise be lost; with nothing to lose, searching on to it
+    /// would spend up to three moves' share of the clock on every move.
+    pub fn stop_at_soft(&mut self) {
+        if let (Some(soft), Some(hard)) = (self.soft, self.hard) {
+            self.hard = Some(soft.min(hard));
+        }
+    }
 }
 
 /// The times of iterative deepening's finished iterations, to foresee the next one's.
@@ -152,6 +162,25 @@ mod tests {
         assert!(started(&fixed, 400).may_start_iteration(ms(5000)));
         assert!(!started(&fixed, 600).may_start_iteration(ms(10)));
         assert!(started(&Limits { infinite: true, ..Default::default() }, 600).may_start_iteration(ms(60_000)));
+    }
+
+    /// A search that has its answer stops at the soft limit under a clock; a fixed time (soft
+    /// and hard the same) and no limit at all are unchanged.
+    #[test]
+    fn an_answered_search_stops_at_the_soft_limit() {
+        let ms = Duration::from_millis;
+        let clock = Limits { time: Some(40_000), ..Default::default() }; // soft 1 s, hard 3 s
+        let mut b = TimeBudget::starting_at(&clock, Instant::now() - ms(1500));
+        assert!(!b.out_of_time(), "between the soft and the hard limit");
+        b.stop_at_soft();
+        assert_eq!((b.soft, b.hard), (Some(ms(1000)), Some(ms(1000))));
+        assert!(b.out_of_time());
+        let mut fixed = TimeBudget::new(&Limits { movetime: Some(700), ..Default::default() });
+        fixed.stop_at_soft();
+        assert_eq!((fixed.soft, fixed.hard), (Some(ms(700)), Some(ms(700))));
+        let mut none = TimeBudget::new(&Limits::default());
+        none.stop_at_soft();
+        assert_eq!((none.soft, none.hard), (None, None));
     }
 
     #[test]

@@ -87,6 +87,12 @@ impl MicroRules for DiceChess3 {
         BenchSuite { depth: 1, cases: &BENCH }
     }
 
+    /// The king falls early: the mean own turns left over self-play positions is 8.4 (19,500
+    /// games of `alea tune datagen --nodes 30000`).
+    fn clock_turns(&self) -> Option<u32> {
+        Some(8)
+    }
+
     fn dice(&self) -> usize {
         DICE
     }

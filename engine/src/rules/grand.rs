@@ -90,6 +90,12 @@ impl MicroRules for Grand {
         BenchSuite { depth: 2, cases: &BENCH }
     }
 
+    /// The mean own turns left over self-play positions, 14.0 in 152 depth-1 games: fewer than
+    /// a chess game's plan.
+    fn clock_turns(&self) -> Option<u32> {
+        Some(14)
+    }
+
     /// The source gives no values: chess's 1/3/3/5/9 (a king counted as nothing: the search
     /// sees the loss of the last one as the game's).
     fn piece_values(&self) -> PieceValues {

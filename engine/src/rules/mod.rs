@@ -183,6 +183,15 @@ pub trait Rules {
     /// The positions `alea bench` searches for this variant, and how deep.
     fn bench_suite(&self) -> crate::bench::BenchSuite;
 
+    /// The side to move's turns to the game's end that a clock is shared over, unless the GUI
+    /// names fewer to its next time control (`movestogo`). `None` by default: the plan of a
+    /// chess game (40 turns, or the GUI's `movestogo`). Variants whose games end much sooner (a
+    /// captured king) give theirs: the mean own turns left over the positions of their
+    /// self-play games (README, Time under a clock).
+    fn clock_turns(&self) -> Option<u32> {
+        None
+    }
+
     /// The variant's documents' piece values: the evaluation's starting point.
     fn piece_values(&self) -> crate::values::PieceValues;
 
@@ -448,6 +457,9 @@ impl micro::MicroRules for MicroVariant {
     fn bench_suite(&self) -> crate::bench::BenchSuite {
         dispatch_micro!(self, r => r.bench_suite())
     }
+    fn clock_turns(&self) -> Option<u32> {
+        dispatch_micro!(self, r => r.clock_turns())
+    }
     fn dice(&self) -> usize {
         dispatch_micro!(self, r => r.dice())
     }
@@ -554,6 +566,9 @@ impl Rules for Variant {
     }
     fn bench_suite(&self) -> crate::bench::BenchSuite {
         dispatch!(self, r => r.bench_suite())
+    }
+    fn clock_turns(&self) -> Option<u32> {
+        dispatch!(self, r => r.clock_turns())
     }
     fn piece_values(&self) -> crate::values::PieceValues {
         dispatch!(self, r => r.piece_values())

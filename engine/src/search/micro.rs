@@ -205,7 +205,8 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
         let max_depth = input.limits.depth.unwrap_or(MAX_PLY as u32 / 2).clamp(1, MAX_PLY as u32 - 1) as i32;
         let mut last: Option<SearchResult<TurnOf<R>>> = None;
         // An iteration that keeps its finished turns when stopped is worth starting whenever
-        // time is left; otherwise none starts after half the budget.
+        // time is left (the soft limit's, once an answer is in hand); otherwise none starts after
+        // half the budget.
         let keeps_partial = input.position.in_turn() && self.options.multipv <= 1;
         let mut times = IterationTimes::default();
         for depth in 1..=max_depth {
@@ -219,6 +220,10 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             let next = times.ended_at(self.tree.visits.budget.elapsed());
             report(&result);
             last = Some(result);
+            if keeps_partial {
+                // An answer in hand: the rest of the time is spent up to the move's share only.
+                self.tree.visits.budget.stop_at_soft();
+            }
             let may_start = if keeps_partial {
                 !self.tree.visits.budget.out_of_time()
             } else {
