@@ -18,6 +18,10 @@ pub struct Limits {
     pub move_overhead: u64,
 }
 
+/// The Move Overhead a player keeps off its clock unless told otherwise (the protocol's option
+/// default, and the match runner's built-in player's).
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
+
 /// The budget of one search.
 #[derive(Copy, Clone, Debug)]
 pub struct TimeBudget {

@@ -44,7 +44,7 @@ impl Default for Options {
             hash_mib: alea_engine::tt::DEFAULT_MIB,
             threads: 1,
             multipv: 1,
-            move_overhead_ms: 10,
+            move_overhead_ms: alea_engine::timeman::DEFAULT_MOVE_OVERHEAD_MS,
             show_wdl: false,
             variant: VARIANTS[0],
             chess960: false,

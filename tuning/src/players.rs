@@ -15,10 +15,6 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
-/// What the built-in player keeps off its clock for the referee's own work between its searches
-/// (the protocol's `Move Overhead` default).
-const CLOCK_OVERHEAD_MS: u64 = 10;
-
 /// Why a player lost a game without the rules deciding it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
@@ -172,7 +168,8 @@ impl AleaPlayer {
             (Some(c), _) => Limits {
                 time: Some(c.ours()),
                 increment: c.increment,
-                move_overhead: CLOCK_OVERHEAD_MS,
+                // Kept off the clock for the referee's own work between the searches.
+                move_overhead: alea_engine::timeman::DEFAULT_MOVE_OVERHEAD_MS,
                 ..Default::default()
             },
             (None, MoveLimit::Depth(d)) => Limits { depth: Some(*d), ..Default::default() },

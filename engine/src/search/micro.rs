@@ -220,11 +220,9 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             let next = times.ended_at(self.tree.visits.budget.elapsed());
             report(&result);
             last = Some(result);
-            if keeps_partial {
+            let may_start = if keeps_partial {
                 // An answer in hand: the rest of the time is spent up to the move's share only.
                 self.tree.visits.budget.stop_at_soft();
-            }
-            let may_start = if keeps_partial {
                 !self.tree.visits.budget.out_of_time()
             } else {
                 self.tree.visits.budget.may_start_iteration(next)
