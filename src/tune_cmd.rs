@@ -361,7 +361,9 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     // Every sample is on an 8x8 board (checked above).
     let tables_score = |s: &alea_tuning::datagen::Sample| {
         let board = s.board().expect("an 8x8 board");
-        let white = tables.white_score(board);
+        // The terms the search adds to the tables' sums outside the network (Freedom's free
+        // checks) are part of the base the network refines.
+        let white = tables.white_score(board) + alea_engine::free_checks::white_term(board, tables.free_checks);
         if board.turn() == alea_engine::Color::White { white } else { -white }
     };
     let prepared = alea_tuning::nnue_train::prepare(&samples, &config, &tables_score);

@@ -298,7 +298,9 @@ impl StaticEval {
 
 impl<R: Rules<Position = Position, Turn = Move>> Evaluator<R> for StaticEval {
     fn evaluate(&self, _rules: &R, pos: &Position) -> i32 {
-        let white = self.white_score(&pos.board) + crate::lone_king::white_bonus(&pos.board);
+        let white = self.white_score(&pos.board)
+            + crate::lone_king::white_bonus(&pos.board)
+            + crate::free_checks::white_term(&pos.board, self.params.free_checks);
         let score = if pos.board.turn() == Color::White { white } else { -white };
         // The network learned what the tables miss: its score adds to theirs.
         let learned = self.net.as_ref().map_or(0, |net| net.evaluate_incremental(&pos.board));

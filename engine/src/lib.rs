@@ -11,6 +11,7 @@ pub mod checksum;
 pub mod chessmove;
 pub mod cycles;
 pub mod fen;
+pub mod free_checks;
 pub mod movegen;
 pub mod nnue;
 pub mod perft;

@@ -54,6 +54,10 @@ pub struct EvalParams {
     /// to move at a turn's start for an enemy that could surely take its king in one or two
     /// micro-moves were it to move now, scaled by the share of rolls that could. 0: not counted.
     pub king_danger: i32,
+    /// Where every check is a free move (Freedom): centipawns per square from which a side can
+    /// check the enemy king and that no enemy piece guards, capped at six a side
+    /// ([`crate::free_checks`]). 0: not counted.
+    pub free_checks: i32,
     /// The big boards' terms, which their lack of square tables leaves to weights of their own
     /// (0 on the 8x8 boards, where the tables hold both): centipawns a pawn gains for each rank
     /// it has advanced, and a knight, bishop or queen for each step towards the centre.
@@ -113,6 +117,7 @@ impl EvalParams {
             psqt: [[[0; HALF_SQUARES]; 6]; 2],
             result_scale: DEFAULT_RESULT_SCALE,
             king_danger: 0,
+            free_checks: 0,
             pawn_step: 0,
             centre: 0,
         }
@@ -212,8 +217,12 @@ impl EvalParams {
              # owner's side, files a-d in each (e-h mirror them); mg/eg blended by the game phase.\n"
         });
         writeln!(out, "result-scale {}", self.result_scale).unwrap();
-        for (word, value) in [("king-danger", self.king_danger), ("pawn-step", self.pawn_step), ("centre", self.centre)]
-        {
+        for (word, value) in [
+            ("king-danger", self.king_danger),
+            ("free-checks", self.free_checks),
+            ("pawn-step", self.pawn_step),
+            ("centre", self.centre),
+        ] {
             if value != 0 {
                 writeln!(out, "{word} {value}").unwrap();
             }
@@ -246,7 +255,7 @@ impl EvalParams {
 
     /// Reads [`EvalParams::to_text`]'s form: both material lines and all twelve tables or none
     /// (flat), each once, values within ±10000; `#` starts a comment. `result-scale`,
-    /// `king-danger`, `pawn-step` and `centre` are optional.
+    /// `king-danger`, `free-checks`, `pawn-step` and `centre` are optional.
     pub fn parse(text: &str) -> Result<EvalParams, String> {
         let mut p = EvalParams::from_values(PieceValues([0; 6]));
         let mut seen_material = [false; 2];
@@ -275,6 +284,7 @@ impl EvalParams {
             };
             let optional = match words[0] {
                 "king-danger" => Some((&mut p.king_danger, 10_000)),
+                "free-checks" => Some((&mut p.free_checks, 1_000)),
                 "pawn-step" => Some((&mut p.pawn_step, 1_000)),
                 "centre" => Some((&mut p.centre, 1_000)),
                 _ => None,
@@ -349,6 +359,13 @@ mod tests {
             assert!(EvalParams::parse(&p.to_text().replace("king-danger 600", bad)).is_err(), "{bad}");
         }
         p.king_danger = 0;
+        p.free_checks = 30;
+        assert!(p.to_text().contains("free-checks 30\n"));
+        assert_eq!(EvalParams::parse(&p.to_text()).unwrap(), p);
+        for bad in ["free-checks -1", "free-checks 2000", "free-checks x"] {
+            assert!(EvalParams::parse(&p.to_text().replace("free-checks 30", bad)).is_err(), "{bad}");
+        }
+        p.free_checks = 0;
         assert_eq!(EvalParams::from_vec(&p.to_vec()).material, p.material);
         assert!(EvalParams::parse(&text_with(&p, "result-scale -1")).is_err());
         assert!(EvalParams::parse(&text_with(&p, "result-scale x")).is_err());

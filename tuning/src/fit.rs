@@ -203,6 +203,7 @@ pub fn fit(samples: &[Sample], start: &EvalParams, config: &FitConfig, on_epoch:
     params.result_scale = (k * 1e4).round() / 1e4;
     // What the fit does not touch is kept.
     params.king_danger = start.king_danger;
+    params.free_checks = start.free_checks;
     let loss = data.loss(k, &params.to_vec());
     Fitted { params, k, start_loss, loss, history }
 }
