@@ -17,33 +17,26 @@ pub fn safe_check_squares(board: &Board, by: Color) -> Bitboard {
     let knight_targets = attacks::knight(king).0 & free;
     let diagonal = attacks::bishop(king, occupied).0 & free;
     let straight = attacks::rook(king, occupied).0 & free;
+    // Each piece checks from the squares it reaches on the king's lines of its own kind; a
+    // queen along either kind of line after either kind of step.
     let mut reach = 0u64;
-    let mut knights = board.pieces(by, Role::Knight);
-    while let Some(sq) = knights.first() {
-        knights.0 &= knights.0 - 1;
-        reach |= attacks::knight(sq).0 & knight_targets;
-    }
-    let mut bishops = board.pieces(by, Role::Bishop);
-    while let Some(sq) = bishops.first() {
-        bishops.0 &= bishops.0 - 1;
-        reach |= attacks::bishop(sq, occupied).0 & diagonal;
-    }
-    let mut rooks = board.pieces(by, Role::Rook);
-    while let Some(sq) = rooks.first() {
-        rooks.0 &= rooks.0 - 1;
-        reach |= attacks::rook(sq, occupied).0 & straight;
-    }
-    // A queen checks along either kind of line after either kind of step.
-    let mut queens = board.pieces(by, Role::Queen);
-    while let Some(sq) = queens.first() {
-        queens.0 &= queens.0 - 1;
-        reach |= attacks::queen(sq, occupied).0 & (diagonal | straight);
+    for (role, lines) in [
+        (Role::Knight, knight_targets),
+        (Role::Bishop, diagonal),
+        (Role::Rook, straight),
+        (Role::Queen, diagonal | straight),
+    ] {
+        let mut pieces = board.pieces(by, role);
+        while let Some(sq) = pieces.first() {
+            pieces.0 &= pieces.0 - 1;
+            reach |= attacks::piece(role, sq, occupied).0 & lines;
+        }
     }
     let mut safe = 0u64;
     let mut squares = Bitboard(reach);
     while let Some(sq) = squares.first() {
         squares.0 &= squares.0 - 1;
-        if !board.is_attacked(sq, !by) {
+        if board.attackers(sq, !by, occupied).is_empty() {
             safe |= 1 << sq.index();
         }
     }
