@@ -255,6 +255,17 @@ fn rolls_when_every_freedom_move_loses_material() {
     assert!(r.choices.iter().any(|ch| ch.choice != Choice::Roll && ch.score < r.score));
 }
 
+/// In check every legal move is free, so rolling is worth at most the best of them; where it
+/// is worth as much (here every face falls to the king, whose moves are the only ones), the
+/// engine plays the free move rather than rolling for nothing.
+#[test]
+fn does_not_roll_in_check_for_nothing() {
+    let c = case(VariantKind::Freedom, "4k3/8/8/8/8/8/4r3/4K2R w - - 0 1", &[], &[]);
+    let r = best(&c, 3);
+    assert_eq!(uci(&c, r.best), "e1e2", "the king takes the checking rook without rolling");
+    assert_eq!(r.roll_score, Some(r.score), "rolling is worth the same here");
+}
+
 #[test]
 fn pre_roll_root_reports_every_outcome() {
     let c = case(VariantKind::Classic, "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3", &[], &[]);

@@ -254,6 +254,17 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
         // The root's turn: its table, and the children its choices and outcomes share.
         let start = TurnState::BeforeRoll(pos.clone());
         self.begin_turn(&start, depth, 0);
+        // Where every turn a roll could allow is free already (Freedom in check), rolling is
+        // worth at most the best free turn: it goes last, so that a tie goes to the free turn
+        // and the engine does not roll for nothing.
+        let (turn, _) = self.frame(0);
+        if !turn.pre.is_empty()
+            && turn.pre.len() == turn.table.turns.len()
+            && let Some(k) = order.iter().position(|c| *c == Choice::Roll)
+        {
+            let roll = order.remove(k);
+            order.push(roll);
+        }
         let mut scored: Vec<ScoredChoice<R::Turn>> = Vec::with_capacity(order.len());
         let mut outcomes = Vec::new();
         let mut roll_score = None;
