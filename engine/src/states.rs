@@ -194,6 +194,14 @@ pub struct OneMoveTurn<T> {
     pub pre: TurnList<T>,
 }
 
+impl<T> OneMoveTurn<T> {
+    /// Is rolling dominated: every turn any roll allows is a move without rolling too (the
+    /// table lists each turn once), so each outcome's best is at most the best free move?
+    pub fn roll_dominated(&self) -> bool {
+        !self.pre.is_empty() && self.pre.len() == self.table.turns.len()
+    }
+}
+
 impl<T: Copy + Eq> Default for OneMoveTurn<T> {
     fn default() -> OneMoveTurn<T> {
         OneMoveTurn { table: TurnTable::new(), groups: Groups::new(), pre: TurnList::new() }
@@ -356,8 +364,7 @@ impl<R: Rules> GameStates for OneMoveStates<'_, R> {
         turn.table.turns.len()
     }
 
-    /// Rolling is dominated where every turn any roll allows is a move without rolling too (the
-    /// table lists each turn once): each outcome's best is then at most the best free move.
+    /// Below the root a dominated roll ([`OneMoveTurn::roll_dominated`]) is not searched.
     fn drop_dominated_roll(
         &self,
         state: &Self::State,
@@ -365,9 +372,7 @@ impl<R: Rules> GameStates for OneMoveStates<'_, R> {
         choices: &mut ChoiceList<Self::Choice>,
         slots: &mut SlotList,
     ) {
-        let dominated = matches!(state, TurnState::BeforeRoll(_))
-            && !turn.pre.is_empty()
-            && turn.pre.len() == turn.table.turns.len();
+        let dominated = matches!(state, TurnState::BeforeRoll(_)) && turn.roll_dominated();
         // `choices_in` gives every choice a slot, the roll too.
         if let Some(k) = choices.iter().position(|c| *c == Choice::Roll).filter(|_| dominated) {
             choices.remove(k);

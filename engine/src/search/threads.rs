@@ -257,9 +257,7 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
         // Where every turn a roll could allow is free already (Freedom in check), rolling is
         // worth at most the best free turn: it goes last, so that a tie goes to the free turn
         // and the engine does not roll for nothing.
-        let (turn, _) = self.frame(0);
-        if !turn.pre.is_empty()
-            && turn.pre.len() == turn.table.turns.len()
+        if self.frame(0).0.roll_dominated()
             && let Some(k) = order.iter().position(|c| *c == Choice::Roll)
         {
             let roll = order.remove(k);
