@@ -414,6 +414,14 @@ impl<'a, R: Rules, E: Evaluator<R>> HorizonWorker<'a, R, E> {
         if self.options.use_tt && !self.adversarial { self.shared.tt.probe(key) } else { None }
     }
 
+    /// Starts loading `key`'s table entry ([`crate::tt::TranspositionTable::prefetch`]).
+    #[inline]
+    pub fn tt_prefetch(&self, key: u64) {
+        if self.options.use_tt && !self.adversarial {
+            self.shared.tt.prefetch(key);
+        }
+    }
+
     #[inline]
     pub fn tt_store(&self, key: u64, depth: i32, value: i32, alpha: i32, beta: i32, best: u16) {
         if !self.options.use_tt || self.adversarial || self.aborted {

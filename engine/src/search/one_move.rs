@@ -193,7 +193,8 @@ pub(crate) fn late_quiet_turns<R: Rules, E: Evaluator<R>>(
     table: &TurnTable<R::Turn>,
     groups: &[super::OutcomeGroup],
 ) -> ArrayVec<bool, { crate::movegen::MAX_MOVES }> {
-    let mut late: ArrayVec<bool, { crate::movegen::MAX_MOVES }> = table.turns.iter().map(|_| false).collect();
+    let mut late: ArrayVec<bool, { crate::movegen::MAX_MOVES }> = ArrayVec::new();
+    late.extend(table.turns.iter().map(|_| false));
     let mut quiet: ArrayVec<(usize, i32), { crate::movegen::MAX_MOVES }> = ArrayVec::new();
     for (k, &t) in table.turns.iter().enumerate() {
         if eval.tactical(pos, t).is_none() {

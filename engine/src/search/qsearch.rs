@@ -20,10 +20,14 @@ use arrayvec::ArrayVec;
 impl<R: Rules, E: Evaluator<R>> HorizonWorker<'_, R, E> {
     /// The horizon value of `pos` (not a finished game) for the side to move.
     pub(crate) fn qsearch(&mut self, pos: &R::Position, alpha: i32, beta: i32, ply: usize, turns: u32) -> i32 {
-        let stand = self.equity.of(self.eval.evaluate(self.rules, pos));
         if turns >= QSEARCH_TURNS || ply >= MAX_PLY {
-            return stand;
+            return self.equity.of(self.eval.evaluate(self.rules, pos));
         }
+        // The table's entry loads while the position is evaluated: the probe below waited for
+        // memory more than any other instruction of the search.
+        let key = horizon_key(self.rules.hash(pos), turns);
+        self.tt_prefetch(key);
+        let stand = self.equity.of(self.eval.evaluate(self.rules, pos));
         let in_check = self.rules.in_check(pos);
         if !in_check && stand < beta {
             // A mate the dice cannot stop is the best there is: nothing else needs a look.
@@ -38,7 +42,6 @@ impl<R: Rules, E: Evaluator<R>> HorizonWorker<'_, R, E> {
         // The horizon's value depends on the position and the turns left alone, so the same
         // leaf reached by another path (another outcome's move, another order) is not searched
         // again.
-        let key = horizon_key(self.rules.hash(pos), turns);
         if let Some(v) = self.tt_probe(key).and_then(|hit| hit.cutoff(0, alpha, beta)) {
             return v;
         }
@@ -68,8 +71,10 @@ impl<R: Rules, E: Evaluator<R>> HorizonWorker<'_, R, E> {
             self.rules.tactical_table(pos, &mut table);
             super::chance::group_outcomes(&table, &mut groups);
         }
-        let mut children: ArrayVec<ChildBounds, { crate::movegen::MAX_MOVES }> =
-            table.turns.iter().map(|_| ChildBounds::UNKNOWN).collect();
+        // Filled in place (not collected): a collected ArrayVec is copied whole, capacity and
+        // all, which cost some 5 % of the search's time at the horizon.
+        let mut children: ArrayVec<ChildBounds, { crate::movegen::MAX_MOVES }> = ArrayVec::new();
+        children.extend(table.turns.iter().map(|_| ChildBounds::UNKNOWN));
         // The turns the horizon may look at, best first: captures and promotions, or every turn
         // in check. Whether a capture is worth following (by static exchange) is asked only of
         // those the search reaches, once each.
@@ -86,7 +91,8 @@ impl<R: Rules, E: Evaluator<R>> HorizonWorker<'_, R, E> {
 
         let mut best = -INF;
         // Freedom captures (or answers to check) come first: they can only raise the value.
-        let candidates: TurnList<R::Turn> = tactical.iter().map(|&(k, _)| table.turns[k]).collect();
+        let mut candidates: TurnList<R::Turn> = TurnList::new();
+        candidates.extend(tactical.iter().map(|&(k, _)| table.turns[k]));
         let mut pre = TurnList::new();
         self.rules.pre_roll_among(pos, &table, &candidates, &mut pre);
         for &t in &pre {
@@ -119,7 +125,8 @@ impl<R: Rules, E: Evaluator<R>> HorizonWorker<'_, R, E> {
 
         // The roll: each group is worth its best capture or standing pat.
         let floor = if in_check { -WIN } else { stand };
-        let lower_bounds: ArrayVec<i32, { crate::rules::dice::MAX_OUTCOMES }> = groups.iter().map(|_| floor).collect();
+        let mut lower_bounds: ArrayVec<i32, { crate::rules::dice::MAX_OUTCOMES }> = ArrayVec::new();
+        lower_bounds.extend(groups.iter().map(|_| floor));
         let total: u32 = groups.iter().map(|g| g.weight).sum();
         let (a, b) = match self.options.chance_pruning {
             super::ChancePruning::None => (-INF, INF),

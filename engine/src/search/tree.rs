@@ -405,7 +405,9 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
             let v = w.within_turn(&next, depth, a, b, ply, probe);
             (!w.aborted).then_some(v)
         };
-        let mut lower_bounds: ArrayVec<i32, { crate::rules::MAX_OUTCOMES }> = groups.iter().map(|_| -WIN).collect();
+        // Filled in place: a collected ArrayVec is copied whole, capacity and all.
+        let mut lower_bounds: ArrayVec<i32, { crate::rules::MAX_OUTCOMES }> = ArrayVec::new();
+        lower_bounds.extend(groups.iter().map(|_| -WIN));
         let value = match self.options.chance_pruning {
             _ if self.adversarial => {
                 // The worst group for the side to move: a min node, with alpha-beta.
