@@ -310,6 +310,7 @@ fn print_report(names: &(String, String), variant: &str, report: &MatchReport, s
             "sprt": sprt.map(|s| serde_json::json!({
                 "elo0": s.elo0, "elo1": s.elo1, "llr": report.penta.llr(s.elo0, s.elo1),
                 "decision": report.sprt.map(|h1| if h1 { "H1" } else { "H0" }),
+                "decided_at_pair": report.decided_at.map(|(pairs, _)| pairs),
             })),
             "failures": report.failures,
         });
@@ -326,7 +327,17 @@ fn print_report(names: &(String, String), variant: &str, report: &MatchReport, s
             Some(false) => "H0 accepted",
             None => "no decision",
         };
-        println!("SPRT [{}, {}]: LLR {:.2}, {verdict}", s.elo0, s.elo1, report.penta.llr(s.elo0, s.elo1));
+        let llr = report.penta.llr(s.elo0, s.elo1);
+        match report.decided_at {
+            // Pairs in flight when it stopped finish after the decision and move the ratio.
+            Some((pairs, at)) if pairs != report.penta.pairs() => println!(
+                "SPRT [{}, {}]: LLR {at:.2} at pair {pairs}, {verdict} (LLR {llr:.2} over all {} pairs)",
+                s.elo0,
+                s.elo1,
+                report.penta.pairs()
+            ),
+            _ => println!("SPRT [{}, {}]: LLR {llr:.2}, {verdict}", s.elo0, s.elo1),
+        }
     }
     for f in &report.failures {
         println!("failure: {f}");

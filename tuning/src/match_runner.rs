@@ -127,6 +127,8 @@ pub struct MatchReport {
     pub failures: Vec<String>,
     /// `Some(true)`: H1 accepted; `Some(false)`: H0 accepted.
     pub sprt: Option<bool>,
+    /// Where the SPRT decided: the pairs counted then and its ratio.
+    pub decided_at: Option<(u64, f64)>,
 }
 
 impl MatchReport {
@@ -150,7 +152,8 @@ impl MatchReport {
     }
 
     /// The report of finished games in any order (as a merge of shards reads them): each game
-    /// counted, each pair whose two games are there scored, the SPRT decided on all of them.
+    /// counted, each pair whose two games are there scored, the SPRT decided at the first pair,
+    /// in the pairs' order, where its ratio crossed a bound ([`MatchReport::add_pair`]).
     pub fn from_games(games: &[FinishedGame], sprt: Option<Sprt>) -> MatchReport {
         let mut sorted: Vec<&FinishedGame> = games.iter().collect();
         sorted.sort_by_key(|g| (g.pair, g.game_of_pair));
@@ -158,11 +161,25 @@ impl MatchReport {
         for (i, game) in sorted.iter().enumerate() {
             report.count_game(game);
             if game.game_of_pair == 2 && i > 0 && sorted[i - 1].pair == game.pair {
-                report.penta.add(sorted[i - 1].points + game.points);
+                report.add_pair(sorted[i - 1].points + game.points, sprt);
             }
         }
-        report.sprt = sprt.and_then(|s| s.decision(&report.penta));
         report
+    }
+
+    /// Adds a pair's points and asks the SPRT, which stops at the first crossing of a bound: pairs
+    /// that finish after it (a concurrent match's games in flight when it stopped) are counted
+    /// but do not take the decision back.
+    fn add_pair(&mut self, points: f64, sprt: Option<Sprt>) {
+        self.penta.add(points);
+        if self.sprt.is_none()
+            && let Some(s) = sprt
+        {
+            self.sprt = s.decision(&self.penta);
+            if self.sprt.is_some() {
+                self.decided_at = Some((self.penta.pairs(), self.penta.llr(s.elo0, s.elo1)));
+            }
+        }
     }
 
     /// One line: score, Elo with its interval, LOS, draw ratio.
@@ -374,12 +391,8 @@ fn play_pair(
         pair_points += points;
     }
     let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
-    s.report.penta.add(pair_points);
-    if let Some(sprt) = config.sprt
-        && config.shard.is_whole()
-    {
-        s.report.sprt = sprt.decision(&s.report.penta);
-    }
+    let sprt = config.sprt.filter(|_| config.shard.is_whole());
+    s.report.add_pair(pair_points, sprt);
     let report = s.report.clone();
     (s.progress)(&report);
     s.report.sprt.is_none()
@@ -388,6 +401,35 @@ fn play_pair(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A match of two workers stopped by one of them at the crossing; the other's pair, in
+    /// flight then, finished after it and took the ratio back under the bound. The decision
+    /// stands (it once printed "no decision" over such a match's 328 pairs).
+    #[test]
+    fn the_sprt_keeps_its_decision_when_later_pairs_move_the_ratio() {
+        let sprt = Some(Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 });
+        let (_, upper) = sprt_bounds(0.05, 0.05);
+        let mut report = MatchReport::default();
+        // Pairs won and drawn in turn lift the ratio until it crosses.
+        let mut k = 0u64;
+        while report.sprt.is_none() {
+            report.add_pair(if k.is_multiple_of(2) { 2.0 } else { 1.0 }, sprt);
+            k += 1;
+            assert!(k < 10_000, "never crossed");
+        }
+        assert_eq!(report.sprt, Some(true));
+        let (pairs, at) = report.decided_at.unwrap();
+        assert_eq!(pairs, k);
+        assert!(at >= upper, "{at}");
+        report.add_pair(0.0, sprt);
+        assert!(report.penta.llr(0.0, 10.0) < upper, "the late pair lowers the ratio");
+        assert_eq!(report.sprt, Some(true));
+        assert_eq!(report.decided_at, Some((pairs, at)));
+        // Without an SPRT nothing is decided.
+        let mut plain = MatchReport::default();
+        plain.add_pair(2.0, None);
+        assert_eq!((plain.sprt, plain.decided_at), (None, None));
+    }
 
     #[test]
     fn openings_from_fen_and_epd_lines() {
