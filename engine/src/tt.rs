@@ -125,12 +125,18 @@ impl TranspositionTable {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// The index in `words` of the key's cluster's first word.
+    #[inline]
+    fn cluster_start(&self, key: u64) -> usize {
+        // Multiply-shift maps the key onto the table without a modulo.
+        let index = ((u128::from(key) * self.clusters as u128) >> 64) as usize;
+        self.offset + index * CLUSTER_WORDS
+    }
+
     /// The four entries (key XOR data, data) of the key's cluster.
     #[inline]
     fn cluster(&self, key: u64) -> impl Iterator<Item = (&AtomicU64, &AtomicU64)> {
-        // Multiply-shift maps the key onto the table without a modulo.
-        let index = ((u128::from(key) * self.clusters as u128) >> 64) as usize;
-        let start = self.offset + index * CLUSTER_WORDS;
+        let start = self.cluster_start(key);
         self.words[start..start + CLUSTER_WORDS].chunks_exact(2).map(|pair| (&pair[0], &pair[1]))
     }
 
@@ -140,8 +146,7 @@ impl TranspositionTable {
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let index = ((u128::from(key) * self.clusters as u128) >> 64) as usize;
-            let cluster = self.words[self.offset + index * CLUSTER_WORDS..].as_ptr();
+            let cluster = self.words[self.cluster_start(key)..].as_ptr();
             // SAFETY: a prefetch is a hint that reads nothing a program can see; the address is
             // that of a cluster inside the table (SSE is part of every x86_64 processor).
             unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(cluster as *const i8) };
