@@ -87,6 +87,12 @@ impl TimeBudget {
         elapsed < soft / 2 && self.hard.is_none_or(|hard| hard <= soft || elapsed + next <= hard)
     }
 
+    /// A fixed time a move (the soft and the hard limit alike): what a move leaves unused is
+    /// not saved for another.
+    pub fn is_fixed(&self) -> bool {
+        self.soft.is_some() && self.soft == self.hard
+    }
+
     /// For a search that keeps what a stopped iteration finished: once it has an answer, it
     /// stops at the soft limit, not the hard one. The hard limit is there to finish an
     /// iteration whose result would otherwise be lost; with nothing to lose, searching on to it
@@ -135,8 +141,10 @@ mod tests {
     fn budgets() {
         let b = TimeBudget::new(&Limits { movetime: Some(1000), move_overhead: 10, ..Default::default() });
         assert_eq!(b.hard, Some(Duration::from_millis(990)));
+        assert!(b.is_fixed());
         let b = TimeBudget::new(&Limits { time: Some(60_000), increment: 1000, ..Default::default() });
         assert_eq!(b.soft, Some(Duration::from_millis(60_000 / 40 + 750)));
+        assert!(!b.is_fixed(), "a clock's share may be exceeded, and what is saved serves later moves");
         assert!(b.hard.unwrap() <= Duration::from_millis(40_000));
         // Clocks near the integer limits: the largest budgets, not wrapped-around tiny ones.
         for huge in [u64::MAX, i64::MAX as u64 + 12, u64::MAX / 3 + 1] {
@@ -148,6 +156,7 @@ mod tests {
         assert_eq!(b.hard, Some(Duration::from_millis(1)));
         assert!(TimeBudget::new(&Limits { infinite: true, movetime: Some(5), ..Default::default() }).hard.is_none());
         assert!(TimeBudget::new(&Limits::default()).hard.is_none());
+        assert!(!TimeBudget::new(&Limits::default()).is_fixed());
     }
 
     /// Under a clock an iteration starts only when expected to end before the hard limit; under

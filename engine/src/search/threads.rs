@@ -86,7 +86,7 @@ fn prove_mate<R: Rules, E: Evaluator<R>>(input: &SearchInput<'_, R, E>, depth: u
     let mut tree = one_move_tree(input, &shared, budget);
     tree.set_adversarial();
     tree.visits.node_limit = Some(MATE_PROOF_NODES);
-    let it = tree.search_root(input, depth as i32, None)?;
+    let it = tree.search_root(input, depth as i32, None, false)?;
     let score = it.choices.first()?.score;
     let plies = WIN - score.abs();
     if score >= MATE_ZONE {
@@ -115,10 +115,18 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
             Root::PreRoll => false,
         };
         let timed = input.limits.time.is_some() || input.limits.movetime.is_some();
+        // The main thread's iteration keeps its finished choices when stopped (the first of them
+        // the last iteration's best, searched again first), so under a fixed time a move one is
+        // worth starting whenever time is left. Under a clock none starts after half the move's
+        // share, as time saved there serves later moves; with MultiPV the ranking needs whole
+        // iterations, and none is kept unfinished.
+        let keeps_partial = is_main && input.options.multipv <= 1;
         let mut times = IterationTimes::default();
         for depth in first..=max_depth {
             let previous = last.as_ref().map(|r| r.choices.clone());
-            let Some(it) = self.search_root(input, depth, previous.as_deref()) else { break };
+            let Some(it) = self.search_root(input, depth, previous.as_deref(), keeps_partial && last.is_some()) else {
+                break;
+            };
             let next = times.ended_at(self.visits.budget.elapsed());
             let best = it.choices[0];
             let pv = match best.choice {
@@ -137,6 +145,11 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
             } else {
                 None
             };
+            // A stopped iteration that had not finished rolling keeps the last outcome table.
+            let (outcomes, roll_score) = match &last {
+                Some(l) if it.roll_score.is_none() && l.roll_score.is_some() => (l.outcomes.clone(), l.roll_score),
+                _ => (it.outcomes, it.roll_score),
+            };
             let result = SearchResult {
                 best: best.choice,
                 score: best.score,
@@ -146,8 +159,8 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
                 elapsed: self.visits.budget.elapsed(),
                 pv,
                 choices: it.choices,
-                outcomes: it.outcomes,
-                roll_score: it.roll_score,
+                outcomes,
+                roll_score,
                 mate,
                 hashfull: if input.options.use_tt { self.shared().tt.hashfull() } else { 0 },
                 result_scale: input.eval.result_scale(),
@@ -161,7 +174,12 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
             if mate.is_some() {
                 break;
             }
-            if is_main && (!self.visits.budget.may_start_iteration(next) || (single_choice && timed)) {
+            let may_start = if keeps_partial && self.visits.budget.is_fixed() {
+                !self.visits.budget.out_of_time()
+            } else {
+                self.visits.budget.may_start_iteration(next)
+            };
+            if is_main && (!may_start || (single_choice && timed)) {
                 break;
             }
             if self.shared().halted() {
@@ -229,6 +247,7 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
         input: &SearchInput<'_, R, E>,
         depth: i32,
         previous: Option<&[ScoredChoice<R::Turn>]>,
+        keep_partial: bool,
     ) -> Option<Iteration<R::Turn>> {
         let pos = input.position;
         self.hooks.root_depth = depth;
@@ -267,6 +286,14 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
         let mut outcomes = Vec::new();
         let mut roll_score = None;
         for choice in order {
+            // Stopped: the choices finished count when told to keep them (the first is then the
+            // last iteration's best, searched with a full window).
+            if self.aborted {
+                if keep_partial && !scored.is_empty() {
+                    break;
+                }
+                return None;
+            }
             // With MultiPV, the first `multipv` choices get exact scores.
             let mut exact_scores: Vec<i32> = scored.iter().filter(|c| c.exact).map(|c| c.score).collect();
             exact_scores.sort_unstable_by(|a, b| b.cmp(a));
@@ -275,7 +302,7 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
                 Choice::Turn(t) => {
                     let v = self.choice_value(&start, choice, depth, false, alpha, INF, 0, false);
                     if self.aborted {
-                        return None;
+                        continue;
                     }
                     let (turn, _) = self.frame(0);
                     if let Some(k) = turn.table.turns.iter().position(|&x| x == t) {
@@ -293,9 +320,12 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
                         let rolled = TurnState::Rolled(pos.clone(), *roll);
                         let v = self.within_turn(&rolled, depth, -INF, INF, 0, false);
                         if self.aborted {
-                            return None;
+                            break;
                         }
                         values.push(v);
+                    }
+                    if self.aborted {
+                        continue;
                     }
                     let value = if self.adversarial {
                         values.iter().copied().min().unwrap_or(0)
@@ -324,6 +354,9 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
                 }
             };
             scored.push(ScoredChoice { choice, score, exact, value: None });
+        }
+        if self.aborted && (!keep_partial || scored.is_empty()) {
+            return None;
         }
         // Exact scores first, by score; bounds after (each is below the best).
         scored.sort_by_key(|c| (std::cmp::Reverse(c.exact as u8), std::cmp::Reverse(c.score)));
