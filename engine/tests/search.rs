@@ -30,6 +30,16 @@ fn case(kind: VariantKind, fen: &str, moves: &[&str], roll: &[u8]) -> Case {
 }
 
 fn run(c: &Case, depth: u32, options: SearchOptions, limits: Limits) -> SearchResult<Move> {
+    run_reporting(c, options, Limits { depth: Some(depth), ..limits }, &mut |_| {})
+}
+
+/// The search of `c`, `report` called after each iteration.
+fn run_reporting(
+    c: &Case,
+    options: SearchOptions,
+    limits: Limits,
+    report: &mut (dyn FnMut(&SearchResult<Move>) + Send),
+) -> SearchResult<Move> {
     let rules = *c.game.rules();
     let eval = StaticEval::default_for(rules.kind());
     let input = SearchInput {
@@ -38,10 +48,10 @@ fn run(c: &Case, depth: u32, options: SearchOptions, limits: Limits) -> SearchRe
         position: c.game.position(),
         root: c.root.clone(),
         history: c.game.hashes(),
-        limits: Limits { depth: Some(depth), ..limits },
+        limits,
         options,
     };
-    search::search(&input, &Shared::new(4), &mut |_| {})
+    search::search(&input, &Shared::new(4), report)
 }
 
 fn exact_search(c: &Case, depth: u32, pruning: ChancePruning) -> SearchResult<Move> {
@@ -324,6 +334,12 @@ fn movetime_is_kept() {
     }
 }
 
+/// One thread's search of `c` within `limits`, and the node count at the end of each iteration.
+fn stoppable(c: &Case, limits: Limits, ends: &mut Vec<u64>) -> SearchResult<Move> {
+    let options = SearchOptions { threads: 1, ..SearchOptions::default() };
+    run_reporting(c, options, limits, &mut |r| ends.push(r.nodes))
+}
+
 /// A search stopped midway through an iteration answers from the choices that iteration
 /// finished (the first of them the last iteration's best), not from the iteration before: the
 /// same scores as the whole iteration gave those choices, at its depth.
@@ -331,28 +347,13 @@ fn movetime_is_kept() {
 fn a_stopped_iteration_keeps_the_choices_it_finished() {
     let c =
         case(VariantKind::Freedom, "r2q1rk1/ppp2ppp/2npbn2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 8", &[], &[2]);
-    let rules = *c.game.rules();
-    let eval = StaticEval::default_for(rules.kind());
-    let options = SearchOptions { threads: 1, ..SearchOptions::default() };
-    let run = |limits: Limits, ends: &mut Vec<u64>| {
-        let input = SearchInput {
-            rules: &rules,
-            eval: &eval,
-            position: c.game.position(),
-            root: c.root.clone(),
-            history: c.game.hashes(),
-            limits,
-            options: options.clone(),
-        };
-        search::search(&input, &Shared::new(4), &mut |r| ends.push(r.nodes))
-    };
     let mut ends = Vec::new();
-    let whole = run(Limits { depth: Some(4), ..Default::default() }, &mut ends);
+    let whole = stoppable(&c, Limits { depth: Some(4), ..Default::default() }, &mut ends);
     assert_eq!((whole.depth, ends.len()), (4, 4));
     // Stopped in the last stretch of depth 4, when its first choice is long done.
     let limit = ends[3] - 4096;
     assert!(limit > ends[2] + (ends[3] - ends[2]) / 2, "depth 4 is long enough to stop within: {ends:?}");
-    let stopped = run(Limits { depth: Some(4), nodes: Some(limit), ..Default::default() }, &mut Vec::new());
+    let stopped = stoppable(&c, Limits { depth: Some(4), nodes: Some(limit), ..Default::default() }, &mut Vec::new());
     assert_eq!(stopped.depth, 4, "the stopped iteration answers");
     assert!(stopped.nodes < ends[3]);
     assert!(!stopped.choices.is_empty() && stopped.choices.len() <= whole.choices.len());
@@ -374,28 +375,13 @@ fn a_stopped_search_before_the_roll_keeps_its_outcome_table() {
         &["e2e4", "d7d5", "e4d5"],
         &[],
     );
-    let rules = *c.game.rules();
-    let eval = StaticEval::default_for(rules.kind());
-    let options = SearchOptions { threads: 1, ..SearchOptions::default() };
-    let run = |limits: Limits, ends: &mut Vec<u64>| {
-        let input = SearchInput {
-            rules: &rules,
-            eval: &eval,
-            position: c.game.position(),
-            root: Root::PreRoll,
-            history: c.game.hashes(),
-            limits,
-            options: options.clone(),
-        };
-        search::search(&input, &Shared::new(4), &mut |r| ends.push(r.nodes))
-    };
     let mut ends = Vec::new();
-    let whole = run(Limits { depth: Some(4), ..Default::default() }, &mut ends);
+    let whole = stoppable(&c, Limits { depth: Some(4), ..Default::default() }, &mut ends);
     assert_eq!(whole.outcomes.len(), 6);
     let mut stopped_in_the_last = 0;
     for k in 1..20 {
         let limit = ends[2] + (ends[3] - ends[2]) * k / 20;
-        let r = run(Limits { depth: Some(4), nodes: Some(limit), ..Default::default() }, &mut Vec::new());
+        let r = stoppable(&c, Limits { depth: Some(4), nodes: Some(limit), ..Default::default() }, &mut Vec::new());
         assert!(r.depth == 3 || r.depth == 4, "{limit}: depth {}", r.depth);
         assert_eq!(r.outcomes.len(), 6, "stopped at {limit} nodes: {:?}", r.outcomes);
         assert!(r.roll_score.is_some());
