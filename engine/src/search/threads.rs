@@ -174,13 +174,15 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
             if mate.is_some() {
                 break;
             }
-            let may_start = if keeps_partial && self.visits.budget.is_fixed() {
-                !self.visits.budget.out_of_time()
-            } else {
-                self.visits.budget.may_start_iteration(next)
-            };
-            if is_main && (!may_start || (single_choice && timed)) {
-                break;
+            if is_main {
+                let may_start = if keeps_partial && self.visits.budget.is_fixed() {
+                    !self.visits.budget.out_of_time()
+                } else {
+                    self.visits.budget.may_start_iteration(next)
+                };
+                if !may_start || (single_choice && timed) {
+                    break;
+                }
             }
             if self.shared().halted() {
                 break;
@@ -286,14 +288,6 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
         let mut outcomes = Vec::new();
         let mut roll_score = None;
         for choice in order {
-            // Stopped: the choices finished count when told to keep them (the first is then the
-            // last iteration's best, searched with a full window).
-            if self.aborted {
-                if keep_partial && !scored.is_empty() {
-                    break;
-                }
-                return None;
-            }
             // With MultiPV, the first `multipv` choices get exact scores.
             let mut exact_scores: Vec<i32> = scored.iter().filter(|c| c.exact).map(|c| c.score).collect();
             exact_scores.sort_unstable_by(|a, b| b.cmp(a));
@@ -302,7 +296,7 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
                 Choice::Turn(t) => {
                     let v = self.choice_value(&start, choice, depth, false, alpha, INF, 0, false);
                     if self.aborted {
-                        continue;
+                        break;
                     }
                     let (turn, _) = self.frame(0);
                     if let Some(k) = turn.table.turns.iter().position(|&x| x == t) {
@@ -325,7 +319,7 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
                         values.push(v);
                     }
                     if self.aborted {
-                        continue;
+                        break;
                     }
                     let value = if self.adversarial {
                         values.iter().copied().min().unwrap_or(0)
@@ -355,6 +349,8 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
             };
             scored.push(ScoredChoice { choice, score, exact, value: None });
         }
+        // Stopped: the choices finished count when told to keep them (the first is then the last
+        // iteration's best, searched with a whole window).
         if self.aborted && (!keep_partial || scored.is_empty()) {
             return None;
         }
