@@ -3,7 +3,7 @@
 use alea_engine::eval::NamedEval;
 use alea_engine::handle::GameHandle;
 use alea_tuning::match_file::merge_match_files;
-use alea_tuning::match_runner::{MatchConfig, MatchReport, Openings, Sprt, read_openings, run_match};
+use alea_tuning::match_runner::{MatchConfig, MatchReport, Openings, Sprt, SprtDecision, read_openings, run_match};
 use alea_tuning::players::{
     AleaPlayer, EngineProcess, Expectimax2Player, GreedyPlayer, MoveLimit, Player, PreRoll, Proto, RandomPlayer,
 };
@@ -309,8 +309,8 @@ fn print_report(names: &(String, String), variant: &str, report: &MatchReport, s
             "los": report.penta.los(), "pair_variance_ratio": report.penta.pairing_ratio(),
             "sprt": sprt.map(|s| serde_json::json!({
                 "elo0": s.elo0, "elo1": s.elo1, "llr": report.penta.llr(s.elo0, s.elo1),
-                "decision": report.sprt.map(|h1| if h1 { "H1" } else { "H0" }),
-                "decided_at_pair": report.decided_at.map(|(pairs, _)| pairs),
+                "decision": report.sprt.map(|d| if d.h1 { "H1" } else { "H0" }),
+                "decided_at_pair": report.sprt.map(|d| d.pairs),
             })),
             "failures": report.failures,
         });
@@ -323,14 +323,14 @@ fn print_report(names: &(String, String), variant: &str, report: &MatchReport, s
     }
     if let Some(s) = sprt {
         let verdict = match report.sprt {
-            Some(true) => "H1 accepted",
-            Some(false) => "H0 accepted",
+            Some(d) if d.h1 => "H1 accepted",
+            Some(_) => "H0 accepted",
             None => "no decision",
         };
         let llr = report.penta.llr(s.elo0, s.elo1);
-        match report.decided_at {
+        match report.sprt {
             // Pairs in flight when it stopped finish after the decision and move the ratio.
-            Some((pairs, at)) if pairs != report.penta.pairs() => println!(
+            Some(SprtDecision { pairs, llr: at, .. }) if pairs != report.penta.pairs() => println!(
                 "SPRT [{}, {}]: LLR {at:.2} at pair {pairs}, {verdict} (LLR {llr:.2} over all {} pairs)",
                 s.elo0,
                 s.elo1,

@@ -125,10 +125,20 @@ pub struct MatchReport {
     pub losses: u64,
     /// Games that ended by a player's failure, with the reason.
     pub failures: Vec<String>,
-    /// `Some(true)`: H1 accepted; `Some(false)`: H0 accepted.
-    pub sprt: Option<bool>,
-    /// Where the SPRT decided: the pairs counted then and its ratio.
-    pub decided_at: Option<(u64, f64)>,
+    /// The SPRT's decision, once it has taken one.
+    pub sprt: Option<SprtDecision>,
+}
+
+/// An SPRT's decision and where it was taken: pairs that finish after it (a concurrent match's
+/// games in flight) move the ratio but not the decision.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtDecision {
+    /// H1 accepted (else H0).
+    pub h1: bool,
+    /// The pairs counted when the ratio crossed a bound.
+    pub pairs: u64,
+    /// The log-likelihood ratio then.
+    pub llr: f64,
 }
 
 impl MatchReport {
@@ -175,10 +185,11 @@ impl MatchReport {
         if self.sprt.is_none()
             && let Some(s) = sprt
         {
-            self.sprt = s.decision(&self.penta);
-            if self.sprt.is_some() {
-                self.decided_at = Some((self.penta.pairs(), self.penta.llr(s.elo0, s.elo1)));
-            }
+            self.sprt = s.decision(&self.penta).map(|h1| SprtDecision {
+                h1,
+                pairs: self.penta.pairs(),
+                llr: self.penta.llr(s.elo0, s.elo1),
+            });
         }
     }
 
@@ -417,18 +428,17 @@ mod tests {
             k += 1;
             assert!(k < 10_000, "never crossed");
         }
-        assert_eq!(report.sprt, Some(true));
-        let (pairs, at) = report.decided_at.unwrap();
-        assert_eq!(pairs, k);
-        assert!(at >= upper, "{at}");
+        let decision = report.sprt.unwrap();
+        assert!(decision.h1);
+        assert_eq!(decision.pairs, k);
+        assert!(decision.llr >= upper, "{}", decision.llr);
         report.add_pair(0.0, sprt);
         assert!(report.penta.llr(0.0, 10.0) < upper, "the late pair lowers the ratio");
-        assert_eq!(report.sprt, Some(true));
-        assert_eq!(report.decided_at, Some((pairs, at)));
+        assert_eq!(report.sprt, Some(decision));
         // Without an SPRT nothing is decided.
         let mut plain = MatchReport::default();
         plain.add_pair(2.0, None);
-        assert_eq!((plain.sprt, plain.decided_at), (None, None));
+        assert_eq!(plain.sprt, None);
     }
 
     #[test]
