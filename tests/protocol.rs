@@ -184,7 +184,8 @@ fn positions_moves_passes_and_recapture() {
 /// A table kept from one search to the next (as behind a GUI, without `ucinewgame`) must not hide
 /// a threefold repetition: from a game against `greedy` in which Alea, a queen and more up, gave
 /// the same two Freedom checks until the third repetition. The last search's Nc5+ lets Black's
-/// king return to b6 for the third time; a fresh table plays Rb5+, and so must the kept one.
+/// king return to b6 for the third time: the kept table must not play it, and must choose what a
+/// fresh table chooses (Rb5+ with Freedom's second network, rolling with its third).
 #[test]
 fn a_kept_table_does_not_walk_into_a_threefold_repetition() {
     let opening = "a2a4 a7a5 h2h4 b7b5 g1f3 b5a4 a1a4 b8a6 b1c3 c8b7 a4a5 d8b8 g2g3 a6b4 f3e5 b4c2 d1c2 \
@@ -197,10 +198,10 @@ fn a_kept_table_does_not_walk_into_a_threefold_repetition() {
         e.ask(&format!("position startpos moves {opening}{moves}"));
         last = e.go("go depth 2").last().unwrap().clone();
     }
-    assert_eq!(last, "bestmove a5b5", "the kept table repeats");
+    assert_ne!(last, "bestmove a4c5", "the kept table repeats");
     e.ask("ucinewgame");
     e.ask(&format!("position startpos moves {opening}{}", checks[3]));
-    assert_eq!(e.go("go depth 2").last().unwrap(), "bestmove a5b5", "a fresh table");
+    assert_eq!(e.go("go depth 2").last().unwrap(), &last, "a fresh table chooses otherwise");
     e.quit();
 }
 
@@ -249,9 +250,11 @@ fn go_with_a_roll_before_the_roll_and_any() {
     let best = lines.last().unwrap();
     let knight_moves = ["b8a6", "b8c6", "b8d7", "g8f6", "g8h6"];
     assert!(knight_moves.iter().any(|m| *best == format!("bestmove {m}")), "{best}");
+    // Any move: the recapture, or a knight move that wins the pawn back later (with the table
+    // the depth-3 search left, Freedom's third network prefers Nd7: +42 against -7 at depth 3).
     let lines = e.go("go roll any depth 2");
     let best = lines.last().unwrap();
-    assert!(best == "bestmove d8d5" || best == "bestmove g8f6", "{best}");
+    assert!(["bestmove d8d5", "bestmove b8d7", "bestmove g8f6"].contains(&best.as_str()), "{best}");
     // Any move: the rook takes the free queen.
     e.ask("position fen 4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1");
     assert_eq!(e.go("go roll any depth 2").last().unwrap(), "bestmove d1d5");
