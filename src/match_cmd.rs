@@ -2,13 +2,14 @@
 
 use alea_engine::eval::NamedEval;
 use alea_engine::handle::GameHandle;
-use alea_tuning::match_file::merge_match_files;
+use alea_tuning::match_compare::{RunSide, compare_runs};
+use alea_tuning::match_file::{merge_match_files, read_match_file};
 use alea_tuning::match_runner::{MatchConfig, MatchReport, Openings, Sprt, SprtDecision, read_openings, run_match};
 use alea_tuning::players::{
     AleaPlayer, EngineProcess, Expectimax2Player, GreedyPlayer, MoveLimit, Player, PreRoll, Proto, RandomPlayer,
 };
 use alea_tuning::shard::Shard;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -92,6 +93,23 @@ enum MatchCmd {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Print the summary as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Two runs of a match on the same dice (the same variant, `--seed`, `--max-plies` and
+    /// starts; players and limits may differ), compared game by game over the pairs both
+    /// finished: the first player's Elo in each, its score a game in A minus that in B with a 95 %
+    /// interval over the pairs, the games that ended alike, its mean depth and time a move.
+    /// A game cut off at a file's end is left out.
+    Compare {
+        /// Run A's PGN file.
+        a: PathBuf,
+        /// Run B's PGN file.
+        b: PathBuf,
+        /// List the games whose result changed.
+        #[arg(long)]
+        list: bool,
+        /// Print the comparison as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -183,8 +201,10 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
 }
 
 pub fn run(args: MatchArgs) -> ExitCode {
-    if let Some(MatchCmd::Merge { files, json }) = args.merge {
-        return merge(&files, json);
+    match args.merge {
+        Some(MatchCmd::Merge { files, json }) => return merge(&files, json),
+        Some(MatchCmd::Compare { a, b, list, json }) => return compare(&a, &b, list, json),
+        None => {}
     }
     if args.engine.len() != 2 {
         return refuse("give exactly two --engine");
@@ -344,16 +364,19 @@ fn print_report(names: &(String, String), variant: &str, report: &MatchReport, s
     }
 }
 
+/// A match's PGN file as text, or why it cannot be read.
+fn read_text(path: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|_| format!("{}: not a PGN file of alea match (not text)", path.display()))
+}
+
 /// `alea match merge`: the shards' files read, checked and summed.
 fn merge(files: &[PathBuf], json: bool) -> ExitCode {
     let mut texts = Vec::new();
     for path in files {
-        match std::fs::read(path) {
-            Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => texts.push((path.display().to_string(), text)),
-                Err(_) => return refuse(format!("{}: not a PGN file of alea match (not text)", path.display())),
-            },
-            Err(e) => return refuse(format!("cannot read {}: {e}", path.display())),
+        match read_text(path) {
+            Ok(text) => texts.push((path.display().to_string(), text)),
+            Err(e) => return refuse(e),
         }
     }
     let merged = match merge_match_files(&texts) {
@@ -383,6 +406,101 @@ fn merge(files: &[PathBuf], json: bool) -> ExitCode {
          with --resume and merge again",
         merged.cut_off.len()
     ))
+}
+
+/// `alea match compare`: two runs on the same dice, game by game.
+fn compare(a: &Path, b: &Path, list: bool, json: bool) -> ExitCode {
+    let mut files = Vec::new();
+    for path in [a, b] {
+        let file = match read_text(path).and_then(|text| read_match_file(&text)) {
+            Ok(file) => file,
+            Err(e) => return refuse(format!("{}: {e}", path.display())),
+        };
+        if let Some(c) = &file.cut_off {
+            eprintln!("alea match compare: {}: {c}; left out", path.display());
+        }
+        files.push(file);
+    }
+    let c = match compare_runs(&files[0], &files[1]) {
+        Ok(c) => c,
+        Err(e) => return refuse(e),
+    };
+    let games = 2 * c.pairs;
+    if json {
+        let side = |s: &RunSide, path: &Path| {
+            let (lo, elo, hi) = s.report.penta.elo_bounds();
+            serde_json::json!({
+                "file": path.display().to_string(), "player": s.player, "opponent": s.opponent,
+                "wins": s.report.wins, "draws": s.report.draws, "losses": s.report.losses,
+                "elo": elo, "elo_low": lo, "elo_high": hi,
+                "mean_depth": s.mean_depth, "mean_seconds": s.mean_seconds,
+            })
+        };
+        let summary = serde_json::json!({
+            "pairs": c.pairs, "a": side(&c.a, a), "b": side(&c.b, b),
+            "difference": c.difference, "margin": c.margin,
+            "same_result": c.same_result, "same_moves": c.same_moves,
+            "changed": c.changed.iter().map(|g| serde_json::json!({
+                "round": g.round, "points_a": g.points.0, "points_b": g.points.1,
+                "turns_a": g.turns.0, "turns_b": g.turns.1,
+            })).collect::<Vec<_>>(),
+        });
+        println!("{summary}");
+        return ExitCode::SUCCESS;
+    }
+    println!("{} pairs both runs finished ({games} games), the first player's side of each:", c.pairs);
+    for (label, side, path) in [("A", &c.a, a), ("B", &c.b, b)] {
+        println!(
+            "{label} {}: {} vs {}: {}{}",
+            path.display(),
+            side.player,
+            side.opponent,
+            side.report.summary(),
+            run_habits(side)
+        );
+    }
+    println!(
+        "A - B: {:+.3} ± {:.3} points a game (95 %, over the pairs){}",
+        c.difference,
+        c.margin,
+        if c.difference.abs() > c.margin { "" } else { ", no difference measured" }
+    );
+    println!(
+        "ended alike: {} of {games} games ({:.0} %), {} of them played turn for turn alike",
+        c.same_result,
+        c.same_result as f64 * 100.0 / games as f64,
+        c.same_moves
+    );
+    if list {
+        let result = |points: f64| match points {
+            1.0 => "won",
+            0.0 => "lost",
+            _ => "drawn",
+        };
+        for g in &c.changed {
+            println!(
+                "{}: A {} in {} turns, B {} in {} turns",
+                g.round,
+                result(g.points.0),
+                g.turns.0,
+                result(g.points.1),
+                g.turns.1
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// `; 4.49 deep, 0.112 s a move`: the first player's mean depth (in its own unit) and time, where
+/// its moves' notes give them.
+fn run_habits(side: &RunSide) -> String {
+    let depth = side.mean_depth.map(|d| format!("{d:.2} deep"));
+    let time = side.mean_seconds.map(|t| format!("{t:.3} s a move"));
+    match (depth, time) {
+        (Some(d), Some(t)) => format!("; {d}, {t}"),
+        (Some(d), None) => format!("; {d}"),
+        _ => String::new(),
+    }
 }
 
 /// `10+0.1` (seconds and increment) as milliseconds.

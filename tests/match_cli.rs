@@ -152,6 +152,61 @@ fn match_moves_carry_the_search_score_depth_and_time() {
     }
 }
 
+/// Two runs on the same dice compare game by game: a player against itself in two runs of one
+/// seed plays the same games (a fixed depth decides alike), so nothing changed; a deeper player
+/// in run A scores its own; runs of two seeds are refused and change nothing.
+#[test]
+fn match_compare_reads_two_runs_of_the_same_dice() {
+    let scratch = tempfile::Builder::new().prefix("alea-match-compare-").tempdir().unwrap();
+    let run = |name: &str, first: &str, seed: &str| {
+        let pgn = scratch.path().join(name);
+        let args =
+            ["--engine", first, "--engine", "builtin=greedy", "--pairs", "3", "--seed", seed, "--max-plies", "40"];
+        let (ok, out) = alea_match(&[&args[..], &["--pgn", pgn.to_str().unwrap()]].concat());
+        assert!(ok, "{out}");
+        pgn.to_str().unwrap().to_string()
+    };
+    let (one, again) = (run("one.pgn", "builtin=alea depth=1", "5"), run("again.pgn", "builtin=alea depth=1", "5"));
+    let deeper = run("deeper.pgn", "builtin=alea depth=2 name=deep", "5");
+    let other_seed = run("other.pgn", "builtin=alea depth=1", "6");
+    let compare = |a: &str, b: &str, json: bool| {
+        let mut args = vec!["compare", a, b];
+        if json {
+            args.push("--json");
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_alea")).arg("match").args(&args).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, out, _) = compare(&one, &again, false);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.starts_with("3 pairs both runs finished (6 games)"), "{out}");
+    assert!(out.contains("A - B: +0.000 ± 0.000 points a game") && out.contains("no difference measured"), "{out}");
+    assert!(out.contains("ended alike: 6 of 6 games (100 %), 6 of them played turn for turn alike"), "{out}");
+    assert!(out.contains("; 1.00 deep, "), "{out}");
+    let (code, out, _) = compare(&deeper, &one, true);
+    assert_eq!(code, Some(0), "{out}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (v["pairs"].as_u64(), v["a"]["player"].as_str(), v["b"]["player"].as_str()),
+        (Some(3), Some("deep"), Some("alea"))
+    );
+    // Two turns deep where the search went on (a win in sight stops it sooner), one in B.
+    let (depth_a, depth_b) = (v["a"]["mean_depth"].as_f64().unwrap(), v["b"]["mean_depth"].as_f64().unwrap());
+    assert!(depth_a > 1.5 && depth_a <= 2.0 && depth_b == 1.0, "{v}");
+    let changed = v["changed"].as_array().unwrap().len() as u64;
+    assert_eq!(changed + v["same_result"].as_u64().unwrap(), 6, "{v}");
+    let (code, out, err) = compare(&one, &other_seed, false);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.is_empty() && err.contains("not dealt the same dice") && err.contains("seed=6"), "{err}");
+    let (code, _, err) = compare(&one, "no-such-file.pgn", false);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("cannot read no-such-file.pgn"), "{err}");
+}
+
 /// Every option says what it is, and the time options their defaults.
 #[test]
 fn help_texts_describe_every_option() {

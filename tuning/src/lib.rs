@@ -6,6 +6,7 @@
 pub mod datafile;
 pub mod datagen;
 pub mod fit;
+pub mod match_compare;
 pub mod match_file;
 pub mod match_runner;
 pub mod nnue_train;

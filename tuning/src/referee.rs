@@ -98,8 +98,7 @@ pub fn play_game(
             Ok((turn, roll)) => {
                 game.play_checked(&turn, roll.as_ref()).expect("a turn from the game's own lists");
                 // The mover's last search and the turn's time, as cutechess-cli notes a move.
-                let comment =
-                    player.last_search().map(|note| format!("{} {:.3}s", note.text(), started.elapsed().as_secs_f64()));
+                let comment = player.last_search().map(|note| note.comment(started.elapsed().as_secs_f64()));
                 record.turns.push(RecordedTurn { turn, roll, comment });
             }
             Err((result, reason)) => return finish(record, result, reason, true),

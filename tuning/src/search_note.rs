@@ -30,6 +30,37 @@ impl SearchNote {
         format!("{score}/{}", self.depth)
     }
 
+    /// The note as a match's record writes it beside a move: the score and depth, then the
+    /// move's time (`+0.35/12 0.105s`).
+    pub fn comment(&self, seconds: f64) -> String {
+        format!("{} {seconds:.3}s", self.text())
+    }
+
+    /// A move's comment read back ([`SearchNote::comment`]): the note and, where written, the
+    /// seconds the move took; `None` for a comment that holds no note.
+    pub fn read(comment: &str) -> Option<(SearchNote, Option<f64>)> {
+        let mut words = comment.split_whitespace();
+        let (score, depth) = words.next()?.split_once('/')?;
+        let depth = depth.parse().ok()?;
+        let (sign, magnitude) = match score.split_at_checked(1)? {
+            ("+", m) => (1, m),
+            ("-", m) => (-1, m),
+            _ => return None,
+        };
+        let score = match magnitude.strip_prefix('M') {
+            Some(moves) => NoteScore::Mate(sign * moves.parse::<i32>().ok()?),
+            None => {
+                let (pawns, hundredths) = magnitude.split_once('.')?;
+                if hundredths.len() != 2 {
+                    return None;
+                }
+                NoteScore::Cp(sign * (pawns.parse::<i32>().ok()? * 100 + hundredths.parse::<i32>().ok()?))
+            }
+        };
+        let seconds = words.next().and_then(|w| w.strip_suffix('s')?.parse::<f64>().ok()).filter(|s| s.is_finite());
+        Some((SearchNote { score, depth }, seconds))
+    }
+
     /// The score and depth of a UCI `info` line (`info depth 12 ... score cp 35 ...`, or `score
     /// mate -3`); `None` for a line without both, such as `info string` or `info currmove`.
     pub fn from_info(line: &str) -> Option<SearchNote> {
@@ -69,6 +100,20 @@ mod tests {
         assert_eq!(note(NoteScore::Cp(0), 1), "+0.00/1");
         assert_eq!(note(NoteScore::Mate(3), 9), "+M3/9");
         assert_eq!(note(NoteScore::Mate(-2), 5), "-M2/5");
+    }
+
+    #[test]
+    fn a_comment_reads_back_as_written() {
+        for (score, depth) in
+            [(NoteScore::Cp(35), 12), (NoteScore::Cp(-5), 3), (NoteScore::Mate(-2), 5), (NoteScore::Cp(0), 1)]
+        {
+            let note = SearchNote { score, depth };
+            assert_eq!(SearchNote::read(&note.comment(0.105)), Some((note, Some(0.105))));
+            assert_eq!(SearchNote::read(&note.text()), Some((note, None)));
+        }
+        for bad in ["", "[%roll 1]", "0.35/12", "+0.3/12", "+x.35/12", "+0.35", "+M/4", "+0.35/d"] {
+            assert_eq!(SearchNote::read(bad), None, "{bad}");
+        }
     }
 
     #[test]
