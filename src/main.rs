@@ -90,8 +90,29 @@ enum Cmd {
     },
 }
 
+/// Output piped into a program that stops reading early (`alea perft 6 | head`) ends the command
+/// quietly, as it ends `cat` or `grep`: Rust ignores SIGPIPE, so each print after the reader left
+/// would fail, and `println!` panics. Only for commands that write to their own output and files:
+/// a match writes to its engines' pipes, the page to its sockets and the protocol to its GUI,
+/// and each of those handles a closed one itself.
+fn end_quietly_when_the_reader_leaves() {
+    #[cfg(unix)]
+    // SAFETY: sets the signal's disposition back to the system's default, before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let plays_through_pipes = match &cli.command {
+        None | Some(Cmd::Serve { .. }) => true,
+        Some(Cmd::Match(args)) => !args.only_reads_files(),
+        Some(_) => false,
+    };
+    if !plays_through_pipes {
+        end_quietly_when_the_reader_leaves();
+    }
     match cli.command {
         None => {
             // A person at a terminal is told what this is, as Stockfish does; a GUI on a pipe

@@ -115,6 +115,13 @@ enum MatchCmd {
     },
 }
 
+impl MatchArgs {
+    /// `merge` and `compare` read files and play no engine.
+    pub fn only_reads_files(&self) -> bool {
+        self.merge.is_some()
+    }
+}
+
 fn refuse(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("alea match: {message}");
     ExitCode::from(2)

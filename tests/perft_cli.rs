@@ -66,3 +66,21 @@ fn a_piped_perft_finishes_before_the_end_of_input() {
         assert!(text.contains("Nodes searched: 197281\n"), "{text}");
     }
 }
+
+/// Piped into a reader that stops early (`alea perft 6 | head -1`), the count ends quietly as
+/// other command-line tools do: killed by SIGPIPE, not a panic with a backtrace.
+#[cfg(unix)]
+#[test]
+fn a_reader_that_stops_early_ends_the_count_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = alea().args(["perft", "6"]).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    assert!(first.ends_with(": 4463267\n"), "{first}");
+    // The reader is gone: the next lines have nowhere to go.
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}: {stderr}", out.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
