@@ -15,8 +15,9 @@ use std::process::ExitCode;
 #[derive(clap::Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct MatchArgs {
+    /// `merge` or `compare`: subcommands on matches' files, which play no game.
     #[command(subcommand)]
-    merge: Option<MatchCmd>,
+    files_only: Option<MatchCmd>,
     /// A player, twice: `builtin=alea|random|greedy|expectimax2`, or `cmd=PATH [name=N] [proto=alea|uci]
     /// [pre-roll=best|roll] [option.NAME=VALUE ...]`; `depth=D`, `nodes=N` or `movetime=MS` for its
     /// own limit; for builtin=alea, `eval=FILE` (parameters as `alea tune fit` writes them, or a
@@ -118,7 +119,7 @@ enum MatchCmd {
 impl MatchArgs {
     /// `merge` and `compare` read files and play no engine.
     pub fn only_reads_files(&self) -> bool {
-        self.merge.is_some()
+        self.files_only.is_some()
     }
 }
 
@@ -208,7 +209,7 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
 }
 
 pub fn run(args: MatchArgs) -> ExitCode {
-    match args.merge {
+    match args.files_only {
         Some(MatchCmd::Merge { files, json }) => return merge(&files, json),
         Some(MatchCmd::Compare { a, b, list, json }) => return compare(&a, &b, list, json),
         None => {}
