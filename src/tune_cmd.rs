@@ -28,6 +28,32 @@ pub enum TuneCmd {
     /// games' results, a validation split of whole games, Adam over threads; writes the network,
     /// its loss per epoch (CSV) and a plot (SVG).
     Nnue(NnueArgs),
+    /// Fits a network's result scale (how its scores turn into expected results, which the
+    /// search's equity and the win/draw/loss reports use) to games' results: those of data files'
+    /// positions, or those of a player's reported scores in match games; writes the network with
+    /// it. (`alea tune nnue` gives a new network the adopted one's.)
+    Scale(ScaleArgs),
+}
+
+#[derive(clap::Args)]
+pub struct ScaleArgs {
+    /// Data files from `alea tune datagen` (all of the network's variant): fits the scale to the
+    /// static scores of their positions (the variant's tables plus the network).
+    #[arg(long, num_args = 1.., required_unless_present = "pgn", conflicts_with = "pgn")]
+    data: Vec<PathBuf>,
+    /// A file of `alea match` games instead: fits the scale to the scores PLAYER's searches
+    /// reported for its moves, at the speed those games were played.
+    #[arg(long, requires = "player")]
+    pgn: Option<PathBuf>,
+    /// The player of --pgn, as the games' White and Black tags name it.
+    #[arg(long, requires = "pgn")]
+    player: Option<String>,
+    /// The network (`.nnue`).
+    #[arg(long)]
+    net: PathBuf,
+    /// The network file to write, with the fitted scale (may be NET itself).
+    #[arg(long)]
+    out: PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -187,6 +213,7 @@ pub fn run(cmd: TuneCmd) -> ExitCode {
         TuneCmd::Report(args) => report(args),
         TuneCmd::Merge(args) => merge(args),
         TuneCmd::Nnue(args) => nnue(args),
+        TuneCmd::Scale(args) => scale(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -313,25 +340,7 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
                 .into(),
         );
     }
-    let mut sets = Vec::new();
-    let mut name: Option<String> = None;
-    for path in &args.data {
-        let data = read_data(path)?;
-        let variant = data.variant().map(str::to_string);
-        let Some(variant) = variant else { return Err(format!("{}: the header names no variant", path.display())) };
-        if name.as_ref().is_some_and(|n| *n != variant) {
-            return Err("the data files are of different variants".into());
-        }
-        name = Some(variant);
-        sets.push(data);
-    }
-    let name = name.expect("at least one file");
-    let game = parse_variant(name.trim_end_matches("960"), name.ends_with("960"))?;
-    // A network adds to the 8x8 tables and reads 8x8 boards.
-    game.uses_tables()?;
-    for (data, path) in sets.iter().zip(&args.data) {
-        data.boards().map_err(|e| format!("{}: {e}", path.display()))?;
-    }
+    let (game, sets) = network_data(&args.data)?;
     let config = alea_tuning::nnue_train::TrainConfig {
         epochs: args.epochs,
         batch: args.batch,
@@ -358,14 +367,7 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     // The network adds to the variant's built-in tables: their loss on the held-out positions is
     // where it starts (epoch 0) and what it must improve on.
     let tables = game.default_eval();
-    // Every sample is on an 8x8 board (checked above).
-    let tables_score = |s: &alea_tuning::datagen::Sample| {
-        let board = s.board().expect("an 8x8 board");
-        // The terms the search adds to the tables' sums outside the network (Freedom's free
-        // checks) are part of the base the network refines.
-        let white = tables.white_score(board) + alea_engine::free_checks::white_term(board, tables.free_checks);
-        if board.turn() == alea_engine::Color::White { white } else { -white }
-    };
+    let tables_score = |s: &alea_tuning::datagen::Sample| tables_score(&tables, s);
     let prepared = alea_tuning::nnue_train::prepare(&samples, &config, &tables_score);
     eprintln!(
         "{} positions for training, {} held out (one game in {}); {} epochs, K {:.4}",
@@ -385,7 +387,12 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
         progress.update(epoch as u64, &format!("loss {train:.6}, validation {valid:.6}"))
     });
     progress.finish();
-    std::fs::write(&args.out, trained.net.to_bytes()).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let mut net = trained.net;
+    // The scale of the network it would replace: networks trained alike score alike, and the
+    // scale is fitted to games (`alea tune scale`), which a new network has not played yet.
+    let inherited = alea_engine::nnue::adopted(game.variant()).and_then(|adopted| adopted.result_scale);
+    net.result_scale = inherited;
+    std::fs::write(&args.out, net.to_bytes()).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let mut csv = String::from("epoch,train,validation\n");
     for (epoch, (t, v)) in trained.history.iter().enumerate() {
         csv.push_str(&format!("{epoch},{t:.8},{v:.8}\n"));
@@ -399,12 +406,110 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     let best = trained.history[trained.best_epoch];
     println!("kept epoch {} (validation {:.6}; epoch 0 is the tables alone)", trained.best_epoch, best.1);
     let quantised = alea_tuning::nnue_train::validation_loss_of(&samples, &config, &|s| {
-        tables_score(s) + trained.net.evaluate_board(s.board().expect("an 8x8 board"))
+        tables_score(s) + net.evaluate_board(s.board().expect("an 8x8 board"))
     });
     println!("validation loss of the network in the engine's integers: {quantised:.6}");
     // Epoch 0 is the tables alone (the output weights start at zero).
     println!("the built-in tables on the same held-out positions: {:.6}", first.1);
+    match inherited {
+        Some(k) => println!("result scale K {k:.4}, the adopted network's (alea tune scale refits it)"),
+        None => println!("no result scale: the tables' K {:.4} (alea tune scale fits one)", tables.result_scale),
+    }
     eprintln!("wrote {}, {} and {}", args.out.display(), csv_path.display(), svg.display());
+    Ok(())
+}
+
+/// Data files for a network: all of one 8x8 variant (the network adds to its tables).
+fn network_data(paths: &[PathBuf]) -> Result<(GameHandle, Vec<alea_tuning::datagen::DataSet>), String> {
+    let mut sets = Vec::new();
+    let mut name: Option<String> = None;
+    for path in paths {
+        let data = read_data(path)?;
+        let variant = data.variant().map(str::to_string);
+        let Some(variant) = variant else { return Err(format!("{}: the header names no variant", path.display())) };
+        if name.as_ref().is_some_and(|n| *n != variant) {
+            return Err("the data files are of different variants".into());
+        }
+        name = Some(variant);
+        sets.push(data);
+    }
+    let name = name.ok_or("no data files")?;
+    let game = parse_variant(name.trim_end_matches("960"), name.ends_with("960"))?;
+    // A network adds to the 8x8 tables and reads 8x8 boards.
+    game.uses_tables()?;
+    for (data, path) in sets.iter().zip(paths) {
+        data.boards().map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok((game, sets))
+}
+
+/// The tables' score of a sample (on an 8x8 board) for its side to move, with the terms the
+/// search adds to the tables' sums outside the network (Freedom's free checks): the base a
+/// network refines.
+fn tables_score(tables: &EvalParams, s: &alea_tuning::datagen::Sample) -> i32 {
+    let board = s.board().expect("an 8x8 board");
+    let white = tables.white_score(board) + alea_engine::free_checks::white_term(board, tables.free_checks);
+    if board.turn() == alea_engine::Color::White { white } else { -white }
+}
+
+/// The result scale that fits the data's results to `net`'s scores (the variant's tables plus
+/// the network), rounded as the tables' is.
+fn fitted_scale(game: &GameHandle, sets: &[alea_tuning::datagen::DataSet], net: &alea_engine::nnue::Network) -> f64 {
+    let tables = game.default_eval();
+    let scored: Vec<(f64, f64)> = sets
+        .iter()
+        .flat_map(|data| &data.samples)
+        .map(|s| {
+            let board = s.board().expect("an 8x8 board");
+            let mover = tables_score(&tables, s) + net.evaluate_board(board);
+            let white = if board.turn() == alea_engine::Color::White { mover } else { -mover };
+            (f64::from(white), s.white_score)
+        })
+        .collect();
+    (alea_tuning::fit::fit_result_scale(&scored) * 1e4).round() / 1e4
+}
+
+fn scale(args: ScaleArgs) -> Result<(), String> {
+    let mut net = alea_engine::nnue::Network::read(&args.net)?;
+    let (game, k, source) = match (&args.pgn, &args.player) {
+        (Some(pgn), Some(player)) => {
+            let text = std::fs::read_to_string(pgn).map_err(|e| format!("{}: {e}", pgn.display()))?;
+            let file =
+                alea_tuning::match_file::read_match_file(&text).map_err(|e| format!("{}: {e}", pgn.display()))?;
+            let variant = file.games.first().map(|g| g.record.variant.clone()).ok_or("no finished game in the file")?;
+            let game = parse_variant(&variant, false)?;
+            let scored = alea_tuning::reported_scores::reported_scores(&file, player)?;
+            if scored.is_empty() {
+                return Err(format!("{player}'s moves carry no centipawn scores in {}", pgn.display()));
+            }
+            let k = (alea_tuning::fit::fit_result_scale(&scored) * 1e4).round() / 1e4;
+            (game, k, format!("{} scores {player} reported", scored.len()))
+        }
+        _ => {
+            let (game, sets) = network_data(&args.data)?;
+            let positions: usize = sets.iter().map(|d| d.samples.len()).sum();
+            if positions == 0 {
+                return Err("no positions in the data".into());
+            }
+            if net.variant != game.variant() {
+                return Err(format!("the network is for {}, the data of {}", net.variant, game.variant()));
+            }
+            let k = fitted_scale(&game, &sets, &net);
+            (game, k, format!("{positions} positions"))
+        }
+    };
+    if net.variant != game.variant() {
+        return Err(format!("the network is for {}, the games of {}", net.variant, game.variant()));
+    }
+    let before = net.result_scale;
+    net.result_scale = Some(k);
+    std::fs::write(&args.out, net.to_bytes()).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    println!(
+        "result scale K {k:.4} fitted on {source} ({}; the tables' own: {:.4}); wrote {}",
+        before.map_or("the network had none".to_string(), |b| format!("the network had {b:.4}")),
+        game.default_eval().result_scale,
+        args.out.display()
+    );
     Ok(())
 }
 

@@ -238,3 +238,85 @@ fn tune_refuses_bad_input() {
     assert!(!out.status.success());
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `alea tune scale` fits a network's result scale to a data file's positions or to a player's
+/// reported scores in match games, writes the network with it (the engine plays with it), and
+/// refuses what it cannot fit without writing anything.
+#[test]
+fn a_network_s_result_scale_is_fitted_to_data_or_to_match_games() {
+    let scratch = temp_dir("scale");
+    let dir = scratch.path();
+    let net = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("engine/data/freedom.nnue");
+    let data = dir.join("f.data");
+    let out = alea()
+        .args(["tune", "datagen", "--games", "4", "--depth", "1", "--max-plies", "80", "--out"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let scaled = dir.join("scaled.nnue");
+    let out = alea()
+        .args(["tune", "scale", "--data"])
+        .arg(&data)
+        .arg("--net")
+        .arg(&net)
+        .arg("--out")
+        .arg(&scaled)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let said = String::from_utf8_lossy(&out.stdout);
+    let k = alea_engine::nnue::Network::read(&scaled).unwrap().result_scale.expect("a fitted scale");
+    assert!(said.contains(&format!("result scale K {k:.4} fitted on")) && said.contains("positions"), "{said}");
+    assert!(k > 0.0 && k <= 10.0, "{k}");
+    plays_with(&scaled, "freedom");
+
+    let games = dir.join("games.pgn");
+    let out = alea()
+        .args(["match", "--engine", "builtin=alea name=a", "--engine", "builtin=random name=r", "--pairs", "2"])
+        .args(["--depth", "1", "--max-plies", "60", "--pgn"])
+        .arg(&games)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let from_games = dir.join("from-games.nnue");
+    let out = alea()
+        .args(["tune", "scale", "--player", "a", "--pgn"])
+        .arg(&games)
+        .arg("--net")
+        .arg(&net)
+        .arg("--out")
+        .arg(&from_games)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("scores a reported"));
+    assert!(alea_engine::nnue::Network::read(&from_games).unwrap().result_scale.is_some());
+
+    // A player not in the games, a network of another variant, and --pgn without --player.
+    let refused = dir.join("refused.nnue");
+    let classic = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("engine/data/classic.nnue");
+    for (args, net, says) in [
+        (vec!["--player", "x", "--pgn", games.to_str().unwrap()], &net, "no finished game of 'x'"),
+        (vec!["--player", "a", "--pgn", games.to_str().unwrap()], &classic, "the network is for classic"),
+        (vec!["--data", data.to_str().unwrap()], &classic, "the network is for classic"),
+        (vec!["--pgn", games.to_str().unwrap()], &net, "--player"),
+    ] {
+        let out = alea()
+            .args(["tune", "scale"])
+            .args(&args)
+            .arg("--net")
+            .arg(net)
+            .arg("--out")
+            .arg(&refused)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(says),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!refused.exists(), "{args:?}: nothing written");
+    }
+}

@@ -113,7 +113,7 @@ impl MicroEval<crate::board::Board> for StaticEval {
     }
 
     fn result_scale(&self) -> f64 {
-        self.params.result_scale
+        StaticEval::result_scale(self)
     }
 
     #[inline]
@@ -285,6 +285,12 @@ impl StaticEval {
         Some(next)
     }
 
+    /// How its scores turn into expected results: the network's fitted scale where it has one
+    /// (its scores add to the tables', so the pair has its own curve), else the tables'.
+    pub fn result_scale(&self) -> f64 {
+        self.net.as_ref().and_then(|net| net.result_scale).unwrap_or(self.params.result_scale)
+    }
+
     /// Material alone, from a value table.
     pub fn material(values: PieceValues) -> StaticEval {
         StaticEval::new(EvalParams::from_values(values))
@@ -340,7 +346,7 @@ impl<R: Rules<Position = Position, Turn = Move>> Evaluator<R> for StaticEval {
     }
 
     fn result_scale(&self) -> f64 {
-        self.params.result_scale
+        StaticEval::result_scale(self)
     }
 
     /// The moving piece's square value after the turn less before it, blended by the phase

@@ -10,8 +10,9 @@
 //!
 //! The file (`.nnue`): `ALEANNUE`, version `u32`, the variant's name (`u8` length and bytes),
 //! `HIDDEN` as `u16`, then little-endian `i16` feature weights (input-major), feature biases,
-//! output weights (the mover's `HIDDEN`, then the other side's), the output bias as `i32`, and
-//! last the FNV-1a checksum (`u32`) of everything before it.
+//! output weights (the mover's `HIDDEN`, then the other side's), the output bias as `i32`, the
+//! result scale (version 2: `u32`, K times 10,000; 0 for none; version 1 files have no such
+//! field) and last the FNV-1a checksum (`u32`) of everything before it.
 
 use crate::board::Board;
 use crate::checksum::fnv1a;
@@ -29,7 +30,9 @@ pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
 
 const MAGIC: &[u8; 8] = b"ALEANNUE";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
+/// The oldest version read: the same file without the result scale.
+const FIRST_VERSION: u32 = 1;
 
 /// The networks variants have adopted (each won its SPRT against the variant's tables at equal
 /// time; the README gives the data, the training and the match), embedded in the binary.
@@ -139,6 +142,11 @@ pub struct Network {
     /// `[mover's sums, other side's sums][hidden]`.
     pub output_weights: [[i16; HIDDEN]; 2],
     pub output_bias: i32,
+    /// How its scores (the tables' plus its own) turn into expected results, fitted to games'
+    /// results (`alea tune scale`; `alea tune nnue` passes on the adopted network's): the K of
+    /// `1 / (1 + 10^(-K * cp / 400))` that the search's equity and the win/draw/loss reports use
+    /// in place of the tables' own. `None`: the tables' K.
+    pub result_scale: Option<f64>,
     /// This network's own number, for the threads' caches of sums (a copy gets a new one).
     id: u64,
 }
@@ -158,6 +166,7 @@ impl PartialEq for Network {
             && self.feature_bias == other.feature_bias
             && self.output_weights == other.output_weights
             && self.output_bias == other.output_bias
+            && self.result_scale == other.result_scale
     }
 }
 
@@ -171,6 +180,7 @@ impl Clone for Network {
             feature_bias: self.feature_bias,
             output_weights: self.output_weights,
             output_bias: self.output_bias,
+            result_scale: self.result_scale,
             id: new_id(),
         }
     }
@@ -204,6 +214,7 @@ impl Network {
             feature_bias: [0; HIDDEN],
             output_weights: [[0; HIDDEN]; 2],
             output_bias: 0,
+            result_scale: None,
             id: new_id(),
         }
     }
@@ -335,6 +346,7 @@ impl Network {
             out.extend(row.iter().flat_map(|w| w.to_le_bytes()));
         }
         out.extend(self.output_bias.to_le_bytes());
+        out.extend(scale_field(self.result_scale).to_le_bytes());
         out.extend(fnv1a(&out).to_le_bytes());
         out
     }
@@ -353,8 +365,10 @@ impl Network {
             Ok(slice)
         };
         let version = u32::from_le_bytes(take(4)?.try_into().expect("4"));
-        if version != VERSION {
-            return Err(format!("network format version {version}; this engine reads version {VERSION}"));
+        if !(FIRST_VERSION..=VERSION).contains(&version) {
+            return Err(format!(
+                "network format version {version}; this engine reads versions {FIRST_VERSION} to {VERSION}"
+            ));
         }
         let name_len = usize::from(take(1)?[0]);
         let variant = String::from_utf8(take(name_len)?.to_vec()).map_err(|_| "a damaged variant name")?;
@@ -362,7 +376,8 @@ impl Network {
         if hidden != HIDDEN {
             return Err(format!("a network of {hidden} hidden sums; this engine has {HIDDEN}"));
         }
-        let expected = at + (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) * 2 + 4;
+        let weights_end = at + (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) * 2;
+        let expected = weights_end + 4 + if version >= 2 { 4 } else { 0 };
         if body.len() != expected {
             return Err(format!(
                 "the network has {} bytes, {} expected (cut off or padded)",
@@ -373,7 +388,7 @@ impl Network {
         if fnv1a(body).to_le_bytes() != checksum {
             return Err("the network fails its checksum (damaged)".into());
         }
-        let mut words = body[at..expected - 4].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut words = body[at..weights_end].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut net = Network::zeros(&variant);
         for row in net.feature_weights.iter_mut() {
             row.iter_mut().for_each(|w| *w = words.next().expect("sized above"));
@@ -382,7 +397,15 @@ impl Network {
         for row in &mut net.output_weights {
             row.iter_mut().for_each(|w| *w = words.next().expect("sized above"));
         }
-        net.output_bias = i32::from_le_bytes(body[expected - 4..expected].try_into().expect("4"));
+        net.output_bias = i32::from_le_bytes(body[weights_end..weights_end + 4].try_into().expect("4"));
+        if version >= 2 {
+            let field = u32::from_le_bytes(body[weights_end + 4..weights_end + 8].try_into().expect("4"));
+            net.result_scale = match field {
+                0 => None,
+                f if f <= MAX_SCALE_FIELD => Some(f64::from(f) / SCALE_FIELD_UNIT),
+                f => return Err(format!("a result scale of {}, beyond 10", f64::from(f) / SCALE_FIELD_UNIT)),
+            };
+        }
         Ok(net)
     }
 
@@ -398,6 +421,15 @@ impl Network {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
     }
+}
+
+/// The result scale's field: K in ten-thousandths (as the tables write it), 0 for none.
+const SCALE_FIELD_UNIT: f64 = 10_000.0;
+/// The largest K a file may hold (the tables' fit searches up to 10).
+const MAX_SCALE_FIELD: u32 = 100_000;
+
+fn scale_field(scale: Option<f64>) -> u32 {
+    scale.map_or(0, |k| (k * SCALE_FIELD_UNIT).round().clamp(1.0, f64::from(MAX_SCALE_FIELD)) as u32)
 }
 
 #[inline(always)]

@@ -110,6 +110,41 @@ fn the_file_round_trips_and_defects_are_refused() {
     assert!(Network::from_bytes(&version).unwrap_err().contains("version 9"));
 }
 
+/// A network's result scale is written and read back, a file of the first version (which has
+/// none) still reads, a scale beyond 10 is refused, and the evaluation reads scores by the
+/// network's scale where it has one, else by the tables'.
+#[test]
+fn the_result_scale_round_trips_and_the_evaluation_uses_it() {
+    use alea_engine::checksum::fnv1a;
+    use alea_engine::eval::StaticEval;
+    use alea_engine::params::EvalParams;
+    use alea_engine::rules::VariantKind;
+    let mut net = scrambled();
+    net.result_scale = Some(0.3709);
+    let bytes = net.to_bytes();
+    assert_eq!(Network::from_bytes(&bytes).unwrap().result_scale, Some(0.3709));
+    assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+    // The first version: no scale field (the four bytes before the checksum), version 1.
+    let mut first = bytes[..bytes.len() - 8].to_vec();
+    first[8..12].copy_from_slice(&1u32.to_le_bytes());
+    first.extend(fnv1a(&first).to_le_bytes());
+    let old = Network::from_bytes(&first).unwrap();
+    assert_eq!(old.result_scale, None);
+    assert_eq!(old.feature_weights, net.feature_weights);
+    assert_eq!(old.output_bias, net.output_bias);
+    // A scale of 11 (110,000 ten-thousandths) is refused.
+    let mut wild = bytes[..bytes.len() - 8].to_vec();
+    wild.extend(110_000u32.to_le_bytes());
+    wild.extend(fnv1a(&wild).to_le_bytes());
+    assert!(Network::from_bytes(&wild).unwrap_err().contains("result scale"));
+
+    let tables = EvalParams::default_for(VariantKind::Freedom);
+    let eval = StaticEval::new(tables.clone());
+    assert_eq!(eval.result_scale(), tables.result_scale);
+    assert_eq!(eval.clone().with_net(Some(std::sync::Arc::new(old))).result_scale(), tables.result_scale);
+    assert_eq!(eval.with_net(Some(std::sync::Arc::new(net))).result_scale(), 0.3709);
+}
+
 /// What a user names as the evaluation: a network file, a file of tables, `tables` (the
 /// variant's own tables without its network), and a clear error for anything else.
 #[test]

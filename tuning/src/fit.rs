@@ -147,6 +147,14 @@ fn fit_k(data: &Prepared, params: &[f64]) -> f64 {
     best_k(|k| data.loss(k, params))
 }
 
+/// The result scale K that best fits games' results to scores: `scored` holds each position's
+/// score for White (centipawns) and White's result (1, ½, 0); the loss is the fit's own (the mean
+/// squared error of the logistic). For an evaluation whose scores are not the tables' alone (a
+/// network adds to them), so that the search's equity reads its scores as the games bear out.
+pub fn fit_result_scale(scored: &[(f64, f64)]) -> f64 {
+    best_k(|k| scored.iter().map(|&(score, result)| (result - sigmoid(k, score)).powi(2)).sum::<f64>())
+}
+
 /// The K of least `loss`: golden-section search over log K in 0.001..10 (results that hardly
 /// depend on the score give a small K).
 fn best_k(loss: impl Fn(f64) -> f64) -> f64 {

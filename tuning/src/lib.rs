@@ -13,6 +13,7 @@ pub mod nnue_train;
 pub mod players;
 pub mod referee;
 pub mod report;
+pub mod reported_scores;
 pub mod search_note;
 pub mod shard;
 pub mod sprt;
