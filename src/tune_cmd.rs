@@ -443,64 +443,72 @@ fn network_data(paths: &[PathBuf]) -> Result<(GameHandle, Vec<alea_tuning::datag
     Ok((game, sets))
 }
 
-/// The tables' score of a sample (on an 8x8 board) for its side to move, with the terms the
-/// search adds to the tables' sums outside the network (Freedom's free checks): the base a
-/// network refines.
-fn tables_score(tables: &EvalParams, s: &alea_tuning::datagen::Sample) -> i32 {
+/// The tables' score of a sample (on an 8x8 board) for White, with the terms the search adds to
+/// the tables' sums outside the network (Freedom's free checks): the base a network refines.
+fn tables_white(tables: &EvalParams, s: &alea_tuning::datagen::Sample) -> i32 {
     let board = s.board().expect("an 8x8 board");
-    let white = tables.white_score(board) + alea_engine::free_checks::white_term(board, tables.free_checks);
-    if board.turn() == alea_engine::Color::White { white } else { -white }
+    tables.white_score(board) + alea_engine::free_checks::white_term(board, tables.free_checks)
 }
 
-/// The result scale that fits the data's results to `net`'s scores (the variant's tables plus
-/// the network), rounded as the tables' is.
-fn fitted_scale(game: &GameHandle, sets: &[alea_tuning::datagen::DataSet], net: &alea_engine::nnue::Network) -> f64 {
+/// The same for the sample's side to move.
+fn tables_score(tables: &EvalParams, s: &alea_tuning::datagen::Sample) -> i32 {
+    let white = tables_white(tables, s);
+    if s.board().expect("an 8x8 board").turn() == alea_engine::Color::White { white } else { -white }
+}
+
+/// Each data position's static score for White under `net` (the variant's tables plus the
+/// network), with White's result.
+fn static_scores(
+    game: &GameHandle,
+    sets: &[alea_tuning::datagen::DataSet],
+    net: &alea_engine::nnue::Network,
+) -> Vec<(f64, f64)> {
     let tables = game.default_eval();
-    let scored: Vec<(f64, f64)> = sets
-        .iter()
+    let white = alea_engine::Color::White;
+    sets.iter()
         .flat_map(|data| &data.samples)
         .map(|s| {
             let board = s.board().expect("an 8x8 board");
-            let mover = tables_score(&tables, s) + net.evaluate_board(board);
-            let white = if board.turn() == alea_engine::Color::White { mover } else { -mover };
-            (f64::from(white), s.white_score)
+            let learned = net.evaluate_board(board);
+            let score = tables_white(&tables, s) + if board.turn() == white { learned } else { -learned };
+            (f64::from(score), s.white_score)
         })
-        .collect();
-    (alea_tuning::fit::fit_result_scale(&scored) * 1e4).round() / 1e4
+        .collect()
 }
 
 fn scale(args: ScaleArgs) -> Result<(), String> {
     let mut net = alea_engine::nnue::Network::read(&args.net)?;
-    let (game, k, source) = match (&args.pgn, &args.player) {
+    let same_variant = |game: &GameHandle| {
+        if net.variant == game.variant() {
+            Ok(())
+        } else {
+            Err(format!("the network is for {}, the games of {}", net.variant, game.variant()))
+        }
+    };
+    let (game, scored, source) = match (&args.pgn, &args.player) {
         (Some(pgn), Some(player)) => {
             let text = std::fs::read_to_string(pgn).map_err(|e| format!("{}: {e}", pgn.display()))?;
             let file =
                 alea_tuning::match_file::read_match_file(&text).map_err(|e| format!("{}: {e}", pgn.display()))?;
             let variant = file.games.first().map(|g| g.record.variant.clone()).ok_or("no finished game in the file")?;
             let game = parse_variant(&variant, false)?;
+            same_variant(&game)?;
             let scored = alea_tuning::reported_scores::reported_scores(&file, player)?;
-            if scored.is_empty() {
-                return Err(format!("{player}'s moves carry no centipawn scores in {}", pgn.display()));
-            }
-            let k = (alea_tuning::fit::fit_result_scale(&scored) * 1e4).round() / 1e4;
-            (game, k, format!("{} scores {player} reported", scored.len()))
+            let source = format!("{} scores {player} reported", scored.len());
+            (game, scored, source)
         }
         _ => {
             let (game, sets) = network_data(&args.data)?;
-            let positions: usize = sets.iter().map(|d| d.samples.len()).sum();
-            if positions == 0 {
-                return Err("no positions in the data".into());
-            }
-            if net.variant != game.variant() {
-                return Err(format!("the network is for {}, the data of {}", net.variant, game.variant()));
-            }
-            let k = fitted_scale(&game, &sets, &net);
-            (game, k, format!("{positions} positions"))
+            same_variant(&game)?;
+            let scored = static_scores(&game, &sets, &net);
+            let source = format!("{} positions", scored.len());
+            (game, scored, source)
         }
     };
-    if net.variant != game.variant() {
-        return Err(format!("the network is for {}, the games of {}", net.variant, game.variant()));
+    if scored.is_empty() {
+        return Err(format!("nothing to fit: no centipawn scores with results ({source})"));
     }
+    let k = alea_tuning::fit::fit_result_scale(&scored);
     let before = net.result_scale;
     net.result_scale = Some(k);
     std::fs::write(&args.out, net.to_bytes()).map_err(|e| format!("{}: {e}", args.out.display()))?;

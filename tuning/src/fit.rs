@@ -151,8 +151,14 @@ fn fit_k(data: &Prepared, params: &[f64]) -> f64 {
 /// score for White (centipawns) and White's result (1, ½, 0); the loss is the fit's own (the mean
 /// squared error of the logistic). For an evaluation whose scores are not the tables' alone (a
 /// network adds to them), so that the search's equity reads its scores as the games bear out.
+/// Rounded to the ten-thousandths the files hold.
 pub fn fit_result_scale(scored: &[(f64, f64)]) -> f64 {
-    best_k(|k| scored.iter().map(|&(score, result)| (result - sigmoid(k, score)).powi(2)).sum::<f64>())
+    rounded_scale(best_k(|k| scored.iter().map(|&(score, result)| (result - sigmoid(k, score)).powi(2)).sum::<f64>()))
+}
+
+/// A result scale as the files hold it: to the ten-thousandth.
+fn rounded_scale(k: f64) -> f64 {
+    (k * 1e4).round() / 1e4
 }
 
 /// The K of least `loss`: golden-section search over log K in 0.001..10 (results that hardly
@@ -208,7 +214,7 @@ pub fn fit(samples: &[Sample], start: &EvalParams, config: &FitConfig, on_epoch:
     }
     centre_tables(&data, &mut p);
     let mut params = EvalParams::from_vec(&p);
-    params.result_scale = (k * 1e4).round() / 1e4;
+    params.result_scale = rounded_scale(k);
     // What the fit does not touch is kept.
     params.king_danger = start.king_danger;
     params.free_checks = start.free_checks;
@@ -349,7 +355,7 @@ pub fn fit_terms(
     let mut params =
         EvalParams::from_values(alea_engine::values::PieceValues(rounded[..6].try_into().expect("six values")));
     (params.pawn_step, params.centre) = (rounded[6], rounded[7]);
-    params.result_scale = (k * 1e4).round() / 1e4;
+    params.result_scale = rounded_scale(k);
     let loss = term_loss(samples, k, &BigEval::from_params(&params).weights().map(f64::from));
     Fitted { params, k, start_loss, loss, history }
 }
