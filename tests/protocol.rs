@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{Engine, errors};
+use common::{Engine, errors, score_cp};
 
 #[test]
 fn uci_handshake_lists_every_option() {
@@ -201,8 +201,8 @@ fn a_kept_table_does_not_walk_into_a_threefold_repetition() {
         let score = lines
             .iter()
             .rev()
-            .find_map(|l| l.starts_with("info depth").then(|| l.split(" score cp ").nth(1)).flatten())
-            .and_then(|rest| rest.split(' ').next()?.parse::<i32>().ok())
+            .filter(|l| l.starts_with("info depth"))
+            .find_map(|l| score_cp(l))
             .expect("a scored iteration");
         (lines.last().unwrap().clone(), score)
     };
@@ -738,10 +738,7 @@ fn debug_ponderhit_newgame_empty_lines_multipv_and_wdl() {
         assert_eq!(wdl.iter().sum::<u32>(), 1000, "{l}");
     }
     // Ranked best first.
-    let scores: Vec<i32> = depth2
-        .iter()
-        .map(|l| l.split(" score cp ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap())
-        .collect();
+    let scores: Vec<i32> = depth2.iter().map(|l| score_cp(l).expect("a score")).collect();
     assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
     e.quit();
 }

@@ -97,6 +97,11 @@ pub fn errors(lines: &[String]) -> usize {
     lines.iter().filter(|l| l.starts_with("info string error: ")).count()
 }
 
+/// The centipawn score of an `info` line, if it has one.
+pub fn score_cp(line: &str) -> Option<i32> {
+    line.split(" score cp ").nth(1)?.split(' ').next()?.parse().ok()
+}
+
 /// The words after `legalmoves`.
 pub fn listed(lines: &[String]) -> Vec<String> {
     assert_eq!(lines.len(), 1, "{lines:?}");
