@@ -155,6 +155,25 @@ impl Board {
         self.by_color[color.index()] & self.by_role[role.index()]
     }
 
+    /// Has a piece of the side to move's `role` a move (pseudo-legal, castling and en passant
+    /// aside) once the plain move `m` of that side is made, for sure? Answered without making
+    /// `m`, on a board where its destination is taken and its origin still held (fewer moves
+    /// than after `m`, never more), so `false` may still mean it has one.
+    pub fn role_surely_moves_after(&self, m: Move, role: Role) -> bool {
+        let us = self.turn;
+        let to = Bitboard::from_square(m.to());
+        let occupied = self.occupied() | to;
+        let own = self.by_color(us) | to;
+        let pieces = self.pieces(us, role) & !Bitboard::from_square(m.from());
+        if role == Role::Pawn {
+            let enemy = self.by_color(!us) & !to;
+            let white = us == Color::White;
+            return (pieces.shift_rank(white) & !occupied).any()
+                || pieces.into_iter().any(|p| (attacks::pawn(us, p) & enemy).any());
+        }
+        pieces.into_iter().any(|p| (attacks::piece(role, p, occupied) & !own).any())
+    }
+
     #[inline]
     pub fn role_at(&self, sq: Square) -> Option<Role> {
         if !self.occupied().contains(sq) {

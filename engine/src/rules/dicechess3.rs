@@ -26,6 +26,32 @@ pub(crate) fn die_moves(pos: &MicroPosition, out: &mut MoveList) {
     }
 }
 
+/// Would [`die_moves`] list anything? Stops at the first move it finds.
+pub(crate) fn die_can_move(pos: &MicroPosition) -> bool {
+    let generator = Generator::new(&pos.board, Legality::PseudoLegal);
+    if pos.dice.roles().any(|role| generator.role_can_move(role)) {
+        return true;
+    }
+    pos.dice.has(Role::Pawn) && {
+        let mut ep = MoveList::new();
+        pos.en_passant_captures(&mut ep);
+        !ep.is_empty()
+    }
+}
+
+/// Will the dice left after the micro-move `m` (spending `spent`) surely move something (die
+/// moves only: castling and en passant are left to [`die_can_move`] after it)?
+pub(crate) fn die_surely_moves_after(pos: &MicroPosition, m: Move, spent: &[Die]) -> bool {
+    if m.is_castle() {
+        return false;
+    }
+    let mut left = pos.dice;
+    for &die in spent {
+        left.spend(die);
+    }
+    left.roles().any(|role| pos.board.role_surely_moves_after(m, role))
+}
+
 /// Dice rolled at the start of a turn.
 pub const DICE: usize = 3;
 
@@ -120,6 +146,20 @@ impl MicroRules for DiceChess3 {
         }
     }
 
+    fn has_micro_move(&self, pos: &MicroPosition) -> bool {
+        die_can_move(pos) || {
+            let mut castles = MoveList::new();
+            if pos.dice.has(Role::Rook) && pos.dice.has(Role::King) {
+                Generator::new(&pos.board, Legality::PseudoLegal).castles(&mut castles);
+            }
+            !castles.is_empty()
+        }
+    }
+
+    fn surely_moves_after(&self, pos: &MicroPosition, m: Move, spent: &[Die]) -> bool {
+        die_surely_moves_after(pos, m, spent)
+    }
+
     fn micro_captures(&self, pos: &MicroPosition, out: &mut MoveList) {
         let roles = pos.dice.roles().fold(RoleSet::EMPTY, RoleSet::with);
         Generator::new(&pos.board, Legality::PseudoLegal).captures(roles, out);
@@ -137,5 +177,82 @@ impl MicroRules for DiceChess3 {
             dice.push(Die::Piece(pos.board.role_at(m.from()).expect("a piece on the move's origin")));
         }
         dice
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::dice::pick_by_weight;
+    use crate::rules::micro::{DicePool, MicroRules, PlanCache, StepsOf, after_step, allowed_steps};
+    use crate::rules::{Burmese, Gollon, Gollon2, Roll};
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    /// `has_micro_move` answers as listing does, at every point of seeded random games, for the
+    /// dice left there and for every single die and pair of dice; and where `surely_moves_after`
+    /// says the last die will move something, it does. The counts of both checks.
+    fn has_micro_move_agrees_with_listing<R: MicroRules<Board = Board>>(rules: &R, seed: u64) -> (usize, usize) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut cache = PlanCache::default();
+        let (mut checked, mut surely) = (0, 0);
+        let mut check = |pos: &MicroPosition| {
+            let mut moves = MoveList::new();
+            rules.micro_moves(pos, &mut moves);
+            assert_eq!(rules.has_micro_move(pos), !moves.is_empty(), "{} {:?}", rules.dfen(pos), pos.dice);
+            checked += 1;
+            // Where the last die is said to move something after a micro-move, it does.
+            for &m in moves.iter() {
+                let spent = rules.spent(pos, m);
+                if spent.len() + 1 == pos.dice.len() && rules.surely_moves_after(pos, m, &spent) {
+                    let after = pos.after_micro(m, &spent);
+                    assert!(rules.has_micro_move(&after), "{} {}", rules.dfen(pos), m.to_uci(false));
+                    surely += 1;
+                }
+            }
+        };
+        for _ in 0..40 {
+            let mut pos = rules.startpos();
+            for _ in 0..60 {
+                if rules.end(&pos).is_some() {
+                    break;
+                }
+                let outcomes = rules.outcomes(&pos);
+                let total: u32 = outcomes.iter().map(|o| o.weight).sum();
+                let roll = pick_by_weight(&outcomes, u64::from(rng.random_range(0..total))).expect("a roll");
+                pos = rules.rolled(&pos, &roll);
+                for a in 1..=6u8 {
+                    check(&pos.with_dice(DicePool::from_roll(&Roll::new(&[a]).unwrap())));
+                    for b in a..=6u8 {
+                        check(&pos.with_dice(DicePool::from_roll(&Roll::new(&[a, b]).unwrap())));
+                    }
+                }
+                let mut steps = StepsOf::<R>::new();
+                loop {
+                    check(&pos);
+                    allowed_steps(rules, &pos, &mut cache, &mut steps);
+                    if steps.is_empty() {
+                        pos = pos.finish_turn();
+                        break;
+                    }
+                    let step = steps[rng.random_range(0..steps.len())];
+                    pos = after_step(rules, &pos, step);
+                    if step.ends_turn {
+                        break;
+                    }
+                }
+            }
+        }
+        (checked, surely)
+    }
+
+    #[test]
+    fn has_micro_move_is_listing_not_empty() {
+        let (checked, surely) = has_micro_move_agrees_with_listing(&DiceChess3, 1);
+        assert!(checked > 10_000 && surely > 10_000, "{checked} {surely}");
+        assert!(has_micro_move_agrees_with_listing(&Burmese, 2).0 > 10_000);
+        let (checked, surely) = has_micro_move_agrees_with_listing(&Gollon, 3);
+        assert!(checked > 1_000 && surely > 1_000, "{checked} {surely}");
+        assert!(has_micro_move_agrees_with_listing(&Gollon2, 4).0 > 1_000);
     }
 }

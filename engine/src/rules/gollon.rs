@@ -131,6 +131,20 @@ impl MicroRules for Gollon {
         }
     }
 
+    fn has_micro_move(&self, pos: &MicroPosition) -> bool {
+        dicechess3::die_can_move(pos) || {
+            let mut castles = MoveList::new();
+            if pos.dice.has(Role::King) {
+                Generator::new(&pos.board, Legality::PseudoLegal).castles(&mut castles);
+            }
+            !castles.is_empty()
+        }
+    }
+
+    fn surely_moves_after(&self, pos: &MicroPosition, m: Move, spent: &[Die]) -> bool {
+        dicechess3::die_surely_moves_after(pos, m, spent)
+    }
+
     fn micro_captures(&self, pos: &MicroPosition, out: &mut MoveList) {
         DiceChess3.micro_captures(pos, out);
     }

@@ -510,6 +510,26 @@ pub trait MicroRules {
     /// Appends every micro-move the dice left allow now, before the maximum rule.
     fn micro_moves(&self, pos: &MicroPosition<Self::Board>, out: &mut <Self::Board as MicroBoard>::Moves);
 
+    /// Would [`MicroRules::micro_moves`] list anything at `pos`? The maximum rule asks it of
+    /// every last die, so a rule set may answer without listing (stopping at a first move).
+    fn has_micro_move(&self, pos: &MicroPosition<Self::Board>) -> bool {
+        let mut moves = <Self::Board as MicroBoard>::Moves::default();
+        self.micro_moves(pos, &mut moves);
+        !moves.is_empty()
+    }
+
+    /// Will the dice left after `m` (which spends `spent`) surely move something, as
+    /// [`MicroRules::has_micro_move`] would answer after it? Answered without making `m` where a
+    /// rule set can; `false` (the default) leaves the question to that.
+    fn surely_moves_after(
+        &self,
+        _pos: &MicroPosition<Self::Board>,
+        _m: <Self::Board as MicroBoard>::Move,
+        _spent: &[Die],
+    ) -> bool {
+        false
+    }
+
     /// The dice `m` spends (dicechess3's castling: a rook's and a king's).
     fn spent(&self, pos: &MicroPosition<Self::Board>, m: <Self::Board as MicroBoard>::Move) -> ArrayVec<Die, 2>;
 
@@ -628,9 +648,7 @@ pub fn most_dice<R: MicroRules>(rules: &R, pos: &PositionOf<R>, cache: &mut Plan
     }
     if left == 1 {
         // One die: it is used if it moves anything (cheaper than a look in the cache).
-        let mut moves = MovesOf::<R>::default();
-        rules.micro_moves(pos, &mut moves);
-        return usize::from(!moves.is_empty());
+        return usize::from(rules.has_micro_move(pos));
     }
     let key = pos.plan_key();
     let known = cache.slot(key).1;
@@ -644,6 +662,8 @@ pub fn most_dice<R: MicroRules>(rules: &R, pos: &PositionOf<R>, cache: &mut Plan
         let spent = rules.spent(pos, m);
         let used = if pos.takes_king(m) {
             spent.len()
+        } else if spent.len() + 1 == left && rules.surely_moves_after(pos, m, &spent) {
+            left
         } else {
             spent.len() + most_dice(rules, &pos.after_micro(m, &spent), cache)
         };
@@ -727,6 +747,12 @@ pub fn allowed_steps<R: MicroRules, const N: usize>(
             if !pos.must_take_king && spent.len() == most {
                 out.push(Step { mv: m, ends_turn: true, must_take_king: false });
             }
+            continue;
+        }
+        if spent.len() + 1 == left && !pos.must_take_king && rules.surely_moves_after(pos, m, &spent) {
+            // The last die moves something after it: the turn goes on, all dice used.
+            debug_assert_eq!(most, left);
+            out.push(Step { mv: m, ends_turn: false, must_take_king: false });
             continue;
         }
         let next = pos.after_micro(m, &spent);

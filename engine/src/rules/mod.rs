@@ -472,6 +472,12 @@ impl micro::MicroRules for MicroVariant {
     fn micro_moves(&self, pos: &micro::MicroPosition, out: &mut crate::movegen::MoveList) {
         dispatch_micro!(self, r => r.micro_moves(pos, out))
     }
+    fn has_micro_move(&self, pos: &micro::MicroPosition) -> bool {
+        dispatch_micro!(self, r => r.has_micro_move(pos))
+    }
+    fn surely_moves_after(&self, pos: &micro::MicroPosition, m: Move, spent: &[micro::Die]) -> bool {
+        dispatch_micro!(self, r => r.surely_moves_after(pos, m, spent))
+    }
     fn spent(&self, pos: &micro::MicroPosition, m: Move) -> ArrayVec<micro::Die, 2> {
         dispatch_micro!(self, r => r.spent(pos, m))
     }
