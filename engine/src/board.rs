@@ -160,6 +160,7 @@ impl Board {
     /// `m`, on a board where its destination is taken and its origin still held (fewer moves
     /// than after `m`, never more), so `false` may still mean it has one.
     pub fn role_surely_moves_after(&self, m: Move, role: Role) -> bool {
+        debug_assert!(!m.is_castle() && !m.is_en_passant(), "a plain move");
         let us = self.turn;
         let to = Bitboard::from_square(m.to());
         let occupied = self.occupied() | to;
@@ -172,6 +173,44 @@ impl Board {
                 || pieces.into_iter().any(|p| (attacks::pawn(us, p) & enemy).any());
         }
         pieces.into_iter().any(|p| (attacks::piece(role, p, occupied) & !own).any())
+    }
+
+    /// Can a piece of the side to move's `first` role and then another of its `second` role
+    /// each make a move (pseudo-legal; castling, en passant and double steps aside) once the
+    /// plain move `m` is made, for sure, the first not taking the enemy king (which would end
+    /// the turn)? Answered without making `m`, as [`Board::role_surely_moves_after`] does: on a
+    /// board where `m`'s destination is taken and its origin still held, and then the first
+    /// piece's destination taken and its origin still held, so `false` may still mean they can.
+    pub fn roles_surely_move_twice_after(&self, m: Move, first: Role, second: Role) -> bool {
+        debug_assert!(!m.is_castle() && !m.is_en_passant(), "a plain move");
+        let us = self.turn;
+        let to = Bitboard::from_square(m.to());
+        let occupied = self.occupied() | to;
+        let own = self.by_color(us) | to;
+        let enemy = self.by_color(!us) & !to;
+        let moved = Bitboard::from_square(m.from());
+        for x in self.pieces(us, first) & !moved {
+            let targets = self.surely_reaches(first, x, occupied, own, enemy) & !self.pieces(!us, Role::King);
+            let Some(s) = targets.first() else { continue };
+            let s = Bitboard::from_square(s);
+            let others = self.pieces(us, second) & !moved & !Bitboard::from_square(x);
+            if others.into_iter().any(|y| self.surely_reaches(second, y, occupied | s, own | s, enemy & !s).any()) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The squares a `role` of the side to move on `from` moves to given these occupancies:
+    /// single pawn steps and pawn captures onto `enemy`, other pieces onto squares not `own`.
+    #[inline]
+    fn surely_reaches(&self, role: Role, from: Square, occupied: Bitboard, own: Bitboard, enemy: Bitboard) -> Bitboard {
+        if role == Role::Pawn {
+            let us = self.turn;
+            (Bitboard::from_square(from).shift_rank(us == Color::White) & !occupied) | (attacks::pawn(us, from) & enemy)
+        } else {
+            attacks::piece(role, from, occupied) & !own
+        }
     }
 
     #[inline]

@@ -42,7 +42,8 @@ pub(crate) fn die_can_move(pos: &MicroPosition) -> bool {
 /// Will the dice left after the micro-move `m` (spending `spent`) surely move something (die
 /// moves only: castling and en passant are left to [`die_can_move`] after it)?
 pub(crate) fn die_surely_moves_after(pos: &MicroPosition, m: Move, spent: &[Die]) -> bool {
-    if m.is_castle() {
+    // (En passant takes a pawn off a square the board read below still holds.)
+    if m.is_castle() || m.is_en_passant() {
         return false;
     }
     let mut left = pos.dice;
@@ -50,6 +51,31 @@ pub(crate) fn die_surely_moves_after(pos: &MicroPosition, m: Move, spent: &[Die]
         left.spend(die);
     }
     left.roles().any(|role| pos.board.role_surely_moves_after(m, role))
+}
+
+/// Will the two dice left after the micro-move `m` (spending `spent`) surely both move, one
+/// piece after another (die moves only, as in [`die_surely_moves_after`])?
+pub(crate) fn dice_surely_move_twice_after(pos: &MicroPosition, m: Move, spent: &[Die]) -> bool {
+    if m.is_castle() || m.is_en_passant() {
+        return false;
+    }
+    let mut left = pos.dice;
+    for &die in spent {
+        left.spend(die);
+    }
+    debug_assert_eq!(left.len(), 2);
+    let twice = |first, second| pos.board.roles_surely_move_twice_after(m, first, second);
+    if left.any() == 0 {
+        // Two dice of piece types: either may go first.
+        let mut roles = left.roles();
+        let first = roles.next().expect("two dice left");
+        return match roles.next() {
+            Some(second) => twice(first, second) || twice(second, first),
+            None => twice(first, first),
+        };
+    }
+    left.roles()
+        .any(|first| left.roles().any(|second| left.covers_two(first.index(), second.index()) && twice(first, second)))
 }
 
 /// Dice rolled at the start of a turn.
@@ -160,6 +186,10 @@ impl MicroRules for DiceChess3 {
         die_surely_moves_after(pos, m, spent)
     }
 
+    fn surely_moves_twice_after(&self, pos: &MicroPosition, m: Move, spent: &[Die]) -> bool {
+        dice_surely_move_twice_after(pos, m, spent)
+    }
+
     fn micro_captures(&self, pos: &MicroPosition, out: &mut MoveList) {
         let roles = pos.dice.roles().fold(RoleSet::EMPTY, RoleSet::with);
         Generator::new(&pos.board, Legality::PseudoLegal).captures(roles, out);
@@ -184,18 +214,20 @@ impl MicroRules for DiceChess3 {
 mod tests {
     use super::*;
     use crate::rules::dice::pick_by_weight;
-    use crate::rules::micro::{DicePool, MicroRules, PlanCache, StepsOf, after_step, allowed_steps};
+    use crate::rules::micro::{DicePool, MicroRules, PlanCache, StepsOf, after_step, allowed_steps, most_dice};
     use crate::rules::{Burmese, Gollon, Gollon2, Roll};
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 
     /// `has_micro_move` answers as listing does, at every point of seeded random games, for the
-    /// dice left there and for every single die and pair of dice; and where `surely_moves_after`
-    /// says the last die will move something, it does. The counts of both checks.
-    fn has_micro_move_agrees_with_listing<R: MicroRules<Board = Board>>(rules: &R, seed: u64) -> (usize, usize) {
+    /// dice left there and for every single die and pair of dice; where `surely_moves_after`
+    /// says the last die will move something, it does; and where `surely_moves_twice_after`
+    /// says the two dice left will both move, some sequence uses both. The counts of the three
+    /// checks.
+    fn has_micro_move_agrees_with_listing<R: MicroRules<Board = Board>>(rules: &R, seed: u64) -> (usize, usize, usize) {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut cache = PlanCache::default();
-        let (mut checked, mut surely) = (0, 0);
+        let (mut checked, mut surely, mut twice) = (0, 0, 0);
         let mut check = |pos: &MicroPosition| {
             let mut moves = MoveList::new();
             rules.micro_moves(pos, &mut moves);
@@ -208,6 +240,12 @@ mod tests {
                     let after = pos.after_micro(m, &spent);
                     assert!(rules.has_micro_move(&after), "{} {}", rules.dfen(pos), m.to_uci(false));
                     surely += 1;
+                }
+                if spent.len() + 2 == pos.dice.len() && rules.surely_moves_twice_after(pos, m, &spent) {
+                    let after = pos.after_micro(m, &spent);
+                    let most = most_dice(rules, &after, &mut PlanCache::default());
+                    assert_eq!(most, 2, "{} {}", rules.dfen(pos), m.to_uci(false));
+                    twice += 1;
                 }
             }
         };
@@ -243,16 +281,16 @@ mod tests {
                 }
             }
         }
-        (checked, surely)
+        (checked, surely, twice)
     }
 
     #[test]
     fn has_micro_move_is_listing_not_empty() {
-        let (checked, surely) = has_micro_move_agrees_with_listing(&DiceChess3, 1);
-        assert!(checked > 10_000 && surely > 10_000, "{checked} {surely}");
+        let (checked, surely, twice) = has_micro_move_agrees_with_listing(&DiceChess3, 1);
+        assert!(checked > 10_000 && surely > 10_000 && twice > 10_000, "{checked} {surely} {twice}");
         assert!(has_micro_move_agrees_with_listing(&Burmese, 2).0 > 10_000);
-        let (checked, surely) = has_micro_move_agrees_with_listing(&Gollon, 3);
-        assert!(checked > 1_000 && surely > 1_000, "{checked} {surely}");
+        let (checked, surely, twice) = has_micro_move_agrees_with_listing(&Gollon, 3);
+        assert!(checked > 1_000 && surely > 1_000 && twice > 1_000, "{checked} {surely} {twice}");
         assert!(has_micro_move_agrees_with_listing(&Gollon2, 4).0 > 1_000);
     }
 }

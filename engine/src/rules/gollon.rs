@@ -145,6 +145,10 @@ impl MicroRules for Gollon {
         dicechess3::die_surely_moves_after(pos, m, spent)
     }
 
+    fn surely_moves_twice_after(&self, pos: &MicroPosition, m: Move, spent: &[Die]) -> bool {
+        dicechess3::dice_surely_move_twice_after(pos, m, spent)
+    }
+
     fn micro_captures(&self, pos: &MicroPosition, out: &mut MoveList) {
         DiceChess3.micro_captures(pos, out);
     }

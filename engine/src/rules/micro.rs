@@ -530,6 +530,18 @@ pub trait MicroRules {
         false
     }
 
+    /// Will the two dice left after `m` (which spends `spent`) surely both move, one after the
+    /// other, as [`most_dice`] would find after it? As [`MicroRules::surely_moves_after`], for a
+    /// turn's first die of three: `false` (the default) leaves the question to listing.
+    fn surely_moves_twice_after(
+        &self,
+        _pos: &MicroPosition<Self::Board>,
+        _m: <Self::Board as MicroBoard>::Move,
+        _spent: &[Die],
+    ) -> bool {
+        false
+    }
+
     /// The dice `m` spends (dicechess3's castling: a rook's and a king's).
     fn spent(&self, pos: &MicroPosition<Self::Board>, m: <Self::Board as MicroBoard>::Move) -> ArrayVec<Die, 2>;
 
@@ -657,12 +669,27 @@ pub fn most_dice<R: MicroRules>(rules: &R, pos: &PositionOf<R>, cache: &mut Plan
     }
     let mut moves = MovesOf::<R>::default();
     rules.micro_moves(pos, &mut moves);
+    most_dice_of(rules, pos, key, &moves, cache)
+}
+
+/// [`most_dice`] of `pos` (two dice left or more, its plan key `key`, not known to `cache`)
+/// from its micro-moves `moves`, already listed.
+fn most_dice_of<R: MicroRules>(
+    rules: &R,
+    pos: &PositionOf<R>,
+    key: u64,
+    moves: &MovesOf<R>,
+    cache: &mut PlanCache,
+) -> usize {
+    let left = pos.dice.len();
     let mut best = 0;
     for &m in moves.iter() {
         let spent = rules.spent(pos, m);
         let used = if pos.takes_king(m) {
             spent.len()
-        } else if spent.len() + 1 == left && rules.surely_moves_after(pos, m, &spent) {
+        } else if spent.len() + 1 == left && rules.surely_moves_after(pos, m, &spent)
+            || spent.len() + 2 == left && rules.surely_moves_twice_after(pos, m, &spent)
+        {
             left
         } else {
             spent.len() + most_dice(rules, &pos.after_micro(m, &spent), cache)
@@ -735,7 +762,14 @@ pub fn allowed_steps<R: MicroRules, const N: usize>(
         }
         return;
     }
-    let most = if pos.must_take_king { 0 } else { most_dice(rules, pos, cache) };
+    // As `most_dice(rules, pos, cache)`, from the moves listed above.
+    let most = if pos.must_take_king {
+        0
+    } else {
+        let key = pos.plan_key();
+        let known = cache.slot(key).1;
+        if known & BEST_KNOWN != 0 { usize::from(known & 0x7) } else { most_dice_of(rules, pos, key, &moves, cache) }
+    };
     for &m in moves.iter() {
         if pos.takes_king(m) {
             out.push(Step { mv: m, ends_turn: true, must_take_king: false });
@@ -749,8 +783,11 @@ pub fn allowed_steps<R: MicroRules, const N: usize>(
             }
             continue;
         }
-        if spent.len() + 1 == left && !pos.must_take_king && rules.surely_moves_after(pos, m, &spent) {
-            // The last die moves something after it: the turn goes on, all dice used.
+        if !pos.must_take_king
+            && (spent.len() + 1 == left && rules.surely_moves_after(pos, m, &spent)
+                || spent.len() + 2 == left && rules.surely_moves_twice_after(pos, m, &spent))
+        {
+            // The dice left all move something after it: the turn goes on, all dice used.
             debug_assert_eq!(most, left);
             out.push(Step { mv: m, ends_turn: false, must_take_king: false });
             continue;

@@ -478,6 +478,9 @@ impl micro::MicroRules for MicroVariant {
     fn surely_moves_after(&self, pos: &micro::MicroPosition, m: Move, spent: &[micro::Die]) -> bool {
         dispatch_micro!(self, r => r.surely_moves_after(pos, m, spent))
     }
+    fn surely_moves_twice_after(&self, pos: &micro::MicroPosition, m: Move, spent: &[micro::Die]) -> bool {
+        dispatch_micro!(self, r => r.surely_moves_twice_after(pos, m, spent))
+    }
     fn spent(&self, pos: &micro::MicroPosition, m: Move) -> ArrayVec<micro::Die, 2> {
         dispatch_micro!(self, r => r.spent(pos, m))
     }
