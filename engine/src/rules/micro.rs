@@ -663,13 +663,18 @@ pub fn most_dice<R: MicroRules>(rules: &R, pos: &PositionOf<R>, cache: &mut Plan
         return usize::from(rules.has_micro_move(pos));
     }
     let key = pos.plan_key();
-    let known = cache.slot(key).1;
-    if known & BEST_KNOWN != 0 {
-        return usize::from(known & 0x7);
+    if let Some(most) = known_most_dice(cache, key) {
+        return most;
     }
     let mut moves = MovesOf::<R>::default();
     rules.micro_moves(pos, &mut moves);
     most_dice_of(rules, pos, key, &moves, cache)
+}
+
+/// [`most_dice`] of the position of plan key `key`, if `cache` knows it.
+fn known_most_dice(cache: &mut PlanCache, key: u64) -> Option<usize> {
+    let known = cache.slot(key).1;
+    (known & BEST_KNOWN != 0).then_some(usize::from(known & 0x7))
 }
 
 /// [`most_dice`] of `pos` (two dice left or more, its plan key `key`, not known to `cache`)
@@ -767,8 +772,7 @@ pub fn allowed_steps<R: MicroRules, const N: usize>(
         0
     } else {
         let key = pos.plan_key();
-        let known = cache.slot(key).1;
-        if known & BEST_KNOWN != 0 { usize::from(known & 0x7) } else { most_dice_of(rules, pos, key, &moves, cache) }
+        known_most_dice(cache, key).unwrap_or_else(|| most_dice_of(rules, pos, key, &moves, cache))
     };
     for &m in moves.iter() {
         if pos.takes_king(m) {
