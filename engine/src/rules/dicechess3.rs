@@ -10,7 +10,7 @@ use crate::chessmove::Move;
 use crate::movegen::{Generator, Legality, MoveList};
 use crate::piece::{Color, Role, RoleSet};
 use crate::rules::dice::{OutcomeList, fair_dice};
-use crate::rules::micro::{Die, MicroPosition, MicroRules};
+use crate::rules::micro::{DicePool, Die, MicroPosition, MicroRules};
 use crate::rules::{EndReason, GameEnd, GameResult};
 use crate::values::PieceValues;
 use arrayvec::ArrayVec;
@@ -39,30 +39,31 @@ pub(crate) fn die_can_move(pos: &MicroPosition) -> bool {
     }
 }
 
-/// Will the dice left after the micro-move `m` (spending `spent`) surely move something (die
-/// moves only: castling and en passant are left to [`die_can_move`] after it)?
-pub(crate) fn die_surely_moves_after(pos: &MicroPosition, m: Move, spent: &[Die]) -> bool {
-    // (En passant takes a pawn off a square the board read below still holds.)
+/// The dice left after the micro-move `m` (spending `spent`) where the board can tell what they
+/// will surely move without making `m`: `None` for castling and en passant (which takes a pawn
+/// off a square the board still holds).
+fn dice_after_plain(pos: &MicroPosition, m: Move, spent: &[Die]) -> Option<DicePool> {
     if m.is_castle() || m.is_en_passant() {
-        return false;
+        return None;
     }
     let mut left = pos.dice;
     for &die in spent {
         left.spend(die);
     }
-    left.roles().any(|role| pos.board.role_surely_moves_after(m, role))
+    Some(left)
+}
+
+/// Will the dice left after the micro-move `m` (spending `spent`) surely move something (die
+/// moves only: castling and en passant are left to [`die_can_move`] after it)?
+pub(crate) fn die_surely_moves_after(pos: &MicroPosition, m: Move, spent: &[Die]) -> bool {
+    dice_after_plain(pos, m, spent)
+        .is_some_and(|left| left.roles().any(|role| pos.board.role_surely_moves_after(m, role)))
 }
 
 /// Will the two dice left after the micro-move `m` (spending `spent`) surely both move, one
 /// piece after another (die moves only, as in [`die_surely_moves_after`])?
 pub(crate) fn dice_surely_move_twice_after(pos: &MicroPosition, m: Move, spent: &[Die]) -> bool {
-    if m.is_castle() || m.is_en_passant() {
-        return false;
-    }
-    let mut left = pos.dice;
-    for &die in spent {
-        left.spend(die);
-    }
+    let Some(left) = dice_after_plain(pos, m, spent) else { return false };
     debug_assert_eq!(left.len(), 2);
     let twice = |first, second| pos.board.roles_surely_move_twice_after(m, first, second);
     if left.any() == 0 {
