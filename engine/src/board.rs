@@ -165,14 +165,9 @@ impl Board {
         let to = Bitboard::from_square(m.to());
         let occupied = self.occupied() | to;
         let own = self.by_color(us) | to;
+        let enemy = self.by_color(!us) & !to;
         let pieces = self.pieces(us, role) & !Bitboard::from_square(m.from());
-        if role == Role::Pawn {
-            let enemy = self.by_color(!us) & !to;
-            let white = us == Color::White;
-            return (pieces.shift_rank(white) & !occupied).any()
-                || pieces.into_iter().any(|p| (attacks::pawn(us, p) & enemy).any());
-        }
-        pieces.into_iter().any(|p| (attacks::piece(role, p, occupied) & !own).any())
+        pieces.into_iter().any(|p| self.surely_reaches(role, p, occupied, own, enemy).any())
     }
 
     /// Can a piece of the side to move's `first` role and then another of its `second` role

@@ -671,6 +671,16 @@ pub fn most_dice<R: MicroRules>(rules: &R, pos: &PositionOf<R>, cache: &mut Plan
     most_dice_of(rules, pos, key, &moves, cache)
 }
 
+/// Will every die left after `m` (which spends `spent`) surely be used, as the rule set can tell
+/// without making `m` (one or two dice left; `false` where it cannot tell)?
+fn dice_left_surely_move<R: MicroRules>(rules: &R, pos: &PositionOf<R>, m: MoveOf<R>, spent: &[Die]) -> bool {
+    match pos.dice.len() - spent.len() {
+        1 => rules.surely_moves_after(pos, m, spent),
+        2 => rules.surely_moves_twice_after(pos, m, spent),
+        _ => false,
+    }
+}
+
 /// [`most_dice`] of the position of plan key `key`, if `cache` knows it.
 fn known_most_dice(cache: &mut PlanCache, key: u64) -> Option<usize> {
     let known = cache.slot(key).1;
@@ -692,9 +702,7 @@ fn most_dice_of<R: MicroRules>(
         let spent = rules.spent(pos, m);
         let used = if pos.takes_king(m) {
             spent.len()
-        } else if spent.len() + 1 == left && rules.surely_moves_after(pos, m, &spent)
-            || spent.len() + 2 == left && rules.surely_moves_twice_after(pos, m, &spent)
-        {
+        } else if dice_left_surely_move(rules, pos, m, &spent) {
             left
         } else {
             spent.len() + most_dice(rules, &pos.after_micro(m, &spent), cache)
@@ -787,10 +795,7 @@ pub fn allowed_steps<R: MicroRules, const N: usize>(
             }
             continue;
         }
-        if !pos.must_take_king
-            && (spent.len() + 1 == left && rules.surely_moves_after(pos, m, &spent)
-                || spent.len() + 2 == left && rules.surely_moves_twice_after(pos, m, &spent))
-        {
+        if !pos.must_take_king && dice_left_surely_move(rules, pos, m, &spent) {
             // The dice left all move something after it: the turn goes on, all dice used.
             debug_assert_eq!(most, left);
             out.push(Step { mv: m, ends_turn: false, must_take_king: false });
