@@ -160,13 +160,8 @@ impl Board {
     /// `m`, on a board where its destination is taken and its origin still held (fewer moves
     /// than after `m`, never more), so `false` may still mean it has one.
     pub fn role_surely_moves_after(&self, m: Move, role: Role) -> bool {
-        debug_assert!(!m.is_castle() && !m.is_en_passant(), "a plain move");
-        let us = self.turn;
-        let to = Bitboard::from_square(m.to());
-        let occupied = self.occupied() | to;
-        let own = self.by_color(us) | to;
-        let enemy = self.by_color(!us) & !to;
-        let pieces = self.pieces(us, role) & !Bitboard::from_square(m.from());
+        let (occupied, own, enemy) = self.read_after(m);
+        let pieces = self.pieces(self.turn, role) & !Bitboard::from_square(m.from());
         pieces.into_iter().any(|p| self.surely_reaches(role, p, occupied, own, enemy).any())
     }
 
@@ -177,12 +172,8 @@ impl Board {
     /// board where `m`'s destination is taken and its origin still held, and then the first
     /// piece's destination taken and its origin still held, so `false` may still mean they can.
     pub fn roles_surely_move_twice_after(&self, m: Move, first: Role, second: Role) -> bool {
-        debug_assert!(!m.is_castle() && !m.is_en_passant(), "a plain move");
         let us = self.turn;
-        let to = Bitboard::from_square(m.to());
-        let occupied = self.occupied() | to;
-        let own = self.by_color(us) | to;
-        let enemy = self.by_color(!us) & !to;
+        let (occupied, own, enemy) = self.read_after(m);
         let moved = Bitboard::from_square(m.from());
         for x in self.pieces(us, first) & !moved {
             let targets = self.surely_reaches(first, x, occupied, own, enemy) & !self.pieces(!us, Role::King);
@@ -194,6 +185,15 @@ impl Board {
             }
         }
         false
+    }
+
+    /// The board the two reads above take for "after the plain move `m`": the occupied squares,
+    /// the mover's and the enemy's, with `m`'s destination the mover's and its origin still held.
+    #[inline]
+    fn read_after(&self, m: Move) -> (Bitboard, Bitboard, Bitboard) {
+        debug_assert!(!m.is_castle() && !m.is_en_passant(), "a plain move");
+        let to = Bitboard::from_square(m.to());
+        (self.occupied() | to, self.by_color(self.turn) | to, self.by_color(!self.turn) & !to)
     }
 
     /// The squares a `role` of the side to move on `from` moves to given these occupancies:
