@@ -85,6 +85,10 @@ pub struct NnueArgs {
     /// Seed of the starting weights and of the order of the positions.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Dice-aware inputs besides the pieces: for each side and piece type, whether its pieces
+    /// have at least 1, 2, 4 and 8 moves.
+    #[arg(long)]
+    mobility: bool,
     /// The network file to write (`EvalFile` loads it); OUT.csv and OUT.svg get the losses.
     #[arg(long)]
     out: PathBuf,
@@ -351,6 +355,7 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
         validation: args.validation,
         threads: args.threads.max(1),
         seed: args.seed,
+        mobility: args.mobility,
     };
     // Each position with its game, so that validation holds out whole games (game i of every
     // file has index i: the file's number is mixed in).

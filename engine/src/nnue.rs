@@ -8,11 +8,18 @@
 //! `0..=QA` -> one output from both sides' clipped sums, the mover's first. The score is
 //! `(output + bias) * SCALE / (QA * QB)` centipawns.
 //!
+//! Optionally, dice-aware inputs ([`mobility`]): for each side and piece type, whether its
+//! pieces have at least 1, 2, 4 and 8 moves. Where a die names the piece type that moves, a
+//! type with no move is a wasted die; these inputs depend on every piece, so their sums are
+//! updated from the bits that changed rather than from the pieces that moved.
+//!
 //! The file (`.nnue`): `ALEANNUE`, version `u32`, the variant's name (`u8` length and bytes),
-//! `HIDDEN` as `u16`, then little-endian `i16` feature weights (input-major), feature biases,
-//! output weights (the mover's `HIDDEN`, then the other side's), the output bias as `i32`, the
-//! result scale (version 2: `u32`, K times 10,000; 0 for none; version 1 files have no such
-//! field) and last the FNV-1a checksum (`u32`) of everything before it.
+//! `HIDDEN` as `u16`, the inputs' flags (version 3: `u8`, 1 for the dice-aware inputs; older
+//! versions have none), then little-endian `i16` feature weights (input-major; the dice-aware
+//! inputs' rows after the pieces'), feature biases, output weights (the mover's `HIDDEN`, then
+//! the other side's), the output bias as `i32`, the result scale (version 2 on: `u32`, K times
+//! 10,000; 0 for none; version 1 files have no such field) and last the FNV-1a checksum (`u32`)
+//! of everything before it.
 
 use crate::board::Board;
 use crate::checksum::fnv1a;
@@ -29,10 +36,21 @@ pub const QB: i32 = 64;
 /// Centipawns per unit of the network's output.
 pub const SCALE: i32 = 400;
 
+/// The dice-aware inputs per side, when a network has them: own or enemy, 6 roles, a step each
+/// of [`MOBILITY_STEPS`].
+pub const MOBILITY_INPUTS: usize = 48;
+/// A role's moves reach at least each of these: an input each (a thermometer, so that the
+/// network can weigh the first move, which decides whether its die is usable, apart).
+const MOBILITY_STEPS: [u32; 4] = [1, 2, 4, 8];
+/// The flag of the dice-aware inputs in the file.
+const FLAG_MOBILITY: u8 = 1;
+
 const MAGIC: &[u8; 8] = b"ALEANNUE";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 /// The oldest version read: the same file without the result scale.
 const FIRST_VERSION: u32 = 1;
+/// The first version with the inputs' flags.
+const FLAGS_VERSION: u32 = 3;
 
 /// The networks variants have adopted (each won its SPRT against the variant's tables at equal
 /// time; the README gives the data, the training and the match), embedded in the binary.
@@ -67,12 +85,59 @@ thread_local! {
 /// What a thread keeps of the last position it evaluated.
 struct Cached {
     net: u64,
-    pieces: Pieces,
+    inputs: Inputs,
     acc: Accumulator,
 }
 
 /// A board's pieces as the inputs see them: `[color][role]`.
 type Pieces = [[u64; 6]; 2];
+
+/// What a network reads of a board: its pieces, and its dice-aware inputs (White's view, 0 for
+/// a network without them).
+struct Inputs {
+    pieces: Pieces,
+    mobility: u64,
+}
+
+/// The dice-aware inputs of `board` from White's view, as bits: `color * 24 + role * 4 + step`
+/// is set when `color`'s pieces of `role` have at least `MOBILITY_STEPS[step]` moves, counted
+/// as each variant's pieces move with no check to mind: onto empty squares and enemy pieces,
+/// pawns one step ahead or a capture (no double steps, castling or en passant).
+pub fn mobility(board: &Board) -> u64 {
+    let occupied = board.occupied().0;
+    let mut bits = 0u64;
+    for color in Color::ALL {
+        let own = board.by_color(color).0;
+        let enemy = board.by_color(!color).0;
+        let mut counts = [0u32; 6];
+        let pawns = board.pieces(color, Role::Pawn);
+        let ahead = if color == Color::White { pawns.0 << 8 } else { pawns.0 >> 8 };
+        counts[Role::Pawn.index()] = (ahead & !occupied).count_ones();
+        for sq in pawns {
+            counts[Role::Pawn.index()] += (crate::attacks::pawn(color, sq).0 & enemy).count_ones();
+        }
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
+            for sq in board.pieces(color, role) {
+                counts[role.index()] +=
+                    (crate::attacks::piece(role, sq, crate::bitboard::Bitboard(occupied)).0 & !own).count_ones();
+            }
+        }
+        for (r, &count) in counts.iter().enumerate() {
+            for (step, &least) in MOBILITY_STEPS.iter().enumerate() {
+                if count >= least {
+                    bits |= 1 << (color.index() * 24 + r * 4 + step);
+                }
+            }
+        }
+    }
+    bits
+}
+
+/// The dice-aware inputs' bits in `view`'s perspective: for Black, own and enemy swapped.
+#[inline(always)]
+pub fn mobility_in(view: Color, white_bits: u64) -> u64 {
+    if view == Color::White { white_bits } else { (white_bits >> 24) | ((white_bits & 0xff_ffff) << 24) }
+}
 
 fn pieces_of(board: &Board) -> Pieces {
     let mut pieces = [[0; 6]; 2];
@@ -138,6 +203,8 @@ pub struct Network {
     pub variant: String,
     /// `[input][hidden]`.
     pub feature_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+    /// The dice-aware inputs' rows (`[bit of mobility_in][hidden]`), if it has them.
+    pub mobility_weights: Option<Box<[[i16; HIDDEN]; MOBILITY_INPUTS]>>,
     pub feature_bias: [i16; HIDDEN],
     /// `[mover's sums, other side's sums][hidden]`.
     pub output_weights: [[i16; HIDDEN]; 2],
@@ -163,6 +230,7 @@ impl PartialEq for Network {
     fn eq(&self, other: &Network) -> bool {
         self.variant == other.variant
             && self.feature_weights == other.feature_weights
+            && self.mobility_weights == other.mobility_weights
             && self.feature_bias == other.feature_bias
             && self.output_weights == other.output_weights
             && self.output_bias == other.output_bias
@@ -177,6 +245,7 @@ impl Clone for Network {
         Network {
             variant: self.variant.clone(),
             feature_weights: self.feature_weights.clone(),
+            mobility_weights: self.mobility_weights.clone(),
             feature_bias: self.feature_bias,
             output_weights: self.output_weights,
             output_bias: self.output_bias,
@@ -188,7 +257,8 @@ impl Clone for Network {
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Network({}, {INPUTS}x{HIDDEN})", self.variant)
+        let inputs = INPUTS + if self.mobility_weights.is_some() { MOBILITY_INPUTS } else { 0 };
+        write!(f, "Network({}, {inputs}x{HIDDEN})", self.variant)
     }
 }
 
@@ -211,12 +281,26 @@ impl Network {
         Network {
             variant: variant.to_string(),
             feature_weights: vec![[0i16; HIDDEN]; INPUTS].into_boxed_slice().try_into().expect("INPUTS rows"),
+            mobility_weights: None,
             feature_bias: [0; HIDDEN],
             output_weights: [[0; HIDDEN]; 2],
             output_bias: 0,
             result_scale: None,
             id: new_id(),
         }
+    }
+
+    /// A network of zeros with the dice-aware inputs.
+    pub fn zeros_with_mobility(variant: &str) -> Network {
+        let mut net = Network::zeros(variant);
+        net.mobility_weights = Some(Box::new([[0; HIDDEN]; MOBILITY_INPUTS]));
+        net
+    }
+
+    /// What this network reads of `board` (the dice-aware inputs only if it has them).
+    #[inline(always)]
+    fn inputs_of(&self, board: &Board) -> Inputs {
+        Inputs { pieces: pieces_of(board), mobility: if self.mobility_weights.is_some() { mobility(board) } else { 0 } }
     }
 
     /// The sums of `board` computed from its pieces.
@@ -232,6 +316,12 @@ impl Network {
                 }
             }
         }
+        if let Some(rows) = &self.mobility_weights {
+            let bits = mobility(board);
+            for view in Color::ALL {
+                for_each_bit(mobility_in(view, bits), |b| add(&mut acc.sums[view.index()], &rows[b]));
+            }
+        }
         acc
     }
 
@@ -239,15 +329,15 @@ impl Network {
     /// arrived on one, whatever the move (castling, en passant, promotion, several micro-moves).
     pub fn update(&self, parent_acc: &Accumulator, parent: &Board, child: &Board) -> Accumulator {
         let mut acc = parent_acc.clone();
-        self.update_in_place(&mut acc, &pieces_of(parent), child);
+        self.update_in_place(&mut acc, &self.inputs_of(parent), &self.inputs_of(child), child);
         acc
     }
 
-    /// `acc`, the sums of the pieces `before`, made those of `board`: every changed input of
-    /// a side's view applied in one pass over its sums (loaded once, stored once).
+    /// `acc`, the sums of the inputs `before`, made those of `after` (`board`'s): every changed
+    /// input of a side's view applied in one pass over its sums (loaded once, stored once).
     #[inline(always)]
-    fn update_in_place(&self, acc: &mut Accumulator, before: &Pieces, board: &Board) {
-        let Some(changes) = changes(before, &pieces_of(board)) else {
+    fn update_in_place(&self, acc: &mut Accumulator, before: &Inputs, after: &Inputs, board: &Board) {
+        let Some(changes) = changes(&before.pieces, &after.pieces) else {
             *acc = self.refresh(board);
             return;
         };
@@ -262,6 +352,11 @@ impl Network {
             }
             for &input in removed {
                 sub(&mut sums, &self.feature_weights[usize::from(input)]);
+            }
+            if let Some(rows) = &self.mobility_weights {
+                let (was, now) = (mobility_in(view, before.mobility), mobility_in(view, after.mobility));
+                for_each_bit(now & !was, |b| add(&mut sums, &rows[b]));
+                for_each_bit(was & !now, |b| sub(&mut sums, &rows[b]));
             }
             acc.sums[view.index()] = sums;
         }
@@ -291,43 +386,44 @@ impl Network {
             let mut last = last.borrow_mut();
             match &mut *last {
                 Some(cached) if cached.net == self.id => {
-                    let score = self.advance(&mut cached.acc, &cached.pieces, board);
-                    cached.pieces = pieces_of(board);
+                    let after = self.inputs_of(board);
+                    let score = self.advance(&mut cached.acc, &cached.inputs, &after, board);
+                    cached.inputs = after;
                     score
                 }
                 _ => {
                     let acc = self.refresh(board);
                     let score = self.evaluate(&acc, board.turn());
-                    *last = Some(Cached { net: self.id, pieces: pieces_of(board), acc });
+                    *last = Some(Cached { net: self.id, inputs: self.inputs_of(board), acc });
                     score
                 }
             }
         })
     }
 
-    /// `acc`, the sums of the pieces `before`, made those of `board`, and its score.
+    /// `acc`, the sums of the inputs `before`, made those of `after` (`board`'s), and its score.
     #[inline]
-    fn advance(&self, acc: &mut Accumulator, before: &Pieces, board: &Board) -> i32 {
+    fn advance(&self, acc: &mut Accumulator, before: &Inputs, after: &Inputs, board: &Board) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: this processor has AVX2 (checked just above).
-            return unsafe { self.advance_avx2(acc, before, board) };
+            return unsafe { self.advance_avx2(acc, before, after, board) };
         }
-        self.advance_here(acc, before, board)
+        self.advance_here(acc, before, after, board)
     }
 
     /// [`Network::advance`] compiled for AVX2: the sums' additions and the output's products
     /// take 16 lanes at a time where baseline x86-64 takes 8.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn advance_avx2(&self, acc: &mut Accumulator, before: &Pieces, board: &Board) -> i32 {
-        self.advance_here(acc, before, board)
+    fn advance_avx2(&self, acc: &mut Accumulator, before: &Inputs, after: &Inputs, board: &Board) -> i32 {
+        self.advance_here(acc, before, after, board)
     }
 
     /// The body of [`Network::advance`], inlined into each processor's version.
     #[inline(always)]
-    fn advance_here(&self, acc: &mut Accumulator, before: &Pieces, board: &Board) -> i32 {
-        self.update_in_place(acc, before, board);
+    fn advance_here(&self, acc: &mut Accumulator, before: &Inputs, after: &Inputs, board: &Board) -> i32 {
+        self.update_in_place(acc, before, after, board);
         self.evaluate(acc, board.turn())
     }
 
@@ -338,7 +434,8 @@ impl Network {
         out.push(self.variant.len() as u8);
         out.extend(self.variant.as_bytes());
         out.extend((HIDDEN as u16).to_le_bytes());
-        for row in self.feature_weights.iter() {
+        out.push(if self.mobility_weights.is_some() { FLAG_MOBILITY } else { 0 });
+        for row in self.feature_weights.iter().chain(self.mobility_weights.iter().flat_map(|rows| rows.iter())) {
             out.extend(row.iter().flat_map(|w| w.to_le_bytes()));
         }
         out.extend(self.feature_bias.iter().flat_map(|w| w.to_le_bytes()));
@@ -376,7 +473,15 @@ impl Network {
         if hidden != HIDDEN {
             return Err(format!("a network of {hidden} hidden sums; this engine has {HIDDEN}"));
         }
-        let weights_end = at + (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) * 2;
+        let flags = if version >= FLAGS_VERSION { take(1)?[0] } else { 0 };
+        if flags & !FLAG_MOBILITY != 0 {
+            return Err(format!(
+                "inputs flagged {flags:#04x}; this engine knows only {FLAG_MOBILITY:#04x} (dice-aware)"
+            ));
+        }
+        let with_mobility = flags & FLAG_MOBILITY != 0;
+        let rows = INPUTS + if with_mobility { MOBILITY_INPUTS } else { 0 };
+        let weights_end = at + (rows * HIDDEN + HIDDEN + 2 * HIDDEN) * 2;
         let expected = weights_end + 4 + if version >= 2 { 4 } else { 0 };
         if body.len() != expected {
             return Err(format!(
@@ -389,8 +494,10 @@ impl Network {
             return Err("the network fails its checksum (damaged)".into());
         }
         let mut words = body[at..weights_end].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let mut net = Network::zeros(&variant);
-        for row in net.feature_weights.iter_mut() {
+        let mut net = if with_mobility { Network::zeros_with_mobility(&variant) } else { Network::zeros(&variant) };
+        for row in
+            net.feature_weights.iter_mut().chain(net.mobility_weights.iter_mut().flat_map(|rows| rows.iter_mut()))
+        {
             row.iter_mut().for_each(|w| *w = words.next().expect("sized above"));
         }
         net.feature_bias.iter_mut().for_each(|w| *w = words.next().expect("sized above"));
@@ -430,6 +537,15 @@ const MAX_SCALE_FIELD: u32 = 100_000;
 
 fn scale_field(scale: Option<f64>) -> u32 {
     scale.map_or(0, |k| (k * SCALE_FIELD_UNIT).round().clamp(1.0, f64::from(MAX_SCALE_FIELD)) as u32)
+}
+
+/// `f` of each set bit's index, lowest first.
+#[inline(always)]
+fn for_each_bit(mut bits: u64, mut f: impl FnMut(usize)) {
+    while bits != 0 {
+        f(bits.trailing_zeros() as usize);
+        bits &= bits - 1;
+    }
 }
 
 #[inline(always)]

@@ -1,13 +1,22 @@
 //! The learned evaluation's inference: sums updated move by move equal sums computed from
 //! scratch after every move of 1,000 random games (captures, castling, en passant, promotions),
-//! and so do the scores of the thread's cache;
+//! with and without the dice-aware inputs, and so do the scores of the thread's cache;
 //! the file round-trips and its defects are refused.
 
 use alea_engine::movegen::{Legality, MoveList, generate, generate_promotions};
-use alea_engine::nnue::{HIDDEN, Network};
+use alea_engine::nnue::{HIDDEN, Network, mobility, mobility_in};
 use alea_engine::{Board, RoleSet};
 
 fn scrambled() -> Network {
+    scrambled_from(Network::zeros("freedom"))
+}
+
+/// The same with the dice-aware inputs, their rows scrambled too.
+fn scrambled_with_mobility() -> Network {
+    scrambled_from(Network::zeros_with_mobility("dicechess3"))
+}
+
+fn scrambled_from(mut net: Network) -> Network {
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = |range: i16| {
         state ^= state << 13;
@@ -15,8 +24,7 @@ fn scrambled() -> Network {
         state ^= state << 17;
         (state % (2 * range as u64 + 1)) as i16 - range
     };
-    let mut net = Network::zeros("freedom");
-    for row in net.feature_weights.iter_mut() {
+    for row in net.feature_weights.iter_mut().chain(net.mobility_weights.iter_mut().flat_map(|rows| rows.iter_mut())) {
         row.iter_mut().for_each(|w| *w = next(30));
     }
     net.feature_bias.iter_mut().for_each(|w| *w = next(50));
@@ -28,7 +36,15 @@ fn scrambled() -> Network {
 
 #[test]
 fn incremental_sums_equal_sums_from_scratch_through_1000_random_games() {
-    let net = scrambled();
+    incremental_sums_equal_sums_from_scratch(&scrambled());
+}
+
+#[test]
+fn with_the_dice_aware_inputs_too() {
+    incremental_sums_equal_sums_from_scratch(&scrambled_with_mobility());
+}
+
+fn incremental_sums_equal_sums_from_scratch(net: &Network) {
     let mut state = 7u64;
     let (mut moves_played, mut kinds) = (0u64, [0u32; 4]);
     for game in 0..1000 {
@@ -88,14 +104,50 @@ fn the_cached_evaluation_equals_the_evaluation_from_scratch() {
 
 #[test]
 fn a_mirrored_position_scores_alike_for_its_mover() {
-    let net = scrambled();
     let board = Board::from_fen("r1bqk2r/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R1BQK2R w KQkq - 2 8").unwrap();
-    assert_eq!(net.evaluate_board(&board), net.evaluate_board(&board.mirrored()));
-    assert_ne!(net.evaluate_board(&board), 0);
+    for net in [scrambled(), scrambled_with_mobility()] {
+        assert_eq!(net.evaluate_board(&board), net.evaluate_board(&board.mirrored()));
+        assert_ne!(net.evaluate_board(&board), 0);
+    }
+}
+
+/// The dice-aware inputs count each side's moves by piece type: from the start, eight pawn
+/// moves and four knight moves a side, nothing else; and a position with colours swapped has
+/// the same inputs with own and enemy swapped.
+#[test]
+fn the_dice_aware_inputs_count_moves_by_piece_type() {
+    let side = |color: usize, role: usize, steps: usize| ((1u64 << steps) - 1) << (color * 24 + role * 4);
+    let start = side(0, 0, 4) | side(0, 1, 3) | side(1, 0, 4) | side(1, 1, 3);
+    assert_eq!(mobility(&Board::startpos()), start);
+    // White: pawns with 3 moves (a3, axb3, d3), a rook with 2 (b1, c1), a king with 4; Black: a
+    // pawn with a capture only (its step blocked by its own bishop), a bishop with 8 (axa1
+    // among them), a king with 3.
+    let board = Board::from_fen("7k/8/8/8/8/1p6/Pb1P4/R2K4 w - - 0 1").unwrap();
+    let bits = mobility(&board);
+    let expected = side(0, 0, 2) | side(0, 3, 2) | side(0, 5, 3) | side(1, 0, 1) | side(1, 2, 4) | side(1, 5, 2);
+    assert_eq!(bits, expected, "{bits:#x} against {expected:#x}");
+    for fen in
+        ["r1bqk2r/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R1BQK2R w KQkq - 2 8", "7k/8/8/8/8/1p6/Pb1P4/R2K4 w - - 0 1"]
+    {
+        let board = Board::from_fen(fen).unwrap();
+        assert_eq!(mobility(&board.mirrored()), mobility_in(alea_engine::Color::Black, mobility(&board)), "{fen}");
+    }
 }
 
 #[test]
 fn the_file_round_trips_and_defects_are_refused() {
+    let with_mobility = scrambled_with_mobility();
+    let bytes = with_mobility.to_bytes();
+    assert_eq!(Network::from_bytes(&bytes).unwrap(), with_mobility);
+    assert_ne!(Network::from_bytes(&bytes).unwrap(), scrambled(), "the dice-aware rows are part of the network");
+    let board = Board::from_fen("r1bqk2r/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R1BQK2R w KQkq - 2 8").unwrap();
+    assert_eq!(Network::from_bytes(&bytes).unwrap().evaluate_board(&board), with_mobility.evaluate_board(&board));
+    // An input flag this engine does not know (the byte after the hidden count) is refused.
+    let mut flagged = bytes[..bytes.len() - 4].to_vec();
+    let flags_at = 8 + 4 + 1 + "dicechess3".len() + 2;
+    flagged[flags_at] = 3;
+    flagged.extend(alea_engine::checksum::fnv1a(&flagged).to_le_bytes());
+    assert!(Network::from_bytes(&flagged).unwrap_err().contains("flagged"));
     let net = scrambled();
     let bytes = net.to_bytes();
     assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
@@ -124,8 +176,11 @@ fn the_result_scale_round_trips_and_the_evaluation_uses_it() {
     let bytes = net.to_bytes();
     assert_eq!(Network::from_bytes(&bytes).unwrap().result_scale, Some(0.3709));
     assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
-    // The first version: no scale field (the four bytes before the checksum), version 1.
-    let mut first = bytes[..bytes.len() - 8].to_vec();
+    // The first version: no inputs' flags (the byte after the hidden count), no scale field
+    // (the four bytes before the checksum), version 1.
+    let flags_at = 8 + 4 + 1 + "freedom".len() + 2;
+    let mut first = bytes[..flags_at].to_vec();
+    first.extend(&bytes[flags_at + 1..bytes.len() - 8]);
     first[8..12].copy_from_slice(&1u32.to_le_bytes());
     first.extend(fnv1a(&first).to_le_bytes());
     let old = Network::from_bytes(&first).unwrap();

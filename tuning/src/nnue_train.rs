@@ -11,7 +11,11 @@
 
 use crate::datagen::Sample;
 use alea_engine::Color;
-use alea_engine::nnue::{HIDDEN, INPUTS, Network, QA, QB, SCALE, feature};
+use alea_engine::nnue::{HIDDEN, INPUTS, MOBILITY_INPUTS, Network, QA, QB, SCALE, feature, mobility};
+
+/// The rows of the float network's first layer: the pieces' inputs, then the dice-aware ones
+/// (trained only when asked for, left out of the engine's network otherwise).
+const ROWS: usize = INPUTS + MOBILITY_INPUTS;
 
 /// How to train.
 #[derive(Clone, Debug)]
@@ -30,6 +34,8 @@ pub struct TrainConfig {
     pub validation: u64,
     pub threads: usize,
     pub seed: u64,
+    /// The dice-aware inputs ([`alea_engine::nnue::mobility`]) besides the pieces.
+    pub mobility: bool,
 }
 
 impl Default for TrainConfig {
@@ -44,6 +50,7 @@ impl Default for TrainConfig {
             validation: 20,
             threads: 2,
             seed: 1,
+            mobility: false,
         }
     }
 }
@@ -94,6 +101,13 @@ pub fn prepare(samples: &[(u64, &Sample)], config: &TrainConfig, tables: &dyn Fn
                 }
             }
         }
+        if config.mobility {
+            let mut bits = mobility(board);
+            while bits != 0 {
+                out.features.push((INPUTS + bits.trailing_zeros() as usize) as u16);
+                bits &= bits - 1;
+            }
+        }
         let black = board.turn() == Color::Black;
         let result = if black { 1.0 - s.white_score as f32 } else { s.white_score as f32 };
         let target = match s.score {
@@ -106,8 +120,12 @@ pub fn prepare(samples: &[(u64, &Sample)], config: &TrainConfig, tables: &dyn Fn
             out.valid.push(record);
         } else {
             // The dice know no files and the data keeps no castling rights: the position seen in
-            // a mirror (a-file for h-file) is worth the same, a second training position for free.
-            let mirrored: Vec<u16> = out.features[record.features.clone()].iter().map(|f| f ^ 7).collect();
+            // a mirror (a-file for h-file) is worth the same, a second training position for free
+            // (with the same moves: the dice-aware inputs stay).
+            let mirrored: Vec<u16> = out.features[record.features.clone()]
+                .iter()
+                .map(|&f| if usize::from(f) < INPUTS { f ^ 7 } else { f })
+                .collect();
             let start = out.features.len();
             out.features.extend(mirrored);
             let mirror = Record { features: start..out.features.len(), ..record.clone() };
@@ -132,16 +150,20 @@ pub fn validation_loss_of(samples: &[(u64, &Sample)], config: &TrainConfig, scor
     total / held_out.len().max(1) as f64
 }
 
-/// White's-view input `f` seen from Black: own and enemy swapped, the square mirrored.
+/// White's-view input `f` seen from Black: own and enemy swapped, the square mirrored (a
+/// dice-aware input: own and enemy swapped, as [`alea_engine::nnue::mobility_in`]).
 #[inline]
 fn black_view(f: usize) -> usize {
+    if f >= INPUTS {
+        return INPUTS + (f - INPUTS + MOBILITY_INPUTS / 2) % MOBILITY_INPUTS;
+    }
     ((f / 384) ^ 1) * 384 + (f % 384) / 64 * 64 + ((f % 64) ^ 56)
 }
 
 /// The network in floating point: a hidden weight of 1.0 is `QA` in the engine's integers.
 #[derive(Clone)]
 pub struct FloatNet {
-    w1: Vec<f32>, // [INPUTS][HIDDEN]
+    w1: Vec<f32>, // [ROWS][HIDDEN]
     b1: Vec<f32>, // [HIDDEN]
     w2: Vec<f32>, // [2][HIDDEN]: the mover's, the other side's
     b2: f32,
@@ -157,7 +179,7 @@ impl FloatNet {
             ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
         };
         FloatNet {
-            w1: (0..INPUTS * HIDDEN).map(|_| uniform(0.1)).collect(),
+            w1: (0..ROWS * HIDDEN).map(|_| uniform(0.1)).collect(),
             b1: (0..HIDDEN).map(|_| 0.1 + uniform(0.05)).collect(),
             w2: vec![0.0; 2 * HIDDEN],
             b2: 0.0,
@@ -165,7 +187,7 @@ impl FloatNet {
     }
 
     fn zeros() -> FloatNet {
-        FloatNet { w1: vec![0.0; INPUTS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; 2 * HIDDEN], b2: 0.0 }
+        FloatNet { w1: vec![0.0; ROWS * HIDDEN], b1: vec![0.0; HIDDEN], w2: vec![0.0; 2 * HIDDEN], b2: 0.0 }
     }
 
     /// The hidden sums of both views (White's, Black's) of a record.
@@ -252,15 +274,18 @@ impl FloatNet {
     /// For each of [`FloatNet::params_mut`] in turn: a weight (decayed), or a bias (not).
     fn is_weight() -> impl Iterator<Item = bool> {
         let run = |n, weight| std::iter::repeat_n(weight, n);
-        run(INPUTS * HIDDEN, true).chain(run(HIDDEN, false)).chain(run(2 * HIDDEN, true)).chain(run(1, false))
+        run(ROWS * HIDDEN, true).chain(run(HIDDEN, false)).chain(run(2 * HIDDEN, true)).chain(run(1, false))
     }
 
     /// The engine's integer network: hidden weights times `QA`, output weights times `QB`, the
-    /// output bias times `QA * QB` (the sums the engine clips at `QA` stand for 1.0).
-    pub fn quantise(&self, variant: &str) -> Network {
-        let mut net = Network::zeros(variant);
+    /// output bias times `QA * QB` (the sums the engine clips at `QA` stand for 1.0); the
+    /// dice-aware inputs' rows if `mobility`.
+    pub fn quantise(&self, variant: &str, mobility: bool) -> Network {
+        let mut net = if mobility { Network::zeros_with_mobility(variant) } else { Network::zeros(variant) };
         let q = |v: f32, scale: i32| (v * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
-        for (f, row) in net.feature_weights.iter_mut().enumerate() {
+        let rows =
+            net.feature_weights.iter_mut().chain(net.mobility_weights.iter_mut().flat_map(|rows| rows.iter_mut()));
+        for (f, row) in rows.enumerate() {
             for (i, w) in row.iter_mut().enumerate() {
                 *w = q(self.w1[f * HIDDEN + i], QA);
             }
@@ -394,7 +419,7 @@ pub fn train(
         }
     }
     // The epoch that predicted the held-out games best (epoch 0: the tables alone).
-    Trained { net: best.2.quantise(variant), history, best_epoch: best.0 }
+    Trained { net: best.2.quantise(variant, config.mobility), history, best_epoch: best.0 }
 }
 
 /// The training and validation loss per epoch as an SVG plot.
@@ -439,10 +464,21 @@ mod tests {
             let white = feature(Color::White, color, role, sq);
             assert_eq!(black_view(white), feature(Color::Black, color, role, sq));
         }
+        // The dice-aware inputs: each bit lands where the engine's view of it is.
+        for bit in 0..MOBILITY_INPUTS {
+            let black = alea_engine::nnue::mobility_in(Color::Black, 1 << bit).trailing_zeros() as usize;
+            assert_eq!(black_view(INPUTS + bit), INPUTS + black, "bit {bit}");
+        }
     }
 
     #[test]
     fn the_float_network_and_its_quantised_form_agree() {
+        for mobility in [false, true] {
+            float_and_quantised_agree(mobility);
+        }
+    }
+
+    fn float_and_quantised_agree(mobility: bool) {
         // Weights on the integers' grid, so that quantising loses nothing and the two
         // arithmetics must agree (to the engine's rounding down of centipawns).
         let mut net = FloatNet::new(3);
@@ -456,8 +492,9 @@ mod tests {
         let board = Board::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4").unwrap();
         let position = SamplePosition::Board(board.clone());
         let s = Sample { position, white_score: 1.0, score: None, ply: 0, game: 0 };
-        let prepared = prepare(&[(1, &s)], &TrainConfig::default(), &|_| 0);
-        let q = net.quantise("freedom");
+        let prepared = prepare(&[(1, &s)], &TrainConfig { mobility, ..TrainConfig::default() }, &|_| 0);
+        let q = net.quantise("freedom", mobility);
+        assert_eq!(q.mobility_weights.is_some(), mobility);
         // The position, and its mirror image (the trainer's second copy of it).
         let mirrored = Board::from_fen("r1bkqb1r/ppp1pppp/2n2n2/3p4/3P1B2/2N5/PPP1PPPP/R2KQBNR b - - 4 4").unwrap();
         for (r, board) in prepared.train.iter().zip([&board, &mirrored]) {
