@@ -178,12 +178,11 @@ impl FloatNet {
             state ^= state << 17;
             ((state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
         };
-        FloatNet {
-            w1: (0..ROWS * HIDDEN).map(|_| uniform(0.1)).collect(),
-            b1: (0..HIDDEN).map(|_| 0.1 + uniform(0.05)).collect(),
-            w2: vec![0.0; 2 * HIDDEN],
-            b2: 0.0,
-        }
+        // The dice-aware rows drawn last, so that a network without them starts as before.
+        let mut w1: Vec<f32> = (0..INPUTS * HIDDEN).map(|_| uniform(0.1)).collect();
+        let b1 = (0..HIDDEN).map(|_| 0.1 + uniform(0.05)).collect();
+        w1.extend((0..MOBILITY_INPUTS * HIDDEN).map(|_| uniform(0.1)));
+        FloatNet { w1, b1, w2: vec![0.0; 2 * HIDDEN], b2: 0.0 }
     }
 
     fn zeros() -> FloatNet {
