@@ -296,11 +296,23 @@ impl Network {
         }
     }
 
-    /// A network of zeros with the dice-aware inputs.
-    pub fn zeros_with_mobility(variant: &str) -> Network {
+    /// A network of zeros, with the dice-aware inputs if `mobility`.
+    pub fn zeros_with(variant: &str, mobility: bool) -> Network {
         let mut net = Network::zeros(variant);
-        net.mobility_weights = Some(Box::new([[0; HIDDEN]; MOBILITY_INPUTS]));
+        if mobility {
+            net.mobility_weights = Some(Box::new([[0; HIDDEN]; MOBILITY_INPUTS]));
+        }
         net
+    }
+
+    /// The first layer's rows in the file's order: the pieces' inputs, then the dice-aware ones.
+    pub fn rows(&self) -> impl Iterator<Item = &[i16; HIDDEN]> {
+        self.feature_weights.iter().chain(self.mobility_weights.iter().flat_map(|rows| rows.iter()))
+    }
+
+    /// [`Network::rows`], to set them.
+    pub fn rows_mut(&mut self) -> impl Iterator<Item = &mut [i16; HIDDEN]> {
+        self.feature_weights.iter_mut().chain(self.mobility_weights.iter_mut().flat_map(|rows| rows.iter_mut()))
     }
 
     /// What this network reads of `board` (the dice-aware inputs only if it has them).
@@ -310,22 +322,26 @@ impl Network {
     }
 
     /// The sums of `board` computed from its pieces.
-    #[inline(always)]
     pub fn refresh(&self, board: &Board) -> Accumulator {
+        self.refresh_from(&self.inputs_of(board))
+    }
+
+    /// The sums of a board's inputs computed from scratch.
+    #[inline(always)]
+    fn refresh_from(&self, inputs: &Inputs) -> Accumulator {
         let mut acc = Accumulator { sums: [self.feature_bias; 2] };
         for color in Color::ALL {
             for role in Role::ALL {
-                for sq in board.pieces(color, role) {
+                for_each_bit(inputs.pieces[color.index()][role.index()], |sq| {
                     for view in Color::ALL {
-                        add(&mut acc.sums[view.index()], &self.feature_weights[feature(view, color, role, sq.index())]);
+                        add(&mut acc.sums[view.index()], &self.feature_weights[feature(view, color, role, sq)]);
                     }
-                }
+                });
             }
         }
         if let Some(rows) = &self.mobility_weights {
-            let bits = mobility(board);
             for view in Color::ALL {
-                for_each_bit(mobility_in(view, bits), |b| add(&mut acc.sums[view.index()], &rows[b]));
+                for_each_bit(mobility_in(view, inputs.mobility), |b| add(&mut acc.sums[view.index()], &rows[b]));
             }
         }
         acc
@@ -335,16 +351,16 @@ impl Network {
     /// arrived on one, whatever the move (castling, en passant, promotion, several micro-moves).
     pub fn update(&self, parent_acc: &Accumulator, parent: &Board, child: &Board) -> Accumulator {
         let mut acc = parent_acc.clone();
-        self.update_in_place(&mut acc, &self.inputs_of(parent), &self.inputs_of(child), child);
+        self.update_in_place(&mut acc, &self.inputs_of(parent), &self.inputs_of(child));
         acc
     }
 
-    /// `acc`, the sums of the inputs `before`, made those of `after` (`board`'s): every changed
-    /// input of a side's view applied in one pass over its sums (loaded once, stored once).
+    /// `acc`, the sums of the inputs `before`, made those of `after`: every changed input of a
+    /// side's view applied in one pass over its sums (loaded once, stored once).
     #[inline(always)]
-    fn update_in_place(&self, acc: &mut Accumulator, before: &Inputs, after: &Inputs, board: &Board) {
+    fn update_in_place(&self, acc: &mut Accumulator, before: &Inputs, after: &Inputs) {
         let Some(changes) = changes(&before.pieces, &after.pieces) else {
-            *acc = self.refresh(board);
+            *acc = self.refresh_from(after);
             return;
         };
         for view in Color::ALL {
@@ -397,9 +413,10 @@ impl Network {
                     score
                 }
                 _ => {
-                    let acc = self.refresh(board);
+                    let inputs = self.inputs_of(board);
+                    let acc = self.refresh_from(&inputs);
                     let score = self.evaluate(&acc, board.turn());
-                    *last = Some(Cached { net: self.id, inputs: self.inputs_of(board), acc });
+                    *last = Some(Cached { net: self.id, inputs, acc });
                     score
                 }
             }
@@ -430,7 +447,7 @@ impl Network {
     #[inline(always)]
     fn advance_here(&self, acc: &mut Accumulator, before: &Inputs, board: &Board) -> (i32, Inputs) {
         let after = self.inputs_of(board);
-        self.update_in_place(acc, before, &after, board);
+        self.update_in_place(acc, before, &after);
         (self.evaluate(acc, board.turn()), after)
     }
 
@@ -442,7 +459,7 @@ impl Network {
         out.extend(self.variant.as_bytes());
         out.extend((HIDDEN as u16).to_le_bytes());
         out.push(if self.mobility_weights.is_some() { FLAG_MOBILITY } else { 0 });
-        for row in self.feature_weights.iter().chain(self.mobility_weights.iter().flat_map(|rows| rows.iter())) {
+        for row in self.rows() {
             out.extend(row.iter().flat_map(|w| w.to_le_bytes()));
         }
         out.extend(self.feature_bias.iter().flat_map(|w| w.to_le_bytes()));
@@ -501,10 +518,8 @@ impl Network {
             return Err("the network fails its checksum (damaged)".into());
         }
         let mut words = body[at..weights_end].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let mut net = if with_mobility { Network::zeros_with_mobility(&variant) } else { Network::zeros(&variant) };
-        for row in
-            net.feature_weights.iter_mut().chain(net.mobility_weights.iter_mut().flat_map(|rows| rows.iter_mut()))
-        {
+        let mut net = Network::zeros_with(&variant, with_mobility);
+        for row in net.rows_mut() {
             row.iter_mut().for_each(|w| *w = words.next().expect("sized above"));
         }
         net.feature_bias.iter_mut().for_each(|w| *w = words.next().expect("sized above"));

@@ -13,7 +13,7 @@ fn scrambled() -> Network {
 
 /// The same with the dice-aware inputs, their rows scrambled too.
 fn scrambled_with_mobility() -> Network {
-    scrambled_from(Network::zeros_with_mobility("dicechess3"))
+    scrambled_from(Network::zeros_with("dicechess3", true))
 }
 
 fn scrambled_from(mut net: Network) -> Network {
@@ -24,7 +24,7 @@ fn scrambled_from(mut net: Network) -> Network {
         state ^= state << 17;
         (state % (2 * range as u64 + 1)) as i16 - range
     };
-    for row in net.feature_weights.iter_mut().chain(net.mobility_weights.iter_mut().flat_map(|rows| rows.iter_mut())) {
+    for row in net.rows_mut() {
         row.iter_mut().for_each(|w| *w = next(30));
     }
     net.feature_bias.iter_mut().for_each(|w| *w = next(50));

@@ -280,11 +280,9 @@ impl FloatNet {
     /// output bias times `QA * QB` (the sums the engine clips at `QA` stand for 1.0); the
     /// dice-aware inputs' rows if `mobility`.
     pub fn quantise(&self, variant: &str, mobility: bool) -> Network {
-        let mut net = if mobility { Network::zeros_with_mobility(variant) } else { Network::zeros(variant) };
+        let mut net = Network::zeros_with(variant, mobility);
         let q = |v: f32, scale: i32| (v * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
-        let rows =
-            net.feature_weights.iter_mut().chain(net.mobility_weights.iter_mut().flat_map(|rows| rows.iter_mut()));
-        for (f, row) in rows.enumerate() {
+        for (f, row) in net.rows_mut().enumerate() {
             for (i, w) in row.iter_mut().enumerate() {
                 *w = q(self.w1[f * HIDDEN + i], QA);
             }
