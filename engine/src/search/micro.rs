@@ -13,7 +13,7 @@
 //! outcomes is what the roll is worth); results report them as centipawns again.
 
 use super::equity::Equity;
-use super::tree::{ChoiceOrder, LateChoices, OrderKeys, Tree, TreeHooks, choice_depth, end_value, ordered};
+use super::tree::{ChoiceOrder, FrontierBound, LateChoices, OrderKeys, Tree, TreeHooks, choice_depth, end_value, ordered};
 use super::{Choice, INF, MAX_PLY, OutcomeAdvice, ScoredChoice, SearchOptions, SearchResult, Shared, WIN, floor_div};
 use crate::eval::{EVAL_MAX, MicroEval, StaticEval};
 use crate::piece::{Color, Role};
@@ -379,7 +379,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
                     alpha = alpha.max(packed as u32 as i32);
                 }
             }
-            let v = -self.tree.turn_start(&t.end, depth - 1, -INF, -alpha, 1);
+            let v = -self.tree.turn_start(&t.end, depth - 1, -INF, -alpha, 1, None);
             if self.tree.aborted {
                 break;
             }
@@ -446,7 +446,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             // None is late one turn deep here: the root's turn is not pruned.
             let d = choice_depth(depth, late[usize::from(k)]).unwrap_or(depth);
             let v = if step.ends_turn {
-                -self.tree.turn_start(&child, d - 1, -beta, -a, 1)
+                -self.tree.turn_start(&child, d - 1, -beta, -a, 1, None)
             } else {
                 self.tree.within_turn(&child, d, a, beta, 0, false)
             };
@@ -540,15 +540,27 @@ impl<R: MicroRules, E: MicroEval<R::Board>> MicroHooks<'_, R, E> {
 }
 
 impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> for MicroHooks<'a, R, E> {
-    type Frontier = E::Parts;
+    /// The sums of the mover's static score, and whether a bound holds.
+    type Frontier = (E::Parts, bool);
 
     /// [`horizon_value`]: each outcome's best capture against standing pat, kept in the table
     /// (the same leaf is reached by many outcomes and orders). Its value is never below standing
     /// pat, so standing pat at or above `beta` settles it (a lower bound, as a fail-high wants).
-    fn horizon(&mut self, _: &MicroStates<'a, R>, pos: &PositionOf<R>, key: u64, _: i32, beta: i32, ply: usize) -> i32 {
-        let stand = self.equity.of(standing(self.eval, pos, &self.horizon_dice));
-        if stand >= beta {
-            return stand;
+    fn horizon(
+        &mut self,
+        _: &MicroStates<'a, R>,
+        pos: &PositionOf<R>,
+        key: u64,
+        _: i32,
+        beta: i32,
+        ply: usize,
+        known: Option<i32>,
+    ) -> i32 {
+        debug_assert!(known.is_none_or(|s| s == standing(self.eval, pos, &self.horizon_dice)));
+        let stand = known.unwrap_or_else(|| standing(self.eval, pos, &self.horizon_dice));
+        let stand_equity = self.equity.of(stand);
+        if stand_equity >= beta {
+            return stand_equity;
         }
         let key = horizon_key(key);
         if let Some(hit) = self.table.and_then(|t| t.probe(key))
@@ -556,7 +568,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> fo
         {
             return v;
         }
-        let value = horizon_value(self.rules, self.eval, &self.equity, pos, ply, &self.horizon_dice);
+        let value = horizon_value_from(self.rules, self.eval, &self.equity, pos, ply, &self.horizon_dice, stand);
         if let Some(t) = self.table {
             t.store_result(key, 0, value, -INF, INF, NO_TURN);
         }
@@ -627,20 +639,26 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> fo
         step.ends_turn
     }
 
-    /// The sums of the mover's static score; `None` where no bound holds: the horizon's
-    /// standing is not the plain score (king danger), or a draw by repetition or the
-    /// hundred-turn rule (worth 0) could beat `alpha` there.
-    fn frontier(&self, _: &MicroStates<'a, R>, pos: &PositionOf<R>, alpha: i32) -> Option<E::Parts> {
-        if self.eval.king_danger() != 0 || pos.board.halfmove_clock() >= 90 || alpha < 0 {
+    /// The sums of the mover's static score; `None` where the horizon's standing is not the
+    /// plain score (king danger). A bound holds only where a draw by repetition or the
+    /// hundred-turn rule (worth 0) could not beat `alpha`; elsewhere the sums still give the
+    /// standing of the turn starts below, but a network's would cost an evaluation of each.
+    fn frontier(&self, _: &MicroStates<'a, R>, pos: &PositionOf<R>, alpha: i32) -> Option<(E::Parts, bool)> {
+        if self.eval.king_danger() != 0 {
             return None;
         }
-        self.eval.parts(&pos.board)
+        let holds = pos.board.halfmove_clock() < 90 && alpha >= 0;
+        if !holds && self.eval.learned() {
+            return None;
+        }
+        self.eval.parts(&pos.board).map(|parts| (parts, holds))
     }
 
     /// The horizon is never below standing pat for the side it is for, so the mover gets at
     /// most the equity of its static score after the step, which `base` (the sums before it)
     /// and the step's changes give exactly. Where that cannot raise alpha, the horizon would
-    /// have returned it at once (its standing reaches beta). A network's part does not follow
+    /// have returned it at once (its standing reaches beta); where it can, the horizon below
+    /// stands on it instead of scoring the position again. A network's part does not follow
     /// from the sums: with one, the position after the step is scored (still without the
     /// horizon's captures, the bulk of a child's cost; without the bound, a depth-1 search of
     /// the bench visits three times the nodes).
@@ -650,28 +668,29 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> fo
         _: &MicroStates<'a, R>,
         pos: &PositionOf<R>,
         step: StepOf<R>,
-        base: E::Parts,
-    ) -> Option<i32> {
+        (base, holds): (E::Parts, bool),
+    ) -> Option<FrontierBound> {
         if pos.takes_king(step.mv) {
             return None;
         }
-        if self.eval.learned() {
-            return Some(self.equity.of(-evaluate(self.eval, &after_step(self.rules, pos, step))));
-        }
-        let white = if step.is_stop() {
-            self.eval.white_score(&pos.board)
+        let mover = if self.eval.learned() {
+            -evaluate(self.eval, &after_step(self.rules, pos, step))
         } else {
-            self.eval.white_after(&pos.board, base, step.mv)?
-        }
-        .clamp(-EVAL_MAX, EVAL_MAX);
-        let bound = if pos.turn() == Color::White { white } else { -white };
+            let white = if step.is_stop() {
+                self.eval.white_score(&pos.board)
+            } else {
+                self.eval.white_after(&pos.board, base, step.mv)?
+            }
+            .clamp(-EVAL_MAX, EVAL_MAX);
+            if pos.turn() == Color::White { white } else { -white }
+        };
         #[cfg(debug_assertions)]
         {
             let child = after_step(self.rules, pos, step);
-            let after = -standing(self.eval, &child, &self.horizon_dice);
-            debug_assert_eq!(after, bound, "frontier bound of {:?} is not the score after it", step.mv);
+            let after = standing(self.eval, &child, &self.horizon_dice);
+            debug_assert_eq!(after, -mover, "frontier bound of {:?} is not the score after it", step.mv);
         }
-        Some(self.equity.of(bound))
+        Some(FrontierBound { bound: holds.then(|| self.equity.of(mover)), standing: -mover })
     }
 
     /// A quiet micro-move's history grows by the square of the depth it refuted at.
@@ -841,7 +860,19 @@ pub fn horizon_value<R: MicroRules, E: MicroEval<R::Board>>(
     ply: usize,
     dice: &HorizonDice,
 ) -> i32 {
-    let stand = standing(eval, pos, dice);
+    horizon_value_from(rules, eval, equity, pos, ply, dice, standing(eval, pos, dice))
+}
+
+/// [`horizon_value`] with `pos`'s [`standing`] known.
+fn horizon_value_from<R: MicroRules, E: MicroEval<R::Board>>(
+    rules: &R,
+    eval: &E,
+    equity: &Equity,
+    pos: &PositionOf<R>,
+    ply: usize,
+    dice: &HorizonDice,
+    stand: i32,
+) -> i32 {
     let mut every_die = pos.clone();
     every_die.dice = DicePool::ONE_EACH;
     let mut moves = MovesOf::<R>::default();

@@ -60,6 +60,7 @@ impl<'a, R: Rules, E: Evaluator<R>> TreeHooks<OneMoveStates<'a, R>> for OneMoveH
         alpha: i32,
         beta: i32,
         ply: usize,
+        _: Option<i32>,
     ) -> i32 {
         self.worker.qsearch(state.position(), alpha, beta, ply, 0)
     }

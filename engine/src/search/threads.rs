@@ -294,7 +294,7 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
             let alpha = if exact_scores.len() >= multipv { exact_scores[multipv - 1] } else { -INF };
             let (score, exact) = match choice {
                 Choice::Turn(t) => {
-                    let v = self.choice_value(&start, choice, depth, false, alpha, INF, 0, false);
+                    let v = self.choice_value(&start, choice, depth, false, alpha, INF, 0, false, None);
                     if self.aborted {
                         break;
                     }

@@ -39,6 +39,18 @@ pub(crate) fn ordered(keys: &OrderKeys, out: &mut ChoiceOrder) {
         out.push((x & 0xffff) as u16);
     }
 }
+/// What a decision tells of a turn-ending choice without playing it ([`TreeHooks::frontier_bound`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FrontierBound {
+    /// An upper bound of the choice's value for the deciding side, where one holds. A bound at
+    /// or under alpha stands in for the choice: it must be what the horizon would answer at
+    /// once (its standing reaching beta), so values and the table do not change.
+    pub bound: Option<i32>,
+    /// The static score of the turn start the choice leads to, for its side: the horizon there
+    /// stands on it without scoring the position again.
+    pub standing: i32,
+}
+
 /// Per choice of a decision: is it late (searched a turn less deep, or one turn deep not at all)?
 pub(crate) type LateChoices = ArrayVec<bool, { crate::movegen::MAX_MOVES + 1 }>;
 
@@ -53,9 +65,19 @@ pub(crate) trait TreeHooks<G: GameStates> {
 
     /// The horizon's value at the turn's start `state` (not a finished game, its table key
     /// `key`) for its side, searched with the window `(alpha, beta)` (fail-soft), `ply` turns
-    /// from the root.
+    /// from the root. `standing`: its static score, where the decision before it had it from
+    /// [`TreeHooks::frontier_bound`].
     #[allow(clippy::too_many_arguments)]
-    fn horizon(&mut self, game: &G, state: &G::State, key: u64, alpha: i32, beta: i32, ply: usize) -> i32;
+    fn horizon(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        key: u64,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        standing: Option<i32>,
+    ) -> i32;
 
     /// An ordering key per choice (higher first; ties in the list's order), `tt_best` (an
     /// index, or [`NO_TURN`]) the table's best.
@@ -92,23 +114,22 @@ pub(crate) trait TreeHooks<G: GameStates> {
     /// Does `choice` end the turn (so that one turn deep its child is the horizon)?
     fn ends_turn(&self, choice: G::Choice) -> bool;
 
-    /// What bounds a decision's turn-ending choices one turn deep without playing them, given
-    /// the decision's `alpha`; `None` where no bound holds.
+    /// What tells a decision's turn-ending choices' standing one turn deep without playing
+    /// them, given the decision's `alpha` (and whether a bound holds there); `None` where it
+    /// cannot be told.
     fn frontier(&self, _game: &G, _state: &G::State, _alpha: i32) -> Option<Self::Frontier> {
         None
     }
 
-    /// An upper bound of `choice`'s value (it ends the turn at the horizon) for the decision's
-    /// side, from the decision's `frontier`; `None` where it has none. A bound at or under alpha
-    /// stands in for the choice: it must be what the horizon would answer at once (its standing
-    /// reaching beta), so values and the table do not change.
+    /// What the decision's `frontier` tells of `choice` (it ends the turn at the horizon);
+    /// `None` where it tells nothing.
     fn frontier_bound(
         &self,
         _game: &G,
         _state: &G::State,
         _choice: G::Choice,
         _frontier: Self::Frontier,
-    ) -> Option<i32> {
+    ) -> Option<FrontierBound> {
         None
     }
 
@@ -321,8 +342,17 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         self.hooks.begin_turn(&self.game, state, &frame.turn, depth, ply);
     }
 
-    /// The value of a turn's start for its side, `depth` turns deep.
-    pub(crate) fn turn_start(&mut self, state: &G::State, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// The value of a turn's start for its side, `depth` turns deep (`standing`: its static
+    /// score, where the decision before it knew it).
+    pub(crate) fn turn_start(
+        &mut self,
+        state: &G::State,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        standing: Option<i32>,
+    ) -> i32 {
         if !self.visit(ply) {
             return 0;
         }
@@ -336,7 +366,7 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
             return end_value(end, self.game.side(state), ply);
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.horizon(state, key, alpha, beta, ply);
+            return self.horizon(state, key, alpha, beta, ply, standing);
         }
         let repeated = seen == 1 || (ply > 0 && self.draw_a_turn_away(key, reversible));
         // A value the table holds settles the turn before its table of moves is made (every
@@ -518,17 +548,21 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
             let v = if let Some(v) = known {
                 v
             } else {
+                let mut standing = None;
                 if !probe && d <= 1 && self.hooks.ends_turn(choice) {
                     let base = *frontier.get_or_insert_with(|| self.hooks.frontier(&self.game, state, a));
-                    if let Some(bound) = base.and_then(|f| self.hooks.frontier_bound(&self.game, state, choice, f))
-                        && bound <= a
-                    {
-                        // Cannot raise alpha: the bound stands in for the choice (fail-soft).
-                        best = best.max(bound);
-                        continue;
+                    if let Some(told) = base.and_then(|f| self.hooks.frontier_bound(&self.game, state, choice, f)) {
+                        if let Some(bound) = told.bound
+                            && bound <= a
+                        {
+                            // Cannot raise alpha: the bound stands in for the choice (fail-soft).
+                            best = best.max(bound);
+                            continue;
+                        }
+                        standing = Some(told.standing);
                     }
                 }
-                let v = self.choice_value(state, choice, d, is_late, a, beta, ply, probe);
+                let v = self.choice_value(state, choice, d, is_late, a, beta, ply, probe, standing);
                 if self.aborted {
                     return 0;
                 }
@@ -557,7 +591,8 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
 
     /// The value for the deciding side of `choice` at `state`, `depth` turns deep counting this
     /// turn (`late`: a choice searched a turn less deep): where the turn ends, the opponent's
-    /// turn a turn less deep, negated.
+    /// turn a turn less deep, negated. `standing`: the static score of the turn start it leads
+    /// to, where the decision knows it ([`FrontierBound`]).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(crate) fn choice_value(
@@ -570,19 +605,20 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         beta: i32,
         ply: usize,
         probe: bool,
+        standing: Option<i32>,
     ) -> i32 {
         let next = self.game.after_choice(state, choice);
         if self.game.starts_turn(&next) {
             let depth = depth - 1 + self.hooks.extension(&self.game, &next, late, ply);
-            -self.turn_start(&next, depth, -beta, -alpha, ply + 1)
+            -self.turn_start(&next, depth, -beta, -alpha, ply + 1, standing)
         } else {
             self.within_turn(&next, depth, alpha, beta, ply, probe)
         }
     }
 
     /// The horizon at a turn's start: the hooks' (a search there sees the same stop).
-    fn horizon(&mut self, state: &G::State, key: u64, alpha: i32, beta: i32, ply: usize) -> i32 {
-        let v = self.hooks.horizon(&self.game, state, key, alpha, beta, ply);
+    fn horizon(&mut self, state: &G::State, key: u64, alpha: i32, beta: i32, ply: usize, standing: Option<i32>) -> i32 {
+        let v = self.hooks.horizon(&self.game, state, key, alpha, beta, ply, standing);
         if self.shared.halted() {
             self.aborted = true;
         }
