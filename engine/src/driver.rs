@@ -87,7 +87,7 @@ pub fn play_turn(
             // Rolling ourselves leaves the move to choose after the roll: the decision before it
             // gets a third of the time.
             let decision_limits =
-                if engine_rolls { share_of(&limits, &budget, 3) } else { turn_part_limits(handle, true, &limits) };
+                if engine_rolls { share_of(&limits, &budget, 3) } else { part_limits(!forced_roll, true, &limits) };
             let decision = if forced_roll && engine_rolls {
                 Choice::Roll
             } else {
@@ -162,6 +162,11 @@ fn share_of(limits: &Limits, budget: &TimeBudget, parts: u32) -> Limits {
 /// decide before the roll keeps the whole; so do limits without a clock.
 pub fn turn_part_limits(handle: &GameHandle, before_roll: bool, limits: &Limits) -> Limits {
     let two_searches = handle.dice_left().is_none() && !handle.pre_roll_turns().is_empty();
+    part_limits(two_searches, before_roll, limits)
+}
+
+/// [`turn_part_limits`] where it is known whether the turn has two searches.
+fn part_limits(two_searches: bool, before_roll: bool, limits: &Limits) -> Limits {
     let (num, den) = match (two_searches, before_roll) {
         (false, _) => return limits.clone(),
         (true, true) => (1, 3),
