@@ -13,7 +13,9 @@
 //! outcomes is what the roll is worth); results report them as centipawns again.
 
 use super::equity::Equity;
-use super::tree::{ChoiceOrder, FrontierBound, LateChoices, OrderKeys, Tree, TreeHooks, choice_depth, end_value, ordered};
+use super::tree::{
+    ChoiceOrder, FrontierBound, LateChoices, OrderKeys, Tree, TreeHooks, choice_depth, end_value, ordered,
+};
 use super::{Choice, INF, MAX_PLY, OutcomeAdvice, ScoredChoice, SearchOptions, SearchResult, Shared, WIN, floor_div};
 use crate::eval::{EVAL_MAX, MicroEval, StaticEval};
 use crate::piece::{Color, Role};
