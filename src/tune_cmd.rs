@@ -89,6 +89,11 @@ pub struct NnueArgs {
     /// have at least 1, 2, 4 and 8 moves.
     #[arg(long)]
     mobility: bool,
+    /// Start from this network (as `alea tune nnue` wrote it, for the same variant) instead of
+    /// random weights: it learns from the new data what it did not from its own. With
+    /// --mobility a network without dice-aware inputs gains them, starting at zero.
+    #[arg(long)]
+    start_from: Option<PathBuf>,
     /// The network file to write (`EvalFile` loads it); OUT.csv and OUT.svg get the losses.
     #[arg(long)]
     out: PathBuf,
@@ -345,6 +350,25 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
         );
     }
     let (game, sets) = network_data(&args.data)?;
+    let start = match &args.start_from {
+        Some(path) => {
+            let net = alea_engine::nnue::Network::read(path)?;
+            if net.variant != game.variant() {
+                return Err(format!(
+                    "{}: a network for {}, the data is {}'s",
+                    path.display(),
+                    net.variant,
+                    game.variant()
+                ));
+            }
+            if net.mobility_weights.is_some() && !args.mobility {
+                return Err(format!("{}: the network has dice-aware inputs: add --mobility", path.display()));
+            }
+            Some(net)
+        }
+        None => None,
+    };
+    let started = start.is_some();
     let config = alea_tuning::nnue_train::TrainConfig {
         epochs: args.epochs,
         batch: args.batch,
@@ -356,6 +380,7 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
         threads: args.threads.max(1),
         seed: args.seed,
         mobility: args.mobility,
+        start,
     };
     // Each position with its game, so that validation holds out whole games (game i of every
     // file has index i: the file's number is mixed in).
@@ -409,13 +434,18 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     let (first, last) = (trained.history[0], trained.history[trained.history.len() - 1]);
     println!("loss {:.6} -> {:.6}, validation {:.6} -> {:.6}", first.0, last.0, first.1, last.1);
     let best = trained.history[trained.best_epoch];
-    println!("kept epoch {} (validation {:.6}; epoch 0 is the tables alone)", trained.best_epoch, best.1);
+    let epoch_zero = if started { "the network it started from" } else { "the tables alone" };
+    println!("kept epoch {} (validation {:.6}; epoch 0 is {epoch_zero})", trained.best_epoch, best.1);
     let quantised = alea_tuning::nnue_train::validation_loss_of(&samples, &config, &|s| {
         tables_score(s) + net.evaluate_board(s.board().expect("an 8x8 board"))
     });
     println!("validation loss of the network in the engine's integers: {quantised:.6}");
-    // Epoch 0 is the tables alone (the output weights start at zero).
-    println!("the built-in tables on the same held-out positions: {:.6}", first.1);
+    // Epoch 0 is the tables alone (the output weights start at zero), or the starting network.
+    println!(
+        "{} on the same held-out positions: {:.6}",
+        if started { "the starting network" } else { "the built-in tables" },
+        first.1
+    );
     match inherited {
         Some(k) => println!("result scale K {k:.4}, the adopted network's (alea tune scale refits it)"),
         None => println!("no result scale: the tables' K {:.4} (alea tune scale fits one)", tables.result_scale),

@@ -36,6 +36,10 @@ pub struct TrainConfig {
     pub seed: u64,
     /// The dice-aware inputs ([`alea_engine::nnue::mobility`]) besides the pieces.
     pub mobility: bool,
+    /// A network to start from instead of random weights (of the same variant, on the same
+    /// tables): more data for a network that has learned from earlier data. Dice-aware inputs
+    /// it lacks start at zero, so that it starts as it plays.
+    pub start: Option<Network>,
 }
 
 impl Default for TrainConfig {
@@ -51,6 +55,7 @@ impl Default for TrainConfig {
             threads: 2,
             seed: 1,
             mobility: false,
+            start: None,
         }
     }
 }
@@ -183,6 +188,27 @@ impl FloatNet {
         let b1 = (0..HIDDEN).map(|_| 0.1 + uniform(0.05)).collect();
         w1.extend((0..MOBILITY_INPUTS * HIDDEN).map(|_| uniform(0.1)));
         FloatNet { w1, b1, w2: vec![0.0; 2 * HIDDEN], b2: 0.0 }
+    }
+
+    /// The engine's integer network in floating point (the inverse of [`FloatNet::quantise`]);
+    /// dice-aware rows it lacks are zero.
+    fn from_network(net: &Network) -> FloatNet {
+        let mut float = FloatNet::zeros();
+        for (f, row) in net.rows().enumerate() {
+            for (i, &w) in row.iter().enumerate() {
+                float.w1[f * HIDDEN + i] = f32::from(w) / QA as f32;
+            }
+        }
+        for (b, &q) in float.b1.iter_mut().zip(&net.feature_bias) {
+            *b = f32::from(q) / QA as f32;
+        }
+        for (slot, row) in net.output_weights.iter().enumerate() {
+            for (i, &w) in row.iter().enumerate() {
+                float.w2[slot * HIDDEN + i] = f32::from(w) / QB as f32;
+            }
+        }
+        float.b2 = net.output_bias as f32 / (QA * QB) as f32;
+        float
     }
 
     fn zeros() -> FloatNet {
@@ -344,7 +370,7 @@ pub fn train(
 ) -> Trained {
     let k = config.result_scale;
     let threads = config.threads.max(1);
-    let mut net = FloatNet::new(config.seed);
+    let mut net = config.start.as_ref().map_or_else(|| FloatNet::new(config.seed), FloatNet::from_network);
     let (mut m, mut v) = (FloatNet::zeros(), FloatNet::zeros());
     let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let decay = config.weight_decay;
@@ -415,7 +441,8 @@ pub fn train(
             best = (epoch, losses.1, net.clone());
         }
     }
-    // The epoch that predicted the held-out games best (epoch 0: the tables alone).
+    // The epoch that predicted the held-out games best (epoch 0: the tables alone, or the
+    // network it started from).
     Trained { net: best.2.quantise(variant, config.mobility), history, best_epoch: best.0 }
 }
 
@@ -501,6 +528,26 @@ mod tests {
             assert!((f64::from(cp) - float).abs() < 1.01, "{cp} against {float}");
         }
         assert_eq!(prepared.train.len(), 2);
+    }
+
+    /// A network read back into floating point quantises to itself, so a run that starts from it
+    /// starts where it plays; without dice-aware inputs it gains them at zero, which changes no
+    /// score.
+    #[test]
+    fn a_network_to_start_from_quantises_to_itself() {
+        let mut net = FloatNet::new(7);
+        net.w2.iter_mut().enumerate().for_each(|(i, w)| *w = (i % 13) as f32 * 0.03 - 0.2);
+        net.b2 = 0.37;
+        for mobility in [false, true] {
+            let q = net.quantise("freedom", mobility);
+            assert_eq!(FloatNet::from_network(&q).quantise("freedom", mobility), q);
+        }
+        let plain = net.quantise("freedom", false);
+        let gained = FloatNet::from_network(&plain).quantise("freedom", true);
+        assert!(gained.mobility_weights.as_ref().is_some_and(|rows| rows.iter().flatten().all(|&w| w == 0)));
+        let board = Board::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4").unwrap();
+        assert_eq!(gained.evaluate_board(&board), plain.evaluate_board(&board));
+        assert_ne!(plain.evaluate_board(&board), 0, "a position the network scores");
     }
 
     /// Weight decay pulls the weights toward zero (the tables alone) and leaves the biases be:
