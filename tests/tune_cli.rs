@@ -150,7 +150,8 @@ fn datagen_killed_mid_run_resumes_and_fit_and_report_use_its_data() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// A variant of several moves a turn trains a network as one of one move does, and plays with it.
+/// A variant of several moves a turn trains a network as one of one move does, and plays with
+/// it; training goes on from that network (`--start-from`), and bad starts are refused.
 #[test]
 fn a_network_is_trained_for_dicechess3_and_plays_it() {
     let scratch = temp_dir("d3net");
@@ -167,6 +168,34 @@ fn a_network_is_trained_for_dicechess3_and_plays_it() {
     train_network(&data, &net, "1", "64");
     assert_eq!(alea_engine::nnue::Network::read(&net).unwrap().variant, "dicechess3");
     plays_with(&net, "dicechess3");
+
+    // Training on from it, gaining the dice-aware inputs: epoch 0 is that network.
+    let go_on = |start: &std::path::Path, mobility: bool, out: &std::path::Path| {
+        let mut cmd = alea();
+        cmd.args(["tune", "nnue", "--epochs", "1", "--batch", "64", "--validation", "5", "--data"]).arg(&data);
+        cmd.arg("--start-from").arg(start).arg("--out").arg(out);
+        if mobility {
+            cmd.arg("--mobility");
+        }
+        cmd.output().unwrap()
+    };
+    let more = dir.join("d3-more.nnue");
+    let out = go_on(&net, true, &more);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("epoch 0 is the network it started from"), "{stdout}");
+    assert!(stdout.contains("the starting network on the same held-out positions"), "{stdout}");
+    assert!(alea_engine::nnue::Network::read(&more).unwrap().mobility_weights.is_some());
+    plays_with(&more, "dicechess3");
+    // Refused, nothing written: dice-aware inputs the run would drop, and another variant's network.
+    let refused = dir.join("refused.nnue");
+    let out = go_on(&more, false, &refused);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("add --mobility"));
+    let freedom = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("engine/data/freedom.nnue");
+    let out = go_on(&freedom, false, &refused);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("a network for freedom, the data is dicechess3's"), "{stderr}");
+    assert!(!refused.exists());
     std::fs::remove_dir_all(dir).unwrap();
 }
 
