@@ -39,6 +39,7 @@ pub(crate) fn ordered(keys: &OrderKeys, out: &mut ChoiceOrder) {
         out.push((x & 0xffff) as u16);
     }
 }
+
 /// What a decision tells of a turn-ending choice without playing it ([`TreeHooks::frontier_bound`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct FrontierBound {
