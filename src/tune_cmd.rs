@@ -369,6 +369,8 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
         None => None,
     };
     let started = start.is_some();
+    // The scale of the network it starts from, which was fitted to that network's games.
+    let start_scale = start.as_ref().and_then(|net| net.result_scale);
     let config = alea_tuning::nnue_train::TrainConfig {
         epochs: args.epochs,
         batch: args.batch,
@@ -418,9 +420,11 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     });
     progress.finish();
     let mut net = trained.net;
-    // The scale of the network it would replace: networks trained alike score alike, and the
-    // scale is fitted to games (`alea tune scale`), which a new network has not played yet.
-    let inherited = alea_engine::nnue::adopted(game.variant()).and_then(|adopted| adopted.result_scale);
+    // The scale of the network it starts from, else of the one it would replace: networks
+    // trained alike score alike, and the scale is fitted to games (`alea tune scale`), which a
+    // new network has not played yet.
+    let inherited =
+        start_scale.or_else(|| alea_engine::nnue::adopted(game.variant()).and_then(|adopted| adopted.result_scale));
     net.result_scale = inherited;
     std::fs::write(&args.out, net.to_bytes()).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let mut csv = String::from("epoch,train,validation\n");
@@ -447,7 +451,10 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
         first.1
     );
     match inherited {
-        Some(k) => println!("result scale K {k:.4}, the adopted network's (alea tune scale refits it)"),
+        Some(k) => println!(
+            "result scale K {k:.4}, {} (alea tune scale refits it)",
+            if start_scale.is_some() { "the starting network's" } else { "the adopted network's" }
+        ),
         None => println!("no result scale: the tables' K {:.4} (alea tune scale fits one)", tables.result_scale),
     }
     eprintln!("wrote {}, {} and {}", args.out.display(), csv_path.display(), svg.display());

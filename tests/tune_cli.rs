@@ -179,13 +179,22 @@ fn a_network_is_trained_for_dicechess3_and_plays_it() {
         }
         cmd.output().unwrap()
     };
+    // It starts from a network with a result scale fitted to its games, and keeps that scale.
+    let scaled = dir.join("d3-scaled.nnue");
+    let out =
+        alea().args(["tune", "scale", "--data"]).arg(&data).arg("--net").arg(&net).arg("--out").arg(&scaled).output();
+    let out = out.unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let k = alea_engine::nnue::Network::read(&scaled).unwrap().result_scale.expect("a fitted scale");
     let more = dir.join("d3-more.nnue");
-    let out = go_on(&net, true, &more);
+    let out = go_on(&scaled, true, &more);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("epoch 0 is the network it started from"), "{stdout}");
     assert!(stdout.contains("the starting network on the same held-out positions"), "{stdout}");
-    assert!(alea_engine::nnue::Network::read(&more).unwrap().mobility_weights.is_some());
+    assert!(stdout.contains(&format!("result scale K {k:.4}, the starting network's")), "{stdout}");
+    let trained_on = alea_engine::nnue::Network::read(&more).unwrap();
+    assert!(trained_on.mobility_weights.is_some() && trained_on.result_scale == Some(k));
     plays_with(&more, "dicechess3");
     // Refused, nothing written: dice-aware inputs the run would drop, and another variant's network.
     let refused = dir.join("refused.nnue");
