@@ -181,9 +181,15 @@ fn a_network_is_trained_for_dicechess3_and_plays_it() {
     };
     // It starts from a network with a result scale fitted to its games, and keeps that scale.
     let scaled = dir.join("d3-scaled.nnue");
-    let out =
-        alea().args(["tune", "scale", "--data"]).arg(&data).arg("--net").arg(&net).arg("--out").arg(&scaled).output();
-    let out = out.unwrap();
+    let out = alea()
+        .args(["tune", "scale", "--data"])
+        .arg(&data)
+        .arg("--net")
+        .arg(&net)
+        .arg("--out")
+        .arg(&scaled)
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let k = alea_engine::nnue::Network::read(&scaled).unwrap().result_scale.expect("a fitted scale");
     let more = dir.join("d3-more.nnue");
