@@ -423,8 +423,13 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     // The scale of the network it starts from, else of the one it would replace: networks
     // trained alike score alike, and the scale is fitted to games (`alea tune scale`), which a
     // new network has not played yet.
-    let inherited =
-        start_scale.or_else(|| alea_engine::nnue::adopted(game.variant()).and_then(|adopted| adopted.result_scale));
+    let (inherited, whose) = match start_scale {
+        Some(k) => (Some(k), "the starting network's"),
+        None => (
+            alea_engine::nnue::adopted(game.variant()).and_then(|adopted| adopted.result_scale),
+            "the adopted network's",
+        ),
+    };
     net.result_scale = inherited;
     std::fs::write(&args.out, net.to_bytes()).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let mut csv = String::from("epoch,train,validation\n");
@@ -451,10 +456,7 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
         first.1
     );
     match inherited {
-        Some(k) => println!(
-            "result scale K {k:.4}, {} (alea tune scale refits it)",
-            if start_scale.is_some() { "the starting network's" } else { "the adopted network's" }
-        ),
+        Some(k) => println!("result scale K {k:.4}, {whose} (alea tune scale refits it)"),
         None => println!("no result scale: the tables' K {:.4} (alea tune scale fits one)", tables.result_scale),
     }
     eprintln!("wrote {}, {} and {}", args.out.display(), csv_path.display(), svg.display());
