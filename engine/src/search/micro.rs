@@ -542,8 +542,9 @@ impl<R: MicroRules, E: MicroEval<R::Board>> MicroHooks<'_, R, E> {
 }
 
 impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> for MicroHooks<'a, R, E> {
-    /// The sums of the mover's static score, and whether a bound holds.
-    type Frontier = (E::Parts, bool);
+    /// The sums of the mover's static score (none with a network, whose part does not follow
+    /// from them), and whether a bound holds.
+    type Frontier = (Option<E::Parts>, bool);
 
     /// [`horizon_value`]: each outcome's best capture against standing pat, kept in the table
     /// (the same leaf is reached by many outcomes and orders). Its value is never below standing
@@ -645,15 +646,15 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> fo
     /// plain score (king danger). A bound holds only where a draw by repetition or the
     /// hundred-turn rule (worth 0) could not beat `alpha`; elsewhere the sums still give the
     /// standing of the turn starts below, but a network's would cost an evaluation of each.
-    fn frontier(&self, _: &MicroStates<'a, R>, pos: &PositionOf<R>, alpha: i32) -> Option<(E::Parts, bool)> {
+    fn frontier(&self, _: &MicroStates<'a, R>, pos: &PositionOf<R>, alpha: i32) -> Option<(Option<E::Parts>, bool)> {
         if self.eval.king_danger() != 0 {
             return None;
         }
         let holds = pos.board.halfmove_clock() < 90 && alpha >= 0;
-        if !holds && self.eval.learned() {
-            return None;
+        if self.eval.learned() {
+            return holds.then_some((None, true));
         }
-        self.eval.parts(&pos.board).map(|parts| (parts, holds))
+        self.eval.parts(&pos.board).map(|parts| (Some(parts), holds))
     }
 
     /// The horizon is never below standing pat for the side it is for, so the mover gets at
@@ -670,21 +671,22 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> fo
         _: &MicroStates<'a, R>,
         pos: &PositionOf<R>,
         step: StepOf<R>,
-        (base, holds): (E::Parts, bool),
+        (base, holds): (Option<E::Parts>, bool),
     ) -> Option<FrontierBound> {
         if pos.takes_king(step.mv) {
             return None;
         }
-        let mover = if self.eval.learned() {
-            -evaluate(self.eval, &after_step(self.rules, pos, step))
-        } else {
-            let white = if step.is_stop() {
-                self.eval.white_score(&pos.board)
-            } else {
-                self.eval.white_after(&pos.board, base, step.mv)?
+        let mover = match base {
+            None => -evaluate(self.eval, &after_step(self.rules, pos, step)),
+            Some(base) => {
+                let white = if step.is_stop() {
+                    self.eval.white_score(&pos.board)
+                } else {
+                    self.eval.white_after(&pos.board, base, step.mv)?
+                }
+                .clamp(-EVAL_MAX, EVAL_MAX);
+                if pos.turn() == Color::White { white } else { -white }
             }
-            .clamp(-EVAL_MAX, EVAL_MAX);
-            if pos.turn() == Color::White { white } else { -white }
         };
         #[cfg(debug_assertions)]
         {
