@@ -679,8 +679,9 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> fo
         let mover = match base {
             None => -evaluate(self.eval, &after_step(self.rules, pos, step)),
             Some(base) => {
+                // Stopping leaves the board as it is: its score is the sums' own.
                 let white = if step.is_stop() {
-                    self.eval.white_score(&pos.board)
+                    self.eval.white_of(base)
                 } else {
                     self.eval.white_after(&pos.board, base, step.mv)?
                 }
