@@ -90,6 +90,12 @@ pub trait GameStates {
         }
     }
 
+    /// Can a turn's start be a decision (a choice before the roll, as Freedom's)? Where it never
+    /// is, a search looks a turn's start up in its table under the roll's key alone.
+    fn starts_may_decide(&self) -> bool {
+        true
+    }
+
     /// Fills `turn` for the turn `state` is in (its start or a later state of it), not over.
     fn begin_turn(&self, _state: &Self::State, _turn: &mut Self::Turn) {}
 
@@ -427,6 +433,10 @@ impl<R: MicroRules> GameStates for MicroStates<'_, R> {
 
     fn starts_turn(&self, state: &Self::State) -> bool {
         !state.in_turn()
+    }
+
+    fn starts_may_decide(&self) -> bool {
+        false
     }
 
     fn choices(&self, state: &Self::State, out: &mut ChoiceList<Self::Choice>) {

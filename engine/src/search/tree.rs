@@ -372,9 +372,11 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         let repeated = seen == 1 || (ply > 0 && self.draw_a_turn_away(key, reversible));
         // A value the table holds settles the turn before its table of moves is made (every
         // outcome's moves: the dearest part of a turn's start). The start is a decision, stored
-        // under its own key, or a roll, under the roll's; only one of the two can be there.
+        // under its own key, or a roll, under the roll's; only one of the two can be there, and
+        // where starts are always rolls, only the roll's.
         if ply > 0 && !repeated {
-            for k in [key, chance_key(key)] {
+            let keys: &[u64] = if self.game.starts_may_decide() { &[key, chance_key(key)] } else { &[chance_key(key)] };
+            for &k in keys {
                 if let Some(v) = self.tt_probe(k).and_then(|hit| hit.cutoff(depth, alpha, beta)) {
                     return v;
                 }
@@ -383,7 +385,9 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         self.begin_turn(state, depth, ply);
         self.frames[ply].repeated = repeated;
         self.path.push(key);
-        let value = match self.game.kind_in(state, &self.frames[ply].turn) {
+        let kind = self.game.kind_in(state, &self.frames[ply].turn);
+        debug_assert!(self.game.starts_may_decide() || !matches!(kind, StateKind::Decision), "a start decides");
+        let value = match kind {
             StateKind::Chance => self.chance(state, key, depth, alpha, beta, ply),
             _ => self.decision(state, key, depth, alpha, beta, ply, false),
         };
