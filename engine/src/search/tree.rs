@@ -386,7 +386,10 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         self.frames[ply].repeated = repeated;
         self.path.push(key);
         let kind = self.game.kind_in(state, &self.frames[ply].turn);
-        debug_assert!(self.game.starts_may_decide() || !matches!(kind, StateKind::Decision), "a start decides");
+        debug_assert!(
+            self.game.starts_may_decide() || !matches!(kind, StateKind::Decision),
+            "a turn start decided in a game whose starts are always rolls"
+        );
         let value = match kind {
             StateKind::Chance => self.chance(state, key, depth, alpha, beta, ply),
             _ => self.decision(state, key, depth, alpha, beta, ply, false),
