@@ -87,6 +87,10 @@ enum Cmd {
         /// default each variant's own evaluation).
         #[arg(long, alias = "net")]
         eval: Option<String>,
+        /// Search without ChanceProbCut (the forward pruning at rolls), so that Star1 and
+        /// Star2 alone are measured against plain expectimax.
+        #[arg(long)]
+        no_probcut: bool,
     },
 }
 
@@ -128,7 +132,9 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Cmd::Perft { depth, fen, chess960, variant }) => perft(depth, fen.as_deref(), chess960, &variant),
-        Some(Cmd::Bench { depth, variant, pruning, threads, eval }) => bench(depth, &variant, &pruning, threads, eval),
+        Some(Cmd::Bench { depth, variant, pruning, threads, eval, no_probcut }) => {
+            bench(depth, &variant, &pruning, threads, eval, !no_probcut)
+        }
         Some(Cmd::Advise(args)) => advise::run(args),
         Some(Cmd::Analyse(args)) => analyse::run(args),
         Some(Cmd::Play(args)) => play::run(args),
@@ -154,7 +160,14 @@ fn serve(addr: std::net::SocketAddr) -> ExitCode {
     }
 }
 
-fn bench(depth: Option<u32>, variants: &[String], pruning: &str, threads: usize, eval: Option<String>) -> ExitCode {
+fn bench(
+    depth: Option<u32>,
+    variants: &[String],
+    pruning: &str,
+    threads: usize,
+    eval: Option<String>,
+    chance_probcut: bool,
+) -> ExitCode {
     use alea_engine::search::{ChancePruning, SearchOptions};
     let chance_pruning = match pruning {
         "none" => ChancePruning::None,
@@ -176,7 +189,7 @@ fn bench(depth: Option<u32>, variants: &[String], pruning: &str, threads: usize,
         eprintln!("alea bench: depth must be at least 1 and threads from 1 to 64");
         return ExitCode::from(2);
     }
-    let mut options = SearchOptions { chance_pruning, threads, ..SearchOptions::default() };
+    let mut options = SearchOptions { chance_pruning, threads, chance_probcut, ..SearchOptions::default() };
     match eval.as_deref().map(alea_engine::eval::NamedEval::read).transpose() {
         Ok(None) => {}
         Ok(Some(alea_engine::eval::NamedEval::Tables(params))) => options.eval = Some(std::sync::Arc::new(*params)),

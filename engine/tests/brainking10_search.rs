@@ -23,7 +23,7 @@ fn run(board: &BigBoard, root: Root<BigMove>, depth: u32, options: SearchOptions
 }
 
 fn exact(pruning: ChancePruning) -> SearchOptions {
-    SearchOptions { chance_pruning: pruning, use_tt: false, ..SearchOptions::default() }
+    SearchOptions { chance_pruning: pruning, use_tt: false, chance_probcut: false, ..SearchOptions::default() }
 }
 
 /// Positions of seeded random games from the start.

@@ -69,6 +69,7 @@ where
             chance_pruning: pruning,
             use_tt: false,
             reductions: false,
+            chance_probcut: false,
             exact_solution: false,
             ..SearchOptions::default()
         },

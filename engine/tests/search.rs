@@ -65,6 +65,7 @@ fn exact_search(c: &Case, depth: u32, pruning: ChancePruning) -> SearchResult<Mo
         use_net: true,
         exact_solution: true,
         reductions: true,
+        chance_probcut: false,
     };
     run(c, depth, options, Limits::default())
 }
@@ -149,6 +150,25 @@ fn chance_pruning_is_exact_at_depth_4() {
 #[ignore]
 fn chance_pruning_is_exact_at_depth_4_everywhere() {
     check_exact(&conformance_cases(18), 4..=4);
+}
+
+/// ChanceProbCut cuts rolls by a shallower search's estimate, so its values are not plain
+/// expectimax's (the tests above turn it off); what it must keep is the choice: on freedom's
+/// bench suite three turns deep it plays the moves the full search plays, in fewer nodes.
+#[test]
+fn chance_probcut_keeps_the_bench_moves_in_fewer_nodes() {
+    let suites = alea_engine::bench::suites(&["freedom".to_string()]).unwrap();
+    let bench = |chance_probcut| {
+        let options = SearchOptions { chance_probcut, ..SearchOptions::default() };
+        let mut moves = Vec::new();
+        let (nodes, _) =
+            alea_engine::bench::run(&suites, Some(3), &options, |line| moves.push(line.best.clone())).unwrap();
+        (moves, nodes)
+    };
+    let (full_moves, full_nodes) = bench(false);
+    let (cut_moves, cut_nodes) = bench(true);
+    assert_eq!(cut_moves, full_moves);
+    assert!(cut_nodes * 3 < full_nodes * 2, "{cut_nodes} nodes with ChanceProbCut against {full_nodes}");
 }
 
 fn best(c: &Case, depth: u32) -> SearchResult<Move> {

@@ -92,7 +92,7 @@ fn searched(game: &Game<Variant>, depth: u32, reductions: bool) -> (f64, u64) {
         root: Root::PreRoll,
         history: game.hashes(),
         limits: Limits { depth: Some(depth), ..Limits::default() },
-        options: SearchOptions { reductions, ..SearchOptions::default() },
+        options: SearchOptions { reductions, chance_probcut: false, ..SearchOptions::default() },
     };
     let result = search::search(&input, &Shared::new(64), &mut |_| {});
     (f64::from(equity.of_reported(result.score)) / f64::from(EQUITY_MAX), result.nodes)

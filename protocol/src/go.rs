@@ -88,7 +88,7 @@ fn search_options(options: &Options) -> SearchOptions {
         net: options.net.clone(),
         use_net: options.use_net,
         exact_solution: options.die_chess_solution,
-        reductions: true,
+        ..SearchOptions::default()
     }
 }
 

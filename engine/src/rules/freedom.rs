@@ -128,6 +128,12 @@ impl Rules for Freedom {
         BenchSuite { depth: 3, cases: &BENCH }
     }
 
+    /// On freedom's bench the mean of a roll two turns deep and the same roll searched one turn
+    /// deep differ by 112 (one standard deviation), three turns against two by 64.
+    fn probcut_margin(&self) -> Option<i32> {
+        Some(160)
+    }
+
     /// From the document: P 1, N 2, B 3, R 4, Q 6.5 (the king is never captured).
     fn piece_values(&self) -> PieceValues {
         PieceValues([100, 200, 300, 400, 650, 0])

@@ -192,6 +192,14 @@ pub trait Rules {
         None
     }
 
+    /// ChanceProbCut's margin in this variant ([`crate::search::SearchOptions::chance_probcut`]):
+    /// how far (in equity) outside the window a roll's outcomes, searched a turn less deep, must
+    /// put its mean for the roll to be cut unsearched. `None` by default: every roll is searched
+    /// in full. A variant gives one where it measured stronger with it (README, How it searches).
+    fn probcut_margin(&self) -> Option<i32> {
+        None
+    }
+
     /// The variant's documents' piece values: the evaluation's starting point.
     fn piece_values(&self) -> crate::values::PieceValues;
 
@@ -578,6 +586,9 @@ impl Rules for Variant {
     }
     fn clock_turns(&self) -> Option<u32> {
         dispatch!(self, r => r.clock_turns())
+    }
+    fn probcut_margin(&self) -> Option<i32> {
+        dispatch!(self, r => r.probcut_margin())
     }
     fn piece_values(&self) -> crate::values::PieceValues {
         dispatch!(self, r => r.piece_values())

@@ -143,6 +143,23 @@ pub(crate) fn star1_mean(
     Some(floor_div(done, total) as i32)
 }
 
+/// ChanceProbCut's test: `sum` is the weighted sum (the weights totalling `total`) of a roll's
+/// outcome values from a shallower search. Where their mean plus `margin` stays at or under
+/// `alpha`, or less `margin` reaches `beta`, the roll is taken to fail there, and that
+/// bound is its value (fail-soft); `None` otherwise.
+pub(crate) fn probcut_bound(sum: i64, total: u32, margin: i32, alpha: i32, beta: i32) -> Option<i32> {
+    let total = i64::from(total);
+    let margin = i64::from(margin) * total;
+    let clamp = |scaled: i64| (floor_div(scaled, total) as i32).clamp(-WIN, WIN);
+    if sum + margin <= i64::from(alpha) * total {
+        Some(clamp(sum + margin))
+    } else if sum - margin >= i64::from(beta) * total {
+        Some(clamp(sum - margin))
+    } else {
+        None
+    }
+}
+
 /// Star2's probing phase: one turn of each group searched with a null window at what the group
 /// must reach for the node to fail high if the groups not yet probed reach `beta`
 /// (`probe_of(group, t)` searches with the window `(t - 1, t)`; `None` is a stopped search).
@@ -234,6 +251,28 @@ mod tests {
         })
         .unwrap();
         (v, searched)
+    }
+
+    #[test]
+    fn probcut_cuts_a_roll_only_beyond_the_margin_and_answers_the_bound_past_the_window() {
+        // Groups of weights 4 and 2 at 100 and -20: the mean is 360 / 6 = 60.
+        let (sum, total) = (4 * 100 + 2 * -20, 6);
+        // Within the margin of the window on either side: searched.
+        assert_eq!(probcut_bound(sum, total, 50, 10, 200), None);
+        assert_eq!(probcut_bound(sum, total, 50, 0, 110), None);
+        // The mean plus the margin at alpha or under: fails low with that bound.
+        assert_eq!(probcut_bound(sum, total, 50, 110, 300), Some(110));
+        assert_eq!(probcut_bound(sum, total, 50, 200, 300), Some(110));
+        // The mean less the margin at beta or over: fails high with that bound.
+        assert_eq!(probcut_bound(sum, total, 50, -100, 10), Some(10));
+        assert_eq!(probcut_bound(sum, total, 50, -100, -5), Some(10));
+        // A mean that is not whole (7 / 2 = 3.5) is compared whole: 13.5 is over 13, at 14 it
+        // cuts, and the bound rounds down as a searched mean does.
+        assert_eq!(probcut_bound(7, 2, 10, 13, 100), None);
+        assert_eq!(probcut_bound(7, 2, 10, 14, 100), Some(13));
+        // The bound stays a score: never past a proven win or loss.
+        assert_eq!(probcut_bound(i64::from(WIN) * 6, 6, 50, -INF, WIN - 60), Some(WIN - 50));
+        assert_eq!(probcut_bound(-i64::from(WIN) * 6, 6, 50, -WIN + 60, INF), Some(-WIN + 50));
     }
 
     #[test]

@@ -49,6 +49,10 @@ const QSEARCH_TURNS: u32 = 2;
 const REDUCTION_DEPTH: i32 = 3;
 /// Quiet turns of each outcome searched to full depth, by [`Evaluator::quiet_gain`].
 const FULL_DEPTH_QUIETS: usize = 3;
+/// Rolls at least this many turns deep may be cut by ChanceProbCut ([`SearchOptions::chance_probcut`]).
+const PROBCUT_DEPTH: i32 = 2;
+/// How many turns less deep ChanceProbCut searches a roll's outcomes.
+const PROBCUT_REDUCTION: i32 = 1;
 
 /// How chance nodes are pruned (the search's value is the same with each; only the work differs).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -97,6 +101,11 @@ pub struct SearchOptions {
     /// depth d is the plain expectiminimax of d turns and the horizon (the stand-off tests
     /// compare it with closed forms, the micro-move tests with a plain search).
     pub reductions: bool,
+    /// ChanceProbCut (Schadd, Winands and Uiterwijk 2009) in the variants whose rules give it a
+    /// margin ([`crate::rules::Rules::probcut_margin`]): a roll below the root whose outcomes, searched a turn less deep, put its mean
+    /// further than the margin outside the window is cut with that bound. Its cuts depend on
+    /// the window, so the tests that compare chance prunings turn it off.
+    pub chance_probcut: bool,
 }
 
 impl Default for SearchOptions {
@@ -111,6 +120,7 @@ impl Default for SearchOptions {
             use_net: true,
             exact_solution: true,
             reductions: true,
+            chance_probcut: true,
         }
     }
 }

@@ -52,6 +52,10 @@ impl<'a, R: Rules, E: Evaluator<R>> TreeHooks<OneMoveStates<'a, R>> for OneMoveH
         }
     }
 
+    fn probcut_margin(&self) -> Option<i32> {
+        self.worker.rules.probcut_margin()
+    }
+
     fn horizon(
         &mut self,
         _: &OneMoveStates<'a, R>,

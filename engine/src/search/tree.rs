@@ -8,9 +8,9 @@
 //! allowed by many outcomes. What the tree does not know of a variant (its horizon, the order and
 //! the reductions of a decision's choices) comes from [`TreeHooks`].
 
-use super::chance::{Groups, star1_mean, star2_probe, star2_probe_lines};
+use super::chance::{Groups, probcut_bound, star1_mean, star2_probe, star2_probe_lines};
 use super::visits::Visits;
-use super::{ChancePruning, INF, MAX_PLY, SearchOptions, Shared, WIN, floor_div};
+use super::{ChancePruning, INF, MAX_PLY, PROBCUT_DEPTH, PROBCUT_REDUCTION, SearchOptions, Shared, WIN, floor_div};
 use crate::piece::Color;
 use crate::rules::dice::OutcomeList;
 use crate::rules::{GameEnd, GameResult};
@@ -134,6 +134,13 @@ pub(crate) trait TreeHooks<G: GameStates> {
         None
     }
 
+    /// How far (in equity) outside the window a roll's outcomes, searched a turn less deep,
+    /// must put its mean for the roll to be cut unsearched ([`SearchOptions::chance_probcut`]);
+    /// `None`: rolls are searched in full.
+    fn probcut_margin(&self) -> Option<i32> {
+        None
+    }
+
     /// Adds the nodes the hooks counted themselves (a horizon search's) to the search's count.
     fn flush_nodes(&mut self) {}
 
@@ -232,6 +239,8 @@ struct Frame<T> {
     /// repetition beneath them was not one, so they are not taken (graph-history interaction:
     /// a kept table let a winning side repeat three times).
     repeated: bool,
+    /// `children` kept aside while ChanceProbCut searches the turn's roll less deep.
+    saved_children: Vec<ChildBounds>,
 }
 
 /// One thread's search of a game's states.
@@ -262,7 +271,8 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         path: Vec<u64>,
     ) -> Tree<'a, G, H> {
         // One frame to begin with (the root's); deeper ones are made as the search first goes there.
-        let frames = vec![Frame { turn: G::Turn::default(), children: Vec::new(), repeated: false }];
+        let frames =
+            vec![Frame { turn: G::Turn::default(), children: Vec::new(), repeated: false, saved_children: Vec::new() }];
         Tree {
             game,
             hooks,
@@ -333,7 +343,12 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
     /// Makes the frame of the turn `state` is in, `ply` turns from the root, `depth` deep.
     pub(crate) fn begin_turn(&mut self, state: &G::State, depth: i32, ply: usize) {
         while self.frames.len() <= ply {
-            self.frames.push(Frame { turn: G::Turn::default(), children: Vec::new(), repeated: false });
+            self.frames.push(Frame {
+                turn: G::Turn::default(),
+                children: Vec::new(),
+                repeated: false,
+                saved_children: Vec::new(),
+            });
         }
         let frame = &mut self.frames[ply];
         frame.repeated = false;
@@ -438,6 +453,9 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
             return v;
         }
         let total: u32 = groups.iter().map(|g| g.weight).sum();
+        if let Some(v) = self.probcut(state, &outcomes, &groups, total, depth, alpha, beta, ply) {
+            return if self.aborted { 0 } else { v };
+        }
         let outcome_value = |w: &mut Self, g: usize, a: i32, b: i32, probe: bool| -> Option<i32> {
             let next = w.game.after_outcome(state, &outcomes[groups[g].representative].roll);
             let v = w.within_turn(&next, depth, a, b, ply, probe);
@@ -493,6 +511,49 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         let Some(value) = value else { return 0 };
         self.tt_store(key, depth, value, alpha, beta, NO_TURN);
         value
+    }
+
+    /// ChanceProbCut at a roll below the root: its outcomes searched [`PROBCUT_REDUCTION`] turns
+    /// less deep, with full windows (the table holds most of them from the last iteration),
+    /// and the roll cut where their mean is further than the hooks' margin outside the window
+    /// ([`probcut_bound`]). `Some` also where the search stopped.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        state: &G::State,
+        outcomes: &OutcomeList,
+        groups: &Groups,
+        total: u32,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let margin = self.hooks.probcut_margin()?;
+        if !self.options.chance_probcut
+            || self.adversarial
+            || ply == 0
+            || depth < PROBCUT_DEPTH
+            || self.options.chance_pruning == ChancePruning::None
+        {
+            return None;
+        }
+        // The turn's decisions share what they learn of its children: bounds from searches a
+        // turn less deep must not stand for the full depth's.
+        let frame = &mut self.frames[ply];
+        frame.saved_children.clone_from(&frame.children);
+        let mut sum = 0i64;
+        for group in groups {
+            let next = self.game.after_outcome(state, &outcomes[group.representative].roll);
+            let v = self.within_turn(&next, depth - PROBCUT_REDUCTION, -INF, INF, ply, false);
+            if self.aborted {
+                return Some(0);
+            }
+            sum += i64::from(group.weight) * i64::from(v);
+        }
+        let frame = &mut self.frames[ply];
+        frame.children.clone_from(&frame.saved_children);
+        probcut_bound(sum, total, margin, alpha, beta)
     }
 
     /// A decision `depth` turns deep counting this turn (the node already counted). With
