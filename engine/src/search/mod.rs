@@ -102,9 +102,10 @@ pub struct SearchOptions {
     /// compare it with closed forms, the micro-move tests with a plain search).
     pub reductions: bool,
     /// ChanceProbCut (Schadd, Winands and Uiterwijk 2009) in the variants whose rules give it a
-    /// margin ([`crate::rules::Rules::probcut_margin`]): a roll below the root whose outcomes, searched a turn less deep, put its mean
-    /// further than the margin outside the window is cut with that bound. Its cuts depend on
-    /// the window, so the tests that compare chance prunings turn it off.
+    /// margin ([`crate::rules::Rules::probcut_margin`]): a roll below the root whose outcomes,
+    /// searched a turn less deep, put its mean further than the margin outside the window is
+    /// cut with that bound. Its cuts depend on the window, so the tests that compare chance
+    /// prunings turn it off.
     pub chance_probcut: bool,
 }
 

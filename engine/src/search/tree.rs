@@ -529,7 +529,6 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         beta: i32,
         ply: usize,
     ) -> Option<i32> {
-        let margin = self.hooks.probcut_margin()?;
         if !self.options.chance_probcut
             || self.adversarial
             || ply == 0
@@ -538,6 +537,7 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         {
             return None;
         }
+        let margin = self.hooks.probcut_margin()?;
         // The turn's decisions share what they learn of its children: bounds from searches a
         // turn less deep must not stand for the full depth's.
         let frame = &mut self.frames[ply];
