@@ -4,13 +4,12 @@
 //! the player may stop after any of them) and there is no castling.
 
 use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, START, case};
-use crate::bitboard::Bitboard;
-use crate::board::Board;
 use crate::chessmove::Move;
 use crate::movegen::MoveList;
 use crate::rules::DiceChess3;
 use crate::rules::dice::{OutcomeList, fair_dice};
 use crate::rules::micro::{Die, MicroPosition, MicroRules};
+use crate::rules::micro_chess_common;
 use crate::rules::{GameEnd, dicechess3};
 use crate::values::PieceValues;
 use arrayvec::ArrayVec;
@@ -28,27 +27,10 @@ const BENCH: [BenchCase; 4] = [
 ];
 
 impl MicroRules for Burmese {
-    type Board = Board;
-    type Eval = crate::eval::StaticEval;
-
-    fn evaluation(&self, params: crate::params::EvalParams) -> crate::eval::StaticEval {
-        crate::eval::StaticEval::new(params)
-    }
-
-    fn parse_dfen(&self, text: &str) -> Result<MicroPosition, String> {
-        crate::rules::dfen::parse(self, text)
-    }
-
-    fn dfen(&self, pos: &MicroPosition) -> String {
-        crate::rules::dfen::write(pos)
-    }
+    micro_chess_common!();
 
     fn name(&self) -> &'static str {
         "burmese"
-    }
-
-    fn startpos(&self) -> MicroPosition {
-        MicroPosition::new(Board::startpos(), Bitboard::EMPTY)
     }
 
     fn bench_suite(&self) -> BenchSuite {

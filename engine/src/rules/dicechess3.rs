@@ -4,13 +4,12 @@
 //! en-passant field may list several squares and whose 7th field holds the dice left).
 
 use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, QGD, START, case};
-use crate::bitboard::Bitboard;
-use crate::board::Board;
 use crate::chessmove::Move;
 use crate::movegen::{Generator, Legality, MoveList};
 use crate::piece::{Color, Role, RoleSet};
 use crate::rules::dice::{OutcomeList, fair_dice};
 use crate::rules::micro::{DicePool, Die, MicroPosition, MicroRules};
+use crate::rules::micro_chess_common;
 use crate::rules::{EndReason, GameEnd, GameResult};
 use crate::values::PieceValues;
 use arrayvec::ArrayVec;
@@ -100,24 +99,7 @@ const BENCH: [BenchCase; 8] = [
 ];
 
 impl MicroRules for DiceChess3 {
-    type Board = Board;
-    type Eval = crate::eval::StaticEval;
-
-    fn evaluation(&self, params: crate::params::EvalParams) -> crate::eval::StaticEval {
-        crate::eval::StaticEval::new(params)
-    }
-
-    fn parse_dfen(&self, text: &str) -> Result<MicroPosition, String> {
-        crate::rules::dfen::parse(self, text)
-    }
-
-    fn dfen(&self, pos: &MicroPosition) -> String {
-        crate::rules::dfen::write(pos)
-    }
-
-    fn startpos(&self) -> MicroPosition {
-        MicroPosition::new(Board::startpos(), Bitboard::EMPTY)
-    }
+    micro_chess_common!();
 
     /// The rules give no values: chess's 1/3/3/5/9 (the king is never counted: taking it ends the
     /// game).
@@ -214,6 +196,7 @@ impl MicroRules for DiceChess3 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
     use crate::rules::dice::pick_by_weight;
     use crate::rules::micro::{DicePool, MicroRules, PlanCache, StepsOf, after_step, allowed_steps, most_dice};
     use crate::rules::{Burmese, Gollon, Gollon2, Roll};

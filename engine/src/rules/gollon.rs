@@ -5,14 +5,13 @@
 //! en-passant targets, DFEN (a turn in progress writes its micro-moves left as `A`s: `AAA`).
 
 use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, START, case};
-use crate::bitboard::Bitboard;
-use crate::board::Board;
 use crate::chessmove::Move;
 use crate::movegen::{Generator, Legality, MoveList};
 use crate::piece::Role;
 use crate::rules::DiceChess3;
 use crate::rules::dice::{Outcome, OutcomeList, Roll};
 use crate::rules::micro::{DicePool, Die, MicroPosition, MicroRules};
+use crate::rules::micro_chess_common;
 use crate::rules::{GameEnd, dicechess3};
 use crate::values::PieceValues;
 use arrayvec::ArrayVec;
@@ -33,27 +32,10 @@ const BENCH: [BenchCase; 4] = [
 ];
 
 impl MicroRules for Gollon {
-    type Board = Board;
-    type Eval = crate::eval::StaticEval;
-
-    fn evaluation(&self, params: crate::params::EvalParams) -> crate::eval::StaticEval {
-        crate::eval::StaticEval::new(params)
-    }
-
-    fn parse_dfen(&self, text: &str) -> Result<MicroPosition, String> {
-        crate::rules::dfen::parse(self, text)
-    }
-
-    fn dfen(&self, pos: &MicroPosition) -> String {
-        crate::rules::dfen::write(pos)
-    }
+    micro_chess_common!();
 
     fn name(&self) -> &'static str {
         "gollon"
-    }
-
-    fn startpos(&self) -> MicroPosition {
-        MicroPosition::new(Board::startpos(), Bitboard::EMPTY)
     }
 
     fn bench_suite(&self) -> BenchSuite {

@@ -9,8 +9,6 @@
 //! piece has moved, its square (`AA@f3`).
 
 use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, START, case};
-use crate::bitboard::Bitboard;
-use crate::board::Board;
 use crate::chessmove::Move;
 use crate::movegen::{Generator, Legality, MoveList};
 use crate::piece::Role;
@@ -18,6 +16,7 @@ use crate::rules::DiceChess3;
 use crate::rules::GameEnd;
 use crate::rules::dice::{Outcome, OutcomeList, Roll, RollError};
 use crate::rules::micro::{DicePool, Die, MicroPosition, MicroRules};
+use crate::rules::micro_chess_common;
 use crate::values::PieceValues;
 use arrayvec::ArrayVec;
 
@@ -37,27 +36,10 @@ const BENCH: [BenchCase; 4] = [
 ];
 
 impl MicroRules for Gollon2 {
-    type Board = Board;
-    type Eval = crate::eval::StaticEval;
-
-    fn evaluation(&self, params: crate::params::EvalParams) -> crate::eval::StaticEval {
-        crate::eval::StaticEval::new(params)
-    }
-
-    fn parse_dfen(&self, text: &str) -> Result<MicroPosition, String> {
-        crate::rules::dfen::parse(self, text)
-    }
-
-    fn dfen(&self, pos: &MicroPosition) -> String {
-        crate::rules::dfen::write(pos)
-    }
+    micro_chess_common!();
 
     fn name(&self) -> &'static str {
         "gollon2"
-    }
-
-    fn startpos(&self) -> MicroPosition {
-        MicroPosition::new(Board::startpos(), Bitboard::EMPTY)
     }
 
     fn bench_suite(&self) -> BenchSuite {

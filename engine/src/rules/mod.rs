@@ -1021,3 +1021,29 @@ macro_rules! chess_rules_common {
     };
 }
 pub(crate) use chess_rules_common;
+
+/// What every variant of several micro-moves a turn on the 8x8 board writes alike: the board,
+/// the piece-square evaluation, DFEN, and chess's start.
+macro_rules! micro_chess_common {
+    () => {
+        type Board = $crate::board::Board;
+        type Eval = $crate::eval::StaticEval;
+
+        fn evaluation(&self, params: $crate::params::EvalParams) -> $crate::eval::StaticEval {
+            $crate::eval::StaticEval::new(params)
+        }
+        fn parse_dfen(&self, text: &str) -> Result<$crate::rules::micro::MicroPosition, String> {
+            $crate::rules::dfen::parse(self, text)
+        }
+        fn dfen(&self, pos: &$crate::rules::micro::MicroPosition) -> String {
+            $crate::rules::dfen::write(pos)
+        }
+        fn startpos(&self) -> $crate::rules::micro::MicroPosition {
+            $crate::rules::micro::MicroPosition::new(
+                $crate::board::Board::startpos(),
+                $crate::bitboard::Bitboard::EMPTY,
+            )
+        }
+    };
+}
+pub(crate) use micro_chess_common;
