@@ -547,12 +547,15 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
             let next = self.game.after_outcome(state, &outcomes[group.representative].roll);
             let v = self.within_turn(&next, depth - PROBCUT_REDUCTION, -INF, INF, ply, false);
             if self.aborted {
-                return Some(0);
+                break;
             }
             sum += i64::from(group.weight) * i64::from(v);
         }
         let frame = &mut self.frames[ply];
         frame.children.clone_from(&frame.saved_children);
+        if self.aborted {
+            return Some(0);
+        }
         probcut_bound(sum, total, margin, alpha, beta)
     }
 
