@@ -121,6 +121,18 @@ fn names(game: &GameHandle, turns: &[String]) -> String {
     turns.iter().map(|t| game.san(t)).collect::<Vec<_>>().join(" ")
 }
 
+/// What a person may type, for the variant of `game`.
+fn commands_help(game: &GameHandle) -> String {
+    let mut text =
+        String::from("Type a move in SAN or UCI (e4 or e2e4), 'hint' for the engine's advice, 'quit' to stop.");
+    if game.several_moves_a_turn() {
+        text.push_str(
+            "\nA turn is a micro-move for each die you can use: type them one at a time (or joined by commas).",
+        );
+    }
+    text
+}
+
 /// What a prompt got: a line, or the end of input / `quit`.
 enum Answer {
     Line(String),
@@ -193,22 +205,21 @@ pub fn run(args: PlayArgs) -> ExitCode {
         }
         Err(e) => println!("No hint: {e}."),
     };
+    let commands = commands_help(&game);
     let mut lines = std::io::stdin().lock().lines();
+    // `help` is answered here, at every prompt, so no prompt of the game has to know it.
     let mut ask = |prompt: &str| -> Answer {
-        println!("{prompt}");
-        match lines.next().and_then(|l| l.ok()).map(|l| l.trim().to_string()) {
-            Some(line) if line != "quit" => Answer::Line(line),
-            _ => Answer::Stop,
+        loop {
+            println!("{prompt}");
+            match lines.next().and_then(|l| l.ok()).map(|l| l.trim().to_string()) {
+                Some(line) if line == "help" || line == "?" => println!("{commands}"),
+                Some(line) if line != "quit" => return Answer::Line(line),
+                _ => return Answer::Stop,
+            }
         }
     };
-    println!(
-        "You play {} in {}. Type a move in SAN or UCI, 'hint' for advice, 'quit' to stop.",
-        human.name(),
-        game.variant()
-    );
-    if game.several_moves_a_turn() {
-        println!("A turn is a micro-move for each die you can use: type them one at a time (or joined by commas).");
-    }
+    println!("You play {} in {}. Type 'help' for the commands.", human.name(), game.variant());
+    println!("{commands}");
     loop {
         println!("\n{}", game_diagram(&game));
         if let Some(end) = game.end() {

@@ -40,7 +40,7 @@ fn a_person_plays_refused_input_is_explained_and_the_game_is_saved() {
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut transcript = String::new();
     let mut moves_played = 0;
-    let mut refused = false;
+    let (mut helped, mut refused) = (false, false);
     while moves_played < 6 {
         let mut line = String::new();
         if stdout.read_line(&mut line).unwrap() == 0 {
@@ -48,6 +48,12 @@ fn a_person_plays_refused_input_is_explained_and_the_game_is_saved() {
         }
         transcript.push_str(&line);
         if let Some(list) = line.strip_prefix("Your move (").and_then(|l| l.trim_end().strip_suffix("):")) {
+            if !helped {
+                // The commands, and the same question again.
+                writeln!(stdin, "help").unwrap();
+                helped = true;
+                continue;
+            }
             if !refused {
                 // Not a move at all: refused with the reason, and asked again.
                 writeln!(stdin, "Zz9").unwrap();
@@ -63,6 +69,9 @@ fn a_person_plays_refused_input_is_explained_and_the_game_is_saved() {
     let rest = quit(child, stdin, stdout);
     assert!(transcript.contains("You rolled "), "{transcript}");
     assert!(transcript.contains("Zz9 is not a move here."), "{transcript}");
+    // Once at the start, once for `help`, which is not refused as a move.
+    assert_eq!(transcript.matches("Type a move in SAN or UCI").count(), 2, "{transcript}");
+    assert!(!transcript.contains("help is not a move"), "{transcript}");
     assert!(transcript.contains("Alea "), "{transcript}");
     assert!(rest.contains("Game saved to"), "{rest}");
     let record = GameRecord::from_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();

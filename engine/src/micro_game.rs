@@ -153,10 +153,11 @@ where
         match rules.roll_left(self.position()) {
             Some(left) if left != roll => Err(format!("the turn in progress has the dice {left} left, not {roll}")),
             None if roll.dice() != rules.dice() => Err(format!(
-                "{} rolls {} dice, but {} faces were given (fewer only in a turn in progress)",
+                "{} rolls {} dice, but {} {} given (fewer only in a turn in progress)",
                 rules.name(),
                 rules.dice(),
-                roll.dice()
+                roll.dice(),
+                if roll.dice() == 1 { "face was" } else { "faces were" }
             )),
             _ => Ok(roll),
         }
