@@ -217,6 +217,8 @@ fn bad_requests_are_refused_clearly_and_change_nothing() {
     refused(&server.addr, "POST", "/api/games", Some("{not json"), 400, "not JSON");
     refused(&server.addr, "POST", "/api/games", Some("[1, 2]"), 400, "JSON object");
     refused(&server.addr, "POST", "/api/games", Some(r#"{"color": "green"}"#), 400, "color");
+    refused(&server.addr, "POST", "/api/games", Some(r#"{"variant": 3}"#), 400, "variant is text");
+    refused(&server.addr, "POST", "/api/games", Some(r#"{"color": true}"#), 400, "color is text");
     refused(&server.addr, "POST", "/api/games", Some(r#"{"movetime": 0}"#), 400, "movetime");
     refused(&server.addr, "POST", "/api/games", Some(r#"{"chess960": "yes"}"#), 400, "chess960");
     refused(&server.addr, "GET", "/api/games/doesnotexist", None, 404, "no game");

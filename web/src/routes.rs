@@ -105,6 +105,16 @@ fn movetime_of(body: &Value, default: u64) -> Result<u64, ApiError> {
     }
 }
 
+/// A text field of a request, `default` where it is absent or null; any other kind of value is
+/// refused (a number given for a variant must not start a game of the default one).
+fn text_field<'a>(body: &'a Value, name: &str, default: &'a str) -> Result<&'a str, ApiError> {
+    match body.get(name) {
+        None | Some(Value::Null) => Ok(default),
+        Some(Value::String(text)) => Ok(text),
+        Some(_) => Err(bad(format!("{name} is text, as \"{default}\""))),
+    }
+}
+
 fn entry(app: &App, id: &str) -> Result<Arc<Entry>, ApiError> {
     app.store.get(id).ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no game '{}'", truncate(id))))
 }
@@ -122,7 +132,7 @@ fn state_of(entry: &Entry, id: &str) -> Response {
 
 async fn create(State(app): State<AppState>, body: Bytes) -> ApiResult {
     let body = body_json(&body)?;
-    let variant = body.get("variant").and_then(Value::as_str).unwrap_or("freedom");
+    let variant = text_field(&body, "variant", "freedom")?;
     let chess960 = match body.get("chess960") {
         None | Some(Value::Null) => false,
         Some(v) => v.as_bool().ok_or_else(|| bad("chess960 is true or false"))?,
@@ -133,7 +143,7 @@ async fn create(State(app): State<AppState>, body: Bytes) -> ApiResult {
         Some(Value::String(s)) => Some(s.trim().to_string()),
         Some(_) => return Err(bad("fen is the start position as text")),
     };
-    let human = match body.get("color").and_then(Value::as_str).unwrap_or("white") {
+    let human = match text_field(&body, "color", "white")? {
         "white" => Color::White,
         "black" => Color::Black,
         "random" => {
