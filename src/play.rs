@@ -127,7 +127,8 @@ fn commands_help(game: &GameHandle) -> String {
         String::from("Type a move in SAN or UCI (e4 or e2e4), 'hint' for the engine's advice, 'quit' to stop.");
     if game.several_moves_a_turn() {
         text.push_str(
-            "\nA turn is a micro-move for each die you can use: type them one at a time (or joined by commas).",
+            "\nA turn is a micro-move for each die you can use: type them one at a time (or joined by commas);\n\
+             'undo' takes back the micro-moves of the turn so far.",
         );
     }
     text
@@ -343,8 +344,10 @@ fn micro_turn(
         println!("No move is allowed: your turn is passed.");
         return game.turns().last().cloned();
     }
-    // The micro-moves made so far, in SAN (each written in the position it was played in).
+    // The micro-moves made so far, in SAN (each written in the position it was played in), and
+    // the turn's start with its dice, to which `undo` goes back.
     let mut so_far: Vec<String> = Vec::new();
+    let start = game.clone();
     loop {
         let left = game.dice_left().expect("a turn in progress");
         let allowed = game.first_moves(&RollSpec::Faces(left.faces().to_vec())).expect("the dice left");
@@ -364,6 +367,16 @@ fn micro_turn(
         }
         if input == "hint" {
             hint(game, SearchRoot::Decision);
+            continue;
+        }
+        if input == "undo" {
+            if so_far.is_empty() {
+                println!("Nothing to take back: no micro-move of this turn is made yet.");
+            } else {
+                println!("Took back {}: the turn starts again.", so_far.join(","));
+                *game = start.clone();
+                so_far.clear();
+            }
             continue;
         }
         // Micro-moves joined by commas are played in order, on a copy: all or none.

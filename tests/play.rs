@@ -112,14 +112,15 @@ fn unknown_variants_are_refused_with_the_names_there_are() {
 }
 
 /// dicechess3 at the terminal: the turn is typed micro-move by micro-move among the listed ones;
-/// a micro-move with its die used up is refused with the reason; the game is saved with its rolls.
+/// a micro-move with its die used up is refused with the reason; `undo` goes back to the turn's
+/// start; the game is saved with its rolls.
 #[test]
 fn a_person_plays_dicechess3_one_micro_move_at_a_time() {
     let (mut child, pgn, _dir) = start_play("play3", &["--variant", "dicechess3", "--seed", "5", "--depth", "1"]);
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut transcript = String::new();
-    let (mut steps, mut next_steps, mut tried_used) = (0, 0, false);
+    let (mut steps, mut next_steps, mut tried_used, mut undone) = (0, 0, false, false);
     let mut last_micro = String::new();
     while steps < 8 {
         let mut line = String::new();
@@ -140,6 +141,12 @@ fn a_person_plays_dicechess3_one_micro_move_at_a_time() {
                 tried_used = true;
                 continue;
             }
+            if !undone {
+                // Back to the turn's start, its dice all left again.
+                writeln!(stdin, "undo").unwrap();
+                undone = true;
+                continue;
+            }
         }
         last_micro = list.split(' ').next().unwrap().to_string();
         writeln!(stdin, "{last_micro}").unwrap();
@@ -149,6 +156,8 @@ fn a_person_plays_dicechess3_one_micro_move_at_a_time() {
     assert!(next_steps > 0, "a turn had several micro-moves: {transcript}");
     assert!(transcript.contains("not one you may play now") || transcript.contains("not a move here"), "{transcript}");
     assert!(transcript.contains("Alea rolled "), "{transcript}");
+    let after_undo = transcript.split("Took back ").nth(1).expect("the undo answered");
+    assert!(after_undo.lines().nth(1).is_some_and(|l| l.starts_with("Your micro-move, dice")), "{transcript}");
     let record = GameRecord::from_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
     assert_eq!(record.variant, "dicechess3");
     assert!(record.turns.len() >= 2, "{transcript}");
