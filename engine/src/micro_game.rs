@@ -8,7 +8,7 @@ use crate::one_turn::map_result;
 use crate::params::EvalParams;
 use crate::piece::{Color, Piece, Role};
 use crate::rules::GameEnd;
-use crate::rules::dice::{OutcomeList, Roll};
+use crate::rules::dice::{OutcomeList, Roll, RollError};
 use crate::rules::micro::{
     DicePool, MicroRules, MovesOf, PlanCache, PositionOf, StepsOf, TurnOf, allowed_steps, for_each_turn, parse_turn,
     play_turn,
@@ -153,11 +153,9 @@ where
         match rules.roll_left(self.position()) {
             Some(left) if left != roll => Err(format!("the turn in progress has the dice {left} left, not {roll}")),
             None if roll.dice() != rules.dice() => Err(format!(
-                "{} rolls {} dice, but {} {} given (fewer only in a turn in progress)",
+                "{}: {} (fewer only in a turn in progress)",
                 rules.name(),
-                rules.dice(),
-                roll.dice(),
-                if roll.dice() == 1 { "face was" } else { "faces were" }
+                RollError::WrongCount { expected: rules.dice(), got: roll.dice() }
             )),
             _ => Ok(roll),
         }
