@@ -4,7 +4,6 @@
 //! move instead of rolling.
 
 use alea_engine::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
-use alea_engine::rules::Roll;
 use alea_engine::search::{self, Choice, SearchOptions, Shared};
 use alea_engine::timeman::Limits;
 use serde_json::json;
@@ -59,13 +58,10 @@ pub fn run(args: AdviseArgs) -> ExitCode {
     let roll = match args.roll.as_deref() {
         None => None,
         Some("any") => Some(RollSpec::Any),
-        Some(text) => {
-            let words: Vec<&str> = text.split([',', ' ']).filter(|w| !w.is_empty()).collect();
-            match Roll::parse(&words).map_err(|e| e.to_string()).and_then(|r| game.check_roll(r.faces())) {
-                Ok(r) => Some(RollSpec::Faces(r.faces().to_vec())),
-                Err(e) => return refuse(format!("--roll {text}: {e}")),
-            }
-        }
+        Some(text) => match game.roll_from_text(text) {
+            Ok(r) => Some(RollSpec::Faces(r.faces().to_vec())),
+            Err(e) => return refuse(format!("--roll {text}: {e}")),
+        },
     };
     if args.time.is_some_and(|t| !(t > 0.0 && t <= 86_400.0)) || args.depth == Some(0) {
         return refuse("--time takes seconds above 0 (at most a day) and --depth a whole number above 0");

@@ -1,7 +1,8 @@
 //! `alea play`: a person plays the engine at the terminal. The dice are rolled and shown, the moves
 //! they allow listed; moves are typed in SAN or UCI; Freedom is offered when it exists; passes are
-//! announced; `hint` shows the engine's advice. The game is saved as PGN with rolls at the end, on
-//! end of input and on Ctrl-C.
+//! announced; `hint` shows the engine's advice. With `--own-dice` the person enters every roll,
+//! the engine's too, and the engine decides before its roll as it does when a GUI rolls. The game
+//! is saved as PGN with rolls at the end, on end of input and on Ctrl-C.
 
 use crate::advise::{game_diagram, score_text};
 use alea_engine::Color;
@@ -36,6 +37,10 @@ pub struct PlayArgs {
     /// Seed of the dice (random if not given).
     #[arg(long)]
     seed: Option<u64>,
+    /// You enter every roll, yours and the engine's: dice thrown at the table, or a game
+    /// followed from elsewhere.
+    #[arg(long, conflicts_with = "seed")]
+    own_dice: bool,
     /// Where the game is saved.
     #[arg(long, default_value = "alea-game.pgn")]
     pgn: PathBuf,
@@ -122,9 +127,12 @@ fn names(game: &GameHandle, turns: &[String]) -> String {
 }
 
 /// What a person may type, for the variant of `game`.
-fn commands_help(game: &GameHandle) -> String {
+fn commands_help(game: &GameHandle, own_dice: bool) -> String {
     let mut text =
         String::from("Type a move in SAN or UCI (e4 or e2e4), 'hint' for the engine's advice, 'quit' to stop.");
+    if own_dice {
+        text.push_str(&format!("\nYou enter every roll, yours and Alea's, as its faces ({}).", example_faces(game)));
+    }
     if game.several_moves_a_turn() {
         text.push_str(
             "\nA turn is a micro-move for each die you can use: type them one at a time (or joined by commas);\n\
@@ -133,6 +141,9 @@ fn commands_help(game: &GameHandle) -> String {
     }
     text
 }
+
+/// The engine's advice on the decision open, printed (`hint` at a prompt).
+type Hint<'a> = dyn Fn(&GameHandle, SearchRoot) + 'a;
 
 /// What a prompt got: a line, or the end of input / `quit`.
 enum Answer {
@@ -206,7 +217,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         }
         Err(e) => println!("No hint: {e}."),
     };
-    let commands = commands_help(&game);
+    let commands = commands_help(&game, args.own_dice);
     let mut lines = std::io::stdin().lock().lines();
     // `help` is answered here, at every prompt, so no prompt of the game has to know it.
     let mut ask = |prompt: &str| -> Answer {
@@ -258,7 +269,14 @@ pub fn run(args: PlayArgs) -> ExitCode {
             if let Some(t) = freedom {
                 played = (t, None);
             } else {
-                let roll = game.roll_for(dice.random_range(0..game.total_weight())).expect("a game not over rolls");
+                let roll = if args.own_dice {
+                    match ask_roll(&game, "Your roll", &mut ask, Some(&hint)) {
+                        Some(roll) => roll,
+                        None => return finish(&record, &args.pgn),
+                    }
+                } else {
+                    game.roll_for(dice.random_range(0..game.total_weight())).expect("a game not over rolls")
+                };
                 println!("You rolled {}.", face_names(&game, &roll));
                 let turn = if game.several_moves_a_turn() {
                     match micro_turn(&mut game, &roll, &mut ask, &hint) {
@@ -293,16 +311,17 @@ pub fn run(args: PlayArgs) -> ExitCode {
                 played = (turn, Some(roll));
             }
         } else {
-            let request = TurnRequest {
-                root: SearchRoot::Decision,
-                engine_rolls: true,
+            let request = |root: SearchRoot| TurnRequest {
+                root,
+                // With the person's dice the engine answers `roll` where it would roll.
+                engine_rolls: !args.own_dice,
                 search_forced_roll: false,
                 limits: limits.clone(),
                 options: SearchOptions::default(),
             };
             let mut rolled = None;
             let mut pick = |total: u32| dice.random_range(0..total.max(1));
-            let turn = match play_turn(&game, request, &shared, &mut pick, &mut |event| {
+            let mut turn = match play_turn(&game, request(SearchRoot::Decision), &shared, &mut pick, &mut |event| {
                 if let TurnEvent::Rolled(r) = event {
                     rolled = Some(r);
                 }
@@ -313,6 +332,20 @@ pub fn run(args: PlayArgs) -> ExitCode {
                     return finish(&record, &args.pgn);
                 }
             };
+            if args.own_dice && turn == "roll" {
+                let Some(roll) = ask_roll(&game, "Alea's roll", &mut ask, None) else {
+                    return finish(&record, &args.pgn);
+                };
+                let root = SearchRoot::Rolled(RollSpec::Faces(roll.faces().to_vec()));
+                turn = match play_turn(&game, request(root), &shared, &mut pick, &mut |_| {}) {
+                    Ok(answer) => game.turn_with_roll(&answer, &roll),
+                    Err(e) => {
+                        eprintln!("alea play: the engine could not play: {e}");
+                        return finish(&record, &args.pgn);
+                    }
+                };
+                rolled = Some(roll);
+            }
             match rolled {
                 None => println!("Alea plays {} without rolling.", game.san(&turn)),
                 Some(r) if turn == "0000" => {
@@ -332,13 +365,40 @@ pub fn run(args: PlayArgs) -> ExitCode {
     finish(&record, &args.pgn)
 }
 
+/// A roll the person enters (`who` asks for it: theirs or the engine's), asked again until the
+/// variant takes it; `hint` is answered where given. `None` to stop.
+fn ask_roll(
+    game: &GameHandle,
+    who: &str,
+    ask: &mut dyn FnMut(&str) -> Answer,
+    hint: Option<&Hint<'_>>,
+) -> Option<Roll> {
+    let prompt = format!("{who} (the faces, as {}):", example_faces(game));
+    loop {
+        let Answer::Line(input) = ask(&prompt) else { return None };
+        match (input.as_str(), hint) {
+            ("", _) => {}
+            ("hint", Some(hint)) => hint(game, SearchRoot::Decision),
+            (text, _) => match game.roll_from_text(text) {
+                Ok(roll) => return Some(roll),
+                Err(why) => println!("{why}."),
+            },
+        }
+    }
+}
+
+/// Faces written as the variant rolls them (`3`, `2 5`, `1 4 6`, `1 2 4 6`).
+fn example_faces(game: &GameHandle) -> &'static str {
+    ["3", "2 5", "1 4 6", "1 2 4 6"][game.dice().clamp(1, 4) - 1]
+}
+
 /// The person makes a turn of several micro-moves, one at a time (or several joined by commas),
 /// each among the allowed next micro-moves. The turn played, or `None` to stop.
 fn micro_turn(
     game: &mut GameHandle,
     roll: &Roll,
     ask: &mut dyn FnMut(&str) -> Answer,
-    hint: &dyn Fn(&GameHandle, SearchRoot),
+    hint: &Hint<'_>,
 ) -> Option<String> {
     if game.start_turn(roll).expect("a roll of the variant") {
         println!("No move is allowed: your turn is passed.");

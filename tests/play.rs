@@ -182,3 +182,59 @@ fn fallback_rolls_and_refused_moves_are_explained() {
     let text = quit(child, stdin, stdout);
     assert!(text.contains("e4 is a legal move, but not one you may play now: only knights may move."), "{text}");
 }
+
+/// `--own-dice`: the person enters every roll, the engine's too (dice thrown at the table); a roll
+/// the variant does not take is refused with the reason and asked for again; the engine's turn
+/// is played on the dice entered, and the record keeps them. A seed makes no sense with them.
+#[test]
+fn with_own_dice_every_roll_is_entered() {
+    let (mut child, pgn, _dir) = start_play("play-own", &["--variant", "dicechess3", "--own-dice", "--depth", "1"]);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut transcript = String::new();
+    let (mut refused, mut engine_rolls) = (false, 0);
+    while engine_rolls < 2 {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        transcript.push_str(&line);
+        if line.starts_with("Your roll (the faces, as 1 4 6):") {
+            if !refused {
+                // Two dice where dicechess3 rolls three.
+                writeln!(stdin, "2 5").unwrap();
+                refused = true;
+            } else {
+                writeln!(stdin, "1,4,6").unwrap();
+            }
+        } else if line.starts_with("Alea's roll (the faces, as 1 4 6):") {
+            writeln!(stdin, "{}", ["2 2 5", "136"][engine_rolls]).unwrap();
+            engine_rolls += 1;
+        } else if line.starts_with("Your micro-move") || line.starts_with("Your next micro-move") {
+            let list = line.trim_end().strip_suffix("):").and_then(|l| l.rsplit_once('(')).map(|(_, l)| l).unwrap();
+            writeln!(stdin, "{}", list.split(' ').next().unwrap()).unwrap();
+        }
+    }
+    // The engine's second turn, played on the dice entered, before the next roll is asked for.
+    let mut line = String::new();
+    while !line.starts_with("Your roll") {
+        line.clear();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "{transcript}");
+        transcript.push_str(&line);
+    }
+    assert!(quit(child, stdin, stdout).contains("Game saved to"));
+    assert!(transcript.contains("this variant rolls 3 dice, but 2 faces were given"), "{transcript}");
+    assert!(transcript.contains("You enter every roll, yours and Alea's"), "{transcript}");
+    assert!(transcript.contains("Alea rolled 2 2 5 (knight, knight, queen)"), "{transcript}");
+    let record = GameRecord::from_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+    let rolls: Vec<Vec<u8>> = record.turns.iter().map(|t| t.roll.unwrap().faces().to_vec()).collect();
+    assert_eq!(rolls, [vec![1, 4, 6], vec![2, 2, 5], vec![1, 4, 6], vec![1, 3, 6]], "{transcript}");
+
+    let out = Command::new(env!("CARGO_BIN_EXE_alea"))
+        .args(["play", "--own-dice", "--seed", "3"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--seed"));
+}

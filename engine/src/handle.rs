@@ -425,6 +425,14 @@ impl GameHandle {
         }
     }
 
+    /// A roll as a person or a program types it: faces as words, run together or joined by
+    /// commas (`1 4 6`, `146`, `1,4,6`), checked as [`GameHandle::check_roll`] checks them.
+    pub fn roll_from_text(&self, text: &str) -> Result<Roll, String> {
+        let words: Vec<&str> = text.split([',', ' ']).filter(|w| !w.is_empty()).collect();
+        let roll = Roll::parse(&words).map_err(|e| e.to_string())?;
+        self.check_roll(roll.faces())
+    }
+
     /// The turns playable without rolling (Freedom moves), sorted; empty when there are none.
     pub fn pre_roll_turns(&self) -> Vec<String> {
         if self.end().is_some() {
