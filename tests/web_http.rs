@@ -587,3 +587,89 @@ fn a_grand_game_is_made_micro_move_by_micro_move_on_twelve_by_twelve() {
         refused(addr, "POST", "/api/games", Some(&body), 400, words);
     }
 }
+
+/// A game with the person's own dice: every roll is entered, the engine's too; a roll the variant
+/// does not take is refused and changes nothing; the engine asked to play before its dice are
+/// entered is told to wait for them; a game whose dice are rolled here refuses entered ones.
+#[test]
+fn own_dice_games_take_every_roll_from_the_person() {
+    let server = start();
+    let addr = &server.addr;
+    let rolled_here = new_game(addr, json!({"variant": "dicechess3", "movetime": 50}));
+    assert_eq!(rolled_here["own_dice"], false);
+    let here_id = rolled_here["id"].as_str().unwrap();
+    refused(addr, "POST", &format!("/api/games/{here_id}/roll"), Some(r#"{"faces": "1 4 6"}"#), 400, "own dice");
+    refused(addr, "POST", "/api/games", Some(r#"{"variant": "dicechess3", "own_dice": "yes"}"#), 400, "own_dice");
+
+    let state = new_game(addr, json!({"variant": "dicechess3", "movetime": 50, "own_dice": true}));
+    let id = state["id"].as_str().unwrap().to_string();
+    let path = |end: &str| format!("/api/games/{id}/{end}");
+    assert_eq!((&state["own_dice"], &state["engine_awaits_dice"]), (&json!(true), &json!(false)));
+    for (body, words) in [
+        (None, "enter the dice"),
+        (Some(r#"{"faces": [1, 4]}"#), "rolls 3 dice"),
+        (Some(r#"{"faces": [12, 4, 6]}"#), "faces"),
+        (Some(r#"{"faces": "1 4 9"}"#), "not 1 to 6"),
+        (Some(r#"{"faces": true}"#), "faces"),
+    ] {
+        refused(addr, "POST", &path("roll"), body, 400, words);
+    }
+    let (_, unchanged) = json_of(addr, "GET", &format!("/api/games/{id}"), None);
+    assert_eq!(unchanged["phase"], "before_roll");
+    let (status, mut now) = json_of(addr, "POST", &path("roll"), Some(json!({"faces": "1 4 6"})));
+    assert_eq!(status, 200, "{now}");
+    assert_eq!(now["roll"], json!([1, 4, 6]));
+    while now["turn"] == "white" {
+        let micro = now["allowed"][0].as_str().unwrap().to_string();
+        let (status, next) = json_of(addr, "POST", &path("move"), Some(json!({"move": micro})));
+        assert_eq!(status, 200, "{next}");
+        now = next;
+    }
+    // The engine rolls by the person's hand: it waits for its dice.
+    assert_eq!((&now["engine_to_move"], &now["engine_awaits_dice"]), (&json!(true), &json!(true)), "{now}");
+    refused(addr, "POST", &path("engine"), None, 409, "enter its dice");
+    let (status, entered) = json_of(addr, "POST", &path("roll"), Some(json!({"faces": [2, 5, 2]})));
+    assert_eq!(status, 200, "{entered}");
+    assert_eq!((&entered["roll"], &entered["engine_awaits_dice"]), (&json!([2, 2, 5]), &json!(false)));
+    refused(addr, "POST", &path("roll"), Some(r#"{"faces": [1, 1, 1]}"#), 409, "entered already");
+    let (status, answered) = json_of(addr, "POST", &path("engine"), None);
+    assert_eq!(status, 200, "{answered}");
+    assert_eq!(answered["last_engine"]["roll"], json!([2, 2, 5]), "{answered}");
+    assert_eq!(answered["moves"][1]["roll"], json!([2, 2, 5]));
+    assert_eq!(answered["turn"], "white");
+    let (_, pgn) = request(addr, "GET", &path("pgn"), None);
+    assert!(pgn.contains("[%roll 1,4,6]") && pgn.contains("[%roll 2,2,5]"), "{pgn}");
+    // Undo takes back both turns; the person's roll is entered again.
+    let (_, undone) = json_of(addr, "POST", &path("undo"), None);
+    assert_eq!((&undone["moves"], &undone["phase"]), (&json!([]), &json!("before_roll")));
+}
+
+/// With own dice in Freedom the engine decides before its roll: here its only moves without
+/// rolling are queen checks that lose the queen, so it rolls, and waits for the dice entered.
+#[test]
+fn with_own_dice_the_engine_decides_before_its_dice_are_entered() {
+    let server = start();
+    let addr = &server.addr;
+    let fen = "7k/6pp/8/4q3/8/8/PP2R2P/K7 w - - 0 1";
+    let state = new_game(addr, json!({"variant": "freedom", "fen": fen, "movetime": 200, "own_dice": true}));
+    let id = state["id"].as_str().unwrap().to_string();
+    let path = |end: &str| format!("/api/games/{id}/{end}");
+    let (status, rolled) = json_of(addr, "POST", &path("roll"), Some(json!({"faces": [1]})));
+    assert_eq!(status, 200, "{rolled}");
+    let (status, moved) = json_of(addr, "POST", &path("move"), Some(json!({"move": "h2h3"})));
+    assert_eq!(status, 200, "{moved}");
+    // Freedom offers it two checks, so it is asked to decide first, not for its dice.
+    assert_eq!(moved["engine_awaits_dice"], false, "{moved}");
+    refused(addr, "POST", &path("roll"), Some(r#"{"faces": [5]}"#), 409, "decides first");
+    let (status, decided) = json_of(addr, "POST", &path("engine"), None);
+    assert_eq!(status, 200, "{decided}");
+    assert_eq!(decided["engine_awaits_dice"], true, "it rolls rather than lose its queen: {decided}");
+    assert_eq!(decided["moves"].as_array().unwrap().len(), 1, "nothing played yet");
+    let (status, entered) = json_of(addr, "POST", &path("roll"), Some(json!({"faces": [5]})));
+    assert_eq!(status, 200, "{entered}");
+    let (status, answered) = json_of(addr, "POST", &path("engine"), None);
+    assert_eq!(status, 200, "{answered}");
+    assert_eq!(answered["moves"][1]["roll"], json!([5]), "{answered}");
+    assert_eq!(answered["moves"][1]["uci"].as_str().unwrap()[..2], *"e5", "a queen move: {answered}");
+    assert_eq!(answered["turn"], "white");
+}

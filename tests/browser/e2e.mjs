@@ -202,6 +202,53 @@ try {
   const pgn3 = join(outDir, 'dicechess3.pgn');
   await download3.saveAs(pgn3);
   check(/\[%roll \d,\d,\d\]/.test(readFileSync(pgn3, 'utf8')), 'the dicechess3 PGN has three-dice rolls');
+
+  // --- Own dice: every roll typed, the engine's too -----------------------------------------
+  // Started while Alea still thinks (3 s) about a game as Black: its late answer must not bring
+  // that game back.
+  await page.selectOption('#color', 'black');
+  await page.selectOption('#movetime', '3000');
+  await page.click('#new-game-button');
+  await page.waitForFunction(() => game.human === 'black' && thinking);
+  const left = await page.evaluate(() => game.id);
+  await page.selectOption('#color', 'white');
+  await page.selectOption('#movetime', '200');
+  await page.check('#own-dice');
+  await page.click('#new-game-button');
+  await page.waitForFunction(() => game.own_dice && game.moves.length === 0);
+  await waitForOurTurn(page);
+  const ownId = await page.evaluate(() => game.id);
+  await page.waitForTimeout(3500);
+  s = await state(page);
+  check(s.id === ownId && s.id !== left && s.moves.length === 0 && (await page.evaluate(() => location.hash)) === `#${ownId}`,
+    'the search of the game left ended without bringing it back');
+  check(await page.isVisible('#dice-entry') && !(await page.isVisible('#roll-button')),
+    'with own dice the roll is typed, not rolled');
+  await page.fill('#faces', '1 4');
+  await page.press('#faces', 'Enter');
+  await page.waitForFunction(() => /rolls 3 dice/.test(document.getElementById('error').textContent));
+  check((await state(page)).phase === 'before_roll', 'two faces for three dice are refused, nothing changed');
+  await page.fill('#faces', '1 4 6');
+  await page.press('#faces', 'Enter');
+  await page.waitForFunction(() => game.phase === 'after_roll' && !document.getElementById('dice').classList.contains('rolling'));
+  check(JSON.stringify((await state(page)).roll) === '[1,4,6]', 'our typed roll is the turn\'s dice');
+  while ((await state(page)).turn === 'white' && (await state(page)).phase === 'after_roll') {
+    if (await page.isVisible('#pass-button')) { await page.click('#pass-button'); break; }
+    const before = (await state(page)).partial.length;
+    await page.locator('#board .sq.movable').first().click();
+    await page.locator('#board .sq.target').first().click();
+    if (await page.isVisible('#promotion')) await page.click('#promotion button[data-role="q"]');
+    await page.waitForFunction((n) => game.partial.length > n || game.moves.length > 0, before, { timeout: 10000 });
+  }
+  await page.waitForFunction(() => game.engine_awaits_dice && !thinking);
+  check((await page.textContent('#dice-entry-who')) === 'Alea\'s roll', 'Alea waits for its dice to be typed');
+  await page.fill('#faces', '2 2 5');
+  await page.press('#faces', 'Enter');
+  await page.waitForFunction(() => game.moves.length >= 2 && !thinking, null, { timeout: 30000 });
+  s = await state(page);
+  check(s.moves[1].by === 'engine' && JSON.stringify(s.moves[1].roll) === '[2,2,5]',
+    `Alea played ${s.moves[1].san} on the dice typed for it`);
+  await page.uncheck('#own-dice');
   check(pageErrors.length === 0, `no script errors (${pageErrors.join('; ')})`);
   await context.close();
 

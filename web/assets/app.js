@@ -36,6 +36,19 @@ async function api(method, path, body) {
   return data;
 }
 
+/** A request about the game on show: its answer, or null where another game was started while
+ *  it ran (a late answer must not bring back the game left). */
+async function gameRequest(endpoint, body) {
+  const id = game.id;
+  try {
+    const answer = await api('POST', `/api/games/${id}/${endpoint}`, body);
+    return game.id === id ? answer : null;
+  } catch (err) {
+    if (game.id === id) throw err;
+    return null;
+  }
+}
+
 function showError(message) { $('error').textContent = message || ''; }
 function setStatus(message) { $('status').textContent = message; }
 
@@ -258,7 +271,16 @@ function renderMoves() {
 
 function renderControls() {
   const mine = humansDecision();
-  $('roll-button').disabled = !(mine && game.phase === 'before_roll' && game.may_roll);
+  const myRoll = mine && game.phase === 'before_roll' && game.may_roll;
+  $('roll-button').disabled = !myRoll;
+  $('roll-button').hidden = game.own_dice;
+  // Own dice: the faces are typed, the person's and, where it waits for them, Alea's.
+  const entry = $('dice-entry');
+  const wasHidden = entry.hidden;
+  entry.hidden = !(game.own_dice && (myRoll || (game.engine_awaits_dice && !thinking)));
+  $('dice-entry-who').textContent = game.engine_awaits_dice ? 'Alea\'s roll' : 'Your roll';
+  $('faces').placeholder = ['3', '2 5', '1 4 6', '1 2 4 6'][Math.min(Math.max(game.dice, 1), 4) - 1];
+  if (wasHidden && !entry.hidden) $('faces').value = '';
   const onlyPass = mine && game.phase === 'after_roll' && game.allowed.length === 1 && game.allowed[0] === '0000';
   // Where dice may go unused, a turn under way may end before its dice do.
   const mayStop = mine && game.phase === 'after_roll' && game.partial.length > 0 && game.allowed.includes('0000');
@@ -285,11 +307,14 @@ function renderControls() {
     const winner = game.result === '1-0' ? 'White wins' : game.result === '0-1' ? 'Black wins' : 'Draw';
     const you = game.result === '1/2-1/2' ? '' : ((game.result === '1-0') === (game.human === 'white') ? ' — you win' : ' — Alea wins');
     status = `${winner} (${game.result}) by ${game.reason}${you}.`;
+  } else if (game.engine_awaits_dice && !thinking) {
+    status = 'Alea rolls: enter its dice.';
   } else if (thinking || game.engine_to_move) {
     status = 'Alea is thinking…';
   } else if (game.phase === 'before_roll') {
+    const rollIt = game.own_dice ? 'enter your roll' : 'roll';
     status = !game.may_roll ? 'Your turn, without a roll: any legal move.'
-      : game.freedom.length ? 'Your turn: roll, or play a marked Freedom move.' : 'Your turn: roll the dice.';
+      : game.freedom.length ? `Your turn: ${rollIt}, or play a marked Freedom move.` : `Your turn: ${rollIt === 'roll' ? 'roll the dice' : rollIt}.`;
   } else if (onlyPass) {
     status = 'The roll allows no move: you pass.';
   } else if (game.micro) {
@@ -395,7 +420,7 @@ function listen() {
 
 async function afterChange() {
   render();
-  if (game.engine_to_move && !thinking) {
+  if (game.engine_to_move && !thinking && !game.engine_awaits_dice) {
     await engineTurn();
   } else if (humansDecision()) {
     requestAdvice();
@@ -403,11 +428,15 @@ async function afterChange() {
 }
 
 async function engineTurn() {
+  const id = game.id;
   thinking = true;
   selected = null;
   render();
   try {
-    game = await api('POST', `/api/games/${game.id}/engine`);
+    const next = await gameRequest('engine');
+    if (!next) return;
+    game = next;
+    if (game.engine_awaits_dice) log('Alea rolls: enter its dice');
     const e = game.last_engine;
     if (e && e.roll) await animateDice(e.roll, true, e.roll_meaning);
     if (e) {
@@ -417,16 +446,19 @@ async function engineTurn() {
   } catch (err) {
     showError(err.message);
   } finally {
-    thinking = false;
+    // A game started meanwhile has its own turn to think about.
+    if (game.id === id) thinking = false;
   }
-  await afterChange();
+  if (game.id === id) await afterChange();
 }
 
 async function sendMove(uci) {
   showError('');
   $('promotion').hidden = true;
   try {
-    game = await api('POST', `/api/games/${game.id}/move`, { move: uci });
+    const next = await gameRequest('move', { move: uci });
+    if (!next) return;
+    game = next;
     selected = null;
     // A turn of several micro-moves goes on with the same dice.
     diceShown = game.phase === 'after_roll' && game.turn === game.human && game.roll
@@ -469,10 +501,33 @@ function clickSquare(sq) {
 }
 
 async function roll() {
+  if (game && game.own_dice) { $('faces').focus(); return; }
   if (!humansDecision() || game.phase !== 'before_roll') return;
+  await rollWith(undefined);
+}
+
+/** Own dice: the faces typed, for the person's roll or Alea's. */
+async function enterDice(event) {
+  event.preventDefault();
+  if (!game || thinking) return;
+  const faces = $('faces').value.trim();
+  if (!game.engine_awaits_dice) { await rollWith(faces); return; }
   showError('');
   try {
-    const next = await api('POST', `/api/games/${game.id}/roll`);
+    const next = await gameRequest('roll', { faces });
+    if (!next) return;
+    game = next;
+    await engineTurn();
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+async function rollWith(faces) {
+  showError('');
+  try {
+    const next = await gameRequest('roll', faces === undefined ? undefined : { faces });
+    if (!next) return;
     // A roll that allows nothing passes the turn at once: its dice are the last turn's.
     const passed = !next.roll && next.moves.length ? next.moves[next.moves.length - 1] : null;
     await animateDice(next.roll || (passed && passed.roll) || [], false,
@@ -489,7 +544,9 @@ async function roll() {
 async function undo() {
   showError('');
   try {
-    game = await api('POST', `/api/games/${game.id}/undo`);
+    const next = await gameRequest('undo');
+    if (!next) return;
+    game = next;
     selected = null;
     viewPly = null;
     diceShown = game.roll && game.turn === game.human ? { faces: game.roll, engine: false, meaning: game.roll_meaning } : null;
@@ -509,6 +566,7 @@ async function newGame(event) {
       chess960: $('chess960').checked,
       color: $('color').value,
       movetime: Number($('movetime').value),
+      own_dice: $('own-dice').checked,
     };
     const fen = $('fen').value.trim();
     if (fen) body.fen = fen;
@@ -520,6 +578,8 @@ async function newGame(event) {
 
 function start(state) {
   game = state;
+  // A search for the game left may still be running; its answer is dropped (gameRequest).
+  thinking = false;
   // The address names the game, so a reload (or a second tab) comes back to it.
   history.replaceState(null, '', `#${game.id}`);
   selected = null;
@@ -542,7 +602,8 @@ async function upload(event) {
   showError('');
   try {
     const text = await file.text();
-    start(await api('POST', '/api/games/import', { pgn: text, movetime: Number($('movetime').value) }));
+    start(await api('POST', '/api/games/import',
+      { pgn: text, movetime: Number($('movetime').value), own_dice: $('own-dice').checked }));
   } catch (err) {
     showError(err.message);
   }
@@ -557,8 +618,8 @@ async function analyse() {
   button.disabled = true;
   setStatus('Analysing the game…');
   try {
-    const report = await api('POST', `/api/games/${game.id}/analysis`, { depth: 2 });
-    renderAnalysis(report);
+    const report = await gameRequest('analysis', { depth: 2 });
+    if (report) renderAnalysis(report);
   } catch (err) {
     showError(err.message);
   } finally {
@@ -682,6 +743,7 @@ function setupBoardInput() {
 function setup() {
   $('new-game').addEventListener('submit', newGame);
   $('roll-button').addEventListener('click', roll);
+  $('dice-entry').addEventListener('submit', enterDice);
   $('pass-button').addEventListener('click', () => sendMove('0000'));
   $('undo-button').addEventListener('click', undo);
   $('analyse-button').addEventListener('click', analyse);

@@ -115,6 +115,30 @@ fn text_field<'a>(body: &'a Value, name: &str, default: &'a str) -> Result<&'a s
     }
 }
 
+/// Whether the person enters every roll (`own_dice`, false where absent).
+fn own_dice_of(body: &Value) -> Result<bool, ApiError> {
+    match body.get("own_dice") {
+        None | Some(Value::Null) => Ok(false),
+        Some(v) => v.as_bool().ok_or_else(|| bad("own_dice is true or false")),
+    }
+}
+
+/// The dice a request enters (`faces`, as "1 4 6" or [1, 4, 6]), if any.
+fn faces_of(body: &Value) -> Result<Option<String>, ApiError> {
+    let wrong = || bad("faces are the dice's faces, as \"1 4 6\" or [1, 4, 6]");
+    match body.get("faces") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(truncate(text))),
+        Some(Value::Array(faces)) => {
+            // Each a face of its own: [12] is not the faces 1 and 2.
+            let face = |f: &Value| f.as_u64().filter(|f| (1..=6).contains(f)).map(|f| f.to_string());
+            let faces: Option<Vec<String>> = faces.iter().map(face).collect();
+            faces.map(|f| Some(f.join(" "))).ok_or_else(wrong)
+        }
+        Some(_) => Err(wrong()),
+    }
+}
+
 fn entry(app: &App, id: &str) -> Result<Arc<Entry>, ApiError> {
     app.store.get(id).ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no game '{}'", truncate(id))))
 }
@@ -156,8 +180,9 @@ async fn create(State(app): State<AppState>, body: Bytes) -> ApiResult {
         other => return Err(bad(format!("color is white, black or random, not '{}'", truncate(other)))),
     };
     let movetime = movetime_of(&body, 1000)?;
+    let own_dice = own_dice_of(&body)?;
     let id = new_id();
-    let game = WebGame::new(&truncate(variant), chess960, fen.as_deref(), human, new_seed(), movetime)?;
+    let game = WebGame::new(&truncate(variant), chess960, fen.as_deref(), human, new_seed(), movetime, own_dice)?;
     let entry = app.store.insert(id.clone(), game);
     Ok((StatusCode::CREATED, state_of(&entry, &id)).into_response())
 }
@@ -167,8 +192,9 @@ async fn import(State(app): State<AppState>, body: Bytes) -> ApiResult {
     let text = body.get("pgn").and_then(Value::as_str).ok_or_else(|| bad("give the game as {\"pgn\": \"...\"}"))?;
     let record = GameRecord::from_pgn(text).map_err(|e| bad(format!("the PGN was refused: {e}")))?;
     let movetime = movetime_of(&body, 1000)?;
+    let own_dice = own_dice_of(&body)?;
     let id = new_id();
-    let entry = app.store.insert(id.clone(), WebGame::from_record(record, new_seed(), movetime));
+    let entry = app.store.insert(id.clone(), WebGame::from_record(record, new_seed(), movetime, own_dice));
     Ok((StatusCode::CREATED, state_of(&entry, &id)).into_response())
 }
 
@@ -186,9 +212,10 @@ fn change(entry: &Entry, f: impl FnOnce(&mut WebGame) -> Result<(), Refusal>) ->
     Ok(f(&mut game)?)
 }
 
-async fn roll(State(app): State<AppState>, Path(id): Path<String>) -> ApiResult {
+async fn roll(State(app): State<AppState>, Path(id): Path<String>, body: Bytes) -> ApiResult {
     let entry = entry(&app, &id)?;
-    change(&entry, WebGame::roll_dice)?;
+    let faces = faces_of(&body_json(&body)?)?;
+    change(&entry, |g| g.roll_dice(faces.as_deref()))?;
     Ok(state_of(&entry, &id))
 }
 

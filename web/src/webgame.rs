@@ -2,7 +2,10 @@
 //! decision it is, and the dice. The dice of ply k come from the game's seed and k, so undoing a
 //! move and playing again meets the same roll: undo takes back a mistake, not bad luck. The game
 //! itself is the engine's game handle, so every variant plays here without a case of its own; in
-//! the variants of several moves a turn the person makes a turn one micro-move at a time.
+//! the variants of several moves a turn the person makes a turn one micro-move at a time. A game
+//! with the person's own dice takes every roll from the person, the engine's too (dice thrown at
+//! a table, or a game followed from elsewhere): the engine then decides before its roll, and
+//! waits for its dice where it rolls.
 
 use alea_engine::Color;
 use alea_engine::analysis::analyse_turn;
@@ -48,6 +51,10 @@ pub struct WebGame {
     pub movetime: u64,
     /// What the engine said about its last turn (for the page's log).
     pub last_engine: Option<Value>,
+    /// The person enters every roll, the engine's too.
+    pub own_dice: bool,
+    /// With own dice: the engine has chosen to roll (over its Freedom moves) and waits for its dice.
+    pub engine_chose_roll: bool,
 }
 
 /// Longest engine time a page may ask for.
@@ -66,6 +73,7 @@ impl WebGame {
         human: Color,
         seed: u64,
         movetime: u64,
+        own_dice: bool,
     ) -> Result<WebGame, Refusal> {
         let random960;
         let start = match start {
@@ -93,6 +101,8 @@ impl WebGame {
             seed,
             movetime: movetime.clamp(1, MAX_MOVETIME),
             last_engine: None,
+            own_dice,
+            engine_chose_roll: false,
         };
         web.roll = web.game.dice_left();
         if let Some(end) = web.game.end() {
@@ -102,11 +112,21 @@ impl WebGame {
     }
 
     /// A game from a record (an uploaded PGN), continued with the person on the side to move.
-    pub fn from_record(record: GameRecord, seed: u64, movetime: u64) -> WebGame {
+    pub fn from_record(record: GameRecord, seed: u64, movetime: u64, own_dice: bool) -> WebGame {
         let game = record.game();
         let human = game.side_to_move();
         let roll = game.dice_left();
-        WebGame { record, game, human, roll, seed, movetime: movetime.clamp(1, MAX_MOVETIME), last_engine: None }
+        WebGame {
+            record,
+            game,
+            human,
+            roll,
+            seed,
+            movetime: movetime.clamp(1, MAX_MOVETIME),
+            last_engine: None,
+            own_dice,
+            engine_chose_roll: false,
+        }
     }
 
     pub fn side_to_move(&self) -> Color {
@@ -125,6 +145,16 @@ impl WebGame {
 
     pub fn engine_to_move(&self) -> bool {
         self.phase() != Phase::Over && self.side_to_move() != self.human
+    }
+
+    /// With own dice: the engine's turn waits for the person to enter its roll (it has chosen to
+    /// roll, or has nothing to decide before the roll).
+    pub fn engine_awaits_dice(&self) -> bool {
+        self.own_dice
+            && self.engine_to_move()
+            && self.roll.is_none()
+            && self.game.may_roll()
+            && (self.engine_chose_roll || self.game.pre_roll_turns().is_empty())
     }
 
     /// The number below `total` that draws the dice of the turn now being decided: a function of
@@ -156,8 +186,31 @@ impl WebGame {
         }
     }
 
-    /// The person rolls.
-    pub fn roll_dice(&mut self) -> Result<(), Refusal> {
+    /// The person rolls, or with own dice enters the roll (`faces`, as `1 4 6`): their own, or
+    /// the engine's where it waits for its dice.
+    pub fn roll_dice(&mut self, faces: Option<&str>) -> Result<(), Refusal> {
+        let faces = match (self.own_dice, faces) {
+            (false, Some(_)) => {
+                return Err(Refusal::Bad(
+                    "this game's dice are rolled here: start a game with your own dice to enter them".into(),
+                ));
+            }
+            (true, None) => return Err(Refusal::Bad("enter the dice, as {\"faces\": \"1 4 6\"}".into())),
+            (_, faces) => faces,
+        };
+        if self.own_dice && self.engine_to_move() {
+            if !self.engine_awaits_dice() {
+                return Err(Refusal::Conflict(if self.roll.is_some() {
+                    "Alea's dice are entered already: ask it to play".into()
+                } else {
+                    "Alea decides first whether to roll: ask it to play".into()
+                }));
+            }
+            // The engine's dice: its turn is searched on them when it is asked to play.
+            self.roll = Some(self.game.roll_from_text(faces.unwrap_or_default()).map_err(Refusal::Bad)?);
+            self.engine_chose_roll = false;
+            return Ok(());
+        }
         self.check_humans_turn()?;
         if self.roll.is_some() {
             return Err(Refusal::Conflict("the dice are already rolled: play one of the allowed moves".into()));
@@ -168,7 +221,10 @@ impl WebGame {
                     .into(),
             ));
         }
-        let roll = self.dice();
+        let roll = match faces {
+            Some(text) => self.game.roll_from_text(text).map_err(Refusal::Bad)?,
+            None => self.dice(),
+        };
         if self.game.several_moves_a_turn() {
             // The turn is made one micro-move at a time from here; a roll that allows nothing
             // passes at once.
@@ -324,11 +380,14 @@ impl WebGame {
         self.game = self.record.game();
         self.roll = self.game.dice_left();
         self.last_engine = None;
+        self.engine_chose_roll = false;
         Ok(())
     }
 
     /// The engine plays its turn through the engine's turn driver: a Freedom move or a roll,
-    /// then, having rolled, its turn. `report` sees each finished iteration.
+    /// then, having rolled, its turn. With own dice it rolls only by the person's hand: having
+    /// chosen to roll, it waits for its dice (nothing is played), and given them it plays on
+    /// them. `report` sees each finished iteration.
     pub fn engine_turn(
         &mut self,
         shared: &Shared,
@@ -340,13 +399,20 @@ impl WebGame {
         if self.side_to_move() == self.human {
             return Err(Refusal::Conflict("it is your turn, not the engine's".into()));
         }
+        if self.engine_awaits_dice() {
+            return Err(Refusal::Conflict("Alea rolls: enter its dice first".into()));
+        }
         let root = match (self.game.dice_left(), self.roll) {
             (None, Some(roll)) => SearchRoot::Rolled(RollSpec::Faces(roll.faces().to_vec())),
             _ => SearchRoot::Decision,
         };
+        let given_roll = match root {
+            SearchRoot::Rolled(_) => self.roll,
+            _ => None,
+        };
         let request = TurnRequest {
             root,
-            engine_rolls: true,
+            engine_rolls: !self.own_dice,
             search_forced_roll: false,
             limits: Limits { movetime: Some(self.movetime.max(1)), ..Default::default() },
             options: SearchOptions::default(),
@@ -365,6 +431,18 @@ impl WebGame {
             TurnEvent::Outcomes(_) => {}
         })
         .map_err(Refusal::Bad)?;
+        if turn == "roll" {
+            // Own dice: the engine rolls; the person enters what it rolled.
+            self.engine_chose_roll = true;
+            self.last_engine = None;
+            return Ok(());
+        }
+        // A turn searched on dice given before is written as the game records it (Die Chess's
+        // roll turns the die first), as the driver writes a turn it rolled for itself.
+        let turn = match given_roll {
+            Some(roll) => self.game.turn_with_roll(&turn, &roll),
+            None => turn,
+        };
         let in_turn = self.game.dice_left().is_some();
         let freedom = rolled.is_none() && !in_turn;
         let san = self.game.san(&turn);
@@ -437,6 +515,8 @@ impl WebGame {
             "partial_san": if partial_san.is_empty() { Vec::new() } else { partial_san.split(',').map(str::to_string).collect() },
             "micro": self.game.several_moves_a_turn(),
             "may_roll": phase == Phase::BeforeRoll && self.game.may_roll(),
+            "own_dice": self.own_dice,
+            "engine_awaits_dice": self.engine_awaits_dice(),
             "dice": self.game.dice(),
             "freedom": freedom,
             "allowed": allowed,
