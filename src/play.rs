@@ -379,7 +379,7 @@ fn ask_roll(
         match (input.as_str(), hint) {
             ("", _) => {}
             ("hint", Some(hint)) => hint(game, SearchRoot::Decision),
-            (text, _) => match game.roll_from_text(text) {
+            (text, _) => match game.entered_roll(text) {
                 Ok(roll) => return Some(roll),
                 Err(why) => println!("{why}."),
             },

@@ -600,6 +600,10 @@ fn own_dice_games_take_every_roll_from_the_person() {
     let here_id = rolled_here["id"].as_str().unwrap();
     refused(addr, "POST", &format!("/api/games/{here_id}/roll"), Some(r#"{"faces": "1 4 6"}"#), 400, "own dice");
     refused(addr, "POST", "/api/games", Some(r#"{"variant": "dicechess3", "own_dice": "yes"}"#), 400, "own_dice");
+    // BrainKing's dice never show a face on which nothing can move: a king at the start.
+    let brainking = new_game(addr, json!({"variant": "brainking", "own_dice": true}));
+    let brainking_id = brainking["id"].as_str().unwrap();
+    refused(addr, "POST", &format!("/api/games/{brainking_id}/roll"), Some(r#"{"faces": [6]}"#), 400, "never rolls 6");
 
     let state = new_game(addr, json!({"variant": "dicechess3", "movetime": 50, "own_dice": true}));
     let id = state["id"].as_str().unwrap().to_string();

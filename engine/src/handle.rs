@@ -433,6 +433,24 @@ impl GameHandle {
         self.check_roll(roll.faces())
     }
 
+    /// The roll to come as a person enters it (dice thrown at a table), read as
+    /// [`GameHandle::roll_from_text`] reads it, and refused where the variant never rolls it here
+    /// (BrainKing throws again a face on which nothing can move) or rolls nothing now.
+    pub fn entered_roll(&self, text: &str) -> Result<Roll, String> {
+        let roll = self.roll_from_text(text)?;
+        let outcomes = self.outcomes();
+        if outcomes.is_empty() {
+            return Err("no roll now: the game is over, a turn is in progress, or this turn has no roll".into());
+        }
+        if !outcomes.iter().any(|o| o.roll == roll && o.weight > 0) {
+            return Err(format!(
+                "{} never rolls {roll} here: it throws again a face on which nothing can move",
+                self.variant()
+            ));
+        }
+        Ok(roll)
+    }
+
     /// The turns playable without rolling (Freedom moves), sorted; empty when there are none.
     pub fn pre_roll_turns(&self) -> Vec<String> {
         if self.end().is_some() {
@@ -753,6 +771,29 @@ fn sorted_texts(texts: impl IntoIterator<Item = String>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every roll a variant can throw from its start is taken as typed (faces as words, the
+    /// variant's own order kept), and in BrainKing a face on which nothing can move is refused,
+    /// as its dice never show one; a roll in a turn in progress is refused.
+    #[test]
+    fn an_entered_roll_is_one_the_variant_can_throw() {
+        for variant in VARIANTS {
+            let game = GameHandle::new(variant, false).unwrap();
+            let outcomes = game.outcomes();
+            assert!(!outcomes.is_empty(), "{variant}");
+            for o in outcomes.iter().filter(|o| o.weight > 0) {
+                let text = o.roll.faces().iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
+                assert_eq!(game.entered_roll(&text), Ok(o.roll), "{variant} {text}");
+            }
+        }
+        let brainking = GameHandle::new("brainking", false).unwrap();
+        let refused = brainking.entered_roll("6").unwrap_err();
+        assert!(refused.contains("never rolls 6 here"), "{refused}");
+        assert!(brainking.entered_roll("1 2").unwrap_err().contains("rolls 1 die"));
+        let mut dicechess3 = GameHandle::new("dicechess3", false).unwrap();
+        dicechess3.start_turn(&Roll::new(&[1, 1, 2]).unwrap()).unwrap();
+        assert!(dicechess3.entered_roll("1 1 2").unwrap_err().contains("no roll now"));
+    }
 
     #[test]
     fn the_ten_by_ten_board_speaks_through_the_same_handle() {

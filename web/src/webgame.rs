@@ -207,7 +207,7 @@ impl WebGame {
                 }));
             }
             // The engine's dice: its turn is searched on them when it is asked to play.
-            self.roll = Some(self.game.roll_from_text(faces.unwrap_or_default()).map_err(Refusal::Bad)?);
+            self.roll = Some(self.game.entered_roll(faces.unwrap_or_default()).map_err(Refusal::Bad)?);
             self.engine_chose_roll = false;
             return Ok(());
         }
@@ -222,7 +222,7 @@ impl WebGame {
             ));
         }
         let roll = match faces {
-            Some(text) => self.game.roll_from_text(text).map_err(Refusal::Bad)?,
+            Some(text) => self.game.entered_roll(text).map_err(Refusal::Bad)?,
             None => self.dice(),
         };
         if self.game.several_moves_a_turn() {
