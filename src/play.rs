@@ -8,12 +8,11 @@ use crate::advise::{game_diagram, score_text};
 use alea_engine::Color;
 use alea_engine::driver::{TurnEvent, TurnRequest, play_turn};
 use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
+use alea_engine::pairing;
 use alea_engine::pgn::{GameRecord, RecordedTurn};
 use alea_engine::rules::Roll;
 use alea_engine::search::{Choice, SearchOptions, Shared};
 use alea_engine::timeman::Limits;
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -128,15 +127,17 @@ fn names(game: &GameHandle, turns: &[String]) -> String {
 
 /// What a person may type, for the variant of `game`.
 fn commands_help(game: &GameHandle, own_dice: bool) -> String {
-    let mut text =
-        String::from("Type a move in SAN or UCI (e4 or e2e4), 'hint' for the engine's advice, 'quit' to stop.");
+    let mut text = String::from(
+        "Type a move in SAN or UCI (e4 or e2e4), 'hint' for the engine's advice, 'undo' to take back your\n\
+         last turn and Alea's answer, 'quit' to stop.",
+    );
     if own_dice {
         text.push_str(&format!("\nYou enter every roll, yours and Alea's, as its faces ({}).", example_faces(game)));
     }
     if game.several_moves_a_turn() {
         text.push_str(
             "\nA turn is a micro-move for each die you can use: type them one at a time (or joined by commas);\n\
-             'undo' takes back the micro-moves of the turn so far.",
+             'undo' takes back the micro-moves of the turn so far (with none made, your last turn).",
         );
     }
     text
@@ -144,6 +145,14 @@ fn commands_help(game: &GameHandle, own_dice: bool) -> String {
 
 /// The engine's advice on the decision open, printed (`hint` at a prompt).
 type Hint<'a> = dyn Fn(&GameHandle, SearchRoot) + 'a;
+
+/// What a question of the game came to: its answer, a take-back asked for (`undo` where nothing
+/// of the turn is made), or the end.
+enum Reply<T> {
+    Got(T),
+    TakeBack,
+    Stop,
+}
 
 /// What a prompt got: a line, or the end of input / `quit`.
 enum Answer {
@@ -192,7 +201,9 @@ pub fn run(args: PlayArgs) -> ExitCode {
             std::process::exit(130);
         });
     }
-    let mut dice = StdRng::seed_from_u64(args.seed.unwrap_or_else(rand::random));
+    // The dice of ply k come from the seed and k, so a take-back meets the same roll again.
+    let seed = args.seed.unwrap_or_else(rand::random);
+    let draw = |ply: usize, total: u32| pairing::draw(seed, 0, ply as u64, u64::from(total)) as u32;
     let limits = match args.depth {
         Some(d) => Limits { depth: Some(d), ..Default::default() },
         None => Limits { movetime: Some((args.time * 1000.0) as u64), ..Default::default() },
@@ -232,7 +243,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
     };
     println!("You play {} in {}. Type 'help' for the commands.", human.name(), game.variant());
     println!("{commands}");
-    loop {
+    'game: loop {
         println!("\n{}", game_diagram(&game));
         if let Some(end) = game.end() {
             println!("Game over: {end}.");
@@ -240,6 +251,8 @@ pub fn run(args: PlayArgs) -> ExitCode {
             break;
         }
         let played: (String, Option<Roll>);
+        let ply = record.lock().expect("record").turns.len();
+        let may_take_back = last_turn_of(&record.lock().expect("record"), human).is_some();
         if game.side_to_move() == human {
             let pre = game.pre_roll_turns();
             let mut freedom = None;
@@ -256,6 +269,11 @@ pub fn run(args: PlayArgs) -> ExitCode {
                         "roll" if !may_roll => println!("No roll this turn (in check, or after giving check)."),
                         "roll" => break,
                         "hint" => hint(&game, SearchRoot::Decision),
+                        "undo" if may_take_back => {
+                            take_back(&record, &mut game, human);
+                            continue 'game;
+                        }
+                        "undo" => println!("{NOTHING_TO_TAKE_BACK}"),
                         text => match read_turn(&game, text, &pre, None) {
                             Ok(t) => {
                                 freedom = Some(t);
@@ -270,18 +288,26 @@ pub fn run(args: PlayArgs) -> ExitCode {
                 played = (t, None);
             } else {
                 let roll = if args.own_dice {
-                    match ask_roll(&game, "Your roll", &mut ask, Some(&hint)) {
-                        Some(roll) => roll,
-                        None => return finish(&record, &args.pgn),
+                    match ask_roll(&game, "Your roll", may_take_back, &mut ask, Some(&hint)) {
+                        Reply::Got(roll) => roll,
+                        Reply::TakeBack => {
+                            take_back(&record, &mut game, human);
+                            continue 'game;
+                        }
+                        Reply::Stop => return finish(&record, &args.pgn),
                     }
                 } else {
-                    game.roll_for(dice.random_range(0..game.total_weight())).expect("a game not over rolls")
+                    game.roll_for(draw(ply, game.total_weight())).expect("a game not over rolls")
                 };
                 println!("You rolled {}.", face_names(&game, &roll));
                 let turn = if game.several_moves_a_turn() {
-                    match micro_turn(&mut game, &roll, &mut ask, &hint) {
-                        Some(turn) => turn,
-                        None => return finish(&record, &args.pgn),
+                    match micro_turn(&mut game, &roll, may_take_back, &mut ask, &hint) {
+                        Reply::Got(turn) => turn,
+                        Reply::TakeBack => {
+                            take_back(&record, &mut game, human);
+                            continue 'game;
+                        }
+                        Reply::Stop => return finish(&record, &args.pgn),
                     }
                 } else {
                     let spec = RollSpec::Faces(roll.faces().to_vec());
@@ -300,6 +326,11 @@ pub fn run(args: PlayArgs) -> ExitCode {
                             match input.as_str() {
                                 "" => {}
                                 "hint" => hint(&game, SearchRoot::Rolled(spec.clone())),
+                                "undo" if may_take_back => {
+                                    take_back(&record, &mut game, human);
+                                    continue 'game;
+                                }
+                                "undo" => println!("{NOTHING_TO_TAKE_BACK}"),
                                 text => match read_turn(&game, text, &allowed, Some(&roll)) {
                                     Ok(t) => break t,
                                     Err(why) => println!("{why}."),
@@ -320,7 +351,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
                 options: SearchOptions::default(),
             };
             let mut rolled = None;
-            let mut pick = |total: u32| dice.random_range(0..total.max(1));
+            let mut pick = |total: u32| draw(ply, total);
             let mut turn = match play_turn(&game, request(SearchRoot::Decision), &shared, &mut pick, &mut |event| {
                 if let TurnEvent::Rolled(r) = event {
                     rolled = Some(r);
@@ -333,8 +364,14 @@ pub fn run(args: PlayArgs) -> ExitCode {
                 }
             };
             if args.own_dice && turn == "roll" {
-                let Some(roll) = ask_roll(&game, "Alea's roll", &mut ask, None) else {
-                    return finish(&record, &args.pgn);
+                let roll = match ask_roll(&game, "Alea's roll", may_take_back, &mut ask, None) {
+                    Reply::Got(roll) => roll,
+                    // A mistyped roll of the person's last turn, say.
+                    Reply::TakeBack => {
+                        take_back(&record, &mut game, human);
+                        continue 'game;
+                    }
+                    Reply::Stop => return finish(&record, &args.pgn),
                 };
                 let root = SearchRoot::Rolled(RollSpec::Faces(roll.faces().to_vec()));
                 turn = match play_turn(&game, request(root), &shared, &mut pick, &mut |_| {}) {
@@ -366,25 +403,63 @@ pub fn run(args: PlayArgs) -> ExitCode {
 }
 
 /// A roll the person enters (`who` asks for it: theirs or the engine's), asked again until the
-/// variant takes it; `hint` is answered where given. `None` to stop.
+/// variant takes it; `hint` is answered where given, and `undo` asks for a take-back where
+/// `may_take_back`.
 fn ask_roll(
     game: &GameHandle,
     who: &str,
+    may_take_back: bool,
     ask: &mut dyn FnMut(&str) -> Answer,
     hint: Option<&Hint<'_>>,
-) -> Option<Roll> {
+) -> Reply<Roll> {
     let prompt = format!("{who} (the faces, as {}):", example_faces(game));
     loop {
-        let Answer::Line(input) = ask(&prompt) else { return None };
+        let Answer::Line(input) = ask(&prompt) else { return Reply::Stop };
         match (input.as_str(), hint) {
             ("", _) => {}
             ("hint", Some(hint)) => hint(game, SearchRoot::Decision),
+            ("undo", _) if may_take_back => return Reply::TakeBack,
+            ("undo", _) => println!("{NOTHING_TO_TAKE_BACK}"),
             (text, _) => match game.entered_roll(text) {
-                Ok(roll) => return Some(roll),
+                Ok(roll) => return Reply::Got(roll),
                 Err(why) => println!("{why}."),
             },
         }
     }
+}
+
+/// The answer to `undo` where the person has not played yet.
+const NOTHING_TO_TAKE_BACK: &str = "Nothing to take back: no turn of yours is played yet.";
+
+/// The index of the person's last turn in `record`, if they have played one.
+fn last_turn_of(record: &GameRecord, human: Color) -> Option<usize> {
+    let mut game = record.start_game().expect("the start of a game played here");
+    let mut last = None;
+    for (i, t) in record.turns.iter().enumerate() {
+        if game.side_to_move() == human {
+            last = Some(i);
+        }
+        game.play_checked(&t.turn, t.roll.as_ref()).expect("a turn played here");
+    }
+    last
+}
+
+/// Takes back the person's last turn and the engine's after it (the dice of those plies come
+/// again: a take-back undoes a mistake, not a roll), and says which.
+fn take_back(record: &Mutex<GameRecord>, game: &mut GameHandle, human: Color) {
+    let mut record = record.lock().expect("record");
+    let Some(last) = last_turn_of(&record, human) else { return };
+    let mut replay = record.start_game().expect("the start of a game played here");
+    let mut taken = Vec::new();
+    for (i, t) in record.turns.iter().enumerate() {
+        if i >= last {
+            taken.push(replay.san(&t.turn));
+        }
+        replay.play_checked(&t.turn, t.roll.as_ref()).expect("a turn played here");
+    }
+    record.turns.truncate(last);
+    *game = record.game();
+    println!("Took back {}.", taken.join(" "));
 }
 
 /// Faces written as the variant rolls them (`3`, `2 5`, `1 4 6`, `1 2 4 6`).
@@ -393,16 +468,19 @@ fn example_faces(game: &GameHandle) -> &'static str {
 }
 
 /// The person makes a turn of several micro-moves, one at a time (or several joined by commas),
-/// each among the allowed next micro-moves. The turn played, or `None` to stop.
+/// each among the allowed next micro-moves. `undo` takes back the micro-moves made so far, or
+/// where none is made asks for a take-back of the last turn (where `may_take_back`).
 fn micro_turn(
     game: &mut GameHandle,
     roll: &Roll,
+    may_take_back: bool,
     ask: &mut dyn FnMut(&str) -> Answer,
     hint: &Hint<'_>,
-) -> Option<String> {
+) -> Reply<String> {
+    let played = |game: &GameHandle| Reply::Got(game.turns().last().cloned().expect("a turn played"));
     if game.start_turn(roll).expect("a roll of the variant") {
         println!("No move is allowed: your turn is passed.");
-        return game.turns().last().cloned();
+        return played(game);
     }
     // The micro-moves made so far, in SAN (each written in the position it was played in), and
     // the turn's start with its dice, to which `undo` goes back.
@@ -421,7 +499,7 @@ fn micro_turn(
                 names(game, &allowed)
             )
         };
-        let Answer::Line(input) = ask(&prompt) else { return None };
+        let Answer::Line(input) = ask(&prompt) else { return Reply::Stop };
         if input.is_empty() {
             continue;
         }
@@ -430,8 +508,10 @@ fn micro_turn(
             continue;
         }
         if input == "undo" {
-            if so_far.is_empty() {
-                println!("Nothing to take back: no micro-move of this turn is made yet.");
+            if so_far.is_empty() && may_take_back {
+                return Reply::TakeBack;
+            } else if so_far.is_empty() {
+                println!("{NOTHING_TO_TAKE_BACK}");
             } else {
                 println!("Took back {}: the turn starts again.", so_far.join(","));
                 *game = start.clone();
@@ -462,7 +542,7 @@ fn micro_turn(
                 *game = next;
                 so_far.extend(sans);
                 if ended {
-                    return game.turns().last().cloned();
+                    return played(game);
                 }
             }
             Err(why) => println!("{why}."),

@@ -168,14 +168,14 @@ fn a_person_plays_dicechess3_one_micro_move_at_a_time() {
 /// A roll that falls to other pieces is explained, and so is a legal move the roll does not allow.
 #[test]
 fn fallback_rolls_and_refused_moves_are_explained() {
-    // Seed 1: the first roll is a queen, which cannot move at the start.
-    let (mut child, _, _dir) = start_play("play-fallback", &["--seed", "1", "--depth", "1"]);
+    // Seed 3: the first roll is a queen, which cannot move at the start.
+    let (mut child, _, _dir) = start_play("play-fallback", &["--seed", "3", "--depth", "1"]);
     let stdin = child.stdin.take().unwrap();
     let stdout = BufReader::new(child.stdout.take().unwrap());
     let text = quit(child, stdin, stdout);
     assert!(text.contains("You rolled 5 (queen).\nNo queen can move: the roll falls to the pawns."), "{text}");
-    // Seed 5: a knight is rolled; a pawn move is legal chess but not allowed, and the reason says so.
-    let (mut child, _, _dir) = start_play("play-refused", &["--seed", "5", "--depth", "1"]);
+    // Seed 11: a knight is rolled; a pawn move is legal chess but not allowed, and the reason says so.
+    let (mut child, _, _dir) = start_play("play-refused", &["--seed", "11", "--depth", "1"]);
     let mut stdin = child.stdin.take().unwrap();
     writeln!(stdin, "e4").unwrap();
     let stdout = BufReader::new(child.stdout.take().unwrap());
@@ -237,4 +237,42 @@ fn with_own_dice_every_roll_is_entered() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--seed"));
+}
+
+/// `undo` takes back the person's last turn and the engine's answer, and the same dice come again
+/// (a take-back undoes a mistake, not a roll); before any turn of theirs there is nothing to take
+/// back.
+#[test]
+fn undo_takes_back_a_turn_and_its_answer() {
+    // Seed 11: a knight first.
+    let (mut child, pgn, _dir) = start_play("play-undo", &["--seed", "11", "--depth", "1"]);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut transcript = String::new();
+    let mut prompts = 0;
+    while !transcript.contains("Took back ") {
+        let mut line = String::new();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "{transcript}");
+        transcript.push_str(&line);
+        if line.starts_with("Your move (") {
+            prompts += 1;
+            writeln!(stdin, "{}", ["undo", "Nc3", "undo"][prompts - 1]).unwrap();
+        } else if line.starts_with("Freedom: ") {
+            writeln!(stdin, "undo").unwrap();
+        }
+    }
+    // The next question is the first turn's again, with its knight.
+    let mut line = String::new();
+    while !line.starts_with("Your move (") {
+        line.clear();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "{transcript}");
+        transcript.push_str(&line);
+    }
+    assert!(quit(child, stdin, stdout).contains("Game saved to"));
+    assert!(transcript.contains("Nothing to take back: no turn of yours is played yet."), "{transcript}");
+    let took_back = transcript.split("Took back ").nth(1).unwrap();
+    assert!(took_back.starts_with("Nc3 "), "{transcript}");
+    assert!(took_back.contains("You rolled 2 (knight)."), "the same roll again: {transcript}");
+    let record = GameRecord::from_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+    assert!(record.turns.is_empty(), "{:?}", record.turns);
 }
