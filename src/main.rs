@@ -47,7 +47,7 @@ enum Cmd {
     /// A game with its rolls (PGN), move by move: the best move for each roll, the loss of the move
     /// played, the luck of the roll; a summary per player; an annotated PGN with --out.
     Analyse(analyse::AnalyseArgs),
-    /// Play the engine at the terminal: the dice are rolled for you, the allowed moves listed.
+    /// Play the engine at the terminal: the dice rolled for you (or typed, with --own-dice), the allowed moves listed.
     Play(play::PlayArgs),
     /// Engine against engine: pairs of games with the same dice, Elo, SPRT, PGN as it goes.
     Match(match_cmd::MatchArgs),
