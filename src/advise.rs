@@ -170,31 +170,46 @@ fn to_text(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> Stri
         game.side_to_move().name()
     ));
     let best_score = r.choices.first().map_or(0, |c| c.score);
+    // The move column as wide as its longest entry (a whole turn of three micro-moves is wider
+    // than a chess move).
+    let width = |sans: &mut dyn Iterator<Item = String>| sans.map(|s| s.chars().count()).max().unwrap_or(0).max(8);
+    let turn_sans = |n: usize| -> Vec<String> {
+        r.choices
+            .iter()
+            .take(n)
+            .filter_map(|c| match &c.choice {
+                Choice::Turn(t) => Some(game.san(t)),
+                Choice::Roll => None,
+            })
+            .collect()
+    };
     match roll {
         // A solved variant: each turn's exact expected result (a win 1, a draw 1/2).
         Some(_) if r.value.is_some() => {
-            out.push_str("   #  move         exact value       loss\n");
+            let mw = width(&mut turn_sans(r.choices.len()).into_iter());
+            out.push_str(&format!("   #  {:<mw$}     exact value       loss\n", "move"));
             let best = r.value.unwrap_or(0.5);
             for (i, c) in r.choices.iter().enumerate() {
                 let Choice::Turn(t) = &c.choice else { continue };
                 let v = c.value.unwrap_or(0.5);
-                out.push_str(&format!("{:>4}  {:<8} {:>14.12} {:>10.8}\n", i + 1, game.san(t), v, best - v));
+                out.push_str(&format!("{:>4}  {:<mw$} {:>14.12} {:>10.8}\n", i + 1, game.san(t), v, best - v));
             }
         }
         Some(_) => {
-            out.push_str("   #  move      score    loss   win  draw  loss\n");
             // Thousands of turns (several micro-moves a turn): the exact ones, then a summary.
             let shown = if game.several_moves_a_turn() {
                 r.choices.iter().filter(|c| c.exact).count()
             } else {
                 r.choices.len()
             };
+            let mw = width(&mut turn_sans(shown).into_iter());
+            out.push_str(&format!("   #  {:<mw$}  score    loss   win  draw  loss\n", "move"));
             for (i, c) in r.choices.iter().enumerate().take(shown) {
                 let Choice::Turn(t) = &c.choice else { continue };
                 let (w, d, l) = r.wdl_of(c.score);
                 let bound = if c.exact { " " } else { "≤" };
                 out.push_str(&format!(
-                    "{:>4}  {:<8} {}{:>6} {:>7}  {:>3}%  {:>3}%  {:>3}%\n",
+                    "{:>4}  {:<mw$} {}{:>6} {:>7}  {:>3}%  {:>3}%  {:>3}%\n",
                     i + 1,
                     game.san(t),
                     bound,
@@ -214,10 +229,12 @@ fn to_text(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> Stri
             }
         }
         None => {
-            out.push_str("  roll   prob   best      score\n");
+            let mw = width(&mut r.outcomes.iter().map(|o| game.san(&o.best)));
+            let rw = r.outcomes.iter().map(|o| o.roll.to_string().len()).max().unwrap_or(0).max(5);
+            out.push_str(&format!("  {:<rw$}  prob   {:<mw$}  score\n", "roll", "best"));
             for o in &r.outcomes {
                 out.push_str(&format!(
-                    "  {:<5} {:>5.1}%  {:<8} {:>6}{}\n",
+                    "  {:<rw$} {:>5.1}%  {:<mw$} {:>6}{}\n",
                     o.roll.to_string(),
                     o.probability * 100.0,
                     game.san(&o.best),
@@ -231,13 +248,14 @@ fn to_text(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> Stri
                 out.push_str(&format!("  expected score of rolling: {}{exact}\n", score_text(e)));
             }
             let freedom: Vec<_> = r.choices.iter().filter(|c| matches!(c.choice, Choice::Turn(_))).collect();
+            let mw = width(&mut turn_sans(r.choices.len()).into_iter());
             if !freedom.is_empty() {
                 out.push_str("\n  before rolling (Freedom):\n");
                 for c in freedom {
                     let Choice::Turn(t) = &c.choice else { continue };
                     let exact = c.value.map_or(String::new(), |v| format!("  exact value {v:.12}"));
                     out.push_str(&format!(
-                        "    {:<8} {}{:>6}  ({}){exact}\n",
+                        "    {:<mw$} {}{:>6}  ({}){exact}\n",
                         game.san(t),
                         if c.exact { " " } else { "≤" },
                         score_text(c.score),

@@ -160,3 +160,34 @@ fn die_chess_advice_gives_the_exact_values() {
     assert_eq!(king_face["best"], "a1b1");
     assert!((king_face["value"].as_f64().unwrap() - 0.490_413_410_72).abs() < 1e-9, "{king_face}");
 }
+
+/// The text tables keep their columns whatever a move's length: whole turns of three micro-moves
+/// (and the outcome table's turns) are wider than a chess move, and the score column ends at
+/// one place in every row.
+#[test]
+fn tables_keep_their_columns_for_whole_turns() {
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    for roll in [&["--roll", "1,2,5"][..], &[][..]] {
+        let mut args = vec!["--variant", "dicechess3", "--fen", fen, "--depth", "1"];
+        args.extend_from_slice(roll);
+        let (ok, stdout, stderr) = advise(&args);
+        assert!(ok, "{stderr}");
+        let header = stdout.lines().find(|l| l.contains("#  move") || l.contains("roll  ")).expect("a table");
+        let rows: Vec<&str> = stdout
+            .lines()
+            .skip_while(|l| *l != header)
+            .skip(1)
+            .take_while(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+            .collect();
+        assert!(rows.iter().filter(|r| r.contains(',')).count() >= 5, "whole turns in the table: {stdout}");
+        // Where each row's score ends: the last cell before the outcome table's end, the third
+        // of a ranked turn's row.
+        let score_end = |row: &str| {
+            let cells: Vec<&str> = row.split_whitespace().collect();
+            let cell = if roll.is_empty() { cells.last() } else { cells.get(2) }.unwrap();
+            row[..row.rfind(cell).unwrap() + cell.len()].chars().count()
+        };
+        let ends: Vec<usize> = rows.iter().map(|r| score_end(r)).collect();
+        assert!(ends.iter().all(|e| *e == ends[0]), "{header}\n{}", rows.join("\n"));
+    }
+}
