@@ -137,11 +137,26 @@ fn analyse_game(record: &mut GameRecord, limits: &Limits) -> Result<Vec<MoveRepo
     println!(
         "move played  roll   best turn and its score for the side to move; loss of the turn played; luck of the roll\n     (and, where a move without rolling was offered, whether rolling was right)"
     );
+    // The rows are printed as the turns are judged, so the columns are set before: as wide as
+    // the longest turn played (a best turn of several micro-moves may be longer: room for one of
+    // five characters a die) and the longest roll.
+    let (mut turn_width, mut roll_width) = (7, 6);
+    {
+        let mut replay = record.start_game()?;
+        for turn in &record.turns {
+            turn_width = turn_width.max(replay.san(&turn.turn).chars().count());
+            roll_width = roll_width.max(turn.roll.map_or(0, |r| r.to_string().len()));
+            replay.play_checked(&turn.turn, turn.roll.as_ref()).map_err(|e| format!("{}: {e}", turn.turn))?;
+        }
+        if replay.several_moves_a_turn() {
+            turn_width = turn_width.max(5 * replay.dice() - 1);
+        }
+    }
     for (ply, turn) in record.turns.iter().enumerate() {
         let report =
             analyse_turn(&game, ply, &turn.turn, turn.roll, limits).map_err(|e| format!("turn {}: {e}", ply + 1))?;
         println!(
-            "{:>3}. {:<7} {:<6} best {:<7} {:>6}  loss {:>5}  luck {}",
+            "{:>3}. {:<turn_width$} {:<roll_width$} best {:<turn_width$} {:>6}  loss {:>5}  luck {}",
             ply / 2 + 1,
             report.played,
             report.roll.clone().unwrap_or_else(|| "free".into()),
