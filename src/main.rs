@@ -59,6 +59,10 @@ enum Cmd {
         /// Port (0: any free one; the address is printed).
         #[arg(long, default_value_t = 8080)]
         port: u16,
+        /// Where each game is kept (a file a game, written after every change), so a server
+        /// started again takes the games up where they stood.
+        #[arg(long, default_value = "alea-web-games")]
+        games: std::path::PathBuf,
     },
     /// Die Chess solved exactly: every state's value, the table written for the engine.
     Solve(solve_cmd::SolveArgs),
@@ -141,12 +145,12 @@ fn main() -> ExitCode {
         Some(Cmd::Match(args)) => match_cmd::run(args),
         Some(Cmd::Tune(cmd)) => tune_cmd::run(cmd),
         Some(Cmd::Solve(args)) => solve_cmd::run(args),
-        Some(Cmd::Serve { host, port }) => serve(std::net::SocketAddr::new(host, port)),
+        Some(Cmd::Serve { host, port, games }) => serve(std::net::SocketAddr::new(host, port), games),
     }
 }
 
-fn serve(addr: std::net::SocketAddr) -> ExitCode {
-    let result = alea_web::serve(addr, |bound| {
+fn serve(addr: std::net::SocketAddr, games: std::path::PathBuf) -> ExitCode {
+    let result = alea_web::serve(addr, games, |bound| {
         use std::io::Write;
         println!("listening on http://{bound}/");
         let _ = std::io::stdout().flush();

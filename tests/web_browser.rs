@@ -17,8 +17,9 @@ fn the_page_plays_in_headless_chromium() {
         std::path::Path::new(&format!("{browser_dir}/node_modules/playwright-core")).exists(),
         "run `npm ci` in tests/browser first"
     );
+    let games = tempfile::Builder::new().prefix("alea-web-games-").tempdir().unwrap();
     let mut server = Command::new(env!("CARGO_BIN_EXE_alea"))
-        .args(["serve", "--port", "0"])
+        .args(["serve", "--port", "0", "--games", games.path().to_str().unwrap()])
         .stdout(Stdio::piped())
         .spawn()
         .expect("alea serve starts");

@@ -10,6 +10,8 @@ use std::time::Duration;
 struct Server {
     child: Child,
     addr: String,
+    /// The games directory, removed when the server's test ends.
+    _games: Option<tempfile::TempDir>,
 }
 
 impl Drop for Server {
@@ -20,8 +22,16 @@ impl Drop for Server {
 }
 
 fn start() -> Server {
+    let games = tempfile::Builder::new().prefix("alea-web-games-").tempdir().unwrap();
+    let mut server = start_in(games.path());
+    server._games = Some(games);
+    server
+}
+
+/// A server keeping its games in `games`.
+fn start_in(games: &std::path::Path) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
-        .args(["serve", "--port", "0"])
+        .args(["serve", "--port", "0", "--games", games.to_str().unwrap()])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -31,7 +41,7 @@ fn start() -> Server {
     let addr =
         line.trim().strip_prefix("listening on http://").expect("the address line").trim_end_matches('/').to_string();
     assert!(addr.starts_with("127.0.0.1:"), "loopback by default: {addr}");
-    Server { child, addr }
+    Server { child, addr, _games: None }
 }
 
 /// One HTTP/1.1 request; the status and the body.
@@ -676,4 +686,84 @@ fn with_own_dice_the_engine_decides_before_its_dice_are_entered() {
     assert_eq!(answered["moves"][1]["roll"], json!([5]), "{answered}");
     assert_eq!(answered["moves"][1]["uci"].as_str().unwrap()[..2], *"e5", "a queen move: {answered}");
     assert_eq!(answered["turn"], "white");
+}
+
+/// Every game is kept in the games directory as it changes: a server started again on it takes
+/// each game up where it stood (a turn of micro-moves in progress, the dice entered for Alea), and
+/// play goes on; a damaged file is refused with the reason, a name that is no game's is not
+/// looked for.
+#[test]
+fn games_outlive_the_server() {
+    let dir = tempfile::Builder::new().prefix("alea-web-games-").tempdir().unwrap();
+    let (micro_id, micro_state, own_id, own_state) = {
+        let server = start_in(dir.path());
+        let addr = &server.addr;
+        // A dicechess3 turn in progress: rolled, one micro-move made.
+        let state = new_game(addr, json!({"variant": "dicechess3", "movetime": 50}));
+        let micro_id = state["id"].as_str().unwrap().to_string();
+        let (_, rolled) = json_of(addr, "POST", &format!("/api/games/{micro_id}/roll"), None);
+        let mut now = rolled;
+        if now["phase"] == "after_roll" {
+            let first = now["allowed"][0].as_str().unwrap().to_string();
+            let (status, stepped) =
+                json_of(addr, "POST", &format!("/api/games/{micro_id}/move"), Some(json!({"move": first})));
+            assert_eq!(status, 200, "{stepped}");
+            now = stepped;
+        }
+        // Own dice, Alea's entered and not yet played on.
+        let own = new_game(addr, json!({"variant": "dicechess3", "movetime": 50, "own_dice": true, "color": "black"}));
+        let own_id = own["id"].as_str().unwrap().to_string();
+        let (status, entered) =
+            json_of(addr, "POST", &format!("/api/games/{own_id}/roll"), Some(json!({"faces": "2 4 6"})));
+        assert_eq!(status, 200, "{entered}");
+        (micro_id, now, own_id, entered)
+        // The server is killed here.
+    };
+    let server = start_in(dir.path());
+    let addr = &server.addr;
+    for (id, before) in [(&micro_id, &micro_state), (&own_id, &own_state)] {
+        let (status, after) = json_of(addr, "GET", &format!("/api/games/{id}"), None);
+        assert_eq!(status, 200, "{after}");
+        for key in [
+            "fen",
+            "moves",
+            "roll",
+            "dice_left",
+            "partial",
+            "allowed",
+            "human",
+            "own_dice",
+            "engine_awaits_dice",
+            "phase",
+        ] {
+            assert_eq!(after[key], before[key], "{key} of {id}");
+        }
+    }
+    // Play goes on: Alea plays on the dice entered before the restart.
+    let (status, answered) = json_of(addr, "POST", &format!("/api/games/{own_id}/engine"), None);
+    assert_eq!(status, 200, "{answered}");
+    assert_eq!(answered["moves"][0]["roll"], json!([2, 4, 6]));
+    let (_, again) = json_of(addr, "GET", &format!("/api/games/{own_id}"), None);
+    assert_eq!(again["moves"], answered["moves"]);
+
+    std::fs::write(dir.path().join("0123456789abcdef.json"), "{\"version\": 1, \"pgn\": 7}").unwrap();
+    refused(addr, "GET", "/api/games/0123456789abcdef", None, 500, "pgn is not text");
+    std::fs::write(dir.path().join("notagame.json"), "{}").unwrap();
+    refused(addr, "GET", "/api/games/notagame", None, 404, "no game");
+    refused(addr, "GET", "/api/games/..%2F..%2Fetc%2Fpasswd", None, 404, "no game");
+}
+
+/// A games directory that cannot be made stops the server at the start, with the reason.
+#[test]
+fn a_games_directory_that_cannot_be_written_is_refused() {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let under_a_file = file.path().join("games");
+    let out = Command::new(env!("CARGO_BIN_EXE_alea"))
+        .args(["serve", "--port", "0", "--games", under_a_file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cannot make the games directory"), "{stderr}");
+    assert!(out.stdout.is_empty(), "nothing listened");
 }

@@ -8,14 +8,16 @@ mod store;
 pub mod webgame;
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Searches run at once across all games.
 const MAX_SEARCHES: usize = 4;
 
-/// Serves until the process ends. `on_listening` gets the bound address (the port may have been
-/// 0: any free one).
-pub fn serve(addr: SocketAddr, on_listening: impl FnOnce(SocketAddr)) -> Result<(), String> {
+/// Serves until the process ends, keeping each game in `games_dir` (made if missing). `on_listening`
+/// gets the bound address (the port may have been 0: any free one).
+pub fn serve(addr: SocketAddr, games_dir: PathBuf, on_listening: impl FnOnce(SocketAddr)) -> Result<(), String> {
+    let store = store::Store::open(games_dir)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -25,10 +27,7 @@ pub fn serve(addr: SocketAddr, on_listening: impl FnOnce(SocketAddr)) -> Result<
             tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
         let bound = listener.local_addr().map_err(|e| e.to_string())?;
         on_listening(bound);
-        let app = Arc::new(routes::App {
-            store: store::Store::default(),
-            searches: tokio::sync::Semaphore::new(MAX_SEARCHES),
-        });
+        let app = Arc::new(routes::App { store, searches: tokio::sync::Semaphore::new(MAX_SEARCHES) });
         axum::serve(listener, routes::router(app)).await.map_err(|e| format!("server stopped: {e}"))
     })
 }

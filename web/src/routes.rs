@@ -140,7 +140,11 @@ fn faces_of(body: &Value) -> Result<Option<String>, ApiError> {
 }
 
 fn entry(app: &App, id: &str) -> Result<Arc<Entry>, ApiError> {
-    app.store.get(id).ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no game '{}'", truncate(id))))
+    match app.store.get(id) {
+        Ok(Some(entry)) => Ok(entry),
+        Ok(None) => Err(ApiError(StatusCode::NOT_FOUND, format!("no game '{}'", truncate(id)))),
+        Err(e) => Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("the saved game cannot be read: {e}"))),
+    }
 }
 
 fn truncate(text: &str) -> String {
@@ -216,6 +220,7 @@ async fn roll(State(app): State<AppState>, Path(id): Path<String>, body: Bytes) 
     let entry = entry(&app, &id)?;
     let faces = faces_of(&body_json(&body)?)?;
     change(&entry, |g| g.roll_dice(faces.as_deref()))?;
+    app.store.save(&id, &entry);
     Ok(state_of(&entry, &id))
 }
 
@@ -224,12 +229,14 @@ async fn play_move(State(app): State<AppState>, Path(id): Path<String>, body: By
     let body = body_json(&body)?;
     let text = body.get("move").and_then(Value::as_str).ok_or_else(|| bad("give the move as {\"move\": \"e2e4\"}"))?;
     change(&entry, |g| g.human_move(text))?;
+    app.store.save(&id, &entry);
     Ok(state_of(&entry, &id))
 }
 
 async fn undo(State(app): State<AppState>, Path(id): Path<String>) -> ApiResult {
     let entry = entry(&app, &id)?;
     change(&entry, WebGame::undo)?;
+    app.store.save(&id, &entry);
     Ok(state_of(&entry, &id))
 }
 
@@ -303,6 +310,7 @@ async fn engine(State(app): State<AppState>, Path(id): Path<String>) -> ApiResul
     })
     .await?;
     result?;
+    app.store.save(&id, &entry);
     Ok(state_of(&entry, &id))
 }
 

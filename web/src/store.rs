@@ -1,14 +1,19 @@
 //! The games being played, by id. Each game has its own lock and a flag while the engine works
-//! on it, so many tabs play at once and no request waits on another game's search.
+//! on it, so many tabs play at once and no request waits on another game's search. Each game is
+//! also kept in a file of the games directory, written after every change, so a server started
+//! again (or a game dropped from memory) takes it up where it stood: memory is a cache of the
+//! directory.
 
 use crate::webgame::WebGame;
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tokio::sync::broadcast;
 
-/// Games kept at once; past it the least recently used idle game is dropped.
+/// Games kept in memory at once; past it the least recently used idle game is dropped from memory
+/// (its file stays, and a request for it loads it again).
 pub const MAX_GAMES: usize = 512;
 
 pub struct Entry {
@@ -40,13 +45,53 @@ impl Drop for BusyGuard {
     }
 }
 
-#[derive(Default)]
 pub struct Store {
     games: Mutex<HashMap<String, Arc<Entry>>>,
+    /// Where each game is kept, as `<id>.json`.
+    dir: PathBuf,
+}
+
+/// Is `id` one this server gives (16 hex digits)? Only such names are looked for on disk.
+fn is_game_id(id: &str) -> bool {
+    id.len() == 16 && id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 impl Store {
+    /// A store keeping its games in `dir`, made if missing; an error if it cannot be written.
+    pub fn open(dir: PathBuf) -> Result<Store, String> {
+        std::fs::create_dir_all(&dir).map_err(|e| format!("cannot make the games directory {}: {e}", dir.display()))?;
+        let probe = dir.join(".write-test");
+        std::fs::write(&probe, b"")
+            .map_err(|e| format!("cannot write in the games directory {}: {e}", dir.display()))?;
+        let _ = std::fs::remove_file(probe);
+        Ok(Store { games: Mutex::new(HashMap::new()), dir })
+    }
+
+    /// Keeps a new game, in memory and on disk.
     pub fn insert(&self, id: String, game: WebGame) -> Arc<Entry> {
+        let entry = self.cache(id.clone(), game);
+        self.save(&id, &entry);
+        entry
+    }
+
+    /// Writes the game to its file whole or not at all (beside it, then renamed over it). A
+    /// failure is reported on standard error; the game plays on in memory.
+    pub fn save(&self, id: &str, entry: &Entry) {
+        let text = entry.game.lock().unwrap_or_else(|e| e.into_inner()).saved().to_string();
+        let path = self.dir.join(format!("{id}.json"));
+        let partial = self.dir.join(format!("{id}.json.partial"));
+        if let Err(e) = std::fs::write(&partial, text).and_then(|()| std::fs::rename(&partial, &path)) {
+            eprintln!("alea serve: cannot save game {id} to {}: {e}", path.display());
+        }
+    }
+
+    /// Keeps `game` in memory under `id`, or gives the entry already there (a game loaded from
+    /// its file by two requests at once is kept once).
+    fn cache(&self, id: String, game: WebGame) -> Arc<Entry> {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(entry) = games.get(&id) {
+            return entry.clone();
+        }
         let (events, _) = broadcast::channel(256);
         let entry = Arc::new(Entry {
             game: Mutex::new(game),
@@ -54,7 +99,6 @@ impl Store {
             events,
             touched: Mutex::new(Instant::now()),
         });
-        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
         if games.len() >= MAX_GAMES {
             let oldest = games
                 .iter()
@@ -69,10 +113,26 @@ impl Store {
         entry
     }
 
-    pub fn get(&self, id: &str) -> Option<Arc<Entry>> {
-        let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        let entry = games.get(id).cloned()?;
-        *entry.touched.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
-        Some(entry)
+    /// The game `id`: from memory, else from its file; `Err` where the file cannot be read as a
+    /// game.
+    pub fn get(&self, id: &str) -> Result<Option<Arc<Entry>>, String> {
+        {
+            let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(entry) = games.get(id).cloned() {
+                *entry.touched.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+                return Ok(Some(entry));
+            }
+        }
+        if !is_game_id(id) {
+            return Ok(None);
+        }
+        let path = self.dir.join(format!("{id}.json"));
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        };
+        let game = WebGame::from_saved(&text).map_err(|e| format!("{} is not a game: {e}", path.display()))?;
+        Ok(Some(self.cache(id.to_string(), game)))
     }
 }

@@ -133,6 +133,66 @@ impl WebGame {
         self.game.side_to_move()
     }
 
+    /// The game as it is kept on disk: its record as PGN and what the record does not hold (whose
+    /// side the person plays, the dice, a turn in progress).
+    pub fn saved(&self) -> Value {
+        let partial = self.game.partial_turn();
+        json!({
+            "version": 1,
+            "pgn": self.record.to_pgn(),
+            "human": self.human.name(),
+            "seed": self.seed,
+            "movetime": self.movetime,
+            "own_dice": self.own_dice,
+            "engine_chose_roll": self.engine_chose_roll,
+            "roll": self.roll.map(|r| r.faces().to_vec()),
+            "partial": if partial == "0000" { Vec::new() } else { partial.split(',').map(str::to_string).collect() },
+        })
+    }
+
+    /// A game kept by [`WebGame::saved`], checked as an uploaded game is: every turn against its
+    /// roll, the dice against the variant, the turn in progress micro-move by micro-move.
+    pub fn from_saved(text: &str) -> Result<WebGame, String> {
+        let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        if v["version"] != 1 {
+            return Err(format!("version {} is not one this build reads (1)", v["version"]));
+        }
+        let field = |name: &str| v.get(name).filter(|f| !f.is_null()).ok_or_else(|| format!("no {name}"));
+        let record = GameRecord::from_pgn(field("pgn")?.as_str().ok_or("pgn is not text")?)
+            .map_err(|e| format!("its PGN: {e}"))?;
+        let human = match field("human")?.as_str() {
+            Some("white") => Color::White,
+            Some("black") => Color::Black,
+            _ => return Err("human is white or black".into()),
+        };
+        let number = |name: &str| field(name)?.as_u64().ok_or_else(|| format!("{name} is not a number"));
+        let flag = |name: &str| field(name)?.as_bool().ok_or_else(|| format!("{name} is not true or false"));
+        let mut web = WebGame::from_record(record, number("seed")?, number("movetime")?, flag("own_dice")?);
+        web.human = human;
+        web.engine_chose_roll = flag("engine_chose_roll")?;
+        if let Some(faces) = v.get("roll").and_then(Value::as_array) {
+            let faces: Vec<u8> = faces
+                .iter()
+                .map(|f| f.as_u64().and_then(|f| u8::try_from(f).ok()))
+                .collect::<Option<_>>()
+                .ok_or("a die face is not a number")?;
+            let roll = web.game.check_roll(&faces)?;
+            // The person's roll in a turn of several micro-moves began the turn; the engine's
+            // (own dice) waits for its search.
+            if web.game.several_moves_a_turn() && web.game.dice_left().is_none() && web.side_to_move() == human {
+                web.game.start_turn(&roll)?;
+            }
+            web.roll = Some(roll);
+        }
+        for step in v.get("partial").and_then(Value::as_array).into_iter().flatten() {
+            let step = step.as_str().ok_or("a micro-move is not text")?;
+            if web.game.play_step(step)? {
+                return Err(format!("the micro-move {step} ends a turn kept as in progress"));
+            }
+        }
+        Ok(web)
+    }
+
     pub fn phase(&self) -> Phase {
         if self.game.end().is_some() {
             Phase::Over
