@@ -32,6 +32,15 @@ async function waitForOurTurn(page) {
     && game.turn === game.human, null, { timeout: 30000 });
 }
 
+/** Clicks New game and waits until the new game is the one on show (the page's first game may
+ *  still be on its way, and a key pressed before the new one arrives acts on the old one). */
+async function clickNewGame(page) {
+  await page.waitForFunction(() => game !== null);
+  const before = await page.evaluate(() => game.id);
+  await page.click('#new-game-button');
+  await page.waitForFunction((id) => game && game.id !== id, before);
+}
+
 /** Rolls and plays an allowed move by clicking its piece and its square (or passes). */
 async function rollAndPlayByClicks(page) {
   await page.click('#roll-button');
@@ -78,7 +87,7 @@ try {
   await page.selectOption('#variant', 'freedom');
   await page.selectOption('#color', 'white');
   await page.selectOption('#movetime', '200');
-  await page.click('#new-game-button');
+  await clickNewGame(page);
   await waitForOurTurn(page);
   let s = await state(page);
   check(s.variant === 'freedom' && s.moves.length === 0 && s.human === 'white', 'a new freedom game with us as White');
@@ -258,7 +267,7 @@ try {
   await p.goto(url);
   await p.waitForFunction(() => document.querySelectorAll('#board .sq').length === 64 && game !== null);
   await p.selectOption('#movetime', '200');
-  await p.click('#new-game-button');
+  await clickNewGame(p);
   await waitForOurTurn(p);
   const overflow = await p.evaluate(() => document.documentElement.scrollWidth);
   check(overflow <= 375, `nothing is wider than the phone (${overflow} px)`);

@@ -570,10 +570,20 @@ async function newGame(event) {
     };
     const fen = $('fen').value.trim();
     if (fen) body.fen = fen;
-    start(await api('POST', '/api/games', body));
+    await startFrom(api('POST', '/api/games', body));
   } catch (err) {
     showError(err.message);
   }
+}
+
+let gamesAsked = 0;
+
+/** Shows the game a request gives, unless another was asked for since: of two new games asked
+ *  for at once (the page's first, a click), the last asked stays, whichever answer comes last. */
+async function startFrom(request) {
+  const ticket = ++gamesAsked;
+  const state = await request;
+  if (ticket === gamesAsked) start(state);
 }
 
 function start(state) {
@@ -602,7 +612,7 @@ async function upload(event) {
   showError('');
   try {
     const text = await file.text();
-    start(await api('POST', '/api/games/import',
+    await startFrom(api('POST', '/api/games/import',
       { pgn: text, movetime: Number($('movetime').value), own_dice: $('own-dice').checked }));
   } catch (err) {
     showError(err.message);
@@ -763,7 +773,7 @@ function setup() {
   setupBoardInput();
   const id = location.hash.slice(1);
   if (/^[0-9a-f]{16}$/.test(id)) {
-    api('GET', `/api/games/${id}`).then(start).catch(() => newGame());
+    startFrom(api('GET', `/api/games/${id}`)).catch(() => newGame());
   } else {
     newGame();
   }
