@@ -22,7 +22,7 @@ pub struct MatchArgs {
     /// [pre-roll=best|roll] [option.NAME=VALUE ...]`; `depth=D`, `nodes=N` or `movetime=MS` for its
     /// own limit; for builtin=alea, `eval=FILE` (parameters as `alea tune fit` writes them, or a
     /// network as `alea tune nnue` writes it; `eval=tables`: the variant's tables without the
-    /// network it has adopted) and `name=N`. A plain UCI engine knows no dice: with `pre-roll=best` (the default, Freedom-aware)
+    /// network it has adopted), `skill=L` (`Skill Level` 0 to 20) and `name=N`. A plain UCI engine knows no dice: with `pre-roll=best` (the default, Freedom-aware)
     /// it plays its own best move without rolling whenever the rules allow that move, with
     /// `pre-roll=roll` it always rolls. Words of one player are joined with spaces: --engine
     /// "cmd=/usr/games/stockfish proto=uci".
@@ -140,6 +140,7 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
     let mut net = None;
     let mut use_net = true;
     let mut exact_solution = true;
+    let mut skill_level = alea_engine::skill::FULL;
     for word in spec.split_whitespace() {
         let (key, value) = word.split_once('=').ok_or_else(|| format!("'{word}' in --engine is not key=value"))?;
         let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{key} takes a number, not '{v}'"));
@@ -169,6 +170,13 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
                 NamedEval::Network(network) => net = Some(std::sync::Arc::new(*network)),
                 NamedEval::OwnTables => use_net = false,
             },
+            "skill" => {
+                skill_level = number(value)
+                    .ok()
+                    .filter(|l| *l <= u64::from(alea_engine::skill::FULL))
+                    .ok_or_else(|| format!("skill takes a level from 0 to 20, not '{value}'"))?
+                    as u8
+            }
             "solution" => {
                 exact_solution = match value {
                     "on" => true,
@@ -191,6 +199,7 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
             alea.net = net;
             alea.use_net = use_net;
             alea.exact_solution = exact_solution;
+            alea.skill_level = skill_level;
             if let Some(name) = name {
                 alea.name = name;
             }

@@ -12,6 +12,7 @@ use alea_engine::pairing;
 use alea_engine::pgn::{GameRecord, RecordedTurn};
 use alea_engine::rules::Roll;
 use alea_engine::search::{Choice, SearchOptions, Shared};
+use alea_engine::skill::Skill;
 use alea_engine::timeman::Limits;
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -36,6 +37,10 @@ pub struct PlayArgs {
     /// Seed of the dice (random if not given).
     #[arg(long)]
     seed: Option<u64>,
+    /// The engine's strength, 0 to 20 (UCI's Skill Level): below 20 it searches less deep and
+    /// draws its move among the best few, weaker ones the more often the lower the level.
+    #[arg(long, default_value_t = alea_engine::skill::FULL, value_parser = clap::value_parser!(u8).range(0..=20))]
+    skill: u8,
     /// You enter every roll, yours and the engine's: dice thrown at the table, or a game
     /// followed from elsewhere.
     #[arg(long, conflicts_with = "seed")]
@@ -349,6 +354,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
                 search_forced_roll: false,
                 limits: limits.clone(),
                 options: SearchOptions::default(),
+                skill: Skill::new(args.skill, pairing::draw(seed, 1, ply as u64, u64::MAX)),
             };
             let mut rolled = None;
             let mut pick = |total: u32| draw(ply, total);

@@ -38,6 +38,24 @@ fn an_sprt_decides_when_one_side_wins_every_pair() {
     assert!(games < 60, "{out}");
 }
 
+/// `skill=L` plays Alea below full strength: at level 0 (one turn deep, choices drawn among the
+/// best few) it still loses no game to `random`, reproducibly; a level past 20 is refused.
+#[test]
+fn a_skill_level_plays_weaker_and_is_checked() {
+    let weak = ["--engine", "builtin=alea skill=0", "--engine", "builtin=random", "--pairs", "3", "--seed", "5"];
+    let (ok, first) = alea_match(&weak);
+    assert!(ok, "{first}");
+    let wins: u64 = first.split("(+").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(wins >= 3 && first.contains(" -0)"), "{first}");
+    assert_eq!(alea_match(&weak).1, first, "the same games again");
+    let out = Command::new(env!("CARGO_BIN_EXE_alea"))
+        .args(["match", "--engine", "builtin=alea skill=21", "--engine", "builtin=random", "--pairs", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("skill takes a level from 0 to 20"));
+}
+
 /// An engine that cannot start, or ends before the handshake, stops the match before its first
 /// game with the reason and exit code 2, as cutechess does (it used to play the match as crashes).
 #[test]

@@ -239,6 +239,26 @@ fn with_own_dice_every_roll_is_entered() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--seed"));
 }
 
+/// `--skill` takes the engine's level, 0 to 20, and refuses another.
+#[test]
+fn a_skill_level_past_20_is_refused() {
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_alea")).args(["play", "--skill", "21"]).stdin(Stdio::null()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--skill"));
+    let (mut child, pgn, _dir) = start_play("play-skill", &["--skill", "0", "--seed", "11", "--color", "black"]);
+    let stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("Alea rolled") && !line.starts_with("Alea plays") {
+        line.clear();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "the engine played");
+    }
+    assert!(quit(child, stdin, stdout).contains("Game saved to"));
+    let record = GameRecord::from_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+    assert_eq!(record.turns.len(), 1);
+}
+
 /// `undo` takes back the person's last turn and the engine's answer, and the same dice come again
 /// (a take-back undoes a mistake, not a roll); before any turn of theirs there is nothing to take
 /// back.

@@ -28,6 +28,7 @@ fn uci_handshake_lists_every_option() {
         "option name Seed type spin",
         "option name ChancePruning type combo default star2 var none var star1 var star2",
         "option name EvalFile type string default <empty>",
+        "option name Skill Level type spin default 20 min 0 max 20",
     ] {
         assert!(lines.iter().any(|l| l.starts_with(option)), "missing {option}: {lines:?}");
     }
@@ -49,6 +50,7 @@ fn setoption_accepts_good_values_and_refuses_bad_ones() {
         "setoption name UCI_Chess960 value true",
         "setoption name EngineRolls value true",
         "setoption name Seed value 7",
+        "setoption name Skill Level value 0",
         "setoption name ChancePruning value star1",
         "setoption name Clear Hash",
         "setoption name uci_variant value BrainKing",
@@ -64,6 +66,7 @@ fn setoption_accepts_good_values_and_refuses_bad_ones() {
         "setoption name ChancePruning value star3",
         "setoption name NoSuchOption value 1",
         "setoption name Seed",
+        "setoption name Skill Level value 21",
     ] {
         let replies = e.ask(bad);
         assert_eq!(errors(&replies), 1, "{bad}: {replies:?}");
@@ -319,6 +322,36 @@ fn engine_rolls_its_own_dice_reproducibly() {
     };
     assert_eq!(run(11), run(11));
     assert_ne!(run(11).0, run(12).0);
+}
+
+/// `Skill Level` below 20 draws its move among the best few: from the start with a pawn rolled,
+/// level 0 plays several different pawn moves over twenty seeds (each of them allowed, each seed's
+/// the same when asked again), where full strength plays one.
+#[test]
+fn a_lower_skill_level_varies_its_moves() {
+    let mut e = Engine::start();
+    let moves_at = |e: &mut Engine, level: u8| -> Vec<String> {
+        e.ask(&format!("setoption name Skill Level value {level}"));
+        (1..=20)
+            .map(|seed| {
+                e.ask(&format!("setoption name Seed value {seed}"));
+                e.ask("ucinewgame");
+                e.ask("position startpos");
+                e.go("go roll 1 depth 3").last().unwrap().strip_prefix("bestmove ").unwrap().to_string()
+            })
+            .collect()
+    };
+    let full = moves_at(&mut e, 20);
+    assert!(full.iter().all(|m| *m == full[0]), "{full:?}");
+    let weak = moves_at(&mut e, 0);
+    let distinct: std::collections::BTreeSet<&String> = weak.iter().collect();
+    assert!(distinct.len() >= 3, "{weak:?}");
+    let allowed = e.ask("legalmoves roll 1");
+    for m in &weak {
+        assert!(allowed[0].split_whitespace().any(|a| a == m), "{m} not in {allowed:?}");
+    }
+    assert_eq!(moves_at(&mut e, 0), weak, "a seed's draws are the same again");
+    e.quit();
 }
 
 #[test]

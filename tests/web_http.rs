@@ -767,3 +767,22 @@ fn a_games_directory_that_cannot_be_written_is_refused() {
     assert!(stderr.contains("cannot make the games directory"), "{stderr}");
     assert!(out.stdout.is_empty(), "nothing listened");
 }
+
+/// A game at a lower `Skill Level`: the level is kept with the game (and in its file), the engine
+/// plays its turns; a level that is no level is refused.
+#[test]
+fn a_game_at_a_lower_skill_level() {
+    let server = start();
+    let addr = &server.addr;
+    refused(addr, "POST", "/api/games", Some(r#"{"skill": 21}"#), 400, "skill is the engine's level");
+    refused(addr, "POST", "/api/games", Some(r#"{"skill": "strong"}"#), 400, "skill is the engine's level");
+    let state = new_game(addr, json!({"variant": "classic", "color": "black", "movetime": 50, "skill": 3}));
+    assert_eq!(state["skill"], 3);
+    let id = state["id"].as_str().unwrap();
+    let (status, answered) = json_of(addr, "POST", &format!("/api/games/{id}/engine"), None);
+    assert_eq!(status, 200, "{answered}");
+    assert_eq!(answered["moves"].as_array().unwrap().len(), 1);
+    // One turn deep at level 3.
+    assert_eq!(answered["last_engine"]["depth"], 1, "{answered}");
+    assert_eq!(answered["skill"], 3);
+}

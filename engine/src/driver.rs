@@ -6,6 +6,7 @@
 use crate::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
 use crate::rules::dice::Roll;
 use crate::search::{Choice, SearchOptions, Shared};
+use crate::skill::Skill;
 use crate::timeman::{Limits, TimeBudget};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -23,6 +24,9 @@ pub struct TurnRequest {
     pub search_forced_roll: bool,
     pub limits: Limits,
     pub options: SearchOptions,
+    /// Below full strength ([`crate::skill`]): the depth capped and each choice drawn among the
+    /// best few.
+    pub skill: Option<Skill>,
 }
 
 /// What the driver tells while it works.
@@ -56,10 +60,20 @@ pub fn play_turn(
     pick: &mut dyn FnMut(u32) -> u32,
     events: &mut (dyn FnMut(TurnEvent<'_>) + Send),
 ) -> Result<TurnAnswer, String> {
-    let TurnRequest { root, engine_rolls, search_forced_roll, limits, options } = request;
-    let limits = over_game_turns(handle, limits);
+    let TurnRequest { root, engine_rolls, search_forced_roll, limits, mut options, skill } = request;
+    let mut limits = over_game_turns(handle, limits);
+    if let Some(skill) = skill {
+        limits = skill.limits(&limits);
+        options.multipv = options.multipv.max(skill.candidates());
+    }
     let mut search = |root: &SearchRoot, limits: Limits, events: &mut Events<'_>| {
-        let result = handle.search(root, limits, options.clone(), shared, &mut |r| events(TurnEvent::Iteration(r)))?;
+        let mut result =
+            handle.search(root, limits, options.clone(), shared, &mut |r| events(TurnEvent::Iteration(r)))?;
+        if let Some(skill) = skill {
+            // The decision before the roll and the move after it draw apart.
+            let salt = u64::from(matches!(root, SearchRoot::Rolled(_)));
+            result.best = skill.choose(&result, salt);
+        }
         events(TurnEvent::Searched(&result));
         Ok::<_, String>(result)
     };

@@ -43,6 +43,7 @@ pub mod params;
 pub mod san;
 pub mod search;
 pub mod see;
+pub mod skill;
 pub mod solve;
 pub mod states;
 pub mod timeman;

@@ -9,6 +9,7 @@ use alea_engine::Color;
 use alea_engine::driver::{TurnEvent, TurnRequest, play_turn};
 use alea_engine::handle::{GameHandle, SearchRoot};
 use alea_engine::search::{ChancePruning, SearchOptions, Shared};
+use alea_engine::skill::{self, Skill};
 use alea_engine::timeman::Limits;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -164,6 +165,13 @@ fn run(request: GoRequest, answered: &AtomicBool) {
         search_forced_roll: has_limits(&params),
         limits: limits(&params, game.side_to_move(), &options),
         options: search_options(&options),
+        // Its draws come from the dice's stream (only below full strength, so a full-strength
+        // session rolls as it always has), so a seeded session plays the same games.
+        skill: if options.skill_level < skill::FULL {
+            Skill::new(options.skill_level, dice.lock().unwrap_or_else(|e| e.into_inner()).random())
+        } else {
+            None
+        },
     };
     let (multipv, wdl) = (options.multipv, options.show_wdl);
     let mut pick = |total: u32| dice.lock().unwrap_or_else(|e| e.into_inner()).random_range(0..total.max(1));

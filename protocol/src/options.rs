@@ -26,6 +26,8 @@ pub struct Options {
     pub chess960: bool,
     pub engine_rolls: bool,
     pub seed: u64,
+    /// `Skill Level`, 0 to 20 ([`alea_engine::skill`]); 20 is full strength.
+    pub skill_level: u8,
     pub chance_pruning: ChancePruningOption,
     /// Evaluation parameters read from `EvalFile`; `None` is the variant's built-in table.
     pub eval: Option<Arc<EvalParams>>,
@@ -50,6 +52,7 @@ impl Default for Options {
             chess960: false,
             engine_rolls: false,
             seed: 0,
+            skill_level: alea_engine::skill::FULL,
             die_chess_solution: true,
             chance_pruning: ChancePruningOption::Star2,
             eval: None,
@@ -91,6 +94,7 @@ impl Options {
             "option name UCI_Chess960 type check default false".into(),
             "option name EngineRolls type check default false".into(),
             format!("option name Seed type spin default {} min 0 max {MAX_SEED}", d.seed),
+            format!("option name Skill Level type spin default {0} min 0 max {0}", d.skill_level),
             "option name ChancePruning type combo default star2 var none var star1 var star2".into(),
             "option name EvalFile type string default <empty>".into(),
             "option name DieChessTable type string default <empty>".into(),
@@ -159,6 +163,10 @@ impl Options {
             }
             "seed" => {
                 self.seed = spin(0, MAX_SEED)?;
+                Ok(Changed::Other)
+            }
+            "skill level" => {
+                self.skill_level = spin(0, u64::from(alea_engine::skill::FULL))? as u8;
                 Ok(Changed::Other)
             }
             "chancepruning" => {

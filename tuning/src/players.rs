@@ -8,6 +8,7 @@ use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
 use alea_engine::params::EvalParams;
 use alea_engine::rules::Roll;
 use alea_engine::search::{SearchOptions, Shared};
+use alea_engine::skill::Skill;
 use alea_engine::timeman::Limits;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -131,6 +132,8 @@ pub struct AleaPlayer {
     pub use_net: bool,
     /// Plays a solved variant (Die Chess) from its solution; off, by search.
     pub exact_solution: bool,
+    /// `Skill Level` ([`alea_engine::skill`]); full strength by default.
+    pub skill_level: u8,
     pub name: String,
     /// The score (centipawns, for the side to move) of its last search, for self-play data.
     pub last_score: Option<i32>,
@@ -153,6 +156,7 @@ impl AleaPlayer {
             net: None,
             use_net: true,
             exact_solution: true,
+            skill_level: alea_engine::skill::FULL,
             name: "alea".into(),
             last_score: None,
             note: None,
@@ -188,6 +192,9 @@ impl AleaPlayer {
                 exact_solution: self.exact_solution,
                 ..SearchOptions::default()
             },
+            // Drawn from the position: the same choices in both games of a pair, and again on a
+            // rerun.
+            skill: Skill::new(self.skill_level, game.key()),
         };
         let (mut score, mut note) = (None, None);
         let shared = self.table.get_or_insert_with(|| Shared::new(alea_engine::tt::DEFAULT_MIB));

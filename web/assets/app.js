@@ -567,6 +567,7 @@ async function newGame(event) {
       color: $('color').value,
       movetime: Number($('movetime').value),
       own_dice: $('own-dice').checked,
+      skill: Number($('skill').value),
     };
     const fen = $('fen').value.trim();
     if (fen) body.fen = fen;
@@ -613,7 +614,7 @@ async function upload(event) {
   try {
     const text = await file.text();
     await startFrom(api('POST', '/api/games/import',
-      { pgn: text, movetime: Number($('movetime').value), own_dice: $('own-dice').checked }));
+      { pgn: text, movetime: Number($('movetime').value), own_dice: $('own-dice').checked, skill: Number($('skill').value) }));
   } catch (err) {
     showError(err.message);
   }

@@ -123,6 +123,19 @@ fn own_dice_of(body: &Value) -> Result<bool, ApiError> {
     }
 }
 
+/// The engine's `Skill Level` a game is created with (`skill`, 0 to 20; full strength where absent).
+fn skill_of(body: &Value) -> Result<u8, ApiError> {
+    let full = alea_engine::skill::FULL;
+    match body.get("skill") {
+        None | Some(Value::Null) => Ok(full),
+        Some(v) => v
+            .as_u64()
+            .filter(|l| *l <= u64::from(full))
+            .map(|l| l as u8)
+            .ok_or_else(|| bad(format!("skill is the engine's level, 0 to {full}"))),
+    }
+}
+
 /// The dice a request enters (`faces`, as "1 4 6" or [1, 4, 6]), if any.
 fn faces_of(body: &Value) -> Result<Option<String>, ApiError> {
     let wrong = || bad("faces are the dice's faces, as \"1 4 6\" or [1, 4, 6]");
@@ -185,8 +198,10 @@ async fn create(State(app): State<AppState>, body: Bytes) -> ApiResult {
     };
     let movetime = movetime_of(&body, 1000)?;
     let own_dice = own_dice_of(&body)?;
+    let skill = skill_of(&body)?;
     let id = new_id();
-    let game = WebGame::new(&truncate(variant), chess960, fen.as_deref(), human, new_seed(), movetime, own_dice)?;
+    let mut game = WebGame::new(&truncate(variant), chess960, fen.as_deref(), human, new_seed(), movetime, own_dice)?;
+    game.skill = skill;
     let entry = app.store.insert(id.clone(), game);
     Ok((StatusCode::CREATED, state_of(&entry, &id)).into_response())
 }
@@ -197,8 +212,10 @@ async fn import(State(app): State<AppState>, body: Bytes) -> ApiResult {
     let record = GameRecord::from_pgn(text).map_err(|e| bad(format!("the PGN was refused: {e}")))?;
     let movetime = movetime_of(&body, 1000)?;
     let own_dice = own_dice_of(&body)?;
+    let mut game = WebGame::from_record(record, new_seed(), movetime, own_dice);
+    game.skill = skill_of(&body)?;
     let id = new_id();
-    let entry = app.store.insert(id.clone(), WebGame::from_record(record, new_seed(), movetime, own_dice));
+    let entry = app.store.insert(id.clone(), game);
     Ok((StatusCode::CREATED, state_of(&entry, &id)).into_response())
 }
 

@@ -15,6 +15,7 @@ use alea_engine::pairing;
 use alea_engine::pgn::{GameRecord, RecordedTurn};
 use alea_engine::rules::Roll;
 use alea_engine::search::{Choice, SearchOptions, Shared};
+use alea_engine::skill::{self, Skill};
 use alea_engine::timeman::Limits;
 use serde_json::{Value, json};
 
@@ -55,6 +56,8 @@ pub struct WebGame {
     pub own_dice: bool,
     /// With own dice: the engine has chosen to roll (over its Freedom moves) and waits for its dice.
     pub engine_chose_roll: bool,
+    /// The engine's `Skill Level`, 0 to 20 (full strength).
+    pub skill: u8,
 }
 
 /// Longest engine time a page may ask for.
@@ -103,6 +106,7 @@ impl WebGame {
             last_engine: None,
             own_dice,
             engine_chose_roll: false,
+            skill: skill::FULL,
         };
         web.roll = web.game.dice_left();
         if let Some(end) = web.game.end() {
@@ -126,6 +130,7 @@ impl WebGame {
             last_engine: None,
             own_dice,
             engine_chose_roll: false,
+            skill: skill::FULL,
         }
     }
 
@@ -145,6 +150,7 @@ impl WebGame {
             "movetime": self.movetime,
             "own_dice": self.own_dice,
             "engine_chose_roll": self.engine_chose_roll,
+            "skill": self.skill,
             "roll": self.roll.map(|r| r.faces().to_vec()),
             "partial": if partial == "0000" { Vec::new() } else { partial.split(',').map(str::to_string).collect() },
         })
@@ -170,6 +176,10 @@ impl WebGame {
         let mut web = WebGame::from_record(record, number("seed")?, number("movetime")?, flag("own_dice")?);
         web.human = human;
         web.engine_chose_roll = flag("engine_chose_roll")?;
+        web.skill = match v.get("skill") {
+            None => skill::FULL,
+            Some(level) => level.as_u64().filter(|l| *l <= u64::from(skill::FULL)).ok_or("skill is 0 to 20")? as u8,
+        };
         if let Some(faces) = v.get("roll").and_then(Value::as_array) {
             let faces: Vec<u8> = faces
                 .iter()
@@ -476,6 +486,7 @@ impl WebGame {
             search_forced_roll: false,
             limits: Limits { movetime: Some(self.movetime.max(1)), ..Default::default() },
             options: SearchOptions::default(),
+            skill: Skill::new(self.skill, pairing::draw(self.seed, 1, self.record.turns.len() as u64, u64::MAX)),
         };
         let mut pick = |total: u32| self.draw(total);
         let mut rolled = self.roll;
@@ -577,6 +588,7 @@ impl WebGame {
             "may_roll": phase == Phase::BeforeRoll && self.game.may_roll(),
             "own_dice": self.own_dice,
             "engine_awaits_dice": self.engine_awaits_dice(),
+            "skill": self.skill,
             "dice": self.game.dice(),
             "freedom": freedom,
             "allowed": allowed,
