@@ -41,6 +41,22 @@ async function clickNewGame(page) {
   await page.waitForFunction((id) => game && game.id !== id, before);
 }
 
+/** Makes White's turn of micro-moves by clicks, each on a piece the dice allow and its first
+ *  target (a queen where it promotes), or passes; `afterEach(steps)` after each micro-move. */
+async function clickMicroMoves(page, afterEach) {
+  let steps = 0;
+  while ((await state(page)).phase === 'after_roll' && (await state(page)).turn === 'white') {
+    if (await page.isVisible('#pass-button')) { await page.click('#pass-button'); break; }
+    const before = (await state(page)).partial.length;
+    await page.locator('#board .sq.movable').first().click();
+    await page.locator('#board .sq.target').first().click();
+    if (await page.isVisible('#promotion')) await page.click('#promotion button[data-role="q"]');
+    await page.waitForFunction((n) => game.partial.length > n || game.moves.length > 0, before, { timeout: 10000 });
+    steps += 1;
+    if (afterEach) await afterEach(steps);
+  }
+}
+
 /** Rolls and plays an allowed move by clicking its piece and its square (or passes). */
 async function rollAndPlayByClicks(page) {
   await page.click('#roll-button');
@@ -182,15 +198,7 @@ try {
   await page.waitForFunction(() => (game.phase === 'after_roll' || game.moves.length > 0)
     && !document.getElementById('dice').classList.contains('rolling'));
   check(await page.locator('#dice .die').count() === 3, 'three dice are shown');
-  let steps = 0;
-  while ((await state(page)).phase === 'after_roll' && (await state(page)).turn === 'white') {
-    if (await page.isVisible('#pass-button')) { await page.click('#pass-button'); break; }
-    const before = (await state(page)).partial.length;
-    await page.locator('#board .sq.movable').first().click();
-    await page.locator('#board .sq.target').first().click();
-    if (await page.isVisible('#promotion')) await page.click('#promotion button[data-role="q"]');
-    await page.waitForFunction((n) => game.partial.length > n || game.moves.length > 0, before, { timeout: 10000 });
-    steps += 1;
+  await clickMicroMoves(page, async (steps) => {
     s = await state(page);
     if (s.phase === 'after_roll' && s.turn === 'white') {
       const used = await page.locator('#dice .die.used').count();
@@ -202,7 +210,7 @@ try {
         await page.screenshot({ path: join(outDir, 'dicechess3.png') });
       }
     }
-  }
+  });
   await page.waitForFunction(() => game.moves.length >= 2, null, { timeout: 30000 });
   s = await state(page);
   check(s.moves[0].by === 'you' && s.moves[0].roll.length === 3 && s.moves[1].by === 'engine',
@@ -241,14 +249,7 @@ try {
   await page.press('#faces', 'Enter');
   await page.waitForFunction(() => game.phase === 'after_roll' && !document.getElementById('dice').classList.contains('rolling'));
   check(JSON.stringify((await state(page)).roll) === '[1,4,6]', 'our typed roll is the turn\'s dice');
-  while ((await state(page)).turn === 'white' && (await state(page)).phase === 'after_roll') {
-    if (await page.isVisible('#pass-button')) { await page.click('#pass-button'); break; }
-    const before = (await state(page)).partial.length;
-    await page.locator('#board .sq.movable').first().click();
-    await page.locator('#board .sq.target').first().click();
-    if (await page.isVisible('#promotion')) await page.click('#promotion button[data-role="q"]');
-    await page.waitForFunction((n) => game.partial.length > n || game.moves.length > 0, before, { timeout: 10000 });
-  }
+  await clickMicroMoves(page);
   await page.waitForFunction(() => game.engine_awaits_dice && !thinking);
   check((await page.textContent('#dice-entry-who')) === 'Alea\'s roll', 'Alea waits for its dice to be typed');
   await page.fill('#faces', '2 2 5');

@@ -96,19 +96,7 @@ impl WebGame {
         record.tags.push(("Date".into(), alea_engine::pgn::today()));
         record.tags.push(("White".into(), white.into()));
         record.tags.push(("Black".into(), black.into()));
-        let mut web = WebGame {
-            record,
-            game,
-            human,
-            roll: None,
-            seed,
-            movetime: movetime.clamp(1, MAX_MOVETIME),
-            last_engine: None,
-            own_dice,
-            engine_chose_roll: false,
-            skill: skill::FULL,
-        };
-        web.roll = web.game.dice_left();
+        let mut web = WebGame::of(record, game, human, seed, movetime, own_dice);
         if let Some(end) = web.game.end() {
             web.record.result = end.result.to_string();
         }
@@ -119,6 +107,12 @@ impl WebGame {
     pub fn from_record(record: GameRecord, seed: u64, movetime: u64, own_dice: bool) -> WebGame {
         let game = record.game();
         let human = game.side_to_move();
+        WebGame::of(record, game, human, seed, movetime, own_dice)
+    }
+
+    /// The game `game` (the record replayed) stands in, with the dice of a turn it has in
+    /// progress, at full strength.
+    fn of(record: GameRecord, game: GameHandle, human: Color, seed: u64, movetime: u64, own_dice: bool) -> WebGame {
         let roll = game.dice_left();
         WebGame {
             record,
