@@ -428,16 +428,20 @@ impl GameHandle {
     /// A roll as a person or a program types it: faces as words, run together or joined by
     /// commas (`1 4 6`, `146`, `1,4,6`), checked as [`GameHandle::check_roll`] checks them.
     pub fn roll_from_text(&self, text: &str) -> Result<Roll, String> {
-        let words: Vec<&str> = text.split([',', ' ']).filter(|w| !w.is_empty()).collect();
-        let roll = Roll::parse(&words).map_err(|e| e.to_string())?;
-        self.check_roll(roll.faces())
+        self.check_roll(typed_roll(text)?.faces())
     }
 
     /// The roll to come as a person enters it (dice thrown at a table), read as
     /// [`GameHandle::roll_from_text`] reads it, and refused where the variant never rolls it here
     /// (BrainKing throws again a face on which nothing can move) or rolls nothing now.
     pub fn entered_roll(&self, text: &str) -> Result<Roll, String> {
-        let roll = self.roll_from_text(text)?;
+        let typed = typed_roll(text)?;
+        if self.dice_left().is_none() && typed.dice() != self.dice() {
+            // Said plainly: a person typing a throw has no turn in progress to give fewer for.
+            let wrong = crate::rules::dice::RollError::WrongCount { expected: self.dice(), got: typed.dice() };
+            return Err(format!("{}: {wrong}", self.variant()));
+        }
+        let roll = self.check_roll(typed.faces())?;
         let outcomes = self.outcomes();
         if outcomes.is_empty() {
             return Err("no roll now: the game is over, a turn is in progress, or this turn has no roll".into());
@@ -768,6 +772,12 @@ fn sorted_texts(texts: impl IntoIterator<Item = String>) -> Vec<String> {
     v
 }
 
+/// Faces as typed (`1 4 6`, `146`, `1,4,6`), not yet checked against a variant.
+fn typed_roll(text: &str) -> Result<Roll, String> {
+    let words: Vec<&str> = text.split([',', ' ']).filter(|w| !w.is_empty()).collect();
+    Roll::parse(&words).map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -789,8 +799,16 @@ mod tests {
         let brainking = GameHandle::new("brainking", false).unwrap();
         let refused = brainking.entered_roll("6").unwrap_err();
         assert!(refused.contains("never rolls 6 here"), "{refused}");
-        assert!(brainking.entered_roll("1 2").unwrap_err().contains("rolls 1 die"));
-        let mut dicechess3 = GameHandle::new("dicechess3", false).unwrap();
+        assert_eq!(
+            brainking.entered_roll("1 2").unwrap_err(),
+            "brainking: this variant rolls 1 die, but 2 faces were given"
+        );
+        let dicechess3 = GameHandle::new("dicechess3", false).unwrap();
+        assert_eq!(
+            dicechess3.entered_roll("1,4").unwrap_err(),
+            "dicechess3: this variant rolls 3 dice, but 2 faces were given"
+        );
+        let mut dicechess3 = dicechess3;
         dicechess3.start_turn(&Roll::new(&[1, 1, 2]).unwrap()).unwrap();
         assert!(dicechess3.entered_roll("1 1 2").unwrap_err().contains("no roll now"));
     }
