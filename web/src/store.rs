@@ -77,7 +77,9 @@ impl Store {
     /// Writes the game to its file whole or not at all (beside it, then renamed over it). A
     /// failure is reported on standard error; the game plays on in memory.
     pub fn save(&self, id: &str, entry: &Entry) {
-        let text = entry.game.lock().unwrap_or_else(|e| e.into_inner()).saved().to_string();
+        // Held to the rename: two requests saving one game must not write its file at once.
+        let game = entry.game.lock().unwrap_or_else(|e| e.into_inner());
+        let text = game.saved().to_string();
         let path = self.dir.join(format!("{id}.json"));
         let partial = self.dir.join(format!("{id}.json.partial"));
         if let Err(e) = std::fs::write(&partial, text).and_then(|()| std::fs::rename(&partial, &path)) {
