@@ -258,6 +258,13 @@ try {
   s = await state(page);
   check(s.moves[1].by === 'engine' && JSON.stringify(s.moves[1].roll) === '[2,2,5]',
     `Alea played ${s.moves[1].san} on the dice typed for it`);
+  // A reload takes the game up again, and the form shows its settings for the next new game.
+  await page.uncheck('#own-dice');
+  await page.selectOption('#variant', 'freedom');
+  await page.reload();
+  await page.waitForFunction((id) => game && game.id === id, s.id);
+  check(await page.isChecked('#own-dice') && (await page.inputValue('#variant')) === 'dicechess3',
+    'a reloaded game shows its own settings in the form');
   await page.uncheck('#own-dice');
   check(pageErrors.length === 0, `no script errors (${pageErrors.join('; ')})`);
   await context.close();

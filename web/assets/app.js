@@ -591,6 +591,12 @@ function start(state) {
   game = state;
   // A search for the game left may still be running; its answer is dropped (gameRequest).
   thinking = false;
+  // The form shows the game's own settings, so a reloaded game's New game makes one alike.
+  $('variant').value = game.variant;
+  $('chess960').checked = Boolean(game.chess960);
+  $('own-dice').checked = Boolean(game.own_dice);
+  $('skill').value = String(game.skill ?? 20);
+  if ([...$('movetime').options].some((o) => Number(o.value) === game.movetime)) $('movetime').value = String(game.movetime);
   // The address names the game, so a reload (or a second tab) comes back to it.
   history.replaceState(null, '', `#${game.id}`);
   selected = null;
