@@ -173,13 +173,9 @@ pub fn run(args: PlayArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let human = match args.color.as_str() {
-        "white" => Color::White,
-        "black" => Color::Black,
-        other => {
-            eprintln!("alea play: --color takes white or black, not '{other}'");
-            return ExitCode::from(2);
-        }
+    let Some(human) = Color::from_name(&args.color) else {
+        eprintln!("alea play: --color takes white or black, not '{}'", args.color);
+        return ExitCode::from(2);
     };
     if !(args.time > 0.0 && args.time <= 3600.0) || args.depth == Some(0) {
         eprintln!("alea play: --time takes seconds above 0 and --depth a whole number above 0");

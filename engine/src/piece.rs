@@ -41,6 +41,11 @@ impl Color {
             Color::Black => "black",
         }
     }
+
+    /// The colour [`Color::name`] names (`white`, `black`).
+    pub fn from_name(name: &str) -> Option<Color> {
+        [Color::White, Color::Black].into_iter().find(|c| c.name() == name)
+    }
 }
 
 impl Not for Color {

@@ -185,8 +185,6 @@ async fn create(State(app): State<AppState>, body: Bytes) -> ApiResult {
         Some(_) => return Err(bad("fen is the start position as text")),
     };
     let human = match text_field(&body, "color", "white")? {
-        "white" => Color::White,
-        "black" => Color::Black,
         "random" => {
             if new_seed().is_multiple_of(2) {
                 Color::White
@@ -194,7 +192,8 @@ async fn create(State(app): State<AppState>, body: Bytes) -> ApiResult {
                 Color::Black
             }
         }
-        other => return Err(bad(format!("color is white, black or random, not '{}'", truncate(other)))),
+        other => Color::from_name(other)
+            .ok_or_else(|| bad(format!("color is white, black or random, not '{}'", truncate(other))))?,
     };
     let movetime = movetime_of(&body, 1000)?;
     let own_dice = own_dice_of(&body)?;

@@ -160,11 +160,7 @@ impl WebGame {
         let field = |name: &str| v.get(name).filter(|f| !f.is_null()).ok_or_else(|| format!("no {name}"));
         let record = GameRecord::from_pgn(field("pgn")?.as_str().ok_or("pgn is not text")?)
             .map_err(|e| format!("its PGN: {e}"))?;
-        let human = match field("human")?.as_str() {
-            Some("white") => Color::White,
-            Some("black") => Color::Black,
-            _ => return Err("human is white or black".into()),
-        };
+        let human = field("human")?.as_str().and_then(Color::from_name).ok_or("human is white or black")?;
         let number = |name: &str| field(name)?.as_u64().ok_or_else(|| format!("{name} is not a number"));
         let flag = |name: &str| field(name)?.as_bool().ok_or_else(|| format!("{name} is not true or false"));
         let mut web = WebGame::from_record(record, number("seed")?, number("movetime")?, flag("own_dice")?);
