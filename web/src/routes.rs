@@ -17,8 +17,10 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::{Value, json};
+use std::any::Any;
 use std::sync::Arc;
 use tokio::sync::Semaphore;
+use tower_http::catch_panic::CatchPanicLayer;
 
 pub struct App {
     pub store: Store,
@@ -69,7 +71,17 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/events", get(events))
         .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page or endpoint".into()) })
         .layer(axum::extract::DefaultBodyLimit::max(1 << 20))
+        .layer(answer_panics())
         .with_state(state)
+}
+
+/// A bug met in one request answers that request with a 500 and leaves the server serving the
+/// other games, rather than ending it (the panic's message still goes to the server's log).
+fn answer_panics() -> CatchPanicLayer<fn(Box<dyn Any + Send>) -> Response> {
+    CatchPanicLayer::custom(|_panic| {
+        ApiError(StatusCode::INTERNAL_SERVER_ERROR, "the server met a bug answering this request".into())
+            .into_response()
+    })
 }
 
 /// The request body as a JSON object (an empty body is an empty object).
@@ -371,4 +383,29 @@ async fn events(State(app): State<AppState>, Path(id): Path<String>) -> Result<R
         }
     });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::Body;
+    use axum::http::Request;
+    use tower::ServiceExt;
+
+    async fn bug() -> &'static str {
+        panic!("a bug met on purpose by the test")
+    }
+
+    #[tokio::test]
+    async fn a_request_that_panics_is_answered_500_and_the_next_one_is_served() {
+        let app: Router =
+            Router::new().route("/bug", get(bug)).route("/fine", get(|| async { "fine" })).layer(answer_panics());
+        let answer = app.clone().oneshot(Request::get("/bug").body(Body::empty()).unwrap()).await.unwrap();
+        assert_eq!(answer.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let body = axum::body::to_bytes(answer.into_body(), 1 << 16).await.unwrap();
+        let value: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(value["error"], "the server met a bug answering this request");
+        let answer = app.oneshot(Request::get("/fine").body(Body::empty()).unwrap()).await.unwrap();
+        assert_eq!(answer.status(), StatusCode::OK);
+    }
 }
