@@ -195,7 +195,7 @@ pub trait Rules {
     /// ChanceProbCut's margin in this variant ([`crate::search::SearchOptions::chance_probcut`]):
     /// how far (in equity) outside the window a roll's outcomes, searched a turn less deep, must
     /// put its mean for the roll to be cut unsearched. `None` by default: every roll is searched
-    /// in full. A variant gives one where it measured stronger with it (README, How it searches).
+    /// in full. A variant gives one where it measured stronger with it (docs/search.md).
     fn probcut_margin(&self) -> Option<i32> {
         None
     }
