@@ -234,14 +234,18 @@ async fn show(State(app): State<AppState>, Path(id): Path<String>) -> ApiResult 
     Ok(state_of(&*entry(&app, &id)?, &id))
 }
 
-/// Runs a change to a game that is not searching.
+/// Runs a change to a game that is not searching. The change is made on a copy, kept only when
+/// it succeeds: a refusal, or a bug met halfway, leaves the game as it was.
 fn change(entry: &Entry, f: impl FnOnce(&mut WebGame) -> Result<(), Refusal>) -> Result<(), ApiError> {
     // Checked under the lock: a search marks the game busy before it takes its snapshot.
     let mut game = entry.game.lock().unwrap_or_else(|e| e.into_inner());
     if entry.busy.load(std::sync::atomic::Ordering::Acquire) {
         return Err(ApiError(StatusCode::CONFLICT, "the engine is thinking: wait for its answer".into()));
     }
-    Ok(f(&mut game)?)
+    let mut changed = game.clone();
+    f(&mut changed)?;
+    *game = changed;
+    Ok(())
 }
 
 async fn roll(State(app): State<AppState>, Path(id): Path<String>, body: Bytes) -> ApiResult {
@@ -391,6 +395,38 @@ mod tests {
     use axum::body::Body;
     use axum::http::Request;
     use tower::ServiceExt;
+
+    #[test]
+    fn a_change_refused_or_failing_halfway_leaves_the_game_as_it_was() {
+        let dir = std::env::temp_dir().join(format!("alea-web-change-{}", std::process::id()));
+        let store = Store::open(dir.clone()).unwrap();
+        let game = WebGame::new("freedom", false, None, Color::White, 7, 100, false).unwrap();
+        let entry = store.insert("00000000000000aa".into(), game);
+        let before = entry.game.lock().unwrap().saved();
+
+        let refused = change(&entry, |g| {
+            g.roll_dice(None)?;
+            Err(Refusal::Bad("refused after the roll".into()))
+        });
+        assert!(refused.is_err());
+        assert_eq!(entry.game.lock().unwrap().saved(), before);
+
+        let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            change(&entry, |g| {
+                g.roll_dice(None)?;
+                panic!("a bug met halfway, on purpose")
+            })
+        }));
+        assert!(failed.is_err());
+        let game = entry.game.lock().unwrap_or_else(|e| e.into_inner());
+        assert_eq!(game.saved(), before);
+        drop(game);
+
+        // The same change, done: the roll is kept.
+        assert!(change(&entry, |g| g.roll_dice(None)).is_ok());
+        assert_ne!(entry.game.lock().unwrap_or_else(|e| e.into_inner()).saved(), before);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 
     async fn bug() -> &'static str {
         panic!("a bug met on purpose by the test")
