@@ -3,7 +3,9 @@
 //! against the best; before the roll, what each outcome would bring and whether to take a Freedom
 //! move instead of rolling.
 
+use crate::rollout_table::{self, RolloutAsk};
 use alea_engine::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
+use alea_engine::rollout::RolloutSettings;
 use alea_engine::search::{self, Choice, SearchOptions, Shared};
 use alea_engine::timeman::Limits;
 use serde_json::json;
@@ -42,6 +44,27 @@ pub struct AdviseArgs {
     /// Print JSON instead of the board and tables.
     #[arg(long)]
     json: bool,
+    /// After the search, play the game out this many times from each of its best choices (a
+    /// rollout, as backgammon programs check a position): the engine on both sides, the same dice
+    /// for every choice, the mean result with its 95 % interval.
+    #[arg(long, value_name = "GAMES")]
+    rollout: Option<u32>,
+    /// How many of the search's best choices the rollout plays out.
+    #[arg(long, default_value_t = 5, requires = "rollout")]
+    rollout_choices: usize,
+    /// Turns each player of the rollout searches.
+    #[arg(long, default_value_t = 1, requires = "rollout")]
+    rollout_depth: u32,
+    /// Cut each rollout game after this many turns and value it by a search, instead of playing
+    /// it to its end.
+    #[arg(long, requires = "rollout")]
+    rollout_turns: Option<u32>,
+    /// The rollout's dice: the same seed, the same games.
+    #[arg(long, default_value_t = 1, requires = "rollout")]
+    seed: u64,
+    /// Threads playing the rollout's games [default: the machine's cores].
+    #[arg(long, requires = "rollout")]
+    threads: Option<usize>,
 }
 
 /// A refused argument: the message names it.
@@ -66,6 +89,10 @@ pub fn run(args: AdviseArgs) -> ExitCode {
     if args.time.is_some_and(|t| !(t > 0.0 && t <= 86_400.0)) || args.depth == Some(0) {
         return refuse("--time takes seconds above 0 (at most a day) and --depth a whole number above 0");
     }
+    let rollout = match rollout_ask(&args, &game) {
+        Ok(ask) => ask,
+        Err(e) => return refuse(e),
+    };
     if let Some(end) = game.end() {
         if args.json {
             println!("{}", json!({ "fen": game.fen(), "result": end.to_string() }));
@@ -95,12 +122,51 @@ pub fn run(args: AdviseArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return refuse(e),
     };
-    if args.json {
-        println!("{}", to_json(&game, roll.as_ref(), &result));
-    } else {
+    if !args.json {
         print!("{}", to_text(&game, roll.as_ref(), &result));
     }
+    let rolled = match rollout.map(|ask| rollout_table::run(&game, &root, &result, &ask)).transpose() {
+        Ok(rolled) => rolled,
+        Err(e) => return refuse(format!("--rollout: {e}")),
+    };
+    if args.json {
+        let mut value = to_json(&game, roll.as_ref(), &result);
+        if let Some(rolled) = &rolled {
+            value["rollout"] = rolled.to_json();
+        }
+        println!("{value}");
+    } else if let Some(rolled) = &rolled {
+        print!("{}", rolled.to_text(&game));
+    }
     ExitCode::SUCCESS
+}
+
+/// The rollout the arguments ask for, checked.
+fn rollout_ask(args: &AdviseArgs, game: &GameHandle) -> Result<Option<RolloutAsk>, String> {
+    let Some(games) = args.rollout else { return Ok(None) };
+    if game.is_solved() {
+        return Err(format!("--rollout: {} is solved exactly, its values need no rollout", game.variant()));
+    }
+    if !(1..=1_000_000).contains(&games) {
+        return Err("--rollout takes 1 to 1,000,000 games a choice".into());
+    }
+    if args.rollout_choices == 0 || args.rollout_depth == 0 || !(1..=20).contains(&args.rollout_depth) {
+        return Err("--rollout-choices takes a whole number above 0, --rollout-depth 1 to 20 turns".into());
+    }
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if !(1..=256).contains(&threads) {
+        return Err("--threads takes 1 to 256".into());
+    }
+    Ok(Some(RolloutAsk {
+        settings: RolloutSettings {
+            games,
+            depth: args.rollout_depth,
+            turns: args.rollout_turns,
+            seed: args.seed,
+            threads,
+        },
+        choices: args.rollout_choices,
+    }))
 }
 
 pub(crate) fn score_text(score: i32) -> String {
@@ -292,7 +358,7 @@ fn choice_text(choice: &Choice<String>) -> String {
     }
 }
 
-fn to_json(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> String {
+fn to_json(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> serde_json::Value {
     let best_score = r.choices.first().map_or(0, |c| c.score);
     let choices: Vec<_> = r
         .choices
@@ -335,5 +401,4 @@ fn to_json(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> Stri
         "expected": r.roll_score,
         "value": r.value,
     })
-    .to_string()
 }

@@ -6,6 +6,7 @@ mod analyse;
 mod match_cmd;
 mod play;
 mod progress;
+mod rollout_table;
 mod solve_cmd;
 mod tune_cmd;
 

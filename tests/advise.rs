@@ -191,3 +191,55 @@ fn tables_keep_their_columns_for_whole_turns() {
         assert!(ends.iter().all(|e| *e == ends[0]), "{header}\n{}", rows.join("\n"));
     }
 }
+
+#[test]
+fn a_rollout_plays_the_best_choices_out_and_ranks_them_by_their_games() {
+    // A BrainKing rook facing the enemy king, a rook rolled: taking the king wins every game.
+    let position = ["--variant", "brainking", "--fen", "4k3/8/8/8/8/8/4R3/K7 w - - 0 1", "--roll", "4", "--depth", "1"];
+    let mut args = position.to_vec();
+    args.extend(["--rollout", "30", "--rollout-choices", "3", "--seed", "9", "--threads", "2"]);
+    let v = advise_json(&args);
+    let rollout = &v["rollout"];
+    assert_eq!(rollout["games"], 30);
+    assert_eq!(rollout["seed"], 9);
+    let choices = rollout["choices"].as_array().unwrap();
+    assert_eq!(choices.len(), 3);
+    assert_eq!(choices[0]["move"], "e2e8");
+    assert_eq!(choices[0]["search_rank"], 1);
+    assert_eq!(choices[0]["result"], 1.0);
+    assert_eq!(choices[0]["wins"], 30);
+    assert_eq!(choices[0]["loss"], 0.0);
+    for c in &choices[1..] {
+        assert!(c["result"].as_f64().unwrap() < 1.0);
+        let loss = c["loss"].as_f64().unwrap();
+        assert!((loss - (1.0 - c["result"].as_f64().unwrap())).abs() < 1e-9);
+        let games: u64 = ["wins", "draws", "losses", "cut"].iter().map(|k| c[k].as_u64().unwrap()).sum();
+        assert_eq!(games, 30);
+    }
+    // The same seed, the same games, on one thread or two.
+    let mut again = position.to_vec();
+    again.extend(["--rollout", "30", "--rollout-choices", "3", "--seed", "9", "--threads", "1"]);
+    assert_eq!(advise_json(&again)["rollout"]["choices"], rollout["choices"]);
+
+    // As text: the search's table, then the rollout's.
+    let mut text = position.to_vec();
+    text.extend(["--rollout", "10", "--rollout-choices", "2", "--rollout-turns", "4"]);
+    let (ok, stdout, stderr) = advise(&text);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("rollout: 10 games a choice, both players 1 turn deep, 4 turns, then valued by a search"));
+    assert!(stdout.contains("best by rollout: Rxe8 (e2e8)"), "{stdout}");
+}
+
+#[test]
+fn a_rollout_that_cannot_be_played_is_refused() {
+    let refused = |args: &[&str], why: &str| {
+        let (ok, stdout, stderr) = advise(args);
+        assert!(!ok, "{stdout}");
+        assert!(stdout.is_empty(), "{stdout}");
+        assert!(stderr.contains(why), "{stderr}");
+    };
+    refused(&["--rollout", "0", "--depth", "1"], "--rollout takes 1 to 1,000,000 games");
+    refused(&["--rollout", "5", "--rollout-depth", "0", "--depth", "1"], "--rollout-depth 1 to 20");
+    refused(&["--rollout-depth", "2", "--depth", "1"], "--rollout");
+    refused(&["--variant", "diechess", "--rollout", "5", "--depth", "1"], "solved exactly");
+}

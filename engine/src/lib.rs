@@ -34,6 +34,7 @@ pub mod micro_game;
 pub mod one_turn;
 pub mod pairing;
 pub mod pgn;
+pub mod rollout;
 pub mod rules;
 
 pub use game::{Game, GameError};

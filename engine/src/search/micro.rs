@@ -13,6 +13,7 @@
 //! outcomes is what the roll is worth); results report them as centipawns again.
 
 use super::equity::Equity;
+use super::stack::run_search;
 use super::tree::{
     ChoiceOrder, FrontierBound, LateChoices, OrderKeys, Tree, TreeHooks, choice_depth, end_value, ordered,
 };
@@ -46,9 +47,6 @@ const FULL_DEPTH_QUIET_STEPS: usize = 3;
 /// the pruning measured no gain (`dicechess3`, 100 ms a turn: -31 Elo [-60, -3] over 400 games).
 const PRUNED_TURN_LENGTH: usize = 4;
 
-/// Threads get deep stacks: each decision keeps its lists on the stack.
-const STACK_BYTES: usize = 64 << 20;
-
 /// Everything one search of a variant of several moves a turn needs.
 pub struct MicroInput<'a, R: MicroRules, E = StaticEval> {
     pub rules: &'a R,
@@ -80,32 +78,21 @@ pub fn search_micro<R: MicroRules + Sync, E: MicroEval<R::Board>>(
     let helpers = if input.position.in_turn() { input.options.threads.max(1) - 1 } else { 0 };
     let root_alpha = AtomicU64::new(NO_ROOT_ALPHA);
     let root_alpha = &root_alpha;
-    let mut result = std::thread::scope(|scope| {
-        for id in 1..=helpers {
-            std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(STACK_BYTES)
-                .spawn_scoped(scope, move || {
-                    let mut worker = MicroWorker::new(input, shared, budget);
-                    worker.root = RootShare { alpha: Some(root_alpha), start: (id, helpers + 1) };
-                    worker.iterate(input, &mut |_| {});
-                })
-                .expect("spawn a helper thread");
-        }
-        std::thread::Builder::new()
-            .name("search-main".into())
-            .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, move || {
-                let mut worker = MicroWorker::new(input, shared, budget);
-                worker.root = RootShare { alpha: Some(root_alpha), start: (0, helpers + 1) };
-                let result = worker.iterate(input, report);
-                shared.end_search();
-                result
-            })
-            .expect("spawn the search thread")
-            .join()
-            .expect("the search thread")
-    });
+    let mut result = run_search(
+        helpers,
+        |id| {
+            let mut worker = MicroWorker::new(input, shared, budget);
+            worker.root = RootShare { alpha: Some(root_alpha), start: (id, helpers + 1) };
+            worker.iterate(input, &mut |_| {});
+        },
+        || {
+            let mut worker = MicroWorker::new(input, shared, budget);
+            worker.root = RootShare { alpha: Some(root_alpha), start: (0, helpers + 1) };
+            let result = worker.iterate(input, report);
+            shared.end_search();
+            result
+        },
+    );
     result.nodes = shared.nodes();
     result.elapsed = budget.elapsed();
     result

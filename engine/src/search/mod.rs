@@ -16,6 +16,7 @@ pub mod micro;
 mod one_move;
 mod ordering;
 mod qsearch;
+pub mod stack;
 mod threads;
 mod tree;
 mod visits;

@@ -2,6 +2,7 @@
 //! helpers search the same root, at staggered depths, and fill the table for the main thread).
 
 use super::one_move::{OneMoveTree, one_move_tree};
+use super::stack::run_search;
 use super::{
     ChildBounds, Choice, INF, MATE_ZONE, MAX_PLY, OutcomeAdvice, Root, ScoredChoice, SearchInput, SearchResult, Shared,
     WIN,
@@ -11,9 +12,6 @@ use crate::rules::{Rules, TurnList, TurnTable};
 use crate::states::{ChoiceList, GameStates, SlotList, StateKind, TurnState};
 use crate::timeman::{IterationTimes, TimeBudget};
 
-/// Threads get deep stacks: every node keeps its move lists on the stack (about 30 KiB a
-/// turn; 128 turns and the horizon fit with room to spare).
-const STACK_BYTES: usize = 64 << 20;
 /// Nodes the proof of a certain win may take.
 const MATE_PROOF_NODES: u64 = 2_000_000;
 
@@ -43,36 +41,19 @@ where
     }
     let budget = TimeBudget::new(&input.limits);
     let threads = input.options.threads.max(1);
-    let mut result = std::thread::scope(|scope| {
-        // A helper the system will not give us is simply not there: fewer threads, same result.
-        let helpers: Vec<_> = (1..threads)
-            .filter_map(|i| {
-                std::thread::Builder::new()
-                    .name(format!("search-{i}"))
-                    .stack_size(STACK_BYTES)
-                    .spawn_scoped(scope, move || {
-                        let mut tree = one_move_tree(input, shared, budget);
-                        tree.iterate(input, i, &mut |_| {});
-                    })
-                    .ok()
-            })
-            .collect();
-        let main = std::thread::Builder::new()
-            .name("search-main".into())
-            .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, move || {
-                let mut tree = one_move_tree(input, shared, budget);
-                let result = tree.iterate(input, 0, report);
-                shared.end_search();
-                result
-            })
-            .expect("spawn the main search thread");
-        let result = main.join().expect("the main search thread");
-        for h in helpers {
-            let _ = h.join();
-        }
-        result
-    });
+    let mut result = run_search(
+        threads - 1,
+        |i| {
+            let mut tree = one_move_tree(input, shared, budget);
+            tree.iterate(input, i, &mut |_| {});
+        },
+        || {
+            let mut tree = one_move_tree(input, shared, budget);
+            let result = tree.iterate(input, 0, report);
+            shared.end_search();
+            result
+        },
+    );
     result.nodes = shared.nodes();
     result.elapsed = budget.elapsed();
     result

@@ -1,0 +1,315 @@
+//! Rollouts: a choice valued by playing the game out from it many times, as backgammon programs
+//! (GNU Backgammon) check what their search says. Each game is played by the engine on both
+//! sides at a small depth, on dice drawn from a seed, to its end or, where asked, for a number of
+//! turns and then valued by a search; the results are averaged. A search's value leans on its
+//! evaluation at the horizon; a rollout's leans on that evaluation only where it is cut short,
+//! and otherwise on nothing but the rules and the players' play.
+//!
+//! Every choice is played out on the same dice, game `i` of one choice rolling what game `i` of
+//! another rolls at the same ply (as a match's pairs do): much of what decides a game is the dice,
+//! and it cancels out of the difference between two choices, which is thus measured far more
+//! tightly than either value alone.
+
+use crate::driver::{TurnEvent, TurnRequest, play_turn};
+use crate::handle::{GameHandle, RollSpec, SearchRoot};
+use crate::pairing;
+use crate::rules::GameResult;
+use crate::search::stack::spawn_deep;
+use crate::search::{Choice, SearchOptions, Shared};
+use crate::timeman::Limits;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// How the games are played.
+#[derive(Clone, Debug)]
+pub struct RolloutSettings {
+    /// Games played out from each choice.
+    pub games: u32,
+    /// Turns each player searches (a turn is a roll and its moves).
+    pub depth: u32,
+    /// Turns played before the game is cut short and valued by a search of `depth` turns;
+    /// `None` plays every game to its end.
+    pub turns: Option<u32>,
+    /// The dice: game `i` of every choice rolls alike.
+    pub seed: u64,
+    pub threads: usize,
+}
+
+/// A game that has not ended after this many turns is valued where it stands (the rules end every
+/// game long before: repetitions, the fifty moves, the variants' own limits).
+const LONGEST_GAME: u32 = 2_000;
+
+/// Each transposition table of the rollout's threads, cleared before every game so that a game's
+/// play depends on its dice alone, whatever thread plays it.
+const TABLE_MIB: usize = 1;
+
+/// The games played out from one choice.
+#[derive(Clone, Debug)]
+pub struct ChoiceRollout {
+    pub choice: Choice<String>,
+    /// Game by game, the result for the side choosing (1 a win, 0.5 a draw, 0 a loss; a game cut
+    /// short counts its searched expected result).
+    pub results: Vec<f64>,
+    /// Game by game, the turns played after the choice.
+    pub turns: Vec<u32>,
+    /// Games that ended by the rules (the rest were cut short and valued).
+    pub ended: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+/// A mean with the half-width of its 95 % interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    pub mean: f64,
+    pub ci95: f64,
+}
+
+impl Estimate {
+    /// The mean of `values` and its 95 % interval's half-width (normal, from the sample's
+    /// standard deviation; 0 for fewer than two values).
+    pub fn of(values: impl Iterator<Item = f64> + Clone) -> Estimate {
+        let n = values.clone().count();
+        if n == 0 {
+            return Estimate { mean: 0.0, ci95: 0.0 };
+        }
+        let mean = values.clone().sum::<f64>() / n as f64;
+        if n < 2 {
+            return Estimate { mean, ci95: 0.0 };
+        }
+        let variance = values.map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1) as f64;
+        Estimate { mean, ci95: 1.96 * (variance / n as f64).sqrt() }
+    }
+}
+
+impl ChoiceRollout {
+    /// The expected result for the side choosing.
+    pub fn result(&self) -> Estimate {
+        Estimate::of(self.results.iter().copied())
+    }
+
+    /// What this choice gives up against `best`, game by game on the same dice.
+    pub fn loss_against(&self, best: &ChoiceRollout) -> Estimate {
+        Estimate::of(best.results.iter().zip(&self.results).map(|(b, c)| b - c))
+    }
+
+    pub fn mean_turns(&self) -> f64 {
+        self.turns.iter().map(|&t| f64::from(t)).sum::<f64>() / self.turns.len().max(1) as f64
+    }
+}
+
+/// Plays `settings.games` games out from each of `choices` at `root` of `handle`'s position
+/// (before the roll: a pre-roll turn or [`Choice::Roll`]; after a roll: the turns it allows).
+/// `progress(done, total)` is told after each game. Refuses a choice the position does not allow.
+pub fn roll_out(
+    handle: &GameHandle,
+    root: &SearchRoot,
+    choices: &[Choice<String>],
+    settings: &RolloutSettings,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Vec<ChoiceRollout>, String> {
+    if handle.end().is_some() {
+        return Err("the game is over".into());
+    }
+    if handle.is_solved() {
+        return Err(format!("{} is solved exactly: its values need no rollout", handle.variant()));
+    }
+    if settings.games == 0 || settings.depth == 0 {
+        return Err("a rollout plays at least one game, each player searching at least one turn".into());
+    }
+    // Each choice is checked once before the games: a refused one stops the rollout at once.
+    for choice in choices {
+        after_choice(handle, root, choice, settings.seed, 0)?;
+    }
+    let games = settings.games as usize;
+    let total = games * choices.len();
+    let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
+    let outcomes: Mutex<Vec<Option<GameOutcome>>> = Mutex::new(vec![None; total]);
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for i in 0..settings.threads.max(1) {
+            // On a search's deep stack, so each of the games' many searches runs on this thread.
+            let worker = spawn_deep(scope, format!("rollout-{i}"), || {
+                let mut shared = Shared::new(TABLE_MIB);
+                loop {
+                    let job = next.fetch_add(1, Ordering::Relaxed);
+                    if job >= total || failure.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
+                        break;
+                    }
+                    let (choice, game) = (job / games, job % games);
+                    shared.tt.clear();
+                    match play_out(handle, root, &choices[choice], game as u64, settings, &shared) {
+                        Ok(outcome) => outcomes.lock().unwrap_or_else(|e| e.into_inner())[job] = Some(outcome),
+                        Err(e) => {
+                            failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                            break;
+                        }
+                    }
+                    progress(finished.fetch_add(1, Ordering::Relaxed) + 1, total);
+                }
+            });
+            if let Err(e) = worker {
+                failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(format!("cannot start a thread: {e}"));
+            }
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let outcomes = outcomes.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(choices
+        .iter()
+        .zip(outcomes.chunks(games))
+        .map(|(choice, games)| {
+            let games: Vec<GameOutcome> = games.iter().map(|g| g.expect("every game played")).collect();
+            ChoiceRollout {
+                choice: choice.clone(),
+                results: games.iter().map(|g| g.result).collect(),
+                turns: games.iter().map(|g| g.turns).collect(),
+                ended: games.iter().filter(|g| g.ended).count() as u32,
+                wins: games.iter().filter(|g| g.ended && g.result == 1.0).count() as u32,
+                draws: games.iter().filter(|g| g.ended && g.result == 0.5).count() as u32,
+                losses: games.iter().filter(|g| g.ended && g.result == 0.0).count() as u32,
+            }
+        })
+        .collect())
+}
+
+/// One game played out.
+#[derive(Clone, Copy, Debug)]
+struct GameOutcome {
+    /// For the side choosing.
+    result: f64,
+    turns: u32,
+    /// By the rules, not cut short.
+    ended: bool,
+}
+
+/// The position after `choice` at `root`. Where the choice is to roll, the position is as it
+/// was, and game `game`'s roll for the chooser's turn comes with it: that turn is still to play.
+fn after_choice(
+    handle: &GameHandle,
+    root: &SearchRoot,
+    choice: &Choice<String>,
+    seed: u64,
+    game: u64,
+) -> Result<(GameHandle, Option<crate::rules::dice::Roll>), String> {
+    let mut after = handle.clone();
+    match (root, choice) {
+        (SearchRoot::Decision, Choice::Roll) if handle.dice_left().is_none() => {
+            let roll = handle
+                .roll_for(pairing::draw(seed, game, 0, u64::from(handle.total_weight())) as u32)
+                .ok_or("nothing to roll here")?;
+            return Ok((after, Some(roll)));
+        }
+        (SearchRoot::Decision, Choice::Turn(turn)) if handle.dice_left().is_none() => {
+            if !handle.pre_roll_turns().contains(turn) {
+                return Err(format!("{turn} is not allowed before the roll here"));
+            }
+            after.play_checked(turn, None)?;
+        }
+        (SearchRoot::Decision, Choice::Turn(turn)) => {
+            // A turn in progress: the rest of the turn, on the dice left.
+            let dice = handle.dice_left().expect("a turn in progress");
+            if !handle.allows(turn, &dice) {
+                return Err(format!("{turn} is not allowed with the dice left"));
+            }
+            after.play_checked(turn, Some(&dice))?;
+        }
+        (SearchRoot::Rolled(RollSpec::Faces(faces)), Choice::Turn(turn)) => {
+            let roll = handle.check_roll(faces)?;
+            if !handle.allows(turn, &roll) {
+                return Err(format!("{turn} is not allowed by the roll"));
+            }
+            after.play_checked(turn, Some(&roll))?;
+        }
+        (SearchRoot::Rolled(RollSpec::Any), Choice::Turn(turn)) => after.play(turn)?,
+        (SearchRoot::Only(turns), Choice::Turn(turn)) if turns.contains(turn) => after.play(turn)?,
+        _ => return Err("that choice is not one of this position's".into()),
+    }
+    Ok((after, None))
+}
+
+/// Game `game` played out from `choice`: the result for the side choosing.
+fn play_out(
+    handle: &GameHandle,
+    root: &SearchRoot,
+    choice: &Choice<String>,
+    game: u64,
+    settings: &RolloutSettings,
+    shared: &Shared,
+) -> Result<GameOutcome, String> {
+    let chooser = handle.side_to_move();
+    let (mut position, rolled) = after_choice(handle, root, choice, settings.seed, game)?;
+    let player = |root: SearchRoot| TurnRequest {
+        root,
+        engine_rolls: true,
+        search_forced_roll: false,
+        limits: Limits { depth: Some(settings.depth), ..Limits::default() },
+        options: SearchOptions::default(),
+        skill: None,
+    };
+    // Ply 0 is the chooser's turn; a choice to roll has its dice from ply 0 and its move to play.
+    if let Some(roll) = rolled {
+        let root = SearchRoot::Rolled(RollSpec::Faces(roll.faces().to_vec()));
+        let answer = play_turn(&position, player(root), shared, &mut |_| 0, &mut |_| {})?;
+        let turn = position.turn_with_roll(&answer, &roll);
+        position.play_checked(&turn, Some(&roll))?;
+    }
+    let mut ply = 1u64;
+    let mut turns = 0u32;
+    loop {
+        if let Some(end) = position.end() {
+            let result = match end.result {
+                GameResult::Draw => 0.5,
+                GameResult::Win(side) if side == chooser => 1.0,
+                GameResult::Win(_) => 0.0,
+            };
+            return Ok(GameOutcome { result, turns, ended: true });
+        }
+        if settings.turns.is_some_and(|cut| turns >= cut) || turns >= LONGEST_GAME {
+            return Ok(GameOutcome { result: valued(&position, chooser, settings, shared)?, turns, ended: false });
+        }
+        let mut rolled = None;
+        let mut pick = |total: u32| pairing::draw(settings.seed, game, ply, u64::from(total)) as u32;
+        let turn = play_turn(&position, player(SearchRoot::Decision), shared, &mut pick, &mut |event| {
+            if let TurnEvent::Rolled(roll) = event {
+                rolled = Some(roll);
+            }
+        })?;
+        position.play_checked(&turn, rolled.as_ref())?;
+        ply += 1;
+        turns += 1;
+    }
+}
+
+/// A game cut short, valued by a search where it stands: the expected result for `chooser`.
+fn valued(
+    position: &GameHandle,
+    chooser: crate::Color,
+    settings: &RolloutSettings,
+    shared: &Shared,
+) -> Result<f64, String> {
+    let limits = Limits { depth: Some(settings.depth), ..Limits::default() };
+    let result = position.search(&SearchRoot::Decision, limits, SearchOptions::default(), shared, &mut |_| {})?;
+    let (wins, draws, _) = result.wdl();
+    let for_mover = (f64::from(wins) + f64::from(draws) / 2.0) / 1000.0;
+    Ok(if position.side_to_move() == chooser { for_mover } else { 1.0 - for_mover })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_estimate_is_the_mean_and_the_normal_interval_of_its_values() {
+        let e = Estimate::of([1.0, 0.0, 1.0, 0.0].into_iter());
+        assert_eq!(e.mean, 0.5);
+        // Sample standard deviation sqrt(1/3), over sqrt(4), times 1.96.
+        assert!((e.ci95 - 1.96 * (1.0f64 / 3.0).sqrt() / 2.0).abs() < 1e-12);
+        assert_eq!(Estimate::of([0.75].into_iter()), Estimate { mean: 0.75, ci95: 0.0 });
+        assert_eq!(Estimate::of(std::iter::empty()).mean, 0.0);
+    }
+}

@@ -1,0 +1,105 @@
+//! Rollouts (`engine/src/rollout.rs`): the games played out from each choice, on dice shared
+//! between the choices, their results for the side choosing.
+
+use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
+use alea_engine::rollout::{RolloutSettings, roll_out};
+use alea_engine::search::Choice;
+
+fn settings(games: u32, turns: Option<u32>, threads: usize) -> RolloutSettings {
+    RolloutSettings { games, depth: 1, turns, seed: 5, threads }
+}
+
+fn turn(t: &str) -> Choice<String> {
+    Choice::Turn(t.to_string())
+}
+
+/// A BrainKing rook four squares from the enemy king, a rook rolled.
+fn rook_at_the_king() -> (GameHandle, SearchRoot) {
+    let game = GameHandle::setup("brainking", false, Some("4k3/8/8/8/8/8/4R3/K7 w - - 0 1"), None, &[]).unwrap();
+    (game, SearchRoot::Rolled(RollSpec::Faces(vec![4])))
+}
+
+#[test]
+fn taking_the_king_wins_every_game_at_once_and_a_retreat_does_not() {
+    let (game, root) = rook_at_the_king();
+    let rolled = roll_out(&game, &root, &[turn("e2e8"), turn("e2a2")], &settings(40, None, 2), &|_, _| {}).unwrap();
+    let (take, retreat) = (&rolled[0], &rolled[1]);
+    assert_eq!(take.results, vec![1.0; 40]);
+    assert_eq!((take.wins, take.draws, take.losses, take.ended), (40, 0, 0, 40));
+    assert_eq!(take.turns, vec![0; 40]);
+    assert_eq!(take.result().ci95, 0.0);
+    // A rook up against a bare king still wins most games, but not all at once.
+    assert_eq!(retreat.ended, 40);
+    assert!(retreat.turns.iter().all(|&t| t > 0));
+    assert!(retreat.result().mean < 1.0);
+    let loss = retreat.loss_against(take);
+    assert!(loss.mean > 0.0 && (loss.mean - (1.0 - retreat.result().mean)).abs() < 1e-12);
+}
+
+#[test]
+fn every_choice_is_played_on_the_same_dice_and_the_threads_change_nothing() {
+    let game = GameHandle::new("dicechess3", false).unwrap();
+    let root = SearchRoot::Rolled(RollSpec::Faces(vec![1, 2, 2]));
+    let choices = [turn("e2e4,b1c3,c3d5"), turn("e2e4,b1c3,c3d5"), turn("d2d4,b1c3,g1f3")];
+    let one = roll_out(&game, &root, &choices, &settings(12, None, 1), &|_, _| {}).unwrap();
+    let two = roll_out(&game, &root, &choices, &settings(12, None, 2), &|_, _| {}).unwrap();
+    // The same choice twice: the same games, game by game.
+    assert_eq!(one[0].results, one[1].results);
+    assert_eq!(one[0].turns, one[1].turns);
+    for (a, b) in one.iter().zip(&two) {
+        assert_eq!(a.results, b.results);
+        assert_eq!(a.turns, b.turns);
+    }
+    assert_eq!(one[0].loss_against(&one[1]).mean, 0.0);
+    // Another seed, other dice.
+    let other = RolloutSettings { seed: 6, ..settings(12, None, 2) };
+    let reseeded = roll_out(&game, &root, &choices[..1], &other, &|_, _| {}).unwrap();
+    assert_ne!(reseeded[0].turns, one[0].turns);
+}
+
+#[test]
+fn rolling_and_a_freedom_move_are_played_out_before_the_roll() {
+    // Freedom after 1. e4 d5 2. exd5 Qxd5: White may give check without rolling (Bb5+), or roll.
+    let moves: Vec<String> = ["e2e4", "d7d5", "e4d5", "d8d5"].map(String::from).to_vec();
+    let game = GameHandle::setup("freedom", false, None, None, &moves).unwrap();
+    assert!(game.pre_roll_turns().contains(&"f1b5".to_string()));
+    let choices = [turn("f1b5"), Choice::Roll];
+    let rolled = roll_out(&game, &SearchRoot::Decision, &choices, &settings(4, Some(6), 2), &|_, _| {}).unwrap();
+    assert_eq!(rolled.len(), 2);
+    for r in &rolled {
+        assert_eq!(r.results.len(), 4);
+        // Cut short after six turns unless the game ended sooner.
+        assert!(r.turns.iter().all(|&t| t <= 6));
+        assert!(r.results.iter().all(|v| (0.0..=1.0).contains(v)));
+    }
+    // A Freedom move the position does not have is refused.
+    assert!(roll_out(&game, &SearchRoot::Decision, &[turn("g1f3")], &settings(1, Some(1), 1), &|_, _| {}).is_err());
+}
+
+#[test]
+fn a_game_cut_at_once_is_the_search_value_of_the_position_after_the_choice() {
+    let (game, root) = rook_at_the_king();
+    let rolled = roll_out(&game, &root, &[turn("e2a2")], &settings(6, Some(0), 2), &|_, _| {}).unwrap();
+    let r = &rolled[0];
+    assert_eq!(r.ended, 0);
+    assert_eq!(r.turns, vec![0; 6]);
+    // No die is thrown before the cut: every game is the same value, a rook up for White.
+    assert!(r.results.iter().all(|&v| v == r.results[0]));
+    assert!(r.results[0] > 0.5 && r.results[0] < 1.0, "{}", r.results[0]);
+}
+
+#[test]
+fn a_choice_the_position_does_not_allow_is_refused() {
+    let (game, root) = rook_at_the_king();
+    let bad = |choices: &[Choice<String>]| roll_out(&game, &root, choices, &settings(2, None, 1), &|_, _| {});
+    assert!(bad(&[turn("e2e8"), turn("a1b1")]).unwrap_err().contains("not allowed by the roll"));
+    assert!(bad(&[Choice::Roll]).is_err());
+    let mut over = game.clone();
+    over.play("e2e8").unwrap();
+    assert!(over.end().is_some());
+    assert!(roll_out(&over, &SearchRoot::Decision, &[Choice::Roll], &settings(2, None, 1), &|_, _| {}).is_err());
+    let die = GameHandle::new("diechess", false).unwrap();
+    assert!(roll_out(&die, &SearchRoot::Decision, &[Choice::Roll], &settings(2, None, 1), &|_, _| {}).is_err());
+    let none = RolloutSettings { games: 0, ..settings(2, None, 1) };
+    assert!(roll_out(&game, &root, &[turn("e2e8")], &none, &|_, _| {}).is_err());
+}

@@ -1,0 +1,149 @@
+//! `alea advise --rollout N`: the search's best choices played out N times each (the engine's
+//! `rollout`), shown as a table for people and as JSON for programs.
+
+use crate::progress::Progress;
+use alea_engine::handle::{GameHandle, SearchReport, SearchRoot};
+use alea_engine::rollout::{ChoiceRollout, RolloutSettings, roll_out};
+use alea_engine::search::Choice;
+use serde_json::{Value, json};
+use std::time::Instant;
+
+/// The rollout asked for on the command line.
+#[derive(Clone, Debug)]
+pub struct RolloutAsk {
+    pub settings: RolloutSettings,
+    /// How many of the search's best choices are played out.
+    pub choices: usize,
+}
+
+/// The games played out, with what the table says of them.
+pub struct Rolled {
+    pub ask: RolloutAsk,
+    pub choices: Vec<ChoiceRollout>,
+    pub seconds: f64,
+}
+
+/// Plays out the best `ask.choices` of the search `r` at `root` (only the choices it scored
+/// exactly, where it bounded the rest).
+pub fn run(game: &GameHandle, root: &SearchRoot, r: &SearchReport, ask: &RolloutAsk) -> Result<Rolled, String> {
+    let exact_only = r.choices.iter().any(|c| c.exact);
+    let choices: Vec<Choice<String>> =
+        r.choices.iter().filter(|c| c.exact || !exact_only).take(ask.choices).map(|c| c.choice.clone()).collect();
+    let total = choices.len() as u64 * u64::from(ask.settings.games);
+    let progress = Progress::new(
+        total,
+        "games",
+        (total / 10).max(1),
+        "rollout {bar:40} {pos}/{len} games, {elapsed} (about {eta} left)",
+    );
+    let started = Instant::now();
+    let rolled = roll_out(game, root, &choices, &ask.settings, &|done, _| progress.update(done as u64, ""));
+    progress.finish();
+    Ok(Rolled { ask: ask.clone(), choices: rolled?, seconds: started.elapsed().as_secs_f64() })
+}
+
+fn name(game: &GameHandle, choice: &Choice<String>) -> String {
+    match choice {
+        Choice::Turn(t) => game.san(t),
+        Choice::Roll => "roll".into(),
+    }
+}
+
+fn uci(choice: &Choice<String>) -> String {
+    match choice {
+        Choice::Turn(t) => t.clone(),
+        Choice::Roll => "roll".into(),
+    }
+}
+
+impl Rolled {
+    /// The choices best first by their rollout, each with its place in the search's order.
+    fn ranked(&self) -> Vec<(usize, &ChoiceRollout)> {
+        let mut ranked: Vec<_> = self.choices.iter().enumerate().collect();
+        ranked.sort_by(|a, b| b.1.result().mean.total_cmp(&a.1.result().mean).then(a.0.cmp(&b.0)));
+        ranked
+    }
+
+    fn how(&self) -> String {
+        let s = &self.ask.settings;
+        let length = match s.turns {
+            Some(t) => format!("{t} turns, then valued by a search"),
+            None => "to the end".into(),
+        };
+        format!(
+            "rollout: {} games a choice, both players {} turn{} deep, {length}; dice from seed {} ({} thread{}, {:.1} s)",
+            s.games,
+            s.depth,
+            if s.depth == 1 { "" } else { "s" },
+            s.seed,
+            s.threads,
+            if s.threads == 1 { "" } else { "s" },
+            self.seconds
+        )
+    }
+
+    pub fn to_text(&self, game: &GameHandle) -> String {
+        let ranked = self.ranked();
+        let Some(&(_, best)) = ranked.first() else { return String::new() };
+        let mw = ranked.iter().map(|(_, c)| name(game, &c.choice).chars().count()).max().unwrap_or(0).max(8);
+        let mut out = format!(
+            "\n{}\nresults for {}, in per cent (a draw half a game), ± the 95 % interval\n\n",
+            self.how(),
+            game.side_to_move().name()
+        );
+        out.push_str(&format!(
+            "   #  {:<mw$}  search   result        loss vs best    win  draw  loss   cut  turns\n",
+            "move"
+        ));
+        for (rank, (searched, c)) in ranked.iter().enumerate() {
+            let result = c.result();
+            let loss = if std::ptr::eq(*c, best) {
+                "0".to_string()
+            } else {
+                let l = c.loss_against(best);
+                format!("{:.1} ± {:.1}", l.mean * 100.0, l.ci95 * 100.0)
+            };
+            let games = c.results.len().max(1) as f64;
+            let share = |n: u32| f64::from(n) * 100.0 / games;
+            out.push_str(&format!(
+                "{:>4}  {:<mw$}  {:>6}   {:>5.1} ± {:<4.1}  {:<14}  {:>4.0}% {:>4.0}% {:>4.0}% {:>4.0}%  {:>5.1}\n",
+                rank + 1,
+                name(game, &c.choice),
+                format!("#{}", searched + 1),
+                result.mean * 100.0,
+                result.ci95 * 100.0,
+                loss,
+                share(c.wins),
+                share(c.draws),
+                share(c.losses),
+                share(c.results.len() as u32 - c.ended),
+                c.mean_turns()
+            ));
+        }
+        out.push_str(&format!("\nbest by rollout: {} ({})\n", name(game, &best.choice), uci(&best.choice)));
+        out
+    }
+
+    pub fn to_json(&self) -> Value {
+        let ranked = self.ranked();
+        let best = ranked.first().map(|&(_, c)| c);
+        let s = &self.ask.settings;
+        let choices: Vec<Value> = ranked
+            .iter()
+            .map(|&(searched, c)| {
+                let result = c.result();
+                let loss = best.map(|b| c.loss_against(b));
+                json!({
+                    "move": uci(&c.choice), "search_rank": searched + 1, "result": result.mean, "ci95": result.ci95,
+                    "loss": loss.map(|l| l.mean), "loss_ci95": loss.map(|l| l.ci95),
+                    "wins": c.wins, "draws": c.draws, "losses": c.losses, "cut": c.results.len() as u32 - c.ended,
+                    "mean_turns": c.mean_turns(),
+                })
+            })
+            .collect();
+        json!({
+            "games": s.games, "depth": s.depth, "turns": s.turns, "seed": s.seed, "threads": s.threads,
+            "seconds": self.seconds, "choices": choices,
+        })
+    }
+}
