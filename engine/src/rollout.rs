@@ -128,7 +128,8 @@ pub fn roll_out(
     let finished = AtomicUsize::new(0);
     let outcomes: Mutex<Vec<Option<GameOutcome>>> = Mutex::new(vec![None; total]);
     let failure: Mutex<Option<String>> = Mutex::new(None);
-    std::thread::scope(|scope| {
+    let started = std::thread::scope(|scope| {
+        let mut started = 0;
         for i in 0..settings.threads.max(1) {
             // On a search's deep stack, so each of the games' many searches runs on this thread.
             let worker = spawn_deep(scope, format!("rollout-{i}"), || {
@@ -150,11 +151,14 @@ pub fn roll_out(
                     progress(finished.fetch_add(1, Ordering::Relaxed) + 1, total);
                 }
             });
-            if let Err(e) = worker {
-                failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(format!("cannot start a thread: {e}"));
-            }
+            // A worker the system will not give is simply not there: fewer threads, the same games.
+            started += usize::from(worker.is_ok());
         }
+        started
     });
+    if started == 0 {
+        return Err("cannot start a thread to play the games".into());
+    }
     if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
