@@ -7,6 +7,7 @@ use crate::referee::play_game;
 use crate::shard::Shard;
 use crate::sprt::{Pentanomial, sprt_bounds};
 use alea_engine::handle::GameHandle;
+use alea_engine::search::stack::spawn_deep;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -280,8 +281,10 @@ pub fn run_match(
     let next = std::sync::atomic::AtomicUsize::new(0);
     let stop = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
-        for _ in 0..concurrency.max(1) {
-            scope.spawn(|| {
+        for worker in 0..concurrency.max(1) {
+            // On a search's deep stack: each of the engine's searches runs on this thread rather
+            // than making one, and its stack, every decision.
+            let worker = spawn_deep(scope, format!("match-{worker}"), || {
                 let (mut a, mut b) = (first(), second());
                 loop {
                     let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -294,6 +297,14 @@ pub fn run_match(
                     }
                 }
             });
+            if let Err(e) = worker {
+                shared
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .error
+                    .get_or_insert(format!("cannot start a thread: {e}"));
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
         }
     });
     let shared = shared.into_inner().unwrap_or_else(|e| e.into_inner());

@@ -164,6 +164,12 @@ impl AleaPlayer {
         }
     }
 
+    /// Gives the player a table to use (cleared at its next game's start, so it plays as a new
+    /// one), or takes its table back: a caller that makes a player a game keeps one table.
+    pub fn swap_table(&mut self, table: Option<Shared>) -> Option<Shared> {
+        std::mem::replace(&mut self.table, table)
+    }
+
     /// The engine's turn through the engine's turn driver (the referee rolls): `roll`, or a turn.
     fn think(&mut self, game: &GameHandle, root: SearchRoot) -> Option<String> {
         let limits = match (self.clocks, &self.limit) {
