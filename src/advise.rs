@@ -59,6 +59,9 @@ pub struct AdviseArgs {
     /// it to its end.
     #[arg(long, requires = "rollout")]
     rollout_turns: Option<u32>,
+    /// Stop the rollout after this many seconds, with the games every choice has finished.
+    #[arg(long, requires = "rollout")]
+    rollout_time: Option<f64>,
     /// The rollout's dice: the same seed, the same games.
     #[arg(long, default_value_t = 1, requires = "rollout")]
     seed: u64,
@@ -153,6 +156,9 @@ fn rollout_ask(args: &AdviseArgs, game: &GameHandle) -> Result<Option<RolloutAsk
     if args.rollout_choices == 0 || args.rollout_depth == 0 || !(1..=20).contains(&args.rollout_depth) {
         return Err("--rollout-choices takes a whole number above 0, --rollout-depth 1 to 20 turns".into());
     }
+    if args.rollout_time.is_some_and(|t| !(t > 0.0 && t <= 86_400.0)) {
+        return Err("--rollout-time takes seconds above 0 (at most a day)".into());
+    }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if !(1..=256).contains(&threads) {
         return Err("--threads takes 1 to 256".into());
@@ -164,6 +170,7 @@ fn rollout_ask(args: &AdviseArgs, game: &GameHandle) -> Result<Option<RolloutAsk
             turns: args.rollout_turns,
             seed: args.seed,
             threads,
+            time: args.rollout_time.map(std::time::Duration::from_secs_f64),
         },
         choices: args.rollout_choices,
     }))

@@ -3,7 +3,7 @@
 
 use crate::progress::Progress;
 use alea_engine::handle::{GameHandle, SearchReport, SearchRoot};
-use alea_engine::rollout::{ChoiceRollout, RolloutSettings, roll_out};
+use alea_engine::rollout::{ChoiceRollout, RolloutSettings, ranked, roll_out};
 use alea_engine::search::Choice;
 use serde_json::{Value, json};
 use std::time::Instant;
@@ -57,11 +57,9 @@ fn uci(choice: &Choice<String>) -> String {
 }
 
 impl Rolled {
-    /// The choices best first by their rollout, each with its place in the search's order.
-    fn ranked(&self) -> Vec<(usize, &ChoiceRollout)> {
-        let mut ranked: Vec<_> = self.choices.iter().enumerate().collect();
-        ranked.sort_by(|a, b| b.1.result().mean.total_cmp(&a.1.result().mean).then(a.0.cmp(&b.0)));
-        ranked
+    /// Games played out from each choice (fewer than asked where the time ran out).
+    fn played(&self) -> usize {
+        self.choices.first().map_or(0, |c| c.results.len())
     }
 
     fn how(&self) -> String {
@@ -70,9 +68,14 @@ impl Rolled {
             Some(t) => format!("{t} turns, then valued by a search"),
             None => "to the end".into(),
         };
+        let played = self.played();
+        let games = if played < s.games as usize {
+            format!("{played} games a choice (of {} asked: the time ran out)", s.games)
+        } else {
+            format!("{played} games a choice")
+        };
         format!(
-            "rollout: {} games a choice, both players {} turn{} deep, {length}; dice from seed {} ({} thread{}, {:.1} s)",
-            s.games,
+            "rollout: {games}, both players {} turn{} deep, {length}; dice from seed {} ({} thread{}, {:.1} s)",
             s.depth,
             if s.depth == 1 { "" } else { "s" },
             s.seed,
@@ -83,7 +86,7 @@ impl Rolled {
     }
 
     pub fn to_text(&self, game: &GameHandle) -> String {
-        let ranked = self.ranked();
+        let ranked = ranked(&self.choices);
         let Some(&(_, best)) = ranked.first() else { return String::new() };
         let mw = ranked.iter().map(|(_, c)| name(game, &c.choice).chars().count()).max().unwrap_or(0).max(8);
         let mut out = format!(
@@ -125,7 +128,7 @@ impl Rolled {
     }
 
     pub fn to_json(&self) -> Value {
-        let ranked = self.ranked();
+        let ranked = ranked(&self.choices);
         let best = ranked.first().map(|&(_, c)| c);
         let s = &self.ask.settings;
         let choices: Vec<Value> = ranked
@@ -142,7 +145,7 @@ impl Rolled {
             })
             .collect();
         json!({
-            "games": s.games, "depth": s.depth, "turns": s.turns, "seed": s.seed, "threads": s.threads,
+            "games": self.played(), "asked": s.games, "depth": s.depth, "turns": s.turns, "seed": s.seed, "threads": s.threads,
             "seconds": self.seconds, "choices": choices,
         })
     }

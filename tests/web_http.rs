@@ -787,3 +787,46 @@ fn a_game_at_a_lower_skill_level() {
     assert_eq!(answered["last_engine"]["depth"], depth, "{answered}");
     assert_eq!(answered["skill"], 3);
 }
+
+#[test]
+fn a_rollout_plays_the_decision_on_show_out_and_refuses_what_it_cannot() {
+    let server = start();
+    let addr = &server.addr;
+    // A BrainKing rook facing the enemy king, the rook's face entered: taking the king wins.
+    let state =
+        new_game(addr, json!({"variant": "brainking", "fen": "4k3/8/8/8/8/8/4R3/K7 w - - 0 1", "own_dice": true}));
+    let id = state["id"].as_str().unwrap().to_string();
+    let path = |end: &str| format!("/api/games/{id}/{end}");
+    let (status, _) = json_of(addr, "POST", &path("roll"), Some(json!({"faces": [4]})));
+    assert_eq!(status, 200);
+    let (status, rolled) = json_of(addr, "POST", &path("rollout"), Some(json!({"games": 20, "choices": 2})));
+    assert_eq!(status, 200, "{rolled}");
+    assert_eq!(rolled["side"], "white");
+    assert_eq!(rolled["asked"], 20);
+    // Twenty games of a rook and king against a king fit in the five seconds by far.
+    let games = rolled["games"].as_u64().unwrap();
+    assert_eq!(games, 20);
+    let choices = rolled["choices"].as_array().unwrap();
+    assert_eq!(choices.len(), 2);
+    assert_eq!((&choices[0]["move"], &choices[0]["san"]), (&json!("e2e8"), &json!("Rxe8")));
+    assert_eq!(choices[0]["result"], 1.0);
+    assert_eq!(choices[0]["wins"].as_u64(), Some(games));
+    assert!(choices[1]["loss"].as_f64().unwrap() > 0.0);
+    // The same decision, the same dice: the same games.
+    let (_, again) = json_of(addr, "POST", &path("rollout"), Some(json!({"games": 20, "choices": 2})));
+    assert_eq!(again["choices"], rolled["choices"]);
+    for (body, words) in [
+        (r#"{"games": 0}"#, "games is a whole number from 1 to 2000"),
+        (r#"{"choices": 9}"#, "choices is a whole number from 1 to 5"),
+        (r#"{"depth": "deep"}"#, "depth"),
+        (r#"{"seconds": 60}"#, "seconds"),
+    ] {
+        refused(addr, "POST", &path("rollout"), Some(body), 400, words);
+    }
+    // Nothing changed: the roll still waits for White's move.
+    let (_, after) = json_of(addr, "GET", &format!("/api/games/{id}"), None);
+    assert_eq!(after["roll"], json!([4]));
+    let (status, _) = json_of(addr, "POST", &path("move"), Some(json!({"move": "e2e8"})));
+    assert_eq!(status, 200);
+    refused(addr, "POST", &path("rollout"), None, 409, "over");
+}

@@ -19,6 +19,7 @@ use crate::search::{Choice, SearchOptions, Shared};
 use crate::timeman::Limits;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 /// How the games are played.
 #[derive(Clone, Debug)]
@@ -33,6 +34,9 @@ pub struct RolloutSettings {
     /// The dice: game `i` of every choice rolls alike.
     pub seed: u64,
     pub threads: usize,
+    /// Stop starting games after this long: every choice then has the games that all of them
+    /// finished (at least one, else the rollout fails), fewer than `games`.
+    pub time: Option<Duration>,
 }
 
 /// A game that has not ended after this many turns is valued where it stands (the rules end every
@@ -99,6 +103,14 @@ impl ChoiceRollout {
     }
 }
 
+/// The rollouts best first by their mean result, each with its place in the order given (the
+/// search's); equal ones keep that order.
+pub fn ranked(rollouts: &[ChoiceRollout]) -> Vec<(usize, &ChoiceRollout)> {
+    let mut ranked: Vec<_> = rollouts.iter().enumerate().collect();
+    ranked.sort_by(|a, b| b.1.result().mean.total_cmp(&a.1.result().mean).then(a.0.cmp(&b.0)));
+    ranked
+}
+
 /// Plays `settings.games` games out from each of `choices` at `root` of `handle`'s position
 /// (before the roll: a pre-roll turn or [`Choice::Roll`]; after a roll: the turns it allows).
 /// `progress(done, total)` is told after each game. Refuses a choice the position does not allow.
@@ -118,12 +130,16 @@ pub fn roll_out(
     if settings.games == 0 || settings.depth == 0 {
         return Err("a rollout plays at least one game, each player searching at least one turn".into());
     }
+    if choices.is_empty() {
+        return Ok(Vec::new());
+    }
     // Each choice is checked once before the games: a refused one stops the rollout at once.
     for choice in choices {
         after_choice(handle, root, choice, settings.seed, 0)?;
     }
     let games = settings.games as usize;
     let total = games * choices.len();
+    let deadline = settings.time.map(|t| Instant::now() + t);
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
     let outcomes: Mutex<Vec<Option<GameOutcome>>> = Mutex::new(vec![None; total]);
@@ -136,13 +152,18 @@ pub fn roll_out(
                 let mut shared = Shared::new(TABLE_MIB);
                 loop {
                     let job = next.fetch_add(1, Ordering::Relaxed);
-                    if job >= total || failure.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
+                    let late = deadline.is_some_and(|d| Instant::now() >= d);
+                    if job >= total || late || failure.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
                         break;
                     }
-                    let (choice, game) = (job / games, job % games);
+                    // Game by game, every choice in turn: stopped by the time, all choices have
+                    // nearly as many games.
+                    let (game, choice) = (job / choices.len(), job % choices.len());
                     shared.tt.clear();
                     match play_out(handle, root, &choices[choice], game as u64, settings, &shared) {
-                        Ok(outcome) => outcomes.lock().unwrap_or_else(|e| e.into_inner())[job] = Some(outcome),
+                        Ok(outcome) => {
+                            outcomes.lock().unwrap_or_else(|e| e.into_inner())[choice * games + game] = Some(outcome)
+                        }
                         Err(e) => {
                             failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
                             break;
@@ -163,11 +184,17 @@ pub fn roll_out(
         return Err(e);
     }
     let outcomes = outcomes.into_inner().unwrap_or_else(|e| e.into_inner());
+    // The games every choice finished (all of them unless the time ran out).
+    let played = (0..games).find(|&g| (0..choices.len()).any(|c| outcomes[c * games + g].is_none())).unwrap_or(games);
+    if played == 0 {
+        return Err("no game finished in the time given".into());
+    }
     Ok(choices
         .iter()
         .zip(outcomes.chunks(games))
         .map(|(choice, games)| {
-            let games: Vec<GameOutcome> = games.iter().map(|g| g.expect("every game played")).collect();
+            let games: Vec<GameOutcome> =
+                games[..played].iter().map(|g| g.expect("a game every choice finished")).collect();
             ChoiceRollout {
                 choice: choice.clone(),
                 results: games.iter().map(|g| g.result).collect(),

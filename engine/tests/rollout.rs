@@ -6,7 +6,7 @@ use alea_engine::rollout::{RolloutSettings, roll_out};
 use alea_engine::search::Choice;
 
 fn settings(games: u32, turns: Option<u32>, threads: usize) -> RolloutSettings {
-    RolloutSettings { games, depth: 1, turns, seed: 5, threads }
+    RolloutSettings { games, depth: 1, turns, seed: 5, threads, time: None }
 }
 
 fn turn(t: &str) -> Choice<String> {
@@ -102,4 +102,24 @@ fn a_choice_the_position_does_not_allow_is_refused() {
     assert!(roll_out(&die, &SearchRoot::Decision, &[Choice::Roll], &settings(2, None, 1), &|_, _| {}).is_err());
     let none = RolloutSettings { games: 0, ..settings(2, None, 1) };
     assert!(roll_out(&game, &root, &[turn("e2e8")], &none, &|_, _| {}).is_err());
+}
+
+#[test]
+fn a_rollout_out_of_time_keeps_the_games_every_choice_finished() {
+    let game = GameHandle::new("freedom", false).unwrap();
+    let root = SearchRoot::Rolled(RollSpec::Faces(vec![1]));
+    let choices = [turn("e2e4"), turn("d2d4"), turn("a2a3")];
+    let timed = RolloutSettings { time: Some(std::time::Duration::from_millis(300)), ..settings(100_000, None, 2) };
+    let rolled = roll_out(&game, &root, &choices, &timed, &|_, _| {}).unwrap();
+    let played = rolled[0].results.len();
+    assert!((1..100_000).contains(&played));
+    assert!(rolled.iter().all(|r| r.results.len() == played && r.turns.len() == played));
+    // The games kept are the first ones, as a rollout of that many games plays them.
+    let whole = roll_out(&game, &root, &choices, &settings(played as u32, None, 2), &|_, _| {}).unwrap();
+    for (a, b) in rolled.iter().zip(&whole) {
+        assert_eq!(a.results, b.results);
+    }
+    // No time at all: no game, refused.
+    let none = RolloutSettings { time: Some(std::time::Duration::ZERO), ..settings(10, None, 1) };
+    assert!(roll_out(&game, &root, &choices, &none, &|_, _| {}).unwrap_err().contains("no game finished"));
 }

@@ -117,6 +117,12 @@ try {
   const log = await page.textContent('#engine-log');
   check(/Alea (rolled|plays)/.test(log), 'the engine\'s turn is announced');
 
+  // Roll out our decision before the roll: the best choices played out, each with its result.
+  await page.click('#rollout-button');
+  await page.waitForSelector('#rollout table tbody tr', { timeout: 30000 });
+  const rolledOut = await page.locator('#rollout table tbody tr').count();
+  check(rolledOut >= 1 && /games a move/.test(await page.textContent('#rollout')), `a rollout shows ${rolledOut} choices played out`);
+
   // Roll, then try a move the roll does not allow: pick a movable piece and click an empty
   // square that is not one of its targets.
   await page.click('#roll-button');

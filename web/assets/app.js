@@ -382,10 +382,39 @@ function renderAdvice(advice) {
   box.innerHTML = html;
 }
 
+// The decision open: the turn, before or after the roll, and the micro-moves made of it.
+const decision = () => `${game.id}:${game.moves.length}:${game.phase}:${game.partial.length}`;
+let rolloutFor = null;   // the decision the rollout on show is about
+
+function renderRollout(r) {
+  const pct = (x) => (x * 100).toFixed(1);
+  let html = `<p>${r.games} games a move, both sides one turn deep, for ${r.side} (a draw half a game):</p>`;
+  html += '<table aria-label="Moves played out"><thead><tr><th>#</th><th>move</th><th>result</th><th>loss</th><th>search</th></tr></thead><tbody>';
+  r.choices.forEach((c, i) => {
+    const loss = i === 0 ? '0' : `${pct(c.loss)} ± ${pct(c.loss_ci95)}`;
+    html += `<tr><td class="num">${i + 1}</td><td>${c.san}</td><td class="num">${pct(c.result)}% ± ${pct(c.ci95)}</td><td class="num">${loss}</td><td class="num">#${c.search_rank}</td></tr>`;
+  });
+  $('rollout').innerHTML = html + '</tbody></table>';
+}
+
+async function requestRollout() {
+  if (!game || !humansDecision()) { $('rollout').textContent = 'A rollout is of your own decision: on your turn.'; return; }
+  const key = decision();
+  rolloutFor = key;
+  $('rollout').textContent = 'Playing the best moves out…';
+  $('rollout-button').disabled = true;
+  try {
+    const r = await api('POST', `/api/games/${game.id}/rollout`, { games: 500, choices: 3, seconds: 5 });
+    if (rolloutFor === key && game && decision() === key) renderRollout(r);
+  } catch (e) {
+    if (rolloutFor === key) $('rollout').textContent = `No rollout: ${e.message}`;
+  } finally {
+    $('rollout-button').disabled = false;
+  }
+}
+
 async function requestAdvice() {
   if (!$('show-advice').checked || !humansDecision()) return;
-  // The decision open: the turn, before or after the roll, and the micro-moves made of it.
-  const decision = () => `${game.id}:${game.moves.length}:${game.phase}:${game.partial.length}`;
   const key = decision();
   adviceFor = key;
   try {
@@ -419,6 +448,8 @@ function listen() {
 // --- Actions ---------------------------------------------------------------------------------
 
 async function afterChange() {
+  // A rollout is of one decision: gone with it.
+  if (rolloutFor !== null && decision() !== rolloutFor) { rolloutFor = null; $('rollout').innerHTML = ''; }
   render();
   if (game.engine_to_move && !thinking && !game.engine_awaits_dice) {
     await engineTurn();
@@ -605,6 +636,8 @@ function start(state) {
   diceShown = game.roll ? { faces: game.roll, engine: false, meaning: game.roll_meaning } : null;
   focusSq = game.human === 'black' ? 'e7' : 'e2';
   $('advice').innerHTML = '';
+  $('rollout').innerHTML = '';
+  rolloutFor = null;
   $('analysis').hidden = true;
   $('engine-log').textContent = '';
   $('eval-fill').style.height = '50%';
@@ -767,6 +800,7 @@ function setup() {
   $('upload-pgn').addEventListener('change', upload);
   $('back-to-game').addEventListener('click', () => { viewPly = null; render(); });
   $('show-advice').addEventListener('change', () => requestAdvice());
+  $('rollout-button').addEventListener('click', () => requestRollout());
   $('promotion').addEventListener('click', (e) => {
     const role = e.target.dataset.role;
     if (role) sendMove($('promotion').dataset.move + role);

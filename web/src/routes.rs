@@ -7,6 +7,7 @@ use crate::webgame::{MAX_MOVETIME, Refusal, WebGame};
 use alea_engine::Color;
 use alea_engine::handle::SearchReport;
 use alea_engine::pgn::GameRecord;
+use alea_engine::rollout::RolloutSettings;
 use alea_engine::search::Shared;
 use alea_engine::timeman::Limits;
 use axum::Router;
@@ -29,6 +30,9 @@ pub struct App {
 }
 
 pub type AppState = Arc<App>;
+
+/// Threads a rollout plays its games on (it holds one of the searches' places).
+const ROLLOUT_THREADS: usize = 2;
 
 /// A refused request.
 pub struct ApiError(StatusCode, String);
@@ -68,6 +72,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/pgn", get(pgn))
         .route("/api/games/{id}/advice", post(advice))
         .route("/api/games/{id}/analysis", post(analysis))
+        .route("/api/games/{id}/rollout", post(rollout))
         .route("/api/games/{id}/events", get(events))
         .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page or endpoint".into()) })
         .layer(axum::extract::DefaultBodyLimit::max(1 << 20))
@@ -359,6 +364,42 @@ async fn advice(State(app): State<AppState>, Path(id): Path<String>, body: Bytes
     };
     let mut report = reporter(&entry, "advice");
     let value = search_job(&app, &entry, false, move |game, shared| game.advice(limits, shared, &mut report)).await??;
+    Ok(axum::Json(value).into_response())
+}
+
+/// A whole number field of a request within `range`, `default` where it is absent or null.
+fn number_in(body: &Value, name: &str, range: std::ops::RangeInclusive<u64>, default: u64) -> Result<u64, ApiError> {
+    match body.get(name) {
+        None | Some(Value::Null) => Ok(default),
+        Some(v) => v
+            .as_u64()
+            .filter(|n| range.contains(n))
+            .ok_or_else(|| bad(format!("{name} is a whole number from {} to {}", range.start(), range.end()))),
+    }
+}
+
+/// The decision on show played out (`games` a choice, up to 2,000; the search's best `choices`,
+/// up to 5; players `depth` turns deep, 1 or 2; at most `seconds`, 1 to 10): the same dice for
+/// the same decision of the same game.
+async fn rollout(State(app): State<AppState>, Path(id): Path<String>, body: Bytes) -> ApiResult {
+    let entry = entry(&app, &id)?;
+    let body = body_json(&body)?;
+    let games = number_in(&body, "games", 1..=2_000, 300)? as u32;
+    let choices = number_in(&body, "choices", 1..=5, 3)? as usize;
+    let depth = number_in(&body, "depth", 1..=2, 1)? as u32;
+    let seconds = number_in(&body, "seconds", 1..=10, 5)?;
+    let value = search_job(&app, &entry, false, move |game, shared| {
+        let settings = RolloutSettings {
+            games,
+            depth,
+            turns: None,
+            seed: alea_engine::pairing::draw(game.seed, 2, game.record.turns.len() as u64, u64::MAX),
+            threads: ROLLOUT_THREADS,
+            time: Some(std::time::Duration::from_secs(seconds)),
+        };
+        game.rollout(choices, settings, shared)
+    })
+    .await??;
     Ok(axum::Json(value).into_response())
 }
 

@@ -13,6 +13,7 @@ use alea_engine::driver::{TurnEvent, TurnRequest, play_turn};
 use alea_engine::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
 use alea_engine::pairing;
 use alea_engine::pgn::{GameRecord, RecordedTurn};
+use alea_engine::rollout::{self, RolloutSettings, roll_out};
 use alea_engine::rules::Roll;
 use alea_engine::search::{Choice, SearchOptions, Shared};
 use alea_engine::skill::{self, Skill};
@@ -65,6 +66,9 @@ pub const MAX_MOVETIME: u64 = 10_000;
 
 /// Whole turns ranked in the advice of a variant of several moves a turn (thousands exist).
 const RANKED_TURNS: usize = 10;
+
+/// The search that picks a rollout's choices (milliseconds).
+const ROLLOUT_SEARCH_MS: u64 = 300;
 
 impl WebGame {
     /// A new game of `variant` from `start` (FEN, or DFEN where the variant has it; the standard
@@ -594,6 +598,59 @@ impl WebGame {
     /// The engine's advice on the decision now open: before the roll, each outcome and the
     /// Freedom moves against rolling; after it, the allowed turns ranked (the best few of a turn
     /// of several moves, from the micro-moves already made).
+    /// The root of the decision on show (before the roll, a turn in progress, or after a roll),
+    /// with how many choices the advice ranks.
+    fn decision_root(&self) -> (SearchRoot, usize) {
+        match (self.roll, self.game.dice_left()) {
+            (None, _) => (SearchRoot::Decision, self.game.pre_roll_turns().len() + 1),
+            (Some(_), Some(_)) => (SearchRoot::Decision, RANKED_TURNS),
+            (Some(r), None) => {
+                let spec = RollSpec::Faces(r.faces().to_vec());
+                let n = self.game.allowed_turns(&spec).map_or(1, |a| a.len());
+                (SearchRoot::Rolled(spec), n)
+            }
+        }
+    }
+
+    /// A rollout of the decision on show: a short search's best `choices` each played out up to
+    /// `settings.games` times (as many as `settings.time` allows), ranked by their games.
+    pub fn rollout(&self, choices: usize, settings: RolloutSettings, shared: &Shared) -> Result<Value, Refusal> {
+        if self.phase() == Phase::Over {
+            return Err(Refusal::Conflict("the game is over".into()));
+        }
+        let (root, _) = self.decision_root();
+        let limits = Limits { movetime: Some(ROLLOUT_SEARCH_MS), ..Limits::default() };
+        let options = SearchOptions { multipv: choices.max(1), ..SearchOptions::default() };
+        let r = self.game.search(&root, limits, options, shared, &mut |_| {}).map_err(Refusal::Bad)?;
+        let exact_only = r.choices.iter().any(|c| c.exact);
+        let candidates: Vec<Choice<String>> =
+            r.choices.iter().filter(|c| c.exact || !exact_only).take(choices).map(|c| c.choice.clone()).collect();
+        let rolled = roll_out(&self.game, &root, &candidates, &settings, &|_, _| {}).map_err(Refusal::Bad)?;
+        let ranked = rollout::ranked(&rolled);
+        let best = ranked.first().map(|&(_, c)| c);
+        let shown: Vec<Value> = ranked
+            .iter()
+            .map(|&(searched, c)| {
+                let (uci, san) = match &c.choice {
+                    Choice::Turn(t) => (t.clone(), self.game.san(t)),
+                    Choice::Roll => ("roll".into(), "roll".into()),
+                };
+                let result = c.result();
+                let loss = best.map(|b| c.loss_against(b));
+                json!({"move": uci, "san": san, "search_rank": searched + 1, "result": result.mean, "ci95": result.ci95,
+                       "loss": loss.map(|l| l.mean), "loss_ci95": loss.map(|l| l.ci95),
+                       "wins": c.wins, "draws": c.draws, "losses": c.losses, "mean_turns": c.mean_turns()})
+            })
+            .collect();
+        Ok(json!({
+            "side": self.side_to_move().name(),
+            "games": rolled.first().map_or(0, |c| c.results.len()),
+            "asked": settings.games,
+            "depth": settings.depth,
+            "choices": shown,
+        }))
+    }
+
     pub fn advice(
         &self,
         limits: Limits,
@@ -603,15 +660,7 @@ impl WebGame {
         if self.phase() == Phase::Over {
             return Ok(json!({"over": true}));
         }
-        let (root, choices) = match (self.roll, self.game.dice_left()) {
-            (None, _) => (SearchRoot::Decision, self.game.pre_roll_turns().len() + 1),
-            (Some(_), Some(_)) => (SearchRoot::Decision, RANKED_TURNS),
-            (Some(r), None) => {
-                let spec = RollSpec::Faces(r.faces().to_vec());
-                let n = self.game.allowed_turns(&spec).map_or(1, |a| a.len());
-                (SearchRoot::Rolled(spec), n)
-            }
-        };
+        let (root, choices) = self.decision_root();
         let options = SearchOptions { multipv: choices.max(1), ..SearchOptions::default() };
         let r = self.game.search(&root, limits, options, shared, report).map_err(Refusal::Bad)?;
         let best_score = r.choices.first().map_or(r.score, |c| c.score);
