@@ -3,7 +3,7 @@
 
 use crate::progress::Progress;
 use alea_engine::handle::{GameHandle, SearchReport, SearchRoot};
-use alea_engine::rollout::{ChoiceRollout, RolloutSettings, ranked, roll_out};
+use alea_engine::rollout::{ChoiceRollout, RolloutSettings, best_choices, ranked, roll_out};
 use alea_engine::search::Choice;
 use serde_json::{Value, json};
 use std::time::Instant;
@@ -26,9 +26,7 @@ pub struct Rolled {
 /// Plays out the best `ask.choices` of the search `r` at `root` (only the choices it scored
 /// exactly, where it bounded the rest).
 pub fn run(game: &GameHandle, root: &SearchRoot, r: &SearchReport, ask: &RolloutAsk) -> Result<Rolled, String> {
-    let exact_only = r.choices.iter().any(|c| c.exact);
-    let choices: Vec<Choice<String>> =
-        r.choices.iter().filter(|c| c.exact || !exact_only).take(ask.choices).map(|c| c.choice.clone()).collect();
+    let choices = best_choices(r, ask.choices);
     let total = choices.len() as u64 * u64::from(ask.settings.games);
     let progress = Progress::new(
         total,

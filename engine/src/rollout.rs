@@ -11,7 +11,7 @@
 //! tightly than either value alone.
 
 use crate::driver::{TurnEvent, TurnRequest, play_turn};
-use crate::handle::{GameHandle, RollSpec, SearchRoot};
+use crate::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
 use crate::pairing;
 use crate::rules::GameResult;
 use crate::search::stack::spawn_deep;
@@ -101,6 +101,13 @@ impl ChoiceRollout {
     pub fn mean_turns(&self) -> f64 {
         self.turns.iter().map(|&t| f64::from(t)).sum::<f64>() / self.turns.len().max(1) as f64
     }
+}
+
+/// The best `n` choices of a search to play out: those it scored exactly where it bounded the
+/// rest (whole turns of several micro-moves), best first.
+pub fn best_choices(search: &SearchReport, n: usize) -> Vec<Choice<String>> {
+    let exact_only = search.choices.iter().any(|c| c.exact);
+    search.choices.iter().filter(|c| c.exact || !exact_only).take(n).map(|c| c.choice.clone()).collect()
 }
 
 /// The rollouts best first by their mean result, each with its place in the order given (the

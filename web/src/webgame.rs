@@ -622,9 +622,7 @@ impl WebGame {
         let limits = Limits { movetime: Some(ROLLOUT_SEARCH_MS), ..Limits::default() };
         let options = SearchOptions { multipv: choices.max(1), ..SearchOptions::default() };
         let r = self.game.search(&root, limits, options, shared, &mut |_| {}).map_err(Refusal::Bad)?;
-        let exact_only = r.choices.iter().any(|c| c.exact);
-        let candidates: Vec<Choice<String>> =
-            r.choices.iter().filter(|c| c.exact || !exact_only).take(choices).map(|c| c.choice.clone()).collect();
+        let candidates = rollout::best_choices(&r, choices);
         let rolled = roll_out(&self.game, &root, &candidates, &settings, &|_, _| {}).map_err(Refusal::Bad)?;
         let ranked = rollout::ranked(&rolled);
         let best = ranked.first().map(|&(_, c)| c);
