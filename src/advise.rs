@@ -50,23 +50,23 @@ pub struct AdviseArgs {
     #[arg(long, value_name = "GAMES")]
     rollout: Option<u32>,
     /// How many of the search's best choices the rollout plays out.
-    #[arg(long, default_value_t = 5, requires = "rollout")]
+    #[arg(long, default_value_t = 5, requires = "rollout", value_name = "N")]
     rollout_choices: usize,
     /// Turns each player of the rollout searches.
-    #[arg(long, default_value_t = 1, requires = "rollout")]
+    #[arg(long, default_value_t = 1, requires = "rollout", value_name = "TURNS")]
     rollout_depth: u32,
     /// Cut each rollout game after this many turns and value it by a search, instead of playing
     /// it to its end.
-    #[arg(long, requires = "rollout")]
+    #[arg(long, requires = "rollout", value_name = "TURNS")]
     rollout_turns: Option<u32>,
     /// Stop the rollout after this many seconds, with the games every choice has finished.
-    #[arg(long, requires = "rollout")]
+    #[arg(long, requires = "rollout", value_name = "SECONDS")]
     rollout_time: Option<f64>,
     /// The rollout's dice: the same seed, the same games.
     #[arg(long, default_value_t = 1, requires = "rollout")]
     seed: u64,
     /// Threads playing the rollout's games [default: the machine's cores].
-    #[arg(long, requires = "rollout")]
+    #[arg(long, requires = "rollout", value_name = "N")]
     threads: Option<usize>,
 }
 
