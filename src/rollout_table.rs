@@ -3,7 +3,7 @@
 
 use crate::progress::Progress;
 use alea_engine::handle::{GameHandle, SearchReport, SearchRoot};
-use alea_engine::rollout::{ChoiceRollout, RolloutSettings, best_choices, ranked, roll_out};
+use alea_engine::rollout::{ChoiceRollout, RolloutSettings, best_choices, roll_out, rows};
 use alea_engine::search::Choice;
 use serde_json::{Value, json};
 use std::time::Instant;
@@ -84,9 +84,9 @@ impl Rolled {
     }
 
     pub fn to_text(&self, game: &GameHandle) -> String {
-        let ranked = ranked(&self.choices);
-        let Some(&(_, best)) = ranked.first() else { return String::new() };
-        let mw = ranked.iter().map(|(_, c)| name(game, &c.choice).chars().count()).max().unwrap_or(0).max(8);
+        let rows = rows(&self.choices);
+        let Some(best) = rows.first() else { return String::new() };
+        let mw = rows.iter().map(|r| name(game, &r.choice).chars().count()).max().unwrap_or(0).max(8);
         let mut out = format!(
             "\n{}\nresults for {}, in per cent (a draw half a game), ± the 95 % interval\n\n",
             self.how(),
@@ -96,29 +96,26 @@ impl Rolled {
             "   #  {:<mw$}  search   result        loss vs best    win  draw  loss   cut  turns\n",
             "move"
         ));
-        for (rank, (searched, c)) in ranked.iter().enumerate() {
-            let result = c.result();
-            let loss = if std::ptr::eq(*c, best) {
+        for (rank, r) in rows.iter().enumerate() {
+            let loss = if rank == 0 {
                 "0".to_string()
             } else {
-                let l = c.loss_against(best);
-                format!("{:.1} ± {:.1}", l.mean * 100.0, l.ci95 * 100.0)
+                format!("{:.1} ± {:.1}", r.loss.mean * 100.0, r.loss.ci95 * 100.0)
             };
-            let games = c.results.len().max(1) as f64;
-            let share = |n: u32| f64::from(n) * 100.0 / games;
+            let share = |n: u32| f64::from(n) * 100.0 / r.games.max(1) as f64;
             out.push_str(&format!(
                 "{:>4}  {:<mw$}  {:>6}   {:>5.1} ± {:<4.1}  {:<14}  {:>4.0}% {:>4.0}% {:>4.0}% {:>4.0}%  {:>5.1}\n",
                 rank + 1,
-                name(game, &c.choice),
-                format!("#{}", searched + 1),
-                result.mean * 100.0,
-                result.ci95 * 100.0,
+                name(game, &r.choice),
+                format!("#{}", r.search_rank + 1),
+                r.result.mean * 100.0,
+                r.result.ci95 * 100.0,
                 loss,
-                share(c.wins),
-                share(c.draws),
-                share(c.losses),
-                share(c.results.len() as u32 - c.ended),
-                c.mean_turns()
+                share(r.wins),
+                share(r.draws),
+                share(r.losses),
+                share(r.cut),
+                r.mean_turns
             ));
         }
         out.push_str(&format!("\nbest by rollout: {} ({})\n", name(game, &best.choice), uci(&best.choice)));
@@ -126,19 +123,14 @@ impl Rolled {
     }
 
     pub fn to_json(&self) -> Value {
-        let ranked = ranked(&self.choices);
-        let best = ranked.first().map(|&(_, c)| c);
         let s = &self.ask.settings;
-        let choices: Vec<Value> = ranked
+        let choices: Vec<Value> = rows(&self.choices)
             .iter()
-            .map(|&(searched, c)| {
-                let result = c.result();
-                let loss = best.map(|b| c.loss_against(b));
+            .map(|r| {
                 json!({
-                    "move": uci(&c.choice), "search_rank": searched + 1, "result": result.mean, "ci95": result.ci95,
-                    "loss": loss.map(|l| l.mean), "loss_ci95": loss.map(|l| l.ci95),
-                    "wins": c.wins, "draws": c.draws, "losses": c.losses, "cut": c.results.len() as u32 - c.ended,
-                    "mean_turns": c.mean_turns(),
+                    "move": uci(&r.choice), "search_rank": r.search_rank + 1, "result": r.result.mean,
+                    "ci95": r.result.ci95, "loss": r.loss.mean, "loss_ci95": r.loss.ci95, "wins": r.wins,
+                    "draws": r.draws, "losses": r.losses, "cut": r.cut, "mean_turns": r.mean_turns,
                 })
             })
             .collect();

@@ -110,12 +110,45 @@ pub fn best_choices(search: &SearchReport, n: usize) -> Vec<Choice<String>> {
     search.choices.iter().filter(|c| c.exact || !exact_only).take(n).map(|c| c.choice.clone()).collect()
 }
 
-/// The rollouts best first by their mean result, each with its place in the order given (the
-/// search's); equal ones keep that order.
-pub fn ranked(rollouts: &[ChoiceRollout]) -> Vec<(usize, &ChoiceRollout)> {
+/// One line of a rollout's table: a choice's games summed up.
+#[derive(Clone, Debug)]
+pub struct RolloutRow {
+    pub choice: Choice<String>,
+    /// Its place in the order the choices were given (the search's), from 0.
+    pub search_rank: usize,
+    /// The expected result for the side choosing.
+    pub result: Estimate,
+    /// What it gives up against the rollout's best, game by game (0 for the best).
+    pub loss: Estimate,
+    pub games: usize,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Games cut short and valued by a search.
+    pub cut: u32,
+    pub mean_turns: f64,
+}
+
+/// The rollouts as a table, best first by mean result (equal ones in the order given).
+pub fn rows(rollouts: &[ChoiceRollout]) -> Vec<RolloutRow> {
     let mut ranked: Vec<_> = rollouts.iter().enumerate().collect();
     ranked.sort_by(|a, b| b.1.result().mean.total_cmp(&a.1.result().mean).then(a.0.cmp(&b.0)));
+    let Some(&(_, best)) = ranked.first() else { return Vec::new() };
     ranked
+        .iter()
+        .map(|&(search_rank, c)| RolloutRow {
+            choice: c.choice.clone(),
+            search_rank,
+            result: c.result(),
+            loss: c.loss_against(best),
+            games: c.results.len(),
+            wins: c.wins,
+            draws: c.draws,
+            losses: c.losses,
+            cut: c.results.len() as u32 - c.ended,
+            mean_turns: c.mean_turns(),
+        })
+        .collect()
 }
 
 /// Plays `settings.games` games out from each of `choices` at `root` of `handle`'s position

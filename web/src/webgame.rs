@@ -624,20 +624,16 @@ impl WebGame {
         let r = self.game.search(&root, limits, options, shared, &mut |_| {}).map_err(Refusal::Bad)?;
         let candidates = rollout::best_choices(&r, choices);
         let rolled = roll_out(&self.game, &root, &candidates, &settings, &|_, _| {}).map_err(Refusal::Bad)?;
-        let ranked = rollout::ranked(&rolled);
-        let best = ranked.first().map(|&(_, c)| c);
-        let shown: Vec<Value> = ranked
+        let shown: Vec<Value> = rollout::rows(&rolled)
             .iter()
-            .map(|&(searched, c)| {
-                let (uci, san) = match &c.choice {
+            .map(|r| {
+                let (uci, san) = match &r.choice {
                     Choice::Turn(t) => (t.clone(), self.game.san(t)),
                     Choice::Roll => ("roll".into(), "roll".into()),
                 };
-                let result = c.result();
-                let loss = best.map(|b| c.loss_against(b));
-                json!({"move": uci, "san": san, "search_rank": searched + 1, "result": result.mean, "ci95": result.ci95,
-                       "loss": loss.map(|l| l.mean), "loss_ci95": loss.map(|l| l.ci95),
-                       "wins": c.wins, "draws": c.draws, "losses": c.losses, "mean_turns": c.mean_turns()})
+                json!({"move": uci, "san": san, "search_rank": r.search_rank + 1, "result": r.result.mean,
+                       "ci95": r.result.ci95, "loss": r.loss.mean, "loss_ci95": r.loss.ci95, "wins": r.wins,
+                       "draws": r.draws, "losses": r.losses, "cut": r.cut, "mean_turns": r.mean_turns})
             })
             .collect();
         Ok(json!({
