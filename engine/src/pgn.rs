@@ -58,6 +58,9 @@ fn pgn_date(days: u64) -> String {
     format!("{year:04}.{month:02}.{day:02}")
 }
 
+/// The results a game may have, in its Result tag and at the end of its movetext.
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
 /// Why a PGN was refused: the message names the move where it went wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnError(pub String);
@@ -227,6 +230,13 @@ impl GameRecord {
             record.start = None;
         }
         record.result = tag("Result").unwrap_or("*").to_string();
+        if !RESULTS.contains(&record.result.as_str()) {
+            return Err(PgnError(format!(
+                "the Result tag '{}' is none of {}",
+                record.result.chars().take(40).collect::<String>(),
+                RESULTS.join(", ")
+            )));
+        }
         record.tags = tags
             .iter()
             .filter(|(n, _)| !["Variant", "SetUp", "FEN", "Result"].iter().any(|t| t.eq_ignore_ascii_case(n)))
@@ -263,16 +273,22 @@ impl GameRecord {
             }
             // A turn set up in progress has its dice in the position, not in the record.
             let in_turn = game.dice_left();
-            let allowed = match roll.or(in_turn) {
-                Some(r) => game
-                    .allowed_turns(&RollSpec::Faces(r.faces().to_vec()))
-                    .map_err(|e| PgnError(format!("{at}: {e}")))?,
-                None if freedom => game.pre_roll_turns(),
-                None => return Err(PgnError(format!("{at}: no [%roll] and no [%freedom] comment"))),
-            };
+            if roll.or(in_turn).is_none() && !freedom {
+                return Err(PgnError(format!("{at}: no [%roll] and no [%freedom] comment")));
+            }
             let turn =
                 game.parse_san(&san).ok_or_else(|| PgnError(format!("{at}: not a move here ({})", game.fen())))?;
-            if !allowed.contains(&turn) {
+            // Several micro-moves a turn are checked against the roll without listing every turn
+            // it allows (four dice allow hundreds of thousands).
+            let allowed = match roll.or(in_turn) {
+                Some(r) if game.several_moves_a_turn() => game.allows(&turn, &r),
+                Some(r) => game
+                    .allowed_turns(&RollSpec::Faces(r.faces().to_vec()))
+                    .map_err(|e| PgnError(format!("{at}: {e}")))?
+                    .contains(&turn),
+                None => game.pre_roll_turns().contains(&turn),
+            };
+            if !allowed {
                 let why = match roll.or(in_turn) {
                     Some(r) => format!("the roll {r} does not allow it"),
                     None => "it is not a Freedom move here".into(),
@@ -309,13 +325,29 @@ fn split_tags(text: &str) -> Result<(Vec<(String, String)>, String), PgnError> {
                 .strip_prefix('"')
                 .and_then(|v| v.strip_suffix('"'))
                 .ok_or_else(|| PgnError(format!("line {}: the tag value is not quoted", n + 1)))?;
-            tags.push((name.to_string(), value.replace("\\\"", "\"").replace("\\\\", "\\")));
+            tags.push((name.to_string(), unescape(value)));
         } else {
             movetext.push_str(line);
             movetext.push('\n');
         }
     }
     Ok((tags, movetext))
+}
+
+/// A tag value as written between its quotes: `\"` is a quote, `\\` a backslash.
+fn unescape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars();
+    while let Some(c) = chars.next() {
+        match (c, chars.clone().next()) {
+            ('\\', Some(next @ ('"' | '\\'))) => {
+                out.push(next);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// The movetext's moves with the comments that follow each; variations and NAGs are skipped.
@@ -364,7 +396,7 @@ fn movetext_moves(text: &str) -> Result<Vec<(String, Vec<String>)>, PgnError> {
                     word.push(ch);
                     chars.next();
                 }
-                if depth > 0 || word.starts_with('$') || ["1-0", "0-1", "1/2-1/2", "*"].contains(&word.as_str()) {
+                if depth > 0 || word.starts_with('$') || RESULTS.contains(&word.as_str()) {
                     continue;
                 }
                 // Move numbers, possibly glued to the move (`1.e4`); `0000` is UCI's pass, not one.
@@ -385,17 +417,24 @@ fn movetext_moves(text: &str) -> Result<Vec<(String, Vec<String>)>, PgnError> {
     Ok(moves)
 }
 
-/// The `[%name value]` commands of a comment, and the rest of its text.
+/// The `[%roll]` and `[%freedom]` commands of a comment (name and value), and the rest of its
+/// text, other commands (`[%eval]`, `[%clk]`) kept in it where they stood.
 fn parse_commands(comment: &str) -> (Vec<(String, String)>, String) {
     let mut commands = Vec::new();
     let mut rest = String::new();
     let mut s = comment;
     while let Some(start) = s.find("[%") {
-        rest.push_str(&s[..start]);
+        // An unclosed `[%` is text, kept once with all that follows it.
         let Some(end) = s[start..].find(']') else { break };
         let body = &s[start + 2..start + end];
         let (name, value) = body.split_once(' ').unwrap_or((body, ""));
-        commands.push((name.trim().to_string(), value.trim().to_string()));
+        if ["roll", "freedom"].contains(&name.trim()) {
+            rest.push_str(&s[..start]);
+            rest.push(' ');
+            commands.push((name.trim().to_string(), value.trim().to_string()));
+        } else {
+            rest.push_str(&s[..start + end + 1]);
+        }
         s = &s[start + end + 1..];
     }
     rest.push_str(s);
@@ -404,6 +443,29 @@ fn parse_commands(comment: &str) -> (Vec<(String, String)>, String) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn commands_other_than_the_dice_and_unclosed_ones_stay_in_the_text() {
+        let (commands, text) = super::parse_commands("[%roll 5,1] note {[%roll 5,4");
+        assert_eq!(commands, [("roll".to_string(), "5,1".to_string())]);
+        assert_eq!(text, "note {[%roll 5,4");
+        let (commands, text) = super::parse_commands("[%clk 0:01:00][%roll 1]+0.3/4 [%eval 0.3]");
+        assert_eq!(commands, [("roll".to_string(), "1".to_string())]);
+        assert_eq!(text, "[%clk 0:01:00] +0.3/4 [%eval 0.3]");
+    }
+
+    #[test]
+    fn tag_values_unescape_quotes_and_backslashes() {
+        assert_eq!(super::unescape(r#"a \"b\" c\\"#), r#"a "b" c\"#);
+        assert_eq!(super::unescape(r"a\b\"), r"a\b\");
+    }
+
+    #[test]
+    fn a_result_tag_must_be_a_result() {
+        let pgn = "[Result \"1-0)\"]\n[Variant \"freedom\"]\n\n1-0\n";
+        assert!(super::GameRecord::from_pgn(pgn).unwrap_err().0.contains("Result tag"));
+        assert!(super::GameRecord::from_pgn(&pgn.replace("1-0)", "1-0")).is_ok());
+    }
+
     #[test]
     fn dates_in_pgn_form() {
         assert_eq!(super::pgn_date(0), "1970.01.01");
