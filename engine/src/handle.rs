@@ -485,6 +485,19 @@ impl GameHandle {
         }
     }
 
+    /// Is `roll` one that [`GameHandle::allowed_turns`] takes here? The same check and error,
+    /// without listing the turns (four dice allow hundreds of thousands).
+    pub fn check_roll_spec(&self, roll: &RollSpec) -> Result<(), String> {
+        if let Some(end) = self.end() {
+            return Err(format!("the game is over ({end}); no roll can be played"));
+        }
+        match (&self.played, roll) {
+            (Played::OneTurn(g), RollSpec::Any) => g.free_turns(),
+            (Played::OneTurn(_), RollSpec::Faces(faces)) => self.check_roll(faces).map(|_| ()),
+            (Played::Micro(g), _) => self.rolled_micro(g.as_ref(), roll).map(|_| ()),
+        }
+    }
+
     /// How many whole turns the roll allows (for lists too long to print).
     pub fn count_turns(&self, roll: &RollSpec) -> Result<u64, String> {
         match &self.played {

@@ -30,7 +30,7 @@ pub fn root(game: &GameHandle, go: &GoParams) -> Result<SearchRoot, String> {
     if go.searchmoves.is_empty() {
         return Ok(match &go.roll {
             Some(spec) => {
-                game.allowed_turns(spec)?;
+                game.check_roll_spec(spec)?;
                 SearchRoot::Rolled(spec.clone())
             }
             None => SearchRoot::Decision,

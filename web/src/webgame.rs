@@ -606,7 +606,7 @@ impl WebGame {
             (Some(_), Some(_)) => (SearchRoot::Decision, RANKED_TURNS),
             (Some(r), None) => {
                 let spec = RollSpec::Faces(r.faces().to_vec());
-                let n = self.game.allowed_turns(&spec).map_or(1, |a| a.len());
+                let n = self.game.count_turns(&spec).map_or(1, |n| n as usize);
                 (SearchRoot::Rolled(spec), n)
             }
         }
