@@ -141,6 +141,15 @@ impl GameHandle {
         matches!(&self.played, Played::OneTurn(g) if g.solved())
     }
 
+    /// Does now the work the first search would otherwise begin with and could not stop (Die
+    /// Chess from its solution: solving the game, some seconds, once a process), so that a
+    /// front end can wait for it where waiting is expected (the protocol's `isready`).
+    pub fn prepare(&self, exact_solution: bool) {
+        if self.is_solved() && exact_solution {
+            crate::solve::shared_table();
+        }
+    }
+
     /// Can the piece-square tables ([`EvalParams`]) evaluate this variant, so that `tune` fits
     /// them and `EvalFile` loads them? If not, why (the big boards have their own evaluation).
     pub fn uses_tables(&self) -> Result<(), String> {

@@ -659,6 +659,11 @@ pub fn shared_table() -> std::sync::Arc<DieTable> {
     slot.get_or_insert_with(|| std::sync::Arc::new(DieTable::solve(1e-12, 2, &mut |_, _| {}))).clone()
 }
 
+/// The table in use, if one is solved or installed yet (nothing is solved here).
+pub fn table_in_use() -> Option<std::sync::Arc<DieTable>> {
+    TABLE.read().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
 /// Makes `table` the one the engine plays from.
 pub fn install_table(table: DieTable) {
     *TABLE.write().unwrap_or_else(|e| e.into_inner()) = Some(std::sync::Arc::new(table));

@@ -74,6 +74,11 @@ impl Session {
     pub fn handle(&mut self, cmd: Command) -> Flow {
         match cmd {
             Command::IsReady => {
+                // A GUI waits for `readyok` after setting options: the place for slow setup,
+                // not the first `go`, whose clock is running (UCI's own advice).
+                if !self.searching() {
+                    self.game.prepare(self.options.die_chess_solution);
+                }
                 self.out.line("readyok");
                 Flow::Continue
             }
