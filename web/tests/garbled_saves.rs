@@ -1,0 +1,156 @@
+//! Damaged game files of the web page's store: games of every variant (a roll on the table, a
+//! turn in progress, a finished game), saved, then damaged (characters dropped, doubled or
+//! replaced, fields removed or given other values). Reading one must never panic; a game that
+//! is read must show itself (the page's state), save itself again, and read back the same.
+
+use alea_engine::handle::{GameHandle, RollSpec, VARIANTS};
+use alea_engine::pgn::{GameRecord, RecordedTurn};
+use alea_web::webgame::WebGame;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use serde_json::{Value, json};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// A saved game of `variant` after some random turns, perhaps with the dice rolled for the next.
+fn saved_game(variant: &str, rng: &mut StdRng) -> String {
+    let mut game = GameHandle::new(variant, false).expect("a variant");
+    let mut record = GameRecord::new(variant, false, None);
+    for _ in 0..rng.random_range(0..30) {
+        if game.end().is_some() {
+            break;
+        }
+        let free = game.pre_roll_turns();
+        let (turn, roll) = if !game.may_roll() {
+            (free[rng.random_range(0..free.len())].clone(), None)
+        } else {
+            let roll = game.roll_for(rng.random_range(0..game.total_weight())).expect("a roll");
+            let spec = RollSpec::Faces(roll.faces().to_vec());
+            let k = rng.random_range(0..game.count_turns(&spec).expect("its own roll"));
+            (game.nth_turn(&spec, k).expect("its own roll").expect("a turn"), Some(roll))
+        };
+        game.play_checked(&turn, roll.as_ref()).expect("an allowed turn");
+        record.turns.push(RecordedTurn { turn, roll, comment: None });
+    }
+    if let Some(end) = game.end() {
+        record.result = end.result.to_string();
+    }
+    let mut web = WebGame::from_record(record, rng.random_range(0..1000), 50, rng.random_range(0..2) == 0);
+    if game.end().is_none() && game.may_roll() && rng.random_range(0..2) == 0 {
+        let _ = web.roll_dice(None);
+        // Some of a turn of several micro-moves made.
+        let faces: Option<Vec<u8>> = serde_json::from_value(web.saved()["roll"].clone()).unwrap_or(None);
+        if game.several_moves_a_turn()
+            && let Some(faces) = faces
+        {
+            let first = game.first_moves(&RollSpec::Faces(faces)).unwrap_or_default();
+            if !first.is_empty() && rng.random_range(0..2) == 0 {
+                let _ = web.human_move(&first[rng.random_range(0..first.len())]);
+            }
+        }
+    }
+    web.saved().to_string()
+}
+
+/// Values a field may be given instead of its own.
+fn odd_value(rng: &mut StdRng) -> Value {
+    match rng.random_range(0..12) {
+        0 => Value::Null,
+        1 => json!(-1),
+        2 => json!(u64::MAX),
+        3 => json!(1.5),
+        4 => json!("white"),
+        5 => json!("e2e4"),
+        6 => json!([7]),
+        7 => json!([0, 0, 0]),
+        8 => json!([1, 2, 3, 4, 5, 6, 1]),
+        9 => json!(["e2e4", "e2e4"]),
+        10 => json!(true),
+        _ => json!({}),
+    }
+}
+
+fn damage(text: &str, rng: &mut StdRng) -> String {
+    if rng.random_range(0..2) == 0 {
+        let mut v: Value = serde_json::from_str(text).expect("a saved game is JSON");
+        let fields = [
+            "version",
+            "pgn",
+            "human",
+            "seed",
+            "movetime",
+            "own_dice",
+            "engine_chose_roll",
+            "skill",
+            "roll",
+            "partial",
+        ];
+        let name = fields[rng.random_range(0..fields.len())];
+        let object = v.as_object_mut().expect("an object");
+        if rng.random_range(0..3) == 0 {
+            object.remove(name);
+        } else {
+            object.insert(name.into(), odd_value(rng));
+        }
+        return v.to_string();
+    }
+    let mut chars: Vec<char> = text.chars().collect();
+    for _ in 0..rng.random_range(1..=3) {
+        if chars.is_empty() {
+            break;
+        }
+        let i = rng.random_range(0..chars.len());
+        let len = rng.random_range(1..=6).min(chars.len() - i);
+        match rng.random_range(0..4) {
+            0 => {
+                chars.drain(i..i + len);
+            }
+            1 => {
+                let copy: Vec<char> = chars[i..i + len].to_vec();
+                chars.splice(i..i, copy);
+            }
+            2 => chars.truncate(i),
+            _ => {
+                const SOME: &str = "0123456789abcdefgh,[]{}\":\\ntruefalse";
+                chars[i] = SOME.chars().nth(rng.random_range(0..SOME.chars().count())).unwrap();
+            }
+        }
+    }
+    chars.into_iter().collect()
+}
+
+#[test]
+fn damaged_saves_are_refused_or_read_whole_never_a_panic() {
+    let seed = std::env::var("ALEA_GARBLED_SEED").ok().and_then(|r| r.parse().ok()).unwrap_or(20261129);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let rounds: usize = std::env::var("ALEA_GARBLED_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(10);
+    let (mut read, mut refused) = (0, 0);
+    for round in 0..rounds {
+        for variant in VARIANTS {
+            let saved = saved_game(variant, &mut rng);
+            let again = WebGame::from_saved(&saved).expect("an undamaged game reads back");
+            assert_eq!(again.saved().to_string(), saved, "{variant}: saved, read and saved again");
+            for _ in 0..20 {
+                let damaged = damage(&saved, &mut rng);
+                let outcome = catch_unwind(AssertUnwindSafe(|| match WebGame::from_saved(&damaged) {
+                    Ok(web) => {
+                        web.state("x");
+                        let text = web.saved().to_string();
+                        let back = WebGame::from_saved(&text).expect("a game read saves and reads again");
+                        assert_eq!(back.saved().to_string(), text);
+                        true
+                    }
+                    Err(e) => {
+                        assert!(!e.is_empty());
+                        false
+                    }
+                }));
+                match outcome {
+                    Ok(true) => read += 1,
+                    Ok(false) => refused += 1,
+                    Err(_) => panic!("round {round}, {variant}: a panic reading\n{damaged}"),
+                }
+            }
+        }
+    }
+    assert!(read > 0 && refused > 0, "{read} read, {refused} refused");
+}
