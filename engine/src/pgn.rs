@@ -282,10 +282,15 @@ impl GameRecord {
             // it allows (four dice allow hundreds of thousands).
             let allowed = match roll.or(in_turn) {
                 Some(r) if game.several_moves_a_turn() => game.allows(&turn, &r),
-                Some(r) => game
-                    .allowed_turns(&RollSpec::Faces(r.faces().to_vec()))
-                    .map_err(|e| PgnError(format!("{at}: {e}")))?
-                    .contains(&turn),
+                Some(r) => {
+                    // A turn may be written as the answer to its roll or whole, the roll joined
+                    // to it (Die Chess: `a1g7` or `roll5,a1g7`, the roll turning the die).
+                    let whole = game.turn_with_roll(&turn, &r);
+                    game.allowed_turns(&RollSpec::Faces(r.faces().to_vec()))
+                        .map_err(|e| PgnError(format!("{at}: {e}")))?
+                        .iter()
+                        .any(|t| game.turn_with_roll(t, &r) == whole)
+                }
                 None => game.pre_roll_turns().contains(&turn),
             };
             if !allowed {

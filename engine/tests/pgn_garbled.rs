@@ -26,7 +26,10 @@ fn random_record(variant: &str, rng: &mut StdRng) -> GameRecord {
             // The k-th turn, not a list of all (four dice allow hundreds of thousands).
             let spec = RollSpec::Faces(roll.faces().to_vec());
             let k = rng.random_range(0..game.count_turns(&spec).expect("its own roll"));
-            (game.nth_turn(&spec, k).expect("its own roll").expect("a turn"), Some(roll))
+            let answer = game.nth_turn(&spec, k).expect("its own roll").expect("a turn");
+            // Written as the answer to the roll or whole (Die Chess: `a1g7`, `roll5,a1g7`).
+            let turn = if rng.random_range(0..2) == 0 { game.turn_with_roll(&answer, &roll) } else { answer };
+            (turn, Some(roll))
         };
         game.play_checked(&turn, roll.as_ref()).expect("an allowed turn");
         let comment = (rng.random_range(0..6) == 0).then(|| "a {note} [%eval 0.3] ; 1-0".to_string());
@@ -124,6 +127,8 @@ fn garbled_records_are_refused_or_read_whole_never_a_panic() {
         for variant in VARIANTS {
             let record = random_record(variant, &mut rng);
             let text = record.to_pgn();
+            let whole = GameRecord::from_pgn(&text).unwrap_or_else(|e| panic!("{variant}: {e}\n{text}"));
+            assert_eq!(whole.game().fen(), record.game().fen(), "{variant}: read back\n{text}");
             // Two games in one file, as `alea match` writes them.
             let text = if rng.random_range(0..3) == 0 { format!("{text}\n{text}") } else { text };
             for _ in 0..10 {
