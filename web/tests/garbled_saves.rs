@@ -154,3 +154,75 @@ fn damaged_saves_are_refused_or_read_whole_never_a_panic() {
     }
     assert!(read > 0 && refused > 0, "{read} read, {refused} refused");
 }
+
+/// What a person may type or click, right or wrong.
+fn page_action(web: &WebGame, rng: &mut StdRng) -> String {
+    let state = web.state("x");
+    let allowed: Vec<String> = state["allowed"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|m| m.as_str().map(str::to_string)).collect())
+        .unwrap_or_default();
+    let junk = ["", "0000", "pass", "e2e4", "e2e4,", ",", "a1a1", "z9z9", "e7e8q", "roll", "1,2,3", "é"];
+    match rng.random_range(0..10) {
+        0..=3 if !allowed.is_empty() => format!("move {}", allowed[rng.random_range(0..allowed.len())]),
+        4 => format!("move {}", junk[rng.random_range(0..junk.len())]),
+        5 => "roll".into(),
+        6 => format!(
+            "roll {}",
+            ["1", "1 2", "1,2,3", "6 6 6 6", "7", "0", "x", "12", "123", ""][rng.random_range(0..10)]
+        ),
+        7 => "engine".into(),
+        8 => "undo".into(),
+        _ => "advice".into(),
+    }
+}
+
+#[test]
+fn random_clicks_and_typing_on_the_page_never_panic() {
+    let seed = std::env::var("ALEA_GARBLED_SEED").ok().and_then(|r| r.parse().ok()).unwrap_or(20261129);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let rounds: usize = std::env::var("ALEA_GARBLED_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(2);
+    let shared = alea_engine::search::Shared::new(1);
+    for round in 0..rounds {
+        for variant in VARIANTS {
+            let own_dice = rng.random_range(0..2) == 0;
+            let human = if rng.random_range(0..2) == 0 { alea_engine::Color::White } else { alea_engine::Color::Black };
+            let mut web = WebGame::new(variant, false, None, human, rng.random_range(0..1000), 5, own_dice).unwrap();
+            for step in 0..40 {
+                let action = page_action(&web, &mut rng);
+                let before = web.clone();
+                let outcome = catch_unwind(AssertUnwindSafe(|| {
+                    let mut changed = web.clone();
+                    let result = match action.split_once(' ').unwrap_or((action.as_str(), "")) {
+                        ("move", text) => changed.human_move(text).map(|_| ()),
+                        ("roll", "") => changed.roll_dice(None),
+                        ("roll", faces) => changed.roll_dice(Some(faces)),
+                        ("engine", _) => changed.engine_turn(&shared, &mut |_| {}),
+                        ("undo", _) => changed.undo(),
+                        _ => changed
+                            .advice(
+                                alea_engine::timeman::Limits { movetime: Some(20), ..Default::default() },
+                                &shared,
+                                &mut |_| {},
+                            )
+                            .map(|_| ()),
+                    };
+                    (result.is_ok(), changed)
+                }));
+                match outcome {
+                    Ok((true, changed)) => web = changed,
+                    Ok((false, _)) => assert_eq!(web.saved(), before.saved()),
+                    Err(_) => {
+                        panic!("round {round}, {variant}, step {step}: a panic at '{action}' in\n{}", before.saved())
+                    }
+                }
+                // The page shows it, saves it and reads it back the same.
+                web.state("x");
+                let saved = web.saved().to_string();
+                let back = WebGame::from_saved(&saved)
+                    .unwrap_or_else(|e| panic!("{variant}, step {step}, after '{action}': {e}\n{saved}"));
+                assert_eq!(back.saved().to_string(), saved);
+            }
+        }
+    }
+}
