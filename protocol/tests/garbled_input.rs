@@ -3,6 +3,7 @@
 //! mutated a little (a word dropped, doubled, swapped, cut or replaced). Whatever a line holds,
 //! the session must not panic (on its own thread or the search's), every `go` must end in one
 //! `bestmove`, and a line answered with an error must leave the game and the options as they were.
+//! And whole games of every variant, the engine against itself, driven as a GUI drives it.
 
 use alea_engine::handle::{GameHandle, RollSpec, VARIANTS};
 use alea_protocol::Output;
@@ -306,4 +307,47 @@ fn garbled_lines_are_refused_whole_and_never_crash() {
         }
     }
     assert!(fed >= rounds * VARIANTS.len() * 40);
+}
+
+/// The `bestmove` word and the engine's roll (`info string roll ...`) of a reply.
+fn best_and_roll(reply: &str) -> (String, Option<String>) {
+    let best = reply.lines().rev().find_map(|l| l.strip_prefix("bestmove ")).expect("a bestmove").to_string();
+    let roll = reply.lines().find_map(|l| l.strip_prefix("info string roll ")).map(str::to_string);
+    (best.split_whitespace().next().unwrap_or_default().to_string(), roll)
+}
+
+#[test]
+fn the_engine_plays_whole_games_against_itself_as_a_gui_drives_it() {
+    // Every variant, the engine rolling its own dice, each turn sent back as `position startpos
+    // moves ...` as a GUI does: every answer is accepted, and the game reaches its end.
+    let captured = Captured::default();
+    let out = Output::new(captured.clone());
+    let mut session = Session::new(out.clone());
+    for variant in VARIANTS {
+        feed(&mut session, &out, &format!("setoption name UCI_Variant value {variant}"));
+        feed(&mut session, &out, "setoption name EngineRolls value true");
+        feed(&mut session, &out, "setoption name Seed value 3");
+        feed(&mut session, &out, "ucinewgame");
+        let mut moves: Vec<String> = Vec::new();
+        let mut ended = false;
+        for ply in 0..1000 {
+            let position = format!("position startpos moves {}", moves.join(" "));
+            captured.take();
+            feed(&mut session, &out, &position);
+            let reply = captured.take();
+            assert!(!reply.contains("error"), "{variant}, ply {ply}: {position} refused: {reply}");
+            if session.game().end().is_some() {
+                ended = true;
+                break;
+            }
+            feed(&mut session, &out, "go depth 1");
+            let reply = captured.take();
+            let (best, roll) = best_and_roll(&reply);
+            assert!(!reply.contains("error"), "{variant}, ply {ply}: {reply}");
+            assert_ne!(best, "(none)", "{variant}, ply {ply}: {reply}");
+            assert!(best != "roll" || roll.is_some(), "{variant}: the engine rolls its own dice: {reply}");
+            moves.push(best);
+        }
+        assert!(ended, "{variant}: no end in 1,000 plies");
+    }
 }
