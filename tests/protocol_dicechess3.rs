@@ -47,6 +47,8 @@ fn a_turn_in_progress_from_a_dfen() {
     let reply = e.go("go depth 1");
     let best = reply.last().unwrap().strip_prefix("bestmove ").unwrap().to_string();
     assert!(completions.contains(&best), "{best} is not a completion");
+    // searchmoves in a turn in progress: its dice left, no roll to give.
+    assert_eq!(e.go("go depth 1 searchmoves d2d4,b1c3").last().unwrap(), "bestmove d2d4,b1c3");
     // The dice are the turn's own: other faces are refused.
     assert_eq!(errors(&e.ask("legalmoves roll 1 4 6")), 1);
     let refused = e.go("go roll 3 depth 1");
@@ -70,6 +72,19 @@ fn go_after_a_roll_and_before_it() {
     let best = reply.last().unwrap().strip_prefix("bestmove ").unwrap().to_string();
     assert!(allowed.contains(&best), "{best}");
     assert_eq!(e.go("go roll 4 4 6 depth 2").last().unwrap(), "bestmove 0000");
+    // searchmoves names whole turns the roll allows; a turn the maximum rule forbids, another
+    // roll's, or any without the roll, is refused.
+    let reply = e.go("go roll 1 4 5 depth 2 searchmoves h2h4,h1h3 e2e4,d1h5");
+    assert!(["bestmove h2h4,h1h3", "bestmove e2e4,d1h5"].contains(&reply.last().unwrap().as_str()), "{reply:?}");
+    for bad in [
+        "go roll 1 4 5 depth 1 searchmoves e2e4",
+        "go roll 1 4 5 depth 1 searchmoves g1f3,b1c3",
+        "go depth 1 searchmoves e2e4,d1h5",
+    ] {
+        let reply = e.go(bad);
+        assert_eq!(errors(&reply), 1, "{bad}: {reply:?}");
+        assert_eq!(reply.last().unwrap(), "bestmove (none)");
+    }
     // Before the roll: one line per outcome, faces ascending, then the expected score.
     let reply = e.go("go depth 1");
     let rolls: Vec<&String> = reply.iter().filter(|l| l.starts_with("info roll ")).collect();

@@ -82,11 +82,11 @@ pub fn play_turn(
             let limits = turn_part_limits(handle, false, &limits);
             after_roll(handle, &spec, limits, &mut search, events)
         }
-        SearchRoot::Only(turns) => {
+        SearchRoot::Only { roll, turns } => {
             if turns.is_empty() {
                 return Err("no move is allowed here".into());
             }
-            Ok(choice_text(search(&SearchRoot::Only(turns), limits, events)?.best))
+            Ok(choice_text(search(&SearchRoot::Only { roll, turns }, limits, events)?.best))
         }
         SearchRoot::Decision => {
             if handle.dice_left().is_some() {

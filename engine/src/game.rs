@@ -272,7 +272,7 @@ impl<R: MicroRules + Clone> MicroGame<R> {
 }
 
 /// A refused turn in words.
-fn describe(text: &str, e: TurnError) -> String {
+pub(crate) fn describe(text: &str, e: TurnError) -> String {
     let part = |i: usize| text.split(',').nth(i).unwrap_or(text).to_string();
     match e {
         TurnError::PassNotAllowed => format!("{text}: the dice allow micro-moves, so the turn may not be passed"),

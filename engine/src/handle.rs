@@ -44,8 +44,10 @@ pub enum SearchRoot {
     Decision,
     /// After this roll.
     Rolled(RollSpec),
-    /// Only these turns (UCI text), as `go searchmoves` asks.
-    Only(Vec<String>),
+    /// Only these turns (UCI text), as `go searchmoves` asks: after `roll` where the variant has
+    /// several moves a turn (one-move variants need none: their turns are the same whatever the
+    /// roll that allows them), or in a turn in progress.
+    Only { roll: Option<RollSpec>, turns: Vec<String> },
 }
 
 /// A search's findings with turns written as text.
@@ -679,17 +681,20 @@ impl GameHandle {
                     (SearchRoot::Decision, _) => OneTurnRoot::Decision,
                     (SearchRoot::Rolled(_), Some(roll)) => OneTurnRoot::Rolled(roll),
                     (SearchRoot::Rolled(_), None) => OneTurnRoot::Free,
-                    (SearchRoot::Only(turns), _) => OneTurnRoot::Only(turns),
+                    (SearchRoot::Only { turns, .. }, _) => OneTurnRoot::Only(turns),
                 };
                 g.search(root, limits, options, shared, report)
             }
             Played::Micro(g) => {
-                let roll = match root {
-                    SearchRoot::Decision => None,
-                    SearchRoot::Rolled(spec) => Some(self.rolled_micro(g.as_ref(), spec)?),
-                    SearchRoot::Only(_) => return Err("searchmoves is not available with several moves a turn".into()),
+                let (roll, only) = match root {
+                    SearchRoot::Decision => (None, None),
+                    SearchRoot::Rolled(spec) => (Some(self.rolled_micro(g.as_ref(), spec)?), None),
+                    SearchRoot::Only { roll: None, turns } => (None, Some(turns.as_slice())),
+                    SearchRoot::Only { roll: Some(spec), turns } => {
+                        (Some(self.rolled_micro(g.as_ref(), spec)?), Some(turns.as_slice()))
+                    }
                 };
-                Ok(g.search(roll.as_ref(), limits, options, shared, report))
+                g.search(roll.as_ref(), only, limits, options, shared, report)
             }
         }
     }

@@ -75,15 +75,18 @@ pub trait MicroTurnGame: fmt::Debug + Send + Sync {
     fn greedy_turn(&self, roll: &Roll) -> (String, i32);
     /// The `expectimax2` baseline's turn after `roll`.
     fn baseline_turn(&self, roll: &Roll) -> String;
-    /// Searches the turn's start (`roll` `None`) or the turn after `roll`.
+    /// Searches the turn's start (`roll` `None`) or the turn after `roll` (a turn in progress:
+    /// its dice left), among `only` these whole turns where given; a turn the dice do not allow
+    /// is refused.
     fn search(
         &self,
         roll: Option<&Roll>,
+        only: Option<&[String]>,
         limits: Limits,
         options: SearchOptions,
         shared: &Shared,
         report: &mut (dyn FnMut(&SearchResult<String>) + Send),
-    ) -> SearchResult<String>;
+    ) -> Result<SearchResult<String>, String>;
     fn san(&self, turn: &str) -> String;
     fn parse_san(&self, text: &str) -> Option<String>;
     fn piece_values(&self) -> PieceValues;
@@ -315,14 +318,31 @@ where
     fn search(
         &self,
         roll: Option<&Roll>,
+        only: Option<&[String]>,
         limits: Limits,
         options: SearchOptions,
         shared: &Shared,
         report: &mut (dyn FnMut(&SearchResult<String>) + Send),
-    ) -> SearchResult<String> {
+    ) -> Result<SearchResult<String>, String> {
         let position = match roll {
             Some(roll) => self.rolled_position(roll),
             None => self.position().clone(),
+        };
+        let only: Option<Vec<TurnOf<R>>> = match only {
+            None => None,
+            Some(_) if !position.in_turn() => return Err("searchmoves needs the roll".into()),
+            Some([]) => return Err("searchmoves names no turn".into()),
+            Some(texts) => Some(
+                texts
+                    .iter()
+                    .map(|text| {
+                        let moves = parse_turn(self.rules(), &position, text)?;
+                        play_turn(self.rules(), &position, &moves, &mut PlanCache::new(12))
+                            .map_err(|e| crate::game::describe(text, e))?;
+                        Ok(TurnOf::<R>::new(&moves))
+                    })
+                    .collect::<Result<_, String>>()?,
+            ),
         };
         let params = options.eval.as_deref().cloned().unwrap_or_else(|| self.rules().default_eval());
         let eval = crate::eval::MicroEval::with_network(
@@ -336,10 +356,11 @@ where
             history: self.hashes(),
             limits,
             options,
+            only: only.as_deref(),
         };
         let text = |r: &SearchResult<TurnOf<R>>| map_result(r, |t| t.to_uci(false));
         let result = crate::search::search_micro(&input, shared, &mut |r| report(&text(r)));
-        text(&result)
+        Ok(text(&result))
     }
 
     fn san(&self, turn: &str) -> String {

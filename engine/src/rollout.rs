@@ -297,7 +297,12 @@ fn after_choice(
             after.play_checked(turn, Some(&roll))?;
         }
         (SearchRoot::Rolled(RollSpec::Any), Choice::Turn(turn)) => after.play(turn)?,
-        (SearchRoot::Only(turns), Choice::Turn(turn)) if turns.contains(turn) => after.play(turn)?,
+        (SearchRoot::Only { roll: Some(RollSpec::Faces(faces)), turns }, Choice::Turn(turn))
+            if turns.contains(turn) =>
+        {
+            after.play_checked(turn, Some(&handle.check_roll(faces)?))?
+        }
+        (SearchRoot::Only { turns, .. }, Choice::Turn(turn)) if turns.contains(turn) => after.play(turn)?,
         _ => return Err("that choice is not one of this position's".into()),
     }
     Ok((after, None))

@@ -75,6 +75,7 @@ fn searched_with<R: MicroRules + Sync, E: MicroEval<R::Board>>(
         history: &[],
         limits: Limits { depth: Some(depth), ..Default::default() },
         options,
+        only: None,
     };
     let shared = Shared::new(16);
     search_micro(&input, &shared, &mut |_| {}).score
@@ -361,6 +362,7 @@ fn a_king_capture_is_found_for_exactly_the_rolls_that_allow_it() {
         history: &[],
         limits: Limits { depth: Some(1), ..Default::default() },
         options: SearchOptions::default(),
+        only: None,
     };
     let result = search_micro(&input, &Shared::new(16), &mut |_| {});
     assert_eq!(result.best, Choice::Roll);
@@ -451,10 +453,77 @@ fn two_threads_find_the_same_values() {
                     history: &[],
                     limits: Limits { depth: Some(depth), ..Default::default() },
                     options: SearchOptions { threads, ..Default::default() },
+                    only: None,
                 };
                 search_micro(&input, &Shared::new(16), &mut |_| {}).score
             };
             assert_eq!(value(2), value(1), "{} depth {depth}", DiceChess3.dfen(pos));
         }
     }
+}
+
+/// `searchmoves` in a variant of several moves a turn: the root restricted to the turns given
+/// scores each as the whole search scores it, and picks the best of them.
+#[test]
+fn a_root_of_chosen_turns_scores_them_as_the_whole_search_does() {
+    use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
+    let mut rng = StdRng::seed_from_u64(17);
+    let mut checked = 0;
+    for variant in ["dicechess3", "burmese", "gollon2"] {
+        let mut game = GameHandle::new(variant, false).unwrap();
+        for _ in 0..12 {
+            if game.end().is_some() {
+                break;
+            }
+            let roll = game.roll_for(rng.random_range(0..game.total_weight())).unwrap();
+            let spec = RollSpec::Faces(roll.faces().to_vec());
+            for depth in 1..=2 {
+                let limits = Limits { depth: Some(depth), ..Default::default() };
+                let options = SearchOptions { multipv: 5, ..Default::default() };
+                let whole = game
+                    .search(&SearchRoot::Rolled(spec.clone()), limits.clone(), options, &Shared::new(16), &mut |_| {})
+                    .unwrap();
+                let ranked: Vec<(String, i32)> = whole
+                    .choices
+                    .iter()
+                    .filter(|c| c.exact)
+                    .filter_map(|c| match &c.choice {
+                        Choice::Turn(t) => Some((t.clone(), c.score)),
+                        Choice::Roll => None,
+                    })
+                    .collect();
+                if ranked.len() < 3 {
+                    continue;
+                }
+                // The second and the last of the ranked, in that order and the other.
+                for turns in [
+                    vec![ranked[1].clone(), ranked[ranked.len() - 1].clone()],
+                    vec![ranked[ranked.len() - 1].clone(), ranked[1].clone()],
+                ] {
+                    let root = SearchRoot::Only {
+                        roll: Some(spec.clone()),
+                        turns: turns.iter().map(|(t, _)| t.clone()).collect(),
+                    };
+                    let only = game
+                        .search(&root, limits.clone(), SearchOptions::default(), &Shared::new(16), &mut |_| {})
+                        .unwrap();
+                    let what = format!("{variant} {} roll {spec:?} depth {depth}: {turns:?}", game.fen());
+                    assert_eq!(only.score, ranked[1].1, "{what}");
+                    // Of two turns of one score, either.
+                    let best = turns.iter().filter(|(_, s)| *s == ranked[1].1).map(|(t, _)| Choice::Turn(t.clone()));
+                    assert!(best.clone().any(|t| t == only.best), "{what}: {:?}", only.best);
+                    checked += 1;
+                }
+            }
+            let turn = game.nth_turn(&spec, 0).unwrap().unwrap();
+            game.play_checked(&turn, Some(&roll)).unwrap();
+        }
+        // A turn the roll does not allow, and none, are refused.
+        let roll = game.roll_for(0).unwrap();
+        let root = SearchRoot::Only { roll: Some(RollSpec::Faces(roll.faces().to_vec())), turns: vec!["a1a8".into()] };
+        assert!(game.search(&root, Limits::default(), SearchOptions::default(), &Shared::new(1), &mut |_| {}).is_err());
+        let root = SearchRoot::Only { roll: Some(RollSpec::Faces(roll.faces().to_vec())), turns: vec![] };
+        assert!(game.search(&root, Limits::default(), SearchOptions::default(), &Shared::new(1), &mut |_| {}).is_err());
+    }
+    assert!(checked >= 40, "{checked}");
 }

@@ -36,13 +36,29 @@ pub fn root(game: &GameHandle, go: &GoParams) -> Result<SearchRoot, String> {
             None => SearchRoot::Decision,
         });
     }
-    let allowed = game.allowed_turns(go.roll.as_ref().unwrap_or(&RollSpec::Any))?;
-    for text in &go.searchmoves {
-        if !allowed.contains(text) {
-            return Err(format!("searchmoves: {text} is not allowed here"));
+    if game.several_moves_a_turn() {
+        // Whole turns after the roll, or in a turn in progress on its dice left: each checked
+        // on its own (four dice allow hundreds of thousands of turns).
+        let dice = match (&go.roll, game.dice_left()) {
+            (Some(RollSpec::Faces(faces)), _) => game.check_roll(faces)?,
+            (Some(RollSpec::Any), _) => return Err(format!("{} has no free turn: give the dice", game.variant())),
+            (None, Some(left)) => left,
+            (None, None) => return Err("searchmoves needs the roll: go roll <faces> searchmoves ...".into()),
+        };
+        for text in &go.searchmoves {
+            if !game.allows(text, &dice) {
+                return Err(format!("searchmoves: {text} is not allowed here"));
+            }
+        }
+    } else {
+        let allowed = game.allowed_turns(go.roll.as_ref().unwrap_or(&RollSpec::Any))?;
+        for text in &go.searchmoves {
+            if !allowed.contains(text) {
+                return Err(format!("searchmoves: {text} is not allowed here"));
+            }
         }
     }
-    Ok(SearchRoot::Only(go.searchmoves.clone()))
+    Ok(SearchRoot::Only { roll: go.roll.clone(), turns: go.searchmoves.clone() })
 }
 
 /// Does the `go` set a limit (so a search before a forced roll is wanted for its table)?

@@ -58,6 +58,9 @@ pub struct MicroInput<'a, R: MicroRules, E = StaticEval> {
     pub history: &'a [u64],
     pub limits: Limits,
     pub options: SearchOptions,
+    /// Only these whole turns at a turn in progress (`go searchmoves`; the analysis of a turn
+    /// played), each checked against the dice by the caller; `None`: every allowed turn.
+    pub only: Option<&'a [TurnOf<R>]>,
 }
 
 /// Searches `input`'s root by iterative deepening, calling `report` after each completed
@@ -230,7 +233,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
         let mut outcomes = Vec::new();
         let mut choices = Vec::new();
         let multipv = self.options.multipv.max(1);
-        let (best, score, roll_score) = if pos.in_turn() && self.too_many_to_list(pos) {
+        let (best, score, roll_score) = if pos.in_turn() && input.only.is_none() && self.too_many_to_list(pos) {
             // Micro-move by micro-move, the table joining the orders of a turn's micro-moves:
             // the best turn alone (`MultiPV` too: hundreds of thousands of turns are not ranked
             // one by one). Stopped midway, the best of the turns finished (the last
@@ -240,7 +243,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             (Choice::Turn(turn), score, None)
         } else if pos.in_turn() {
             // With one choice to score, a stopped iteration's finished turns still count.
-            choices = self.ranked_turns(pos, depth, multipv, multipv == 1)?;
+            choices = self.ranked_turns(pos, input.only, depth, multipv, multipv == 1)?;
             let first = choices.first().expect("a turn in progress has a turn");
             (first.choice, first.score, None)
         } else {
@@ -312,29 +315,43 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
     fn ranked_turns(
         &mut self,
         pos: &PositionOf<R>,
+        only: Option<&[TurnOf<R>]>,
         depth: i32,
         multipv: usize,
         partial: bool,
     ) -> Option<Vec<ScoredChoice<TurnOf<R>>>> {
         if self.root_turns.is_empty() {
-            // One turn per end position: the shortest (a king taken at once rather than after
-            // a detour), the first in the rules' order among those.
-            let mut seen = std::collections::HashMap::new();
             let mut turns: Vec<RootTurn<R>> = Vec::new();
-            crate::rules::micro::for_each_turn(self.rules, pos, &mut self.cache, &mut |turn, end| match seen
-                .entry(end.hash())
-            {
-                std::collections::hash_map::Entry::Vacant(slot) => {
-                    slot.insert(turns.len());
-                    turns.push(RootTurn { turn: *turn, end: end.clone(), score: 0 });
-                }
-                std::collections::hash_map::Entry::Occupied(slot) => {
-                    let kept = &mut turns[*slot.get()];
-                    if turn.moves().len() < kept.turn.moves().len() {
-                        kept.turn = *turn;
+            match only {
+                // The turns asked for, as they are written (two that end alike both stay).
+                Some(only) => {
+                    for turn in only {
+                        if let Ok(end) = crate::rules::micro::play_turn(self.rules, pos, turn.moves(), &mut self.cache)
+                        {
+                            turns.push(RootTurn { turn: *turn, end, score: 0 });
+                        }
                     }
                 }
-            });
+                // One turn per end position: the shortest (a king taken at once rather than
+                // after a detour), the first in the rules' order among those.
+                None => {
+                    let mut seen = std::collections::HashMap::new();
+                    crate::rules::micro::for_each_turn(self.rules, pos, &mut self.cache, &mut |turn, end| match seen
+                        .entry(end.hash())
+                    {
+                        std::collections::hash_map::Entry::Vacant(slot) => {
+                            slot.insert(turns.len());
+                            turns.push(RootTurn { turn: *turn, end: end.clone(), score: 0 });
+                        }
+                        std::collections::hash_map::Entry::Occupied(slot) => {
+                            let kept = &mut turns[*slot.get()];
+                            if turn.moves().len() < kept.turn.moves().len() {
+                                kept.turn = *turn;
+                            }
+                        }
+                    });
+                }
+            }
             // Turns that win at once first (the shortest first among equals), then by the
             // static score of where they end.
             for t in &mut turns {
@@ -509,7 +526,9 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
     /// A result when stopped before the first iteration ended: the first allowed turn, unsearched.
     fn fallback(&mut self, input: &MicroInput<'_, R, E>) -> SearchResult<TurnOf<R>> {
         let pos = input.position;
-        let best = if pos.in_turn() {
+        let best = if let Some(&first) = input.only.and_then(|only| only.first()) {
+            Choice::Turn(first)
+        } else if pos.in_turn() {
             let (turn, _) = self.follow(pos, |_, _, _| Some(0));
             Choice::Turn(turn)
         } else {
