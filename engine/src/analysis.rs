@@ -115,6 +115,13 @@ pub fn analyse_turn(
                     GameResult::Win(_) => -WIN,
                     GameResult::Draw => 0,
                 },
+                // Several moves a turn: the played turn alone after the same roll, at the same
+                // depth as the best (the search's own way to value one turn of thousands).
+                None if game.several_moves_a_turn() && roll.is_some() => {
+                    let spec = RollSpec::Faces(roll.as_ref().expect("a roll").faces().to_vec());
+                    let only = SearchRoot::Only { roll: Some(spec), turns: vec![played.to_string()] };
+                    search(game, only, 1, limits.clone())?.score
+                }
                 None => {
                     let limits = match limits.depth {
                         Some(d) => Limits { depth: Some(d.saturating_sub(1).max(1)), ..limits.clone() },
