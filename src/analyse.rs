@@ -29,6 +29,10 @@ pub struct AnalyseArgs {
     /// Write the game(s) annotated with each move's loss and luck to this file.
     #[arg(long)]
     out: Option<std::path::PathBuf>,
+    /// Moves judged at once, each on one thread (with --depth the results are the same on any
+    /// number) [default: the processor's cores].
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 /// What one move was worth.
@@ -82,6 +86,10 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         (Some(d), _) => Limits { depth: Some(d), ..Default::default() },
         (None, t) => Limits { movetime: Some((t.unwrap_or(0.5) * 1000.0) as u64), ..Default::default() },
     };
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if !(1..=256).contains(&threads) {
+        return refuse("--threads takes 1 to 256");
+    }
     let several = chosen.len() > 1;
     // Over all games, by player (their names from the tags; colours change from game to game).
     let mut by_player: Vec<(String, Vec<MoveReport>)> = Vec::new();
@@ -92,7 +100,7 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
         if several || args.game.is_some() {
             println!("Game {}: {white} vs {black}, {} ({})", i + 1, record.variant, record.result);
         }
-        let reports = match analyse_game(record, &limits) {
+        let reports = match analyse_game(record, &limits, threads) {
             Ok(r) => r,
             Err(e) => return refuse(format!("{}: game {}: {e}", args.pgn.display(), i + 1)),
         };
@@ -130,46 +138,70 @@ pub fn run(args: AnalyseArgs) -> ExitCode {
 }
 
 /// Judges every turn of one game, printing a row for each, and notes each turn's judgement in
-/// the record (for `--out`).
-fn analyse_game(record: &mut GameRecord, limits: &Limits) -> Result<Vec<MoveReport>, String> {
-    let mut game = record.start_game()?;
-    let mut reports = Vec::new();
+/// the record (for `--out`). The turns are judged `threads` at a time (each search on one
+/// thread with a table of its own, so the order changes no result) and printed in order.
+fn analyse_game(record: &mut GameRecord, limits: &Limits, threads: usize) -> Result<Vec<MoveReport>, String> {
     println!(
         "move played  roll   best turn and its score for the side to move; loss of the turn played; luck of the roll\n     (and, where a move without rolling was offered, whether rolling was right)"
     );
-    // The rows are printed as the turns are judged, so the columns are set before: as wide as
-    // the longest turn played (a best turn of several micro-moves may be longer: room for one of
-    // five characters a die) and the longest roll.
+    // The position before each turn; and the columns, set before the rows are printed as the
+    // turns are judged: as wide as the longest turn played (a best turn of several micro-moves
+    // may be longer: room for one of five characters a die) and the longest roll.
     let (mut turn_width, mut roll_width) = (7, 6);
-    {
-        let mut replay = record.start_game()?;
-        for turn in &record.turns {
-            turn_width = turn_width.max(replay.san(&turn.turn).chars().count());
-            roll_width = roll_width.max(turn.roll.map_or(0, |r| r.to_string().len()));
-            replay.play_checked(&turn.turn, turn.roll.as_ref()).map_err(|e| format!("{}: {e}", turn.turn))?;
-        }
-        if replay.several_moves_a_turn() {
-            turn_width = turn_width.max(5 * replay.dice() - 1);
-        }
+    let mut positions = Vec::with_capacity(record.turns.len());
+    let mut replay = record.start_game()?;
+    for turn in &record.turns {
+        turn_width = turn_width.max(replay.san(&turn.turn).chars().count());
+        roll_width = roll_width.max(turn.roll.map_or(0, |r| r.to_string().len()));
+        positions.push(replay.clone());
+        replay.play_checked(&turn.turn, turn.roll.as_ref()).map_err(|e| format!("{}: {e}", turn.turn))?;
     }
-    for (ply, turn) in record.turns.iter().enumerate() {
-        let report =
-            analyse_turn(&game, ply, &turn.turn, turn.roll, limits).map_err(|e| format!("turn {}: {e}", ply + 1))?;
-        println!(
-            "{:>3}. {:<turn_width$} {:<roll_width$} best {:<turn_width$} {:>6}  loss {:>5}  luck {}",
-            ply / 2 + 1,
-            report.played,
-            report.roll.clone().unwrap_or_else(|| "free".into()),
-            report.best,
-            score_text(report.best_score),
-            report.loss,
-            report.luck.map_or("-".into(), |l| format!("{l:+}"))
-        );
-        if let Some(d) = &report.roll_decision {
-            println!("     {}", d.words);
+    if replay.several_moves_a_turn() {
+        turn_width = turn_width.max(5 * replay.dice() - 1);
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failed = std::sync::atomic::AtomicBool::new(false);
+    let (sender, judged) = std::sync::mpsc::channel();
+    let turns = &record.turns;
+    let reports = std::thread::scope(|scope| {
+        for i in 0..threads.min(turns.len()) {
+            let (sender, next, failed, positions) = (sender.clone(), &next, &failed, &positions);
+            let worker = alea_engine::search::stack::spawn_deep(scope, format!("analyse-{i}"), move || {
+                loop {
+                    let ply = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if ply >= turns.len() || failed.load(std::sync::atomic::Ordering::Relaxed) {
+                        break;
+                    }
+                    let turn = &turns[ply];
+                    let report = analyse_turn(&positions[ply], ply, &turn.turn, turn.roll, limits)
+                        .map_err(|e| format!("turn {}: {e}", ply + 1));
+                    if report.is_err() {
+                        failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    if sender.send((ply, report)).is_err() {
+                        break;
+                    }
+                }
+            });
+            if worker.is_err() && i == 0 {
+                return Err("cannot start a thread to judge the moves".to_string());
+            }
         }
-        reports.push(report);
-        game.play_checked(&turn.turn, turn.roll.as_ref()).map_err(|e| format!("turn {}: {e}", ply + 1))?;
+        drop(sender);
+        // Rows in the game's order, each as soon as those before it are in.
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut reports = Vec::with_capacity(turns.len());
+        for (ply, report) in judged {
+            waiting.insert(ply, report?);
+            while let Some(report) = waiting.remove(&reports.len()) {
+                print_row(&report, turn_width, roll_width);
+                reports.push(report);
+            }
+        }
+        Ok(reports)
+    })?;
+    if reports.len() < record.turns.len() {
+        return Err(format!("turn {}: not judged", reports.len() + 1));
     }
     for (t, r) in record.turns.iter_mut().zip(&reports) {
         let mut note = format!("best {} {}", r.best, score_text(r.best_score));
@@ -186,6 +218,22 @@ fn analyse_game(record: &mut GameRecord, limits: &Limits) -> Result<Vec<MoveRepo
     }
     record.tags.push(("Annotator".into(), format!("Alea {}", env!("CARGO_PKG_VERSION"))));
     Ok(reports)
+}
+
+fn print_row(report: &MoveReport, turn_width: usize, roll_width: usize) {
+    println!(
+        "{:>3}. {:<turn_width$} {:<roll_width$} best {:<turn_width$} {:>6}  loss {:>5}  luck {}",
+        report.ply / 2 + 1,
+        report.played,
+        report.roll.clone().unwrap_or_else(|| "free".into()),
+        report.best,
+        score_text(report.best_score),
+        report.loss,
+        report.luck.map_or("-".into(), |l| format!("{l:+}"))
+    );
+    if let Some(d) = &report.roll_decision {
+        println!("     {}", d.words);
+    }
 }
 
 fn analyse_turn(

@@ -57,6 +57,14 @@ fn the_engines_own_moves_lose_nothing_at_the_same_depth() {
         let (ok, stdout, stderr) = analyse(&[path.to_str().unwrap(), "--depth", depth, "--out", out.to_str().unwrap()]);
         assert!(ok, "{stderr}");
         assert_eq!(stdout.matches(" moves, average loss 0.0,").count(), 2, "{variant}: {stdout}");
+        // Judged one move at a time or three at once, the same rows in the same order.
+        for threads in ["1", "3"] {
+            let (ok, alone, stderr) = analyse(&[path.to_str().unwrap(), "--depth", depth, "--threads", threads]);
+            assert!(ok, "{stderr}");
+            assert_eq!(alone, stdout, "{variant}, --threads {threads}");
+        }
+        let (ok, _, stderr) = analyse(&[path.to_str().unwrap(), "--threads", "0"]);
+        assert!(!ok && stderr.contains("--threads takes 1 to 256"), "{stderr}");
         // The annotated game reads back with the same moves, each with its note.
         let annotated = GameRecord::from_pgn(&std::fs::read_to_string(&out).unwrap()).unwrap();
         assert_eq!(
