@@ -41,6 +41,10 @@ pub struct AdviseArgs {
     /// How many moves to score exactly (all of them by default; in dicechess3 the best ten).
     #[arg(long)]
     multipv: Option<usize>,
+    /// Score only these turns the roll allows, as `go searchmoves` (your own turn against your
+    /// other ideas; in dicechess3 whole turns, `e2e4,d1h5`); needs --roll, or a turn in progress.
+    #[arg(long, num_args = 1.., value_name = "TURNS")]
+    searchmoves: Vec<String>,
     /// Print JSON instead of the board and tables.
     #[arg(long)]
     json: bool,
@@ -108,6 +112,15 @@ pub fn run(args: AdviseArgs) -> ExitCode {
     // A turn in progress (a DFEN with dice) is advised with its own dice.
     let roll = roll.or_else(|| game.dice_left().map(|r| RollSpec::Faces(r.faces().to_vec())));
     let (root, choices) = match &roll {
+        Some(_) if !args.searchmoves.is_empty() => match game.check_only(roll.as_ref(), &args.searchmoves) {
+            Ok(()) => {
+                (SearchRoot::Only { roll: roll.clone(), turns: args.searchmoves.clone() }, args.searchmoves.len())
+            }
+            Err(e) => return refuse(format!("--searchmoves: {e}")),
+        },
+        None if !args.searchmoves.is_empty() => {
+            return refuse("--searchmoves needs --roll (the turns the roll allows)");
+        }
         None => (SearchRoot::Decision, game.pre_roll_turns().len() + 1),
         Some(spec) => match game.count_turns(spec) {
             Ok(n) => (SearchRoot::Rolled(spec.clone()), n as usize),

@@ -243,3 +243,27 @@ fn a_rollout_that_cannot_be_played_is_refused() {
     refused(&["--rollout-depth", "2", "--depth", "1"], "--rollout");
     refused(&["--variant", "diechess", "--rollout", "5", "--depth", "1"], "solved exactly");
 }
+
+#[test]
+fn searchmoves_ranks_only_the_turns_named() {
+    // A free queen, and two rook moves that leave it: only the two named are ranked.
+    let fen = ["--fen", "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", "--roll", "4", "--depth", "3"];
+    let whole = advise_json(&fen);
+    let only = advise_json(&[&fen[..], &["--searchmoves", "d1a1", "d1d4"]].concat());
+    let named: Vec<&str> = only["choices"].as_array().unwrap().iter().map(|c| c["move"].as_str().unwrap()).collect();
+    assert_eq!(named.len(), 2, "{only}");
+    assert!(named.contains(&"d1a1") && named.contains(&"d1d4"), "{named:?}");
+    // Each scored as the whole ranking scores it.
+    for c in only["choices"].as_array().unwrap() {
+        let same = whole["choices"].as_array().unwrap().iter().find(|w| w["move"] == c["move"]).unwrap();
+        assert_eq!(c["score"], same["score"], "{}", c["move"]);
+    }
+    // dicechess3: whole turns of the roll; one the dice do not allow, or none without a roll, refused.
+    let three = ["--variant", "dicechess3", "--roll", "1,4,5", "--depth", "1"];
+    let v = advise_json(&[&three[..], &["--searchmoves", "e2e4,d1h5", "h2h4,h1h3"]].concat());
+    assert_eq!(v["choices"].as_array().unwrap().len(), 2, "{v}");
+    let (ok, _, stderr) = advise(&[&three[..], &["--searchmoves", "e2e4"]].concat());
+    assert!(!ok && stderr.contains("--searchmoves: e2e4 is not allowed here"), "{stderr}");
+    let (ok, _, stderr) = advise(&["--variant", "dicechess3", "--searchmoves", "e2e4,d1h5"]);
+    assert!(!ok && stderr.contains("--searchmoves needs --roll"), "{stderr}");
+}

@@ -509,6 +509,33 @@ impl GameHandle {
         }
     }
 
+    /// Are `turns` allowed after `roll` ([`SearchRoot::Only`]'s check, `go searchmoves`')? With
+    /// several moves a turn each is checked on its own against the roll, or a turn in
+    /// progress's dice (four dice allow hundreds of thousands of turns); a one-move variant
+    /// lists what the roll allows, or any roll without one.
+    pub fn check_only(&self, roll: Option<&RollSpec>, turns: &[String]) -> Result<(), String> {
+        if turns.is_empty() {
+            return Err("no turn named".into());
+        }
+        if self.several_moves_a_turn() {
+            let dice = match (roll, self.dice_left()) {
+                (Some(RollSpec::Faces(faces)), _) => self.check_roll(faces)?,
+                (Some(RollSpec::Any), _) => return Err(format!("{} has no free turn: give the dice", self.variant())),
+                (None, Some(left)) => left,
+                (None, None) => return Err("the turns of several micro-moves need the roll".into()),
+            };
+            return match turns.iter().find(|t| !self.allows(t, &dice)) {
+                Some(t) => Err(format!("{t} is not allowed here")),
+                None => Ok(()),
+            };
+        }
+        let allowed = self.allowed_turns(roll.unwrap_or(&RollSpec::Any))?;
+        match turns.iter().find(|t| !allowed.contains(t)) {
+            Some(t) => Err(format!("{t} is not allowed here")),
+            None => Ok(()),
+        }
+    }
+
     /// How many whole turns the roll allows (for lists too long to print).
     pub fn count_turns(&self, roll: &RollSpec) -> Result<u64, String> {
         match &self.played {

@@ -1,7 +1,7 @@
 //! `go`: what to search (after a roll, before it, or among given moves), run on its own thread
 //! through the engine's turn driver, which also rolls the engine's own dice with `EngineRolls`.
 
-use crate::command::{GoParams, RollSpec};
+use crate::command::GoParams;
 use crate::options::{ChancePruningOption, Options};
 use crate::output::Output;
 use crate::reply::{info_lines, outcome_lines};
@@ -36,28 +36,7 @@ pub fn root(game: &GameHandle, go: &GoParams) -> Result<SearchRoot, String> {
             None => SearchRoot::Decision,
         });
     }
-    if game.several_moves_a_turn() {
-        // Whole turns after the roll, or in a turn in progress on its dice left: each checked
-        // on its own (four dice allow hundreds of thousands of turns).
-        let dice = match (&go.roll, game.dice_left()) {
-            (Some(RollSpec::Faces(faces)), _) => game.check_roll(faces)?,
-            (Some(RollSpec::Any), _) => return Err(format!("{} has no free turn: give the dice", game.variant())),
-            (None, Some(left)) => left,
-            (None, None) => return Err("searchmoves needs the roll: go roll <faces> searchmoves ...".into()),
-        };
-        for text in &go.searchmoves {
-            if !game.allows(text, &dice) {
-                return Err(format!("searchmoves: {text} is not allowed here"));
-            }
-        }
-    } else {
-        let allowed = game.allowed_turns(go.roll.as_ref().unwrap_or(&RollSpec::Any))?;
-        for text in &go.searchmoves {
-            if !allowed.contains(text) {
-                return Err(format!("searchmoves: {text} is not allowed here"));
-            }
-        }
-    }
+    game.check_only(go.roll.as_ref(), &go.searchmoves).map_err(|e| format!("searchmoves: {e}"))?;
     Ok(SearchRoot::Only { roll: go.roll.clone(), turns: go.searchmoves.clone() })
 }
 
