@@ -11,6 +11,7 @@ use alea_engine::pgn::GameRecord;
 use alea_engine::search::Choice;
 use alea_engine::timeman::Limits;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 #[derive(clap::Args)]
 pub struct AnalyseArgs {
@@ -159,8 +160,8 @@ fn analyse_game(record: &mut GameRecord, limits: &Limits, threads: usize) -> Res
     if replay.several_moves_a_turn() {
         turn_width = turn_width.max(5 * replay.dice() - 1);
     }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let failed = std::sync::atomic::AtomicBool::new(false);
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
     let (sender, judged) = std::sync::mpsc::channel();
     let turns = &record.turns;
     let reports = std::thread::scope(|scope| {
@@ -168,15 +169,15 @@ fn analyse_game(record: &mut GameRecord, limits: &Limits, threads: usize) -> Res
             let (sender, next, failed, positions) = (sender.clone(), &next, &failed, &positions);
             let worker = alea_engine::search::stack::spawn_deep(scope, format!("analyse-{i}"), move || {
                 loop {
-                    let ply = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if ply >= turns.len() || failed.load(std::sync::atomic::Ordering::Relaxed) {
+                    let ply = next.fetch_add(1, Ordering::Relaxed);
+                    if ply >= turns.len() || failed.load(Ordering::Relaxed) {
                         break;
                     }
                     let turn = &turns[ply];
                     let report = analyse_turn(&positions[ply], ply, &turn.turn, turn.roll, limits)
                         .map_err(|e| format!("turn {}: {e}", ply + 1));
                     if report.is_err() {
-                        failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                        failed.store(true, Ordering::Relaxed);
                     }
                     if sender.send((ply, report)).is_err() {
                         break;

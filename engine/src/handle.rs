@@ -517,20 +517,21 @@ impl GameHandle {
         if turns.is_empty() {
             return Err("no turn named".into());
         }
-        if self.several_moves_a_turn() {
-            let dice = match (roll, self.dice_left()) {
-                (Some(RollSpec::Faces(faces)), _) => self.check_roll(faces)?,
-                (Some(RollSpec::Any), _) => return Err(format!("{} has no free turn: give the dice", self.variant())),
-                (None, Some(left)) => left,
-                (None, None) => return Err("the turns of several micro-moves need the roll".into()),
-            };
-            return match turns.iter().find(|t| !self.allows(t, &dice)) {
-                Some(t) => Err(format!("{t} is not allowed here")),
-                None => Ok(()),
-            };
-        }
-        let allowed = self.allowed_turns(roll.unwrap_or(&RollSpec::Any))?;
-        match turns.iter().find(|t| !allowed.contains(t)) {
+        let refused = match &self.played {
+            Played::Micro(g) => {
+                let dice = match (roll, self.dice_left()) {
+                    (Some(spec), _) => self.rolled_micro(g.as_ref(), spec)?,
+                    (None, Some(left)) => left,
+                    (None, None) => return Err("the turns of several micro-moves need the roll".into()),
+                };
+                turns.iter().find(|t| !self.allows(t, &dice))
+            }
+            Played::OneTurn(_) => {
+                let allowed = self.allowed_turns(roll.unwrap_or(&RollSpec::Any))?;
+                turns.iter().find(|t| !allowed.contains(t))
+            }
+        };
+        match refused {
             Some(t) => Err(format!("{t} is not allowed here")),
             None => Ok(()),
         }
