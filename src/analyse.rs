@@ -11,7 +11,6 @@ use alea_engine::pgn::GameRecord;
 use alea_engine::search::Choice;
 use alea_engine::timeman::Limits;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 #[derive(clap::Args)]
 pub struct AnalyseArgs {
@@ -145,65 +144,24 @@ fn analyse_game(record: &mut GameRecord, limits: &Limits, threads: usize) -> Res
     println!(
         "move played  roll   best turn and its score for the side to move; loss of the turn played; luck of the roll\n     (and, where a move without rolling was offered, whether rolling was right)"
     );
-    // The position before each turn; and the columns, set before the rows are printed as the
-    // turns are judged: as wide as the longest turn played (a best turn of several micro-moves
-    // may be longer: room for one of five characters a die) and the longest roll.
+    // The columns, set before the rows are printed as the turns are judged: as wide as the
+    // longest turn played (a best turn of several micro-moves may be longer: room for one of
+    // five characters a die) and the longest roll.
     let (mut turn_width, mut roll_width) = (7, 6);
-    let mut positions = Vec::with_capacity(record.turns.len());
-    let mut replay = record.start_game()?;
-    for turn in &record.turns {
-        turn_width = turn_width.max(replay.san(&turn.turn).chars().count());
+    let positions = analysis::positions(record)?;
+    for (game, turn) in positions.iter().zip(&record.turns) {
+        turn_width = turn_width.max(game.san(&turn.turn).chars().count());
         roll_width = roll_width.max(turn.roll.map_or(0, |r| r.to_string().len()));
-        positions.push(replay.clone());
-        replay.play_checked(&turn.turn, turn.roll.as_ref()).map_err(|e| format!("{}: {e}", turn.turn))?;
     }
-    if replay.several_moves_a_turn() {
-        turn_width = turn_width.max(5 * replay.dice() - 1);
+    if let Some(game) = positions.first().filter(|g| g.several_moves_a_turn()) {
+        turn_width = turn_width.max(5 * game.dice() - 1);
     }
-    let next = AtomicUsize::new(0);
-    let failed = AtomicBool::new(false);
-    let (sender, judged) = std::sync::mpsc::channel();
-    let turns = &record.turns;
-    let reports = std::thread::scope(|scope| {
-        for i in 0..threads.min(turns.len()) {
-            let (sender, next, failed, positions) = (sender.clone(), &next, &failed, &positions);
-            let worker = alea_engine::search::stack::spawn_deep(scope, format!("analyse-{i}"), move || {
-                loop {
-                    let ply = next.fetch_add(1, Ordering::Relaxed);
-                    if ply >= turns.len() || failed.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let turn = &turns[ply];
-                    let report = analyse_turn(&positions[ply], ply, &turn.turn, turn.roll, limits)
-                        .map_err(|e| format!("turn {}: {e}", ply + 1));
-                    if report.is_err() {
-                        failed.store(true, Ordering::Relaxed);
-                    }
-                    if sender.send((ply, report)).is_err() {
-                        break;
-                    }
-                }
-            });
-            if worker.is_err() && i == 0 {
-                return Err("cannot start a thread to judge the moves".to_string());
-            }
-        }
-        drop(sender);
-        // Rows in the game's order, each as soon as those before it are in.
-        let mut waiting = std::collections::BTreeMap::new();
-        let mut reports = Vec::with_capacity(turns.len());
-        for (ply, report) in judged {
-            waiting.insert(ply, report?);
-            while let Some(report) = waiting.remove(&reports.len()) {
-                print_row(&report, turn_width, roll_width);
-                reports.push(report);
-            }
-        }
-        Ok(reports)
+    let mut reports = Vec::with_capacity(record.turns.len());
+    analysis::analyse_game(record, limits, threads, &mut |game, judged| {
+        let report = move_report(game, judged);
+        print_row(&report, turn_width, roll_width);
+        reports.push(report);
     })?;
-    if reports.len() < record.turns.len() {
-        return Err(format!("turn {}: not judged", reports.len() + 1));
-    }
     for (t, r) in record.turns.iter_mut().zip(&reports) {
         let mut note = format!("best {} {}", r.best, score_text(r.best_score));
         if r.loss > 0 {
@@ -237,18 +195,12 @@ fn print_row(report: &MoveReport, turn_width: usize, roll_width: usize) {
     }
 }
 
-fn analyse_turn(
-    game: &GameHandle,
-    ply: usize,
-    played: &str,
-    roll: Option<alea_engine::Roll>,
-    limits: &Limits,
-) -> Result<MoveReport, String> {
-    let a = analysis::analyse_turn(game, ply, played, roll, limits)?;
-    Ok(MoveReport {
-        ply,
+/// A turn's judgement in the words and SAN of the table.
+fn move_report(game: &GameHandle, a: &analysis::TurnAnalysis) -> MoveReport {
+    MoveReport {
+        ply: a.ply,
         side: a.side,
-        played: game.san(played),
+        played: game.san(&a.played),
         roll: a.roll.map(|r| r.to_string()),
         best: match &a.best {
             Choice::Turn(t) => game.san(t),
@@ -257,7 +209,7 @@ fn analyse_turn(
         best_score: a.best_score,
         loss: a.loss,
         luck: a.luck,
-        roll_decision: a.roll_decision.map(|d| {
+        roll_decision: a.roll_decision.as_ref().map(|d| {
             let offered: Vec<String> = d.offered.iter().map(|m| game.san(m)).collect();
             let better = match &d.best {
                 Choice::Turn(t) => Some(game.san(t)),
@@ -279,7 +231,7 @@ fn analyse_turn(
             };
             DecisionReport { words, loss: d.loss, better }
         }),
-    })
+    }
 }
 
 fn summary(reports: &[MoveReport]) -> String {

@@ -4,10 +4,13 @@
 //! ends format it (`alea analyse`, the web page).
 
 use crate::handle::{GameHandle, RollSpec, SearchRoot};
+use crate::pgn::GameRecord;
 use crate::piece::Color;
 use crate::rules::{GameResult, Roll};
 use crate::search::{Choice, SearchOptions, Shared, WIN};
 use crate::timeman::Limits;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// One turn of a game, judged.
 #[derive(Clone, Debug, PartialEq)]
@@ -146,6 +149,76 @@ pub fn analyse_turn(
     })
 }
 
+/// The position before each turn of `record`, each turn checked as it is replayed.
+pub fn positions(record: &GameRecord) -> Result<Vec<GameHandle>, String> {
+    let mut game = record.start_game()?;
+    let mut before = Vec::with_capacity(record.turns.len());
+    for (ply, t) in record.turns.iter().enumerate() {
+        before.push(game.clone());
+        game.play_checked(&t.turn, t.roll.as_ref()).map_err(|e| format!("turn {}: {}: {e}", ply + 1, t.turn))?;
+    }
+    Ok(before)
+}
+
+/// Every turn of `record` judged by [`analyse_turn`], `threads` turns at a time. Each search has
+/// its own table and one thread, so the results do not depend on `threads` at a fixed depth.
+/// `on_judged` sees each turn with the position before it, in the game's order, as soon as the
+/// turns before it are judged (a front end prints rows as they come). The first turn that
+/// cannot be judged stops the rest and is the error.
+pub fn analyse_game(
+    record: &GameRecord,
+    limits: &Limits,
+    threads: usize,
+    on_judged: &mut dyn FnMut(&GameHandle, &TurnAnalysis),
+) -> Result<Vec<TurnAnalysis>, String> {
+    let positions = positions(record)?;
+    let turns = &record.turns;
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let (sender, judged) = std::sync::mpsc::channel();
+    let judged_all = std::thread::scope(|scope| {
+        for i in 0..threads.max(1).min(turns.len()) {
+            let (sender, next, failed, positions) = (sender.clone(), &next, &failed, &positions);
+            let worker = crate::search::stack::spawn_deep(scope, format!("analyse-{i}"), move || {
+                loop {
+                    let ply = next.fetch_add(1, Ordering::Relaxed);
+                    if ply >= turns.len() || failed.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let t = &turns[ply];
+                    let judged = analyse_turn(&positions[ply], ply, &t.turn, t.roll, limits)
+                        .map_err(|e| format!("turn {}: {e}", ply + 1));
+                    if judged.is_err() {
+                        failed.store(true, Ordering::Relaxed);
+                    }
+                    if sender.send((ply, judged)).is_err() {
+                        break;
+                    }
+                }
+            });
+            // Fewer threads than asked still judge every turn; none at all cannot.
+            if worker.is_err() && i == 0 {
+                return Err("cannot start a thread to judge the turns".to_string());
+            }
+        }
+        drop(sender);
+        let mut waiting = BTreeMap::new();
+        let mut in_order = Vec::with_capacity(turns.len());
+        for (ply, judged) in judged {
+            waiting.insert(ply, judged?);
+            while let Some(judged) = waiting.remove(&in_order.len()) {
+                on_judged(&positions[in_order.len()], &judged);
+                in_order.push(judged);
+            }
+        }
+        Ok(in_order)
+    })?;
+    if judged_all.len() < turns.len() {
+        return Err(format!("turn {}: not judged", judged_all.len() + 1));
+    }
+    Ok(judged_all)
+}
+
 /// The game after `turn` (with its roll).
 fn after(game: &GameHandle, turn: &str, roll: Option<&Roll>) -> Result<GameHandle, String> {
     let mut next = game.clone();
@@ -195,6 +268,52 @@ mod tests {
         let start = GameHandle::new("freedom", false).unwrap();
         let a = analyse_turn(&start, 0, "g1f3", roll, &depth(2)).unwrap();
         assert_eq!(a.roll_decision, None);
+    }
+
+    fn recorded(variant: &str, turns: &[(&str, &[u8])]) -> GameRecord {
+        let mut record = GameRecord::new(variant, false, None);
+        for (turn, faces) in turns {
+            let roll = Some(Roll::new(faces).unwrap());
+            record.turns.push(crate::pgn::RecordedTurn { turn: turn.to_string(), roll, comment: None });
+        }
+        record
+    }
+
+    #[test]
+    fn a_game_is_judged_in_order_alike_on_any_number_of_threads() {
+        let record = recorded(
+            "dicechess3",
+            &[("e2e4,d1h5,h5f7", &[1, 5, 5]), ("g8f6,f6h5", &[2, 2, 3]), ("b1c3,c3d5,d5c7", &[2, 2, 2])],
+        );
+        let mut seen = Vec::new();
+        let one = analyse_game(&record, &depth(1), 1, &mut |game, a| {
+            seen.push((a.ply, game.side_to_move()));
+        })
+        .unwrap();
+        assert_eq!(seen, vec![(0, Color::White), (1, Color::Black), (2, Color::White)]);
+        for threads in [2, 3, 8] {
+            let mut plies = Vec::new();
+            let many = analyse_game(&record, &depth(1), threads, &mut |_, a| plies.push(a.ply)).unwrap();
+            assert_eq!(plies, vec![0, 1, 2]);
+            assert_eq!(many, one, "{threads} threads");
+        }
+        // Each turn as judged alone.
+        let positions = positions(&record).unwrap();
+        for (ply, t) in record.turns.iter().enumerate() {
+            assert_eq!(analyse_turn(&positions[ply], ply, &t.turn, t.roll, &depth(1)).unwrap(), one[ply]);
+        }
+    }
+
+    #[test]
+    fn an_illegal_turn_is_named_and_nothing_is_judged() {
+        // A record's turns were checked against their rolls when it was made or read; a turn no
+        // roll allows still fails the replay.
+        let record = recorded("freedom", &[("e2e4", &[1]), ("e7e4", &[1])]);
+        let mut called = 0;
+        let err = analyse_game(&record, &depth(1), 2, &mut |_, _| called += 1).unwrap_err();
+        assert!(err.starts_with("turn 2: e7e4"), "{err}");
+        assert_eq!(called, 0);
+        assert!(analyse_game(&recorded("freedom", &[]), &depth(1), 2, &mut |_, _| called += 1).unwrap().is_empty());
     }
 
     #[test]

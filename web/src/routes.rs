@@ -34,6 +34,9 @@ pub type AppState = Arc<App>;
 /// Threads a rollout plays its games on (it holds one of the searches' places).
 const ROLLOUT_THREADS: usize = 2;
 
+/// Turns a whole-game analysis judges at once, each on a thread (it holds one place too).
+const ANALYSIS_THREADS: usize = 2;
+
 /// A refused request.
 pub struct ApiError(StatusCode, String);
 
@@ -410,7 +413,7 @@ async fn analysis(State(app): State<AppState>, Path(id): Path<String>, body: Byt
         None | Some(Value::Null) => 2,
         Some(v) => v.as_u64().filter(|d| (1..=3).contains(d)).ok_or_else(|| bad("depth is 1, 2 or 3"))? as u32,
     };
-    let value = search_job(&app, &entry, false, move |game, _| game.analysis(depth)).await??;
+    let value = search_job(&app, &entry, false, move |game, _| game.analysis(depth, ANALYSIS_THREADS)).await??;
     Ok(axum::Json(value).into_response())
 }
 

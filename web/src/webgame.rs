@@ -8,7 +8,7 @@
 //! waits for its dice where it rolls.
 
 use alea_engine::Color;
-use alea_engine::analysis::analyse_turn;
+use alea_engine::analysis::analyse_game;
 use alea_engine::driver::{TurnEvent, TurnRequest, play_turn};
 use alea_engine::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
 use alea_engine::pairing;
@@ -698,22 +698,21 @@ impl WebGame {
         }))
     }
 
-    /// Each turn of the game judged at `depth`: the loss of the turn played and the luck of the roll.
-    pub fn analysis(&self, depth: u32) -> Result<Value, Refusal> {
+    /// Each turn of the game judged at `depth`, `threads` turns at a time: the loss of the turn
+    /// played and the luck of the roll.
+    pub fn analysis(&self, depth: u32, threads: usize) -> Result<Value, Refusal> {
         let limits = Limits { depth: Some(depth), ..Default::default() };
-        let mut game = self.record.start_game().map_err(Refusal::Bad)?;
         let mut turns = Vec::new();
-        for (ply, t) in self.record.turns.iter().enumerate() {
-            let a = analyse_turn(&game, ply, &t.turn, t.roll, &limits).map_err(Refusal::Bad)?;
+        analyse_game(&self.record, &limits, threads, &mut |game, a| {
             let best = match &a.best {
                 Choice::Turn(m) => game.san(m),
                 Choice::Roll => "roll".into(),
             };
             turns.push(json!({
-                "ply": ply,
+                "ply": a.ply,
                 "side": a.side.name(),
-                "san": game.san(&t.turn),
-                "roll": t.roll.map(|r| r.faces().to_vec()),
+                "san": game.san(&a.played),
+                "roll": a.roll.map(|r| r.faces().to_vec()),
                 "best": best,
                 "best_score": a.best_score,
                 "loss": a.loss,
@@ -727,8 +726,8 @@ impl WebGame {
                     "loss": d.loss,
                 })),
             }));
-            game.play_checked(&t.turn, t.roll.as_ref()).map_err(Refusal::Bad)?;
-        }
+        })
+        .map_err(Refusal::Bad)?;
         let summary: Vec<Value> = [Color::White, Color::Black]
             .into_iter()
             .map(|side| {
