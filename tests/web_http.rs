@@ -218,6 +218,24 @@ fn the_engine_moves_first_for_a_black_player_and_streams_its_search() {
     let info = found.expect("a search event");
     assert!(info["kind"] == "engine" || info["kind"] == "advice", "{info}");
     assert!(info["depth"].as_u64().unwrap() >= 1);
+    // A whole-game analysis announces each turn it has judged, in order, up to the last.
+    let (status, _) = json_of(&server.addr, "POST", &format!("/api/games/{id}/analysis"), Some(json!({"depth": 1})));
+    assert_eq!(status, 200);
+    let mut judged = Vec::new();
+    while judged.last() != Some(&1) && std::time::Instant::now() < deadline {
+        line.clear();
+        if reader.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        if let Some(data) = line.trim().strip_prefix("data:") {
+            let info = serde_json::from_str::<Value>(data.trim()).unwrap();
+            if info["kind"] == "analysis" {
+                assert_eq!(info["turns"], 1, "{info}");
+                judged.push(info["judged"].as_u64().unwrap());
+            }
+        }
+    }
+    assert_eq!(judged, vec![1]);
 }
 
 #[test]

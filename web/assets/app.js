@@ -17,6 +17,7 @@ let selected = null;    // the square picked to move from
 let viewPly = null;     // an earlier position being looked at, or null for the game
 let focusSq = 'e2';     // the square the keyboard is on
 let thinking = false;   // waiting for the engine's turn
+let analysing = false;  // a whole-game analysis is under way (its progress shows in the status)
 let events = null;      // the engine's live output
 let diceShown = null;   // the faces on show and whose they are
 let adviceFor = null;   // the decision the advice on show is about
@@ -440,6 +441,10 @@ function listen() {
   events.onmessage = (e) => {
     try {
       const info = JSON.parse(e.data);
+      if (info.kind === 'analysis') {
+        if (analysing) setStatus(`Analysing the game… ${info.judged} of ${info.turns} moves judged`);
+        return;
+      }
       log(`${info.kind}: depth ${info.depth} score ${scoreText(info.score)} nodes ${info.nodes} (${info.time} ms)`);
     } catch { /* ignore */ }
   };
@@ -667,12 +672,14 @@ async function analyse() {
   const button = $('analyse-button');
   button.disabled = true;
   setStatus('Analysing the game…');
+  analysing = true;
   try {
     const report = await gameRequest('analysis', { depth: 2 });
     if (report) renderAnalysis(report);
   } catch (err) {
     showError(err.message);
   } finally {
+    analysing = false;
     button.disabled = false;
     renderControls();
   }

@@ -413,7 +413,15 @@ async fn analysis(State(app): State<AppState>, Path(id): Path<String>, body: Byt
         None | Some(Value::Null) => 2,
         Some(v) => v.as_u64().filter(|d| (1..=3).contains(d)).ok_or_else(|| bad("depth is 1, 2 or 3"))? as u32,
     };
-    let value = search_job(&app, &entry, false, move |game, _| game.analysis(depth, ANALYSIS_THREADS)).await??;
+    // Each turn judged is announced on the game's event stream, so the page can show how far along
+    // the analysis is (a long game at depth 2 takes a while).
+    let events = entry.events.clone();
+    let value = search_job(&app, &entry, false, move |game, _| {
+        game.analysis(depth, ANALYSIS_THREADS, &mut |judged, of| {
+            let _ = events.send(json!({"kind": "analysis", "judged": judged, "turns": of}).to_string());
+        })
+    })
+    .await??;
     Ok(axum::Json(value).into_response())
 }
 

@@ -699,10 +699,17 @@ impl WebGame {
     }
 
     /// Each turn of the game judged at `depth`, `threads` turns at a time: the loss of the turn
-    /// played and the luck of the roll.
-    pub fn analysis(&self, depth: u32, threads: usize) -> Result<Value, Refusal> {
+    /// played and the luck of the roll. `progress` hears the turns judged so far, in order, and
+    /// how many there are.
+    pub fn analysis(
+        &self,
+        depth: u32,
+        threads: usize,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Value, Refusal> {
         let limits = Limits { depth: Some(depth), ..Default::default() };
         let mut turns = Vec::new();
+        let total = self.record.turns.len();
         analyse_game(&self.record, &limits, threads, &mut |game, a| {
             let best = match &a.best {
                 Choice::Turn(m) => game.san(m),
@@ -726,6 +733,7 @@ impl WebGame {
                     "loss": d.loss,
                 })),
             }));
+            progress(turns.len(), total);
         })
         .map_err(Refusal::Bad)?;
         let summary: Vec<Value> = [Color::White, Color::Black]
