@@ -427,6 +427,12 @@ fn dicechess3_turns_are_made_one_micro_move_at_a_time() {
     let (_, advice) = json_of(addr, "POST", &path("advice"), Some(json!({"depth": 1})));
     assert_eq!(advice["outcomes"].as_array().unwrap().len(), 56, "{advice}");
     assert_eq!(advice["depth"], 1, "{advice}");
+    // A depth no search reaches in its time is asked for: the answer comes at the cap, from the
+    // deepest iteration finished.
+    let (status, deep) = json_of(addr, "POST", &path("advice"), Some(json!({"depth": 6})));
+    assert_eq!(status, 200, "{deep}");
+    let reached = deep["depth"].as_u64().unwrap();
+    assert!((1..6).contains(&reached), "{deep}");
     let (status, mut now) = json_of(addr, "POST", &path("roll"), None);
     assert_eq!(status, 200, "{now}");
     let mut steps = 0;

@@ -37,6 +37,11 @@ const ROLLOUT_THREADS: usize = 2;
 /// Turns a whole-game analysis judges at once, each on a thread (it holds one place too).
 const ANALYSIS_THREADS: usize = 2;
 
+/// The longest a search for advice or analysis runs (milliseconds), at any depth asked: a depth
+/// of three turns takes minutes in a middlegame of several moves a turn, and holds one of the
+/// server's few search places meanwhile.
+const ADVICE_CAP_MS: u64 = 5_000;
+
 /// A refused request.
 pub struct ApiError(StatusCode, String);
 
@@ -359,10 +364,12 @@ async fn advice(State(app): State<AppState>, Path(id): Path<String>, body: Bytes
     let body = body_json(&body)?;
     // A fixed depth (turns, 1 to 6) where one is asked for, else a time (milliseconds).
     let limits = match body.get("depth") {
-        None | Some(Value::Null) => Limits { movetime: Some(movetime_of(&body, 500)?.min(5_000)), ..Limits::default() },
+        None | Some(Value::Null) => {
+            Limits { movetime: Some(movetime_of(&body, 500)?.min(ADVICE_CAP_MS)), ..Limits::default() }
+        }
         Some(v) => {
             let depth = v.as_u64().filter(|d| (1..=6).contains(d)).ok_or_else(|| bad("depth is 1 to 6"))?;
-            Limits { depth: Some(depth as u32), ..Limits::default() }
+            Limits { depth: Some(depth as u32), movetime: Some(ADVICE_CAP_MS), ..Limits::default() }
         }
     };
     let mut report = reporter(&entry, "advice");
@@ -417,7 +424,8 @@ async fn analysis(State(app): State<AppState>, Path(id): Path<String>, body: Byt
     // the analysis is (a long game at depth 2 takes a while).
     let events = entry.events.clone();
     let value = search_job(&app, &entry, false, move |game, _| {
-        game.analysis(depth, ANALYSIS_THREADS, &mut |judged, of| {
+        let limits = Limits { depth: Some(depth), movetime: Some(ADVICE_CAP_MS), ..Limits::default() };
+        game.analysis(&limits, ANALYSIS_THREADS, &mut |judged, of| {
             let _ = events.send(json!({"kind": "analysis", "judged": judged, "turns": of}).to_string());
         })
     })

@@ -698,19 +698,18 @@ impl WebGame {
         }))
     }
 
-    /// Each turn of the game judged at `depth`, `threads` turns at a time: the loss of the turn
-    /// played and the luck of the roll. `progress` hears the turns judged so far, in order, and
-    /// how many there are.
+    /// Each turn of the game judged within `limits`, `threads` turns at a time: the loss of the
+    /// turn played and the luck of the roll. `progress` hears the turns judged so far, in order,
+    /// and how many there are.
     pub fn analysis(
         &self,
-        depth: u32,
+        limits: &Limits,
         threads: usize,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<Value, Refusal> {
-        let limits = Limits { depth: Some(depth), ..Default::default() };
         let mut turns = Vec::new();
         let total = self.record.turns.len();
-        analyse_game(&self.record, &limits, threads, &mut |game, a| {
+        analyse_game(&self.record, limits, threads, &mut |game, a| {
             let best = match &a.best {
                 Choice::Turn(m) => game.san(m),
                 Choice::Roll => "roll".into(),
@@ -747,7 +746,7 @@ impl WebGame {
                        "luck": luck})
             })
             .collect();
-        Ok(json!({"depth": depth, "turns": turns, "summary": summary}))
+        Ok(json!({"depth": limits.depth, "turns": turns, "summary": summary}))
     }
 }
 
