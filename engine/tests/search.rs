@@ -582,3 +582,34 @@ fn the_adopted_network_scores_its_variant_unless_the_tables_are_asked_for() {
         vegas_search(SearchOptions { use_net: false, ..SearchOptions::default() })
     );
 }
+
+/// A search of a position the table already holds (a GUI's second `go`, a rollout's players)
+/// still lists every outcome with its best turn: the root's outcomes are searched, not read
+/// from the table, which holds their values but not which turn is best.
+#[test]
+fn a_search_the_table_has_seen_still_reports_every_outcome() {
+    use alea_engine::handle::{GameHandle, SearchRoot};
+    use alea_engine::search::Shared;
+    let moves = |m: &[&str]| m.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    for (variant, played, depths) in [
+        ("freedom", moves(&["e2e4", "d7d5", "e4d5"]), &[3, 2, 1][..]),
+        ("classic", moves(&["e2e4", "e7e5"]), &[3, 2, 1][..]),
+        ("brainking", moves(&["e2e4", "e7e5", "g1f3"]), &[3, 2, 1][..]),
+        ("dicechess3", moves(&[]), &[2, 1][..]),
+    ] {
+        let game = GameHandle::setup(variant, false, None, None, &played).unwrap();
+        let shared = Shared::new(16);
+        let mut first = None;
+        for &depth in depths {
+            for _ in 0..2 {
+                let limits = Limits { depth: Some(depth), ..Limits::default() };
+                let r =
+                    game.search(&SearchRoot::Decision, limits, SearchOptions::default(), &shared, &mut |_| {}).unwrap();
+                let total: f64 = r.outcomes.iter().map(|o| o.probability).sum();
+                assert!((total - 1.0).abs() < 1e-9, "{variant} depth {depth}: outcomes {}", r.outcomes.len());
+                let count = *first.get_or_insert(r.outcomes.len());
+                assert_eq!(r.outcomes.len(), count, "{variant} depth {depth}");
+            }
+        }
+    }
+}

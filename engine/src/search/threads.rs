@@ -291,6 +291,7 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
                     let groups = turn.groups.clone();
                     let rolls: Vec<_> = groups.iter().map(|g| turn.table.outcomes[g.representative].roll).collect();
                     let mut values = Vec::with_capacity(groups.len());
+                    self.outcome_table = true;
                     for roll in &rolls {
                         let rolled = TurnState::Rolled(pos.clone(), *roll);
                         let v = self.within_turn(&rolled, depth, -INF, INF, 0, false);
@@ -299,6 +300,7 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
                         }
                         values.push(v);
                     }
+                    self.outcome_table = false;
                     if self.aborted {
                         break;
                     }

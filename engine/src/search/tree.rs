@@ -258,6 +258,10 @@ pub(crate) struct Tree<'a, G: GameStates, H> {
     /// Dice as an adversary (a roll is worth its worst outcome, no table): proves a win whatever
     /// the dice.
     pub(crate) adversarial: bool,
+    /// Searching the root's outcomes for the outcome table: their decisions are searched even
+    /// where the table holds their value, since the outcome table wants each one's best choice,
+    /// which a stored value alone does not give.
+    pub(crate) outcome_table: bool,
 }
 
 impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
@@ -283,6 +287,7 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
             frames,
             aborted: false,
             adversarial: false,
+            outcome_table: false,
         }
     }
 
@@ -575,7 +580,9 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         let mut tt_best = NO_TURN;
         if let Some(hit) = self.tt_probe(key) {
             // A stored bound answers a probe's question (is the node >= beta?) as well as a search.
-            if let Some(v) = self.tt_cutoff(&hit, depth, alpha, beta, ply) {
+            if !(self.outcome_table && ply == 0)
+                && let Some(v) = self.tt_cutoff(&hit, depth, alpha, beta, ply)
+            {
                 return v;
             }
             tt_best = hit.best;
