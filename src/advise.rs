@@ -66,6 +66,11 @@ pub struct AdviseArgs {
     /// Stop the rollout after this many seconds, with the games every choice has finished.
     #[arg(long, requires = "rollout", value_name = "SECONDS")]
     rollout_time: Option<f64>,
+    /// Count each rollout game's result as it ended, without taking the luck of its rolls out
+    /// (by default it is, as GNU Backgammon reduces a rollout's variance: the same precision
+    /// from several times fewer games).
+    #[arg(long, requires = "rollout")]
+    rollout_raw: bool,
     /// The rollout's dice: the same seed, the same games.
     #[arg(long, default_value_t = 1, requires = "rollout")]
     seed: u64,
@@ -184,6 +189,7 @@ fn rollout_ask(args: &AdviseArgs, game: &GameHandle) -> Result<Option<RolloutAsk
             seed: args.seed,
             threads,
             time: args.rollout_time.map(std::time::Duration::from_secs_f64),
+            luck_adjusted: !args.rollout_raw,
         },
         choices: args.rollout_choices,
     }))

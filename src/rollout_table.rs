@@ -73,10 +73,15 @@ impl Rolled {
             format!("{played} games a choice")
         };
         format!(
-            "rollout: {games}, both players {} turn{} deep, {length}; dice from seed {} ({} thread{}, {:.1} s)",
+            "rollout: {games}, both players {} turn{} deep, {length}; dice from seed {}, {}\n({} thread{}, {:.1} s)",
             s.depth,
             if s.depth == 1 { "" } else { "s" },
             s.seed,
+            if s.luck_adjusted {
+                "each roll's luck taken out of the results"
+            } else {
+                "the results as the games ended"
+            },
             s.threads,
             if s.threads == 1 { "" } else { "s" },
             self.seconds
@@ -136,7 +141,7 @@ impl Rolled {
             .collect();
         json!({
             "games": self.played(), "asked": s.games, "depth": s.depth, "turns": s.turns, "seed": s.seed, "threads": s.threads,
-            "seconds": self.seconds, "choices": choices,
+            "luck_adjusted": s.luck_adjusted, "seconds": self.seconds, "choices": choices,
         })
     }
 }

@@ -220,6 +220,17 @@ fn a_rollout_plays_the_best_choices_out_and_ranks_them_by_their_games() {
     let mut again = position.to_vec();
     again.extend(["--rollout", "30", "--rollout-choices", "3", "--seed", "9", "--threads", "1"]);
     assert_eq!(advise_json(&again)["rollout"]["choices"], rollout["choices"]);
+    // The luck of the rolls is taken out unless asked not to: then each result is the games'
+    // own, in halves of a game.
+    assert_eq!(rollout["luck_adjusted"], true);
+    let mut raw = position.to_vec();
+    raw.extend(["--rollout", "30", "--rollout-choices", "3", "--seed", "9", "--rollout-raw"]);
+    let raw = advise_json(&raw);
+    assert_eq!(raw["rollout"]["luck_adjusted"], false);
+    for c in raw["rollout"]["choices"].as_array().unwrap() {
+        let halves = c["result"].as_f64().unwrap() * 60.0;
+        assert!((halves - halves.round()).abs() < 1e-9, "{c}");
+    }
 
     // As text: the search's table, then the rollout's.
     let mut text = position.to_vec();

@@ -827,6 +827,7 @@ fn a_rollout_plays_the_decision_on_show_out_and_refuses_what_it_cannot() {
     assert_eq!(status, 200, "{rolled}");
     assert_eq!(rolled["side"], "white");
     assert_eq!(rolled["asked"], 20);
+    assert_eq!(rolled["luck_adjusted"], true);
     // Twenty games of a rook and king against a king fit in the five seconds by far.
     let games = rolled["games"].as_u64().unwrap();
     assert_eq!(games, 20);

@@ -650,6 +650,18 @@ impl GameHandle {
         crate::rules::dice::pick_by_weight(&outcomes, u64::from(pick % total.max(1)))
     }
 
+    /// Before the roll, each outcome with its probability and a quick reading of its worth to
+    /// the mover, an expected result: the search's horizon (the captures the dice allow, a king
+    /// taken a win), in the variants whose horizon reads a roll's outcomes apart (several moves a
+    /// turn, by dice that name the roles); empty elsewhere, in a turn in progress and in a
+    /// finished game.
+    pub fn outcome_worths(&self) -> Vec<(Roll, f64, f64)> {
+        match &self.played {
+            Played::OneTurn(_) => Vec::new(),
+            Played::Micro(g) => g.outcome_worths(&SearchOptions::default()),
+        }
+    }
+
     /// The sum of the outcomes' weights (what [`GameHandle::roll_for`] draws below).
     pub fn total_weight(&self) -> u32 {
         self.outcomes().iter().map(|o| o.weight).sum()

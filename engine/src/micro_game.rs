@@ -96,6 +96,11 @@ pub trait MicroTurnGame: fmt::Debug + Send + Sync {
     fn eval_terms(&self) -> Option<Vec<i32>>;
     /// The dice a turn in progress has left, as DFEN letters.
     fn dice_letters(&self) -> Option<String>;
+    /// At a turn's start, each outcome of the roll with its probability and a quick reading of
+    /// its worth to the mover, an expected result (the search's horizon: the captures its dice
+    /// allow, a king taken a win); empty in a turn in progress, a finished game, and where every
+    /// outcome lets the same roles move (Gollon's counts: the horizon reads them all alike).
+    fn outcome_worths(&self, options: &SearchOptions) -> Vec<(Roll, f64, f64)>;
 }
 
 impl Clone for Box<dyn MicroTurnGame> {
@@ -361,6 +366,25 @@ where
         let text = |r: &SearchResult<TurnOf<R>>| map_result(r, |t| t.to_uci(false));
         let result = crate::search::search_micro(&input, shared, &mut |r| report(&text(r)));
         Ok(text(&result))
+    }
+
+    fn outcome_worths(&self, options: &SearchOptions) -> Vec<(Roll, f64, f64)> {
+        let outcomes = MicroTurnGame::outcomes(self);
+        if outcomes.is_empty() {
+            return Vec::new();
+        }
+        let params = options.eval.as_deref().cloned().unwrap_or_else(|| self.rules().default_eval());
+        let eval = crate::eval::MicroEval::with_network(
+            self.rules().evaluation(params),
+            options.network_for(self.rules().name()),
+        );
+        let equity = crate::search::equity::Equity::new(crate::eval::MicroEval::result_scale(&eval));
+        let dice = crate::search::micro::HorizonDice::new(self.rules(), &outcomes);
+        if !dice.tell_roles_apart() {
+            return Vec::new();
+        }
+        let values = crate::search::micro::horizon_outcome_values(self.rules(), &eval, &equity, self.position(), &dice);
+        outcomes.iter().zip(values).map(|(o, v)| (o.roll, o.probability, equity.expected_result_of(v))).collect()
     }
 
     fn san(&self, turn: &str) -> String {

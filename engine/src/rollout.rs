@@ -9,11 +9,19 @@
 //! another rolls at the same ply (as a match's pairs do): much of what decides a game is the dice,
 //! and it cancels out of the difference between two choices, which is thus measured far more
 //! tightly than either value alone.
+//!
+//! With [`RolloutSettings::luck_adjusted`], each game's result also has the luck of its rolls
+//! taken out, as GNU Backgammon reduces a rollout's variance: before each roll every outcome is
+//! valued for the player about to roll (`LuckReading` says how), and a roll's luck is what its
+//! outcome is worth, as an expected result, less the outcomes' mean. Its mean over the dice is
+//! exactly zero whatever the valuation's errors, so the adjusted results keep their expectation,
+//! while much of what the dice did to one game is taken out of it.
 
 use crate::driver::{TurnEvent, TurnRequest, play_turn};
 use crate::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
 use crate::pairing;
 use crate::rules::GameResult;
+use crate::rules::dice::Roll;
 use crate::search::stack::spawn_deep;
 use crate::search::{Choice, SearchOptions, Shared};
 use crate::timeman::Limits;
@@ -37,6 +45,9 @@ pub struct RolloutSettings {
     /// Stop starting games after this long: every choice then has the games that all of them
     /// finished (at least one, else the rollout fails), fewer than `games`.
     pub time: Option<Duration>,
+    /// Take each roll's luck out of the games' results (the module's head says how): the same
+    /// precision from fewer games, at some cost a game.
+    pub luck_adjusted: bool,
 }
 
 /// A game that has not ended after this many turns is valued where it stands (the rules end every
@@ -52,7 +63,8 @@ const TABLE_MIB: usize = 1;
 pub struct ChoiceRollout {
     pub choice: Choice<String>,
     /// Game by game, the result for the side choosing (1 a win, 0.5 a draw, 0 a loss; a game cut
-    /// short counts its searched expected result).
+    /// short counts its searched expected result), less the luck of its rolls where the rollout
+    /// takes it out.
     pub results: Vec<f64>,
     /// Game by game, the turns played after the choice.
     pub turns: Vec<u32>,
@@ -190,6 +202,9 @@ pub fn roll_out(
             // On a search's deep stack, so each of the games' many searches runs on this thread.
             let worker = spawn_deep(scope, format!("rollout-{i}"), || {
                 let mut shared = Shared::new(TABLE_MIB);
+                // The luck's own searches keep to a table of their own, so that the players'
+                // searches, and so their games, are those of a rollout without it.
+                let mut luck_shared = Shared::new(TABLE_MIB);
                 loop {
                     let job = next.fetch_add(1, Ordering::Relaxed);
                     let late = deadline.is_some_and(|d| Instant::now() >= d);
@@ -200,7 +215,11 @@ pub fn roll_out(
                     // nearly as many games.
                     let (game, choice) = (job / choices.len(), job % choices.len());
                     shared.tt.clear();
-                    match play_out(handle, root, &choices[choice], game as u64, settings, &shared) {
+                    if settings.luck_adjusted {
+                        luck_shared.tt.clear();
+                    }
+                    let tables = Tables { players: &shared, luck: &luck_shared };
+                    match play_out(handle, root, &choices[choice], game as u64, settings, tables) {
                         Ok(outcome) => {
                             outcomes.lock().unwrap_or_else(|e| e.into_inner())[choice * games + game] = Some(outcome)
                         }
@@ -240,9 +259,9 @@ pub fn roll_out(
                 results: games.iter().map(|g| g.result).collect(),
                 turns: games.iter().map(|g| g.turns).collect(),
                 ended: games.iter().filter(|g| g.ended).count() as u32,
-                wins: games.iter().filter(|g| g.ended && g.result == 1.0).count() as u32,
-                draws: games.iter().filter(|g| g.ended && g.result == 0.5).count() as u32,
-                losses: games.iter().filter(|g| g.ended && g.result == 0.0).count() as u32,
+                wins: games.iter().filter(|g| g.ended && g.raw == 1.0).count() as u32,
+                draws: games.iter().filter(|g| g.ended && g.raw == 0.5).count() as u32,
+                losses: games.iter().filter(|g| g.ended && g.raw == 0.0).count() as u32,
             }
         })
         .collect())
@@ -251,8 +270,10 @@ pub fn roll_out(
 /// One game played out.
 #[derive(Clone, Copy, Debug)]
 struct GameOutcome {
-    /// For the side choosing.
+    /// For the side choosing (less its luck where the rollout takes it out).
     result: f64,
+    /// For the side choosing, as the game ended or was valued.
+    raw: f64,
     turns: u32,
     /// By the rules, not cut short.
     ended: bool,
@@ -308,6 +329,14 @@ fn after_choice(
     Ok((after, None))
 }
 
+/// The transposition tables of one game: the players', and that of the searches that read the
+/// luck of the rolls where the players do not make them.
+#[derive(Clone, Copy)]
+struct Tables<'a> {
+    players: &'a Shared,
+    luck: &'a Shared,
+}
+
 /// Game `game` played out from `choice`: the result for the side choosing.
 fn play_out(
     handle: &GameHandle,
@@ -315,23 +344,41 @@ fn play_out(
     choice: &Choice<String>,
     game: u64,
     settings: &RolloutSettings,
-    shared: &Shared,
+    tables: Tables<'_>,
 ) -> Result<GameOutcome, String> {
+    let shared = tables.players;
     let chooser = handle.side_to_move();
     let (mut position, rolled) = after_choice(handle, root, choice, settings.seed, game)?;
+    let limits = Limits { depth: Some(settings.depth), ..Limits::default() };
     let player = |root: SearchRoot| TurnRequest {
         root,
         engine_rolls: true,
         search_forced_roll: false,
-        limits: Limits { depth: Some(settings.depth), ..Limits::default() },
+        limits: limits.clone(),
         options: SearchOptions::default(),
         skill: None,
     };
+    let rolled_turn = |position: &GameHandle, roll: &Roll| -> Result<String, String> {
+        let root = SearchRoot::Rolled(RollSpec::Faces(roll.faces().to_vec()));
+        let answer = play_turn(position, player(root), shared, &mut |_| 0, &mut |_| {})?;
+        Ok(position.turn_with_roll(&answer, roll))
+    };
+    // The luck of `roll` for the side to move in `position`, by `reading`, as the chooser's.
+    let luck_of = |position: &GameHandle, reading: &LuckReading, roll: &Roll| -> Result<f64, String> {
+        let Some(table) = reading.table() else { return Ok(0.0) };
+        let mover = table.luck(roll)?;
+        Ok(if position.side_to_move() == chooser { mover } else { -mover })
+    };
+    // The luck the chooser has had so far, as an expected result.
+    let mut luck = 0.0;
     // Ply 0 is the chooser's turn; a choice to roll has its dice from ply 0 and its move to play.
     if let Some(roll) = rolled {
-        let root = SearchRoot::Rolled(RollSpec::Faces(roll.faces().to_vec()));
-        let answer = play_turn(&position, player(root), shared, &mut |_| 0, &mut |_| {})?;
-        let turn = position.turn_with_roll(&answer, &roll);
+        let reading = LuckReading::before_roll(&position, settings, tables)?;
+        luck += luck_of(&position, &reading, &roll)?;
+        let turn = match reading.searched_turn(&roll, settings)? {
+            Some(turn) => position.turn_with_roll(&turn, &roll),
+            None => rolled_turn(&position, &roll)?,
+        };
         position.play_checked(&turn, Some(&roll))?;
     }
     let mut ply = 1u64;
@@ -343,21 +390,186 @@ fn play_out(
                 GameResult::Win(side) if side == chooser => 1.0,
                 GameResult::Win(_) => 0.0,
             };
-            return Ok(GameOutcome { result, turns, ended: true });
+            return Ok(GameOutcome { result: result - luck, raw: result, turns, ended: true });
         }
         if settings.turns.is_some_and(|cut| turns >= cut) || turns >= LONGEST_GAME {
-            return Ok(GameOutcome { result: valued(&position, chooser, settings, shared)?, turns, ended: false });
+            let result = valued(&position, chooser, settings, shared)?;
+            return Ok(GameOutcome { result: result - luck, raw: result, turns, ended: false });
         }
-        let mut rolled = None;
         let mut pick = |total: u32| pairing::draw(settings.seed, game, ply, u64::from(total)) as u32;
-        let turn = play_turn(&position, player(SearchRoot::Decision), shared, &mut pick, &mut |event| {
-            if let TurnEvent::Rolled(roll) = event {
-                rolled = Some(roll);
+        let reading = LuckReading::before_roll(&position, settings, tables)?;
+        match &reading {
+            // One turn deep, the search that read the outcomes is the player's own: its choice
+            // before the roll and its turn after each outcome.
+            LuckReading::Searched(before, _) if settings.depth == 1 => match &before.best {
+                Choice::Turn(turn) => position.play_checked(turn, None)?,
+                Choice::Roll => {
+                    let roll = position.roll_for(pick(position.total_weight())).ok_or("nothing to roll")?;
+                    luck += luck_of(&position, &reading, &roll)?;
+                    let turn = match reading.searched_turn(&roll, settings)? {
+                        Some(turn) => position.turn_with_roll(&turn, &roll),
+                        None => rolled_turn(&position, &roll)?,
+                    };
+                    position.play_checked(&turn, Some(&roll))?;
+                }
+            },
+            _ => {
+                let mut rolled = None;
+                let turn = play_turn(&position, player(SearchRoot::Decision), shared, &mut pick, &mut |event| {
+                    if let TurnEvent::Rolled(roll) = event {
+                        rolled = Some(roll);
+                    }
+                })?;
+                if let Some(roll) = &rolled {
+                    luck += luck_of(&position, &reading, roll)?;
+                }
+                position.play_checked(&turn, rolled.as_ref())?;
             }
-        })?;
-        position.play_checked(&turn, rolled.as_ref())?;
+        }
         ply += 1;
         turns += 1;
+    }
+}
+
+/// Where a turn's luck is read from, chosen before the roll (so that the choice cannot lean on
+/// the roll, and the luck's mean stays zero).
+enum LuckReading {
+    /// Not taken out.
+    None,
+    /// The handle's quick reading of the outcomes ([`GameHandle::outcome_worths`]; `None` where
+    /// it does not list them all).
+    Quick(Option<LuckTable>),
+    /// A search one turn deep before the roll, and its table (`None` where it does not list
+    /// every outcome).
+    Searched(SearchReport, Option<LuckTable>),
+}
+
+impl LuckReading {
+    /// How the luck of the roll the side to move in `position` is about to make is read: not at
+    /// all unless the rollout takes luck out. Players one turn deep read it from the variant's
+    /// quick reading where it has one (a search before the roll costs them as much as many
+    /// turns after it: dicechess3's 56 outcomes some 14 times one), else from their own search
+    /// before the roll, which then also gives their turn. Deeper players read it from a search
+    /// one turn deep before the roll, which costs them little, and search their turn as without.
+    fn before_roll(
+        position: &GameHandle,
+        settings: &RolloutSettings,
+        tables: Tables<'_>,
+    ) -> Result<LuckReading, String> {
+        if !settings.luck_adjusted || position.dice_left().is_some() || position.end().is_some() {
+            return Ok(LuckReading::None);
+        }
+        if settings.depth == 1 {
+            let quick = position.outcome_worths();
+            if !quick.is_empty() {
+                return Ok(LuckReading::Quick(LuckTable::of_worths(&quick)));
+            }
+        }
+        // One turn deep it is the players' own search; deeper, one of its own.
+        let shared = if settings.depth == 1 { tables.players } else { tables.luck };
+        let limits = Limits { depth: Some(1), ..Limits::default() };
+        let before = position.search(&SearchRoot::Decision, limits, SearchOptions::default(), shared, &mut |_| {})?;
+        let table = LuckTable::of(&before);
+        Ok(LuckReading::Searched(before, table))
+    }
+
+    fn table(&self) -> Option<&LuckTable> {
+        match self {
+            LuckReading::None => None,
+            LuckReading::Quick(table) | LuckReading::Searched(_, table) => table.as_ref(),
+        }
+    }
+
+    /// The turn after `roll` where the reading's search is the player's own (one turn deep).
+    fn searched_turn(&self, roll: &Roll, settings: &RolloutSettings) -> Result<Option<String>, String> {
+        match self {
+            LuckReading::Searched(_, Some(table)) if settings.depth == 1 => Ok(table.best(roll)?.map(str::to_string)),
+            _ => Ok(None),
+        }
+    }
+}
+
+/// One outcome of a roll, as the luck reads it.
+#[derive(Clone, Debug)]
+struct OutcomeWorth {
+    /// As the rules list it (the form the rolls are drawn in: sorted where the dice are alike,
+    /// in order where they are not).
+    roll: Roll,
+    probability: f64,
+    /// What the outcome is worth to the mover, an expected result.
+    worth: f64,
+    /// The best turn after it, where a search valued it.
+    best: Option<String>,
+}
+
+/// Every outcome of a roll with what it is worth to the mover (an expected result) and, from a
+/// search before the roll, the best turn after it: a roll's luck is its outcome's worth less
+/// the outcomes' mean, which is zero over the dice.
+#[derive(Clone, Debug)]
+pub struct LuckTable {
+    outcomes: Vec<OutcomeWorth>,
+    /// The outcomes' mean worth.
+    mean: f64,
+}
+
+impl LuckTable {
+    /// The table of a search before the roll, if it lists every outcome.
+    pub fn of(search: &SearchReport) -> Option<LuckTable> {
+        let outcomes = search
+            .outcomes
+            .iter()
+            .map(|o| OutcomeWorth {
+                roll: o.roll,
+                probability: o.probability,
+                worth: o.value.unwrap_or_else(|| {
+                    let (w, d, _) = search.wdl_of(o.score);
+                    (f64::from(w) + f64::from(d) / 2.0) / 1000.0
+                }),
+                best: Some(o.best.clone()),
+            })
+            .collect();
+        LuckTable::with_mean(outcomes)
+    }
+
+    /// The table of [`GameHandle::outcome_worths`] (no turns), if it lists every outcome.
+    pub fn of_worths(worths: &[(Roll, f64, f64)]) -> Option<LuckTable> {
+        let outcomes = worths
+            .iter()
+            .map(|(roll, p, worth)| OutcomeWorth { roll: *roll, probability: *p, worth: *worth, best: None })
+            .collect();
+        LuckTable::with_mean(outcomes)
+    }
+
+    fn with_mean(outcomes: Vec<OutcomeWorth>) -> Option<LuckTable> {
+        let total: f64 = outcomes.iter().map(|o| o.probability).sum();
+        if outcomes.is_empty() || (total - 1.0).abs() > 1e-9 {
+            return None;
+        }
+        let mean = outcomes.iter().map(|o| o.probability * o.worth).sum::<f64>() / total;
+        Some(LuckTable { outcomes, mean })
+    }
+
+    fn row(&self, roll: &Roll) -> Result<&OutcomeWorth, String> {
+        self.outcomes
+            .iter()
+            .find(|o| o.roll == *roll)
+            .ok_or_else(|| format!("the roll {roll} is not among the outcomes"))
+    }
+
+    /// The luck of `roll` for the mover, as an expected result.
+    pub fn luck(&self, roll: &Roll) -> Result<f64, String> {
+        Ok(self.row(roll)?.worth - self.mean)
+    }
+
+    /// The best turn after `roll` (as the search after it would answer it), where a search
+    /// made the table.
+    pub fn best(&self, roll: &Roll) -> Result<Option<&str>, String> {
+        Ok(self.row(roll)?.best.as_deref())
+    }
+
+    /// The mean luck over the outcomes, by their probabilities: zero but for rounding.
+    pub fn mean_luck(&self) -> f64 {
+        self.outcomes.iter().map(|o| o.probability * (o.worth - self.mean)).sum()
     }
 }
 

@@ -6,7 +6,7 @@ use alea_engine::rollout::{RolloutSettings, roll_out};
 use alea_engine::search::Choice;
 
 fn settings(games: u32, turns: Option<u32>, threads: usize) -> RolloutSettings {
-    RolloutSettings { games, depth: 1, turns, seed: 5, threads, time: None }
+    RolloutSettings { games, depth: 1, turns, seed: 5, threads, time: None, luck_adjusted: false }
 }
 
 fn turn(t: &str) -> Choice<String> {
@@ -122,4 +122,94 @@ fn a_rollout_out_of_time_keeps_the_games_every_choice_finished() {
     // No time at all: no game, refused.
     let none = RolloutSettings { time: Some(std::time::Duration::ZERO), ..settings(10, None, 1) };
     assert!(roll_out(&game, &root, &choices, &none, &|_, _| {}).unwrap_err().contains("no game finished"));
+}
+
+/// Luck taken out (GNU Backgammon's variance reduction): `depth` turns deep, `games` games.
+fn luck_settings(games: u32, depth: u32, threads: usize, luck_adjusted: bool) -> RolloutSettings {
+    RolloutSettings { games, depth, turns: None, seed: 5, threads, time: None, luck_adjusted }
+}
+
+#[test]
+fn luck_taken_out_leaves_the_games_as_they_were_two_turns_deep() {
+    // Deeper players read the luck from searches of their own: the same games, won, drawn and
+    // lost alike, only each result less its luck. Over these games the luck's mean is near
+    // zero: the adjusted mean keeps within the games' interval of the plain one.
+    for variant in ["freedom", "dicechess3"] {
+        let game = GameHandle::new(variant, false).unwrap();
+        let (root, choices) = (SearchRoot::Decision, [Choice::Roll]);
+        let games = if variant == "freedom" { 30 } else { 4 };
+        let plain = roll_out(&game, &root, &choices, &luck_settings(games, 2, 2, false), &|_, _| {}).unwrap();
+        let adjusted = roll_out(&game, &root, &choices, &luck_settings(games, 2, 2, true), &|_, _| {}).unwrap();
+        let (plain, adjusted) = (&plain[0], &adjusted[0]);
+        assert_eq!(plain.turns, adjusted.turns, "{variant}");
+        assert_eq!((plain.wins, plain.draws, plain.losses), (adjusted.wins, adjusted.draws, adjusted.losses));
+        assert_ne!(plain.results, adjusted.results, "{variant}: some luck");
+        let (p, a) = (plain.result(), adjusted.result());
+        assert!((p.mean - a.mean).abs() < p.ci95, "{variant}: {p:?} against {a:?}");
+    }
+}
+
+#[test]
+fn luck_taken_out_narrows_the_interval_alike_on_any_number_of_threads() {
+    // One turn deep: BrainKing reads the luck from its players' search before each roll
+    // (which then plays their turn), dicechess3 from its quick reading of the outcomes.
+    for (variant, games) in [("brainking", 200), ("dicechess3", 200)] {
+        let game = GameHandle::new(variant, false).unwrap();
+        let (root, choices) = (SearchRoot::Decision, [Choice::Roll]);
+        let plain = roll_out(&game, &root, &choices, &luck_settings(games, 1, 2, false), &|_, _| {}).unwrap();
+        let adjusted = roll_out(&game, &root, &choices, &luck_settings(games, 1, 2, true), &|_, _| {}).unwrap();
+        let (p, a) = (plain[0].result(), adjusted[0].result());
+        assert!(a.ci95 < 0.85 * p.ci95, "{variant}: {a:?} against {p:?}");
+        assert!((p.mean - a.mean).abs() < p.ci95, "{variant}: {p:?} against {a:?}");
+        // Wins, draws and losses count the games as they ended.
+        let counted = adjusted[0].wins + adjusted[0].draws + adjusted[0].losses;
+        assert_eq!(counted, adjusted[0].ended, "{variant}");
+        let one = roll_out(&game, &root, &choices, &luck_settings(40, 1, 1, true), &|_, _| {}).unwrap();
+        let two = roll_out(&game, &root, &choices, &luck_settings(40, 1, 2, true), &|_, _| {}).unwrap();
+        assert_eq!(one[0].results, two[0].results, "{variant}");
+    }
+}
+
+#[test]
+fn a_roll_that_takes_the_king_is_the_luck_of_the_roll() {
+    use alea_engine::rollout::LuckTable;
+    // dicechess3: White's rook faces the black king down an open file; any rook die wins.
+    let game = GameHandle::setup("dicechess3", false, Some("4k3/8/8/8/8/8/8/K3R3 w - - 0 1"), None, &[]).unwrap();
+    let worths = game.outcome_worths();
+    assert_eq!(worths.len(), 56);
+    assert!((worths.iter().map(|w| w.1).sum::<f64>() - 1.0).abs() < 1e-9);
+    for (roll, _, worth) in &worths {
+        if roll.faces().contains(&4) {
+            assert!(*worth > 0.99, "{roll}: {worth}");
+        } else {
+            assert!(*worth < 0.9, "{roll}: {worth}");
+        }
+    }
+    // The chance of a rook among three dice is 91/216; a rook's luck is what the roll adds to it.
+    let table = LuckTable::of_worths(&worths).unwrap();
+    let rook = alea_engine::Roll::new(&[4, 1, 1]).unwrap();
+    let none = alea_engine::Roll::new(&[1, 2, 3]).unwrap();
+    // Every outcome with a rook wins and every other stands where it is: a rook's luck is the
+    // chance of none, 125/216, times the difference, and no rook's minus the chance of one.
+    let worth = |roll: &alea_engine::Roll| worths.iter().find(|w| w.0 == *roll).unwrap().2;
+    let gap = worth(&rook) - worth(&none);
+    assert!(gap > 0.1, "{gap}");
+    assert!((table.luck(&rook).unwrap() - 125.0 / 216.0 * gap).abs() < 1e-9);
+    assert!((table.luck(&none).unwrap() + 91.0 / 216.0 * gap).abs() < 1e-9);
+    assert!(table.mean_luck().abs() < 1e-12);
+    // A turn in progress has no roll to come.
+    let in_turn = GameHandle::setup("dicechess3", false, Some("4k3/8/8/8/8/8/8/K3R3 w - - 0 1 R"), None, &[]).unwrap();
+    assert!(in_turn.outcome_worths().is_empty());
+    // From a search before a Freedom roll: six outcomes, each with its turn, their luck's mean zero.
+    let freedom = GameHandle::new("freedom", false).unwrap();
+    let limits = alea_engine::timeman::Limits { depth: Some(2), ..Default::default() };
+    let shared = alea_engine::search::Shared::new(1);
+    let before = freedom
+        .search(&SearchRoot::Decision, limits, alea_engine::search::SearchOptions::default(), &shared, &mut |_| {})
+        .unwrap();
+    let table = LuckTable::of(&before).unwrap();
+    assert!(table.mean_luck().abs() < 1e-12);
+    for o in &before.outcomes {
+        assert_eq!(table.best(&o.roll).unwrap(), Some(o.best.as_str()));
+    }
 }

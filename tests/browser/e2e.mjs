@@ -121,7 +121,7 @@ try {
   await page.click('#rollout-button');
   await page.waitForSelector('#rollout table tbody tr', { timeout: 30000 });
   const rolledOut = await page.locator('#rollout table tbody tr').count();
-  check(rolledOut >= 1 && /games a move/.test(await page.textContent('#rollout')), `a rollout shows ${rolledOut} choices played out`);
+  check(rolledOut >= 1 && /games a move, both sides one turn deep, the luck of each roll taken out/.test(await page.textContent('#rollout')), `a rollout shows ${rolledOut} choices played out`);
 
   // Roll, then try a move the roll does not allow: pick a movable piece and click an empty
   // square that is not one of its targets.

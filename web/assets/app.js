@@ -389,7 +389,8 @@ let rolloutFor = null;   // the decision the rollout on show is about
 
 function renderRollout(r) {
   const pct = (x) => (x * 100).toFixed(1);
-  let html = `<p>${r.games} games a move, both sides one turn deep, for ${r.side} (a draw half a game):</p>`;
+  const luck = r.luck_adjusted ? ', the luck of each roll taken out' : '';
+  let html = `<p>${r.games} games a move, both sides one turn deep${luck}, for ${r.side} (a draw half a game):</p>`;
   html += '<table aria-label="Moves played out"><thead><tr><th>#</th><th>move</th><th>result</th><th>loss</th><th>search</th></tr></thead><tbody>';
   r.choices.forEach((c, i) => {
     const loss = i === 0 ? '0' : `${pct(c.loss)} ± ${pct(c.loss_ci95)}`;

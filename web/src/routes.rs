@@ -406,6 +406,7 @@ async fn rollout(State(app): State<AppState>, Path(id): Path<String>, body: Byte
             seed: alea_engine::pairing::draw(game.seed, 2, game.record.turns.len() as u64, u64::MAX),
             threads: ROLLOUT_THREADS,
             time: Some(std::time::Duration::from_secs(seconds)),
+            luck_adjusted: true,
         };
         game.rollout(choices, settings, shared)
     })

@@ -641,6 +641,7 @@ impl WebGame {
             "games": rolled.first().map_or(0, |c| c.results.len()),
             "asked": settings.games,
             "depth": settings.depth,
+            "luck_adjusted": settings.luck_adjusted,
             "choices": shown,
         }))
     }

@@ -73,6 +73,11 @@ impl Equity {
         if score.abs() >= MATE_ZONE { score } else { self.of(score) }
     }
 
+    /// The expected result (a win 1, a draw 1/2) an equity stands for.
+    pub fn expected_result_of(&self, equity: i32) -> f64 {
+        ((1.0 + f64::from(equity.clamp(-WIN, WIN)) / f64::from(WIN)) / 2.0).clamp(0.0, 1.0)
+    }
+
     /// The static score whose equity is `equity`: what a searched value is worth in centipawns.
     /// Proven wins and losses ([`MATE_ZONE`] and beyond) stay as they are.
     pub fn to_score(&self, equity: i32) -> i32 {

@@ -853,6 +853,12 @@ impl HorizonDice {
         }
         HorizonDice { outcomes: list, within, total: outcomes.iter().map(|o| o.weight).sum() }
     }
+
+    /// Do the outcomes let different roles move (not Gollon's counts, which each let any piece
+    /// move, and so look all alike to the horizon)?
+    pub fn tell_roles_apart(&self) -> bool {
+        self.outcomes.windows(2).any(|w| w[0].0 != w[1].0)
+    }
 }
 
 /// The search's leaf value at a turn's start (not a finished game), `ply` turns from the root:
@@ -874,6 +880,65 @@ pub fn horizon_value<R: MicroRules, E: MicroEval<R::Board>>(
     horizon_value_from(rules, eval, equity, pos, ply, dice, standing(eval, pos, dice))
 }
 
+/// What the side to move's captures can reach this turn, die role by die role: the horizon's
+/// reading of a position.
+struct CaptureReach {
+    /// By the moving piece's role: the best gain of one capture (or queen promotion) that does
+    /// not lose material by static exchange.
+    gain: [i32; 6],
+    /// Roles (a bit each) whose piece takes the king at once.
+    takes_king: u8,
+    /// Pairs of roles that take the king in two micro-moves.
+    two_step: arrayvec::ArrayVec<(usize, usize), 16>,
+}
+
+impl CaptureReach {
+    fn of<R: MicroRules, E: MicroEval<R::Board>>(rules: &R, eval: &E, pos: &PositionOf<R>) -> CaptureReach {
+        let mut every_die = pos.clone();
+        every_die.dice = DicePool::ONE_EACH;
+        let mut moves = MovesOf::<R>::default();
+        rules.micro_captures(&every_die, &mut moves);
+        let mut gain = [0i32; 6];
+        let mut takes_king = 0u8;
+        let values = eval.piece_values();
+        for &m in moves.iter() {
+            if m.is_castle() {
+                continue;
+            }
+            let role = pos.board.mover_role(m).expect("a piece on the move's origin");
+            if pos.takes_king(m) {
+                takes_king |= 1 << role.index();
+                continue;
+            }
+            let promotion = m.promotion_role().map_or(0, |r| values.of(r) - values.of(Role::Pawn));
+            let victim = pos.board.captured_role(m).map_or(0, |r| values.of(r));
+            let g = victim + promotion;
+            if g > gain[role.index()] && (victim == 0 || pos.board.exchange(m, values) >= 0) {
+                gain[role.index()] = g;
+            }
+        }
+        CaptureReach { gain, takes_king, two_step: pos.board.two_step_king_captures(pos.turn()) }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.gain == [0; 6] && self.takes_king == 0 && self.two_step.is_empty()
+    }
+
+    /// What each die's role brings: `win`, or standing pat plus its best gain, as an equity.
+    fn role_values(&self, equity: &Equity, stand: i32, win: i32) -> [i32; 6] {
+        std::array::from_fn(|r| if self.takes_king & (1 << r) != 0 { win } else { equity.of(stand + self.gain[r]) })
+    }
+
+    /// One outcome's value: `win` where its dice take the king, else its best die's value.
+    fn outcome_value(&self, (once, pool): (u8, &DicePool), value: &[i32; 6], stand_equity: i32, win: i32) -> i32 {
+        if takes_king_with(once, pool, self.takes_king, &self.two_step) {
+            win
+        } else {
+            (0..6).filter(|r| once & (1 << r) != 0).map(|r| value[r]).max().unwrap_or(stand_equity)
+        }
+    }
+}
+
 /// [`horizon_value`] with `pos`'s [`standing`] known.
 fn horizon_value_from<R: MicroRules, E: MicroEval<R::Board>>(
     rules: &R,
@@ -884,40 +949,14 @@ fn horizon_value_from<R: MicroRules, E: MicroEval<R::Board>>(
     dice: &HorizonDice,
     stand: i32,
 ) -> i32 {
-    let mut every_die = pos.clone();
-    every_die.dice = DicePool::ONE_EACH;
-    let mut moves = MovesOf::<R>::default();
-    rules.micro_captures(&every_die, &mut moves);
-    // By the moving piece's role: the best gain of one capture, and whether it can take the king.
-    let mut gain = [0i32; 6];
-    let mut takes_king = 0u8;
-    let values = eval.piece_values();
-    for &m in moves.iter() {
-        if m.is_castle() {
-            continue;
-        }
-        let role = pos.board.mover_role(m).expect("a piece on the move's origin");
-        if pos.takes_king(m) {
-            takes_king |= 1 << role.index();
-            continue;
-        }
-        let promotion = m.promotion_role().map_or(0, |r| values.of(r) - values.of(Role::Pawn));
-        let victim = pos.board.captured_role(m).map_or(0, |r| values.of(r));
-        let g = victim + promotion;
-        if g > gain[role.index()] && (victim == 0 || pos.board.exchange(m, values) >= 0) {
-            gain[role.index()] = g;
-        }
-    }
-    let two_step = pos.board.two_step_king_captures(pos.turn());
-    if gain == [0; 6] && takes_king == 0 && two_step.is_empty() {
+    let reach = CaptureReach::of(rules, eval, pos);
+    if reach.is_empty() {
         return equity.of(stand);
     }
-    // What each die's role brings: the win, or standing pat plus its best gain.
     let win = WIN - ply as i32 - 1;
-    let value: [i32; 6] =
-        std::array::from_fn(|r| if takes_king & (1 << r) != 0 { win } else { equity.of(stand + gain[r]) });
+    let value = reach.role_values(equity, stand, win);
     let stand_equity = equity.of(stand);
-    let sum: i64 = if two_step.is_empty() {
+    let sum: i64 = if reach.two_step.is_empty() {
         // An outcome is worth its best die: with the roles in order of value, the weight of the
         // outcomes whose best die is the k-th is that of those within the first k less those
         // within the first k - 1.
@@ -934,17 +973,30 @@ fn horizon_value_from<R: MicroRules, E: MicroEval<R::Board>>(
     } else {
         dice.outcomes
             .iter()
-            .map(|&(once, pool, weight)| {
-                let v = if takes_king_with(once, &pool, takes_king, &two_step) {
-                    win
-                } else {
-                    (0..6).filter(|r| once & (1 << r) != 0).map(|r| value[r]).max().unwrap_or(stand_equity)
-                };
-                i64::from(weight) * i64::from(v)
+            .map(|(once, pool, weight)| {
+                i64::from(*weight) * i64::from(reach.outcome_value((*once, pool), &value, stand_equity, win))
             })
             .sum()
     };
     floor_div(sum, i64::from(dice.total.max(1))) as i32
+}
+
+/// The horizon's value of each outcome of the roll at a turn's start (not a finished game), in
+/// the order of `dice`'s outcomes (the rules'), as equities for the side to move: what
+/// [`horizon_value`] averages. A quick reading of what each roll would bring.
+pub fn horizon_outcome_values<R: MicroRules, E: MicroEval<R::Board>>(
+    rules: &R,
+    eval: &E,
+    equity: &Equity,
+    pos: &PositionOf<R>,
+    dice: &HorizonDice,
+) -> Vec<i32> {
+    let stand = standing(eval, pos, dice);
+    let reach = CaptureReach::of(rules, eval, pos);
+    let win = WIN - 1;
+    let value = reach.role_values(equity, stand, win);
+    let stand_equity = equity.of(stand);
+    dice.outcomes.iter().map(|(once, pool, _)| reach.outcome_value((*once, pool), &value, stand_equity, win)).collect()
 }
 
 /// Can these dice (`once`: the roles they let move) take the king, when the roles in `direct`
