@@ -344,6 +344,11 @@ fn print_report(names: &(String, String), variant: &str, report: &MatchReport, s
             "games": report.games(), "wins": report.wins, "draws": report.draws, "losses": report.losses,
             "pentanomial": report.penta.0, "elo": elo, "elo_low": lo, "elo_high": hi,
             "los": report.penta.los(), "pair_variance_ratio": report.penta.pairing_ratio(),
+            "luck_adjusted": (report.luck.pairs() > 0).then(|| {
+                let (lo, elo, hi) = report.luck.elo();
+                serde_json::json!({"pairs": report.luck.pairs(), "elo": elo, "elo_low": lo, "elo_high": hi,
+                                   "variance_ratio": report.luck.variance_ratio()})
+            }),
             "sprt": sprt.map(|s| serde_json::json!({
                 "elo0": s.elo0, "elo1": s.elo1, "llr": report.penta.llr(s.elo0, s.elo1),
                 "decision": report.sprt.map(|d| if d.h1 { "H1" } else { "H0" }),
@@ -357,6 +362,15 @@ fn print_report(names: &(String, String), variant: &str, report: &MatchReport, s
     println!("{} vs {}: {}", names.0, names.1, report.summary());
     if let Some(ratio) = report.penta.pairing_ratio() {
         println!("pair score variance {:.2} of what independent games would give", ratio);
+    }
+    if report.luck.pairs() > 0 {
+        let ratio = report.luck.variance_ratio().map_or(String::new(), |r| {
+            format!(
+                " (pair score variance {r:.2} of the plain scores': the same interval from {:.0} % of the games)",
+                r * 100.0
+            )
+        });
+        println!("luck taken out, {} pairs: {}{ratio}", report.luck.pairs(), report.luck.elo_text());
     }
     if let Some(s) = sprt {
         let verdict = match report.sprt {

@@ -251,3 +251,40 @@ fn help_texts_describe_every_option() {
     assert!(help(&["advise"]).contains("[default: 1, unless --depth is given]"));
     assert!(help(&["analyse"]).contains("[default: 0.5, unless"));
 }
+
+/// The referee reads each roll's luck (the outcomes valued one turn deep before it) and writes
+/// White's less Black's in the game's `WhiteLuck` tag; the report scores the pairs less it too,
+/// and a resumed match reads it back from the file.
+#[test]
+fn the_luck_of_the_rolls_is_taken_out_of_a_second_score() {
+    let scratch = tempfile::Builder::new().prefix("alea-match-luck-").tempdir().unwrap();
+    let pgn = scratch.path().join("luck.pgn");
+    let players = ["--engine", "builtin=alea depth=1", "--engine", "builtin=greedy", "--variant", "dicechess3"];
+    let run = |pairs: &str, resume: bool| {
+        let mut args = vec!["--pairs", pairs, "--seed", "3", "--pgn", pgn.to_str().unwrap(), "--json"];
+        if resume {
+            args.push("--resume");
+        }
+        let (ok, out) = alea_match(&[&players[..], &args].concat());
+        assert!(ok, "{out}");
+        serde_json::from_str::<serde_json::Value>(out.lines().last().unwrap()).unwrap()
+    };
+    let first = run("12", false);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let lucks: Vec<f64> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("[WhiteLuck \"").and_then(|v| v.strip_suffix("\"]")))
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(lucks.len(), 24, "a luck for every game");
+    assert!(lucks.iter().all(|l| l.abs() < 3.0) && lucks.iter().any(|&l| l != 0.0), "{lucks:?}");
+    let luck = &first["luck_adjusted"];
+    assert_eq!(luck["pairs"], 12, "{first}");
+    assert!(luck["variance_ratio"].as_f64().unwrap() < 1.0, "{first}");
+    let (lo, elo, hi) =
+        (luck["elo_low"].as_f64().unwrap(), luck["elo"].as_f64().unwrap(), luck["elo_high"].as_f64().unwrap());
+    assert!(lo < elo && elo < hi, "{first}");
+    // Resumed to more pairs: the first twelve read from the file count alike.
+    let more = run("14", true);
+    assert_eq!(more["luck_adjusted"]["pairs"], 14, "{more}");
+}

@@ -30,6 +30,7 @@ pub mod driver;
 pub mod game;
 pub mod handle;
 pub mod lone_king;
+pub mod luck;
 pub mod micro_game;
 pub mod one_turn;
 pub mod pairing;

@@ -19,6 +19,7 @@
 
 use crate::driver::{TurnEvent, TurnRequest, play_turn};
 use crate::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
+use crate::luck::LuckTable;
 use crate::pairing;
 use crate::rules::GameResult;
 use crate::rules::dice::Roll;
@@ -486,90 +487,6 @@ impl LuckReading {
             LuckReading::Searched(_, Some(table)) if settings.depth == 1 => Ok(table.best(roll)?.map(str::to_string)),
             _ => Ok(None),
         }
-    }
-}
-
-/// One outcome of a roll, as the luck reads it.
-#[derive(Clone, Debug)]
-struct OutcomeWorth {
-    /// As the rules list it (the form the rolls are drawn in: sorted where the dice are alike,
-    /// in order where they are not).
-    roll: Roll,
-    probability: f64,
-    /// What the outcome is worth to the mover, an expected result.
-    worth: f64,
-    /// The best turn after it, where a search valued it.
-    best: Option<String>,
-}
-
-/// Every outcome of a roll with what it is worth to the mover (an expected result) and, from a
-/// search before the roll, the best turn after it: a roll's luck is its outcome's worth less
-/// the outcomes' mean, which is zero over the dice.
-#[derive(Clone, Debug)]
-pub struct LuckTable {
-    outcomes: Vec<OutcomeWorth>,
-    /// The outcomes' mean worth.
-    mean: f64,
-}
-
-impl LuckTable {
-    /// The table of a search before the roll, if it lists every outcome.
-    pub fn of(search: &SearchReport) -> Option<LuckTable> {
-        let outcomes = search
-            .outcomes
-            .iter()
-            .map(|o| OutcomeWorth {
-                roll: o.roll,
-                probability: o.probability,
-                worth: o.value.unwrap_or_else(|| {
-                    let (w, d, _) = search.wdl_of(o.score);
-                    (f64::from(w) + f64::from(d) / 2.0) / 1000.0
-                }),
-                best: Some(o.best.clone()),
-            })
-            .collect();
-        LuckTable::with_mean(outcomes)
-    }
-
-    /// The table of [`GameHandle::outcome_worths`] (no turns), if it lists every outcome.
-    pub fn of_worths(worths: &[(Roll, f64, f64)]) -> Option<LuckTable> {
-        let outcomes = worths
-            .iter()
-            .map(|(roll, p, worth)| OutcomeWorth { roll: *roll, probability: *p, worth: *worth, best: None })
-            .collect();
-        LuckTable::with_mean(outcomes)
-    }
-
-    fn with_mean(outcomes: Vec<OutcomeWorth>) -> Option<LuckTable> {
-        let total: f64 = outcomes.iter().map(|o| o.probability).sum();
-        if outcomes.is_empty() || (total - 1.0).abs() > 1e-9 {
-            return None;
-        }
-        let mean = outcomes.iter().map(|o| o.probability * o.worth).sum::<f64>() / total;
-        Some(LuckTable { outcomes, mean })
-    }
-
-    fn row(&self, roll: &Roll) -> Result<&OutcomeWorth, String> {
-        self.outcomes
-            .iter()
-            .find(|o| o.roll == *roll)
-            .ok_or_else(|| format!("the roll {roll} is not among the outcomes"))
-    }
-
-    /// The luck of `roll` for the mover, as an expected result.
-    pub fn luck(&self, roll: &Roll) -> Result<f64, String> {
-        Ok(self.row(roll)?.worth - self.mean)
-    }
-
-    /// The best turn after `roll` (as the search after it would answer it), where a search
-    /// made the table.
-    pub fn best(&self, roll: &Roll) -> Result<Option<&str>, String> {
-        Ok(self.row(roll)?.best.as_deref())
-    }
-
-    /// The mean luck over the outcomes, by their probabilities: zero but for rounding.
-    pub fn mean_luck(&self) -> f64 {
-        self.outcomes.iter().map(|o| o.probability * (o.worth - self.mean)).sum()
     }
 }
 

@@ -172,7 +172,7 @@ fn luck_taken_out_narrows_the_interval_alike_on_any_number_of_threads() {
 
 #[test]
 fn a_roll_that_takes_the_king_is_the_luck_of_the_roll() {
-    use alea_engine::rollout::LuckTable;
+    use alea_engine::luck::LuckTable;
     // dicechess3: White's rook faces the black king down an open file; any rook die wins.
     let game = GameHandle::setup("dicechess3", false, Some("4k3/8/8/8/8/8/8/K3R3 w - - 0 1"), None, &[]).unwrap();
     let worths = game.outcome_worths();

@@ -155,6 +155,7 @@ pub fn generate_game_with(config: &DatagenConfig, index: u64, tables: &mut Table
         index,
         config.max_plies,
         None,
+        None,
     );
     let white_score = match played.result {
         GameResult::Win(Color::White) => 1.0,

@@ -25,6 +25,20 @@ pub struct FinishedGame {
     pub record: GameRecord,
 }
 
+impl FinishedGame {
+    /// The first player's luck in this game, as an expected result, where the referee read the
+    /// luck of every roll (its `WhiteLuck` tag).
+    pub fn first_luck(&self) -> Option<f64> {
+        let white: f64 = self.record.tag(crate::referee::WHITE_LUCK)?.parse().ok()?;
+        white.is_finite().then_some(if self.game_of_pair == 1 { white } else { -white })
+    }
+
+    /// The first player's points less their luck.
+    pub fn adjusted_points(&self) -> Option<f64> {
+        Some(self.points - self.first_luck()?)
+    }
+}
+
 /// What a match file holds.
 #[derive(Clone, Debug, Default)]
 pub struct MatchFile {

@@ -5,11 +5,15 @@ use crate::match_file::{FinishedGame, read_match_file};
 use crate::players::Player;
 use crate::referee::play_game;
 use crate::shard::Shard;
-use crate::sprt::{Pentanomial, sprt_bounds};
+use crate::sprt::{LuckAdjusted, Pentanomial, sprt_bounds};
 use alea_engine::handle::GameHandle;
 use alea_engine::search::stack::spawn_deep;
 use std::io::Write;
 use std::path::PathBuf;
+
+/// The table of the referee's searches for the luck of a game's rolls (a few thousand nodes
+/// each).
+const LUCK_TABLE_MIB: usize = 1;
 
 /// Where the games start.
 #[derive(Clone, Debug)]
@@ -128,6 +132,8 @@ pub struct MatchReport {
     pub failures: Vec<String>,
     /// The SPRT's decision, once it has taken one.
     pub sprt: Option<SprtDecision>,
+    /// The pairs whose every roll's luck the referee read, scored less it.
+    pub luck: LuckAdjusted,
 }
 
 /// An SPRT's decision and where it was taken: pairs that finish after it (a concurrent match's
@@ -172,7 +178,8 @@ impl MatchReport {
         for (i, game) in sorted.iter().enumerate() {
             report.count_game(game);
             if game.game_of_pair == 2 && i > 0 && sorted[i - 1].pair == game.pair {
-                report.add_pair(sorted[i - 1].points + game.points, sprt);
+                let adjusted = sorted[i - 1].adjusted_points().zip(game.adjusted_points()).map(|(a, b)| a + b);
+                report.add_pair(sorted[i - 1].points + game.points, adjusted, sprt);
             }
         }
         report
@@ -181,8 +188,11 @@ impl MatchReport {
     /// Adds a pair's points and asks the SPRT, which stops at the first crossing of a bound: pairs
     /// that finish after it (a concurrent match's games in flight when it stopped) are counted
     /// but do not take the decision back.
-    fn add_pair(&mut self, points: f64, sprt: Option<Sprt>) {
+    fn add_pair(&mut self, points: f64, adjusted: Option<f64>, sprt: Option<Sprt>) {
         self.penta.add(points);
+        if let Some(adjusted) = adjusted {
+            self.luck.add(points, adjusted);
+        }
         if self.sprt.is_none()
             && let Some(s) = sprt
         {
@@ -358,9 +368,11 @@ fn play_pair(
     let start = opening(config, pair);
     let settings = config.settings();
     let mut pair_points = 0.0;
+    let mut pair_adjusted = Some(0.0);
     for game_of_pair in [1u8, 2] {
         if let Some(game) = done.iter().find(|g| g.pair == pair && g.game_of_pair == game_of_pair) {
             pair_points += game.points;
+            pair_adjusted = pair_adjusted.zip(game.adjusted_points()).map(|(a, b)| a + b);
             let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
             s.report.count_game(game);
             continue;
@@ -370,6 +382,8 @@ fn play_pair(
         }
         let (white, black): (&mut dyn Player, &mut dyn Player) =
             if game_of_pair == 1 { (&mut *first, &mut *second) } else { (&mut *second, &mut *first) };
+        // The referee's own searches, for the luck of the rolls.
+        let luck_table = alea_engine::search::Shared::new(LUCK_TABLE_MIB);
         let mut refereed = play_game(
             white,
             black,
@@ -380,6 +394,7 @@ fn play_pair(
             pair,
             config.max_plies,
             config.tc,
+            Some(&luck_table),
         );
         let points = crate::match_file::points(&refereed.record.result, game_of_pair);
         let tags = &mut refereed.record.tags;
@@ -411,10 +426,11 @@ fn play_pair(
         }
         s.report.count_game(&game);
         pair_points += points;
+        pair_adjusted = pair_adjusted.zip(game.adjusted_points()).map(|(a, b)| a + b);
     }
     let mut s = shared.lock().unwrap_or_else(|e| e.into_inner());
     let sprt = config.sprt.filter(|_| config.shard.is_whole());
-    s.report.add_pair(pair_points, sprt);
+    s.report.add_pair(pair_points, pair_adjusted, sprt);
     let report = s.report.clone();
     (s.progress)(&report);
     s.report.sprt.is_none()
@@ -435,7 +451,7 @@ mod tests {
         // Pairs won and drawn in turn lift the ratio until it crosses.
         let mut k = 0u64;
         while report.sprt.is_none() {
-            report.add_pair(if k.is_multiple_of(2) { 2.0 } else { 1.0 }, sprt);
+            report.add_pair(if k.is_multiple_of(2) { 2.0 } else { 1.0 }, None, sprt);
             k += 1;
             assert!(k < 10_000, "never crossed");
         }
@@ -443,12 +459,12 @@ mod tests {
         assert!(decision.h1);
         assert_eq!(decision.pairs, k);
         assert!(decision.llr >= upper, "{}", decision.llr);
-        report.add_pair(0.0, sprt);
+        report.add_pair(0.0, None, sprt);
         assert!(report.penta.llr(0.0, 10.0) < upper, "the late pair lowers the ratio");
         assert_eq!(report.sprt, Some(decision));
         // Without an SPRT nothing is decided.
         let mut plain = MatchReport::default();
-        plain.add_pair(2.0, None);
+        plain.add_pair(2.0, None, None);
         assert_eq!(plain.sprt, None);
     }
 

@@ -130,6 +130,80 @@ impl Pentanomial {
     }
 }
 
+/// Pairs scored less the luck of their rolls (the referee's reading, [`alea_engine::luck`]), beside
+/// the same pairs' plain scores: the mean is the same in expectation, the spread narrower.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LuckAdjusted {
+    pairs: u64,
+    sum: f64,
+    sum_sq: f64,
+    plain_sum: f64,
+    plain_sum_sq: f64,
+}
+
+impl LuckAdjusted {
+    /// Adds a pair: its points (0 to 2) and its points less the first player's luck.
+    pub fn add(&mut self, points: f64, adjusted: f64) {
+        let (mean, plain) = (adjusted / 2.0, points / 2.0);
+        self.pairs += 1;
+        self.sum += mean;
+        self.sum_sq += mean * mean;
+        self.plain_sum += plain;
+        self.plain_sum_sq += plain * plain;
+    }
+
+    pub fn pairs(&self) -> u64 {
+        self.pairs
+    }
+
+    fn mean_and_variance(n: u64, sum: f64, sum_sq: f64) -> (f64, f64) {
+        let n = n.max(1) as f64;
+        let mean = sum / n;
+        (mean, (sum_sq / n - mean * mean).max(0.0))
+    }
+
+    /// Elo and its 95 % interval (lower, estimate, upper), from the adjusted pair scores; `None`
+    /// where the score is past a whole win or loss (luck taken out of games all won can put a
+    /// mean above 1), which no Elo expresses.
+    pub fn elo(&self) -> (Option<f64>, Option<f64>, Option<f64>) {
+        let (mean, var) = Self::mean_and_variance(self.pairs, self.sum, self.sum_sq);
+        let half = 1.959_964 * (var / self.pairs.max(1) as f64).sqrt();
+        let score = |s: f64| (s > 0.0 && s < 1.0).then(|| elo_of_score(s));
+        (score(mean - half), score(mean), score(mean + half))
+    }
+
+    /// The adjusted pair scores' variance against the same pairs' plain scores' (under 1: luck
+    /// taken out): the share of the games a plain count needs for the same interval.
+    pub fn variance_ratio(&self) -> Option<f64> {
+        let (_, adjusted) = Self::mean_and_variance(self.pairs, self.sum, self.sum_sq);
+        let (_, plain) = Self::mean_and_variance(self.pairs, self.plain_sum, self.plain_sum_sq);
+        (self.pairs >= 2 && plain > 0.0).then(|| adjusted / plain)
+    }
+
+    /// The SPRT log-likelihood ratio of `elo1` against `elo0` on the adjusted pair scores (the
+    /// normal approximation the pentanomial's also uses).
+    pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
+        let (mean, var) = Self::mean_and_variance(self.pairs, self.sum, self.sum_sq);
+        if self.pairs < 2 || var <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (score_of_elo(elo0), score_of_elo(elo1));
+        self.pairs as f64 * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    }
+
+    /// The Elo as the summary line writes it.
+    pub fn elo_text(&self) -> String {
+        let (mean, _) = Self::mean_and_variance(self.pairs, self.sum, self.sum_sq);
+        let bound = |b: Option<f64>, none: &str| b.map_or(none.to_string(), |e| format!("{e:+.1}"));
+        match self.elo() {
+            (lo, Some(elo), hi) => {
+                format!("Elo {elo:+.1} [{}, {}]", bound(lo, "no lower bound"), bound(hi, "no upper bound"))
+            }
+            _ => format!("no Elo (a score of {mean:.3} a game, past a whole win or loss)"),
+        }
+    }
+}
+
 /// The SPRT's decision bounds for error rates `alpha` and `beta`: (lower, upper).
 pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
     ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
@@ -197,5 +271,37 @@ mod tests {
         assert_eq!(Pentanomial([0, 0, 5, 0, 0]).elo_text(), "Elo +0.0 (no interval: every pair scored alike)");
         assert!(Pentanomial([1, 2, 3, 3, 1]).elo_text().starts_with("Elo +17.4 ["));
         assert!((elo_of_score(score_of_elo(123.0)) - 123.0).abs() < 1e-9);
+    }
+}
+
+#[cfg(test)]
+mod luck_tests {
+    use super::*;
+
+    #[test]
+    fn luck_adjusted_pairs_by_hand() {
+        let mut l = LuckAdjusted::default();
+        assert_eq!(l.variance_ratio(), None);
+        // Two pairs won and lost by luck alone: the plain scores spread, the adjusted do not.
+        l.add(2.0, 1.0);
+        l.add(0.0, 1.0);
+        assert_eq!(l.pairs(), 2);
+        assert_eq!(l.variance_ratio(), Some(0.0));
+        let (lo, elo, hi) = l.elo();
+        assert!([lo, elo, hi].iter().all(|e| e.unwrap().abs() < 1e-9), "{lo:?} {elo:?} {hi:?}");
+        // Games all won with their luck taken out can score past a whole win: no Elo says that.
+        let mut won = LuckAdjusted::default();
+        won.add(2.0, 2.2);
+        won.add(2.0, 2.1);
+        assert_eq!(won.elo().1, None);
+        assert!(won.elo_text().starts_with("no Elo"), "{}", won.elo_text());
+        // Adjusted scores above a half: a positive Elo, and the ratio leans to H1.
+        let mut m = LuckAdjusted::default();
+        for (points, adjusted) in [(2.0, 1.3), (1.0, 1.1), (1.0, 1.2), (0.0, 1.0)] {
+            m.add(points, adjusted);
+        }
+        let elo = m.elo().1.unwrap();
+        assert!((elo - elo_of_score(1.15 / 2.0)).abs() < 1e-9, "{elo}");
+        assert!(m.llr(0.0, 10.0) > 0.0 && m.variance_ratio().unwrap() < 1.0);
     }
 }

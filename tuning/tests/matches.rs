@@ -36,8 +36,8 @@ fn alea_at_depth_2_beats_random_in_95_of_100_games_in_each_variant() {
 #[test]
 fn the_games_of_a_pair_share_their_dice() {
     let (mut a, mut b) = (RandomPlayer { state: 1 }, RandomPlayer { state: 2 });
-    let first = play_game(&mut a, &mut b, "classic", false, None, 5, 3, 80, None);
-    let second = play_game(&mut b, &mut a, "classic", false, None, 5, 3, 80, None);
+    let first = play_game(&mut a, &mut b, "classic", false, None, 5, 3, 80, None, None);
+    let second = play_game(&mut b, &mut a, "classic", false, None, 5, 3, 80, None, None);
     let plies = first.record.turns.len().min(second.record.turns.len());
     assert!(plies > 20);
     let mut same = 0;
@@ -49,7 +49,7 @@ fn the_games_of_a_pair_share_their_dice() {
     }
     assert!(same > 20);
     // Another pair rolls differently.
-    let other = play_game(&mut a, &mut b, "classic", false, None, 5, 4, 80, None);
+    let other = play_game(&mut a, &mut b, "classic", false, None, 5, 4, 80, None, None);
     let differ = (0..plies.min(other.record.turns.len()))
         .filter(|&k| other.record.turns[k].roll != first.record.turns[k].roll)
         .count();
