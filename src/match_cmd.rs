@@ -71,7 +71,8 @@ pub struct MatchArgs {
     /// Continue the match in --pgn: finished games are kept, not replayed.
     #[arg(long)]
     resume: bool,
-    /// Stop at an SPRT bound: `elo0=0 elo1=10 alpha=0.05 beta=0.05`.
+    /// Stop at an SPRT bound: `elo0=0 elo1=10 alpha=0.05 beta=0.05`, and `luck=1` to decide on
+    /// the pairs' scores less the luck of their rolls (fewer pairs for the same errors).
     #[arg(long, num_args = 1..)]
     sprt: Vec<String>,
     /// Play only shard I of N (from 0): the pairs whose number is I modulo N, each with the
@@ -121,6 +122,12 @@ impl MatchArgs {
     pub fn only_reads_files(&self) -> bool {
         self.files_only.is_some()
     }
+}
+
+/// Can the referee read the luck of `variant`'s rolls (at its start)?
+fn luck_readable(variant: &str, chess960: bool) -> bool {
+    alea_engine::handle::GameHandle::new(variant, chess960)
+        .is_ok_and(|game| alea_engine::luck::LuckTable::searched(&game, &alea_engine::search::Shared::new(1)).is_some())
 }
 
 fn refuse(message: impl std::fmt::Display) -> ExitCode {
@@ -264,6 +271,11 @@ pub fn run(args: MatchArgs) -> ExitCode {
         None
     } else {
         match Sprt::parse(&args.sprt.join(" ")) {
+            // Pairs whose luck is not read do not count for it: a variant whose rolls' luck the
+            // referee cannot read (too many outcomes to value) would never decide.
+            Ok(s) if s.luck && !luck_readable(variant, args.chess960) => {
+                return refuse(format!("--sprt luck=1: the luck of a {variant} roll is not read (too many outcomes)"));
+            }
             Ok(s) => Some(s),
             Err(e) => return refuse(e),
         }
@@ -350,7 +362,7 @@ fn print_report(names: &(String, String), variant: &str, report: &MatchReport, s
                                    "variance_ratio": report.luck.variance_ratio()})
             }),
             "sprt": sprt.map(|s| serde_json::json!({
-                "elo0": s.elo0, "elo1": s.elo1, "llr": report.penta.llr(s.elo0, s.elo1),
+                "elo0": s.elo0, "elo1": s.elo1, "llr": s.llr(report), "luck": s.luck,
                 "decision": report.sprt.map(|d| if d.h1 { "H1" } else { "H0" }),
                 "decided_at_pair": report.sprt.map(|d| d.pairs),
             })),
@@ -378,7 +390,7 @@ fn print_report(names: &(String, String), variant: &str, report: &MatchReport, s
             Some(_) => "H0 accepted",
             None => "no decision",
         };
-        let llr = report.penta.llr(s.elo0, s.elo1);
+        let llr = s.llr(report);
         match report.sprt {
             // Pairs in flight when it stopped finish after the decision and move the ratio.
             Some(SprtDecision { pairs, llr: at, .. }) if pairs != report.penta.pairs() => println!(

@@ -288,3 +288,31 @@ fn the_luck_of_the_rolls_is_taken_out_of_a_second_score() {
     let more = run("14", true);
     assert_eq!(more["luck_adjusted"]["pairs"], 14, "{more}");
 }
+
+/// `--sprt ... luck=1` decides on the pairs' scores less their luck (so on fewer pairs where
+/// the dice decide much), and is refused where the referee cannot read a roll's luck.
+#[test]
+fn an_sprt_on_the_scores_less_their_luck() {
+    let players = ["--engine", "builtin=alea depth=1", "--engine", "builtin=greedy", "--variant", "dicechess3"];
+    let sprt = ["--pairs", "200", "--seed", "3", "--sprt", "elo0=0", "elo1=150", "luck=1", "--json"];
+    let (ok, out) = alea_match(&[&players[..], &sprt].concat());
+    assert!(ok, "{out}");
+    let v: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(v["sprt"]["luck"], true, "{v}");
+    assert_eq!(v["sprt"]["decision"], "H1", "{v}");
+    let decided = v["sprt"]["decided_at_pair"].as_u64().unwrap();
+    assert!(decided < 200, "{v}");
+    let (ok, out) = alea_match(&[
+        "--engine",
+        "builtin=alea",
+        "--engine",
+        "builtin=greedy",
+        "--variant",
+        "grand",
+        "--sprt",
+        "luck=1",
+    ]);
+    assert!(!ok && out.is_empty());
+    let (ok, _) = alea_match(&[&players[..], &["--sprt", "luck=2"]].concat());
+    assert!(!ok);
+}

@@ -32,6 +32,9 @@ pub struct Sprt {
     pub elo1: f64,
     pub alpha: f64,
     pub beta: f64,
+    /// Decide on the pairs' scores less their luck (`luck=1`): the same hypotheses, tested on
+    /// the narrower scores, so fewer pairs decide.
+    pub luck: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -86,13 +89,14 @@ impl MatchConfig {
 impl Sprt {
     /// As `--sprt` takes it, the words joined by commas.
     pub fn text(&self) -> String {
-        format!("elo0={},elo1={},alpha={},beta={}", self.elo0, self.elo1, self.alpha, self.beta)
+        let luck = if self.luck { ",luck=1" } else { "" };
+        format!("elo0={},elo1={},alpha={},beta={}{luck}", self.elo0, self.elo1, self.alpha, self.beta)
     }
 
     /// The words of [`Sprt::text`] (or of `--sprt`, comma- or space-separated); unnamed ones
     /// keep the defaults `elo0=0 elo1=10 alpha=0.05 beta=0.05`.
     pub fn parse(text: &str) -> Result<Sprt, String> {
-        let mut s = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+        let mut s = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05, luck: false };
         for word in text.split([',', ' ']).filter(|w| !w.is_empty()) {
             let (k, v) = word.split_once('=').ok_or_else(|| format!("--sprt '{word}' is not key=value"))?;
             let v = v.parse::<f64>().map_err(|_| format!("--sprt {k} takes a number"))?;
@@ -101,15 +105,23 @@ impl Sprt {
                 "elo1" => s.elo1 = v,
                 "alpha" => s.alpha = v,
                 "beta" => s.beta = v,
+                "luck" if v == 0.0 || v == 1.0 => s.luck = v == 1.0,
+                "luck" => return Err("--sprt luck takes 0 or 1".into()),
                 _ => return Err(format!("--sprt has no '{k}'")),
             }
         }
         Ok(s)
     }
 
+    /// The log-likelihood ratio of the report's pairs: their plain scores, or with `luck` their
+    /// scores less their luck.
+    pub fn llr(&self, report: &MatchReport) -> f64 {
+        if self.luck { report.luck.llr(self.elo0, self.elo1) } else { report.penta.llr(self.elo0, self.elo1) }
+    }
+
     /// Where the log-likelihood ratio says to stop: `Some(true)` H1, `Some(false)` H0.
-    pub fn decision(&self, penta: &Pentanomial) -> Option<bool> {
-        let llr = penta.llr(self.elo0, self.elo1);
+    pub fn decision(&self, report: &MatchReport) -> Option<bool> {
+        let llr = self.llr(report);
         let (lower, upper) = sprt_bounds(self.alpha, self.beta);
         if llr >= upper {
             Some(true)
@@ -196,11 +208,7 @@ impl MatchReport {
         if self.sprt.is_none()
             && let Some(s) = sprt
         {
-            self.sprt = s.decision(&self.penta).map(|h1| SprtDecision {
-                h1,
-                pairs: self.penta.pairs(),
-                llr: self.penta.llr(s.elo0, s.elo1),
-            });
+            self.sprt = s.decision(self).map(|h1| SprtDecision { h1, pairs: self.penta.pairs(), llr: s.llr(self) });
         }
     }
 
@@ -445,7 +453,7 @@ mod tests {
     /// stands (it once printed "no decision" over such a match's 328 pairs).
     #[test]
     fn the_sprt_keeps_its_decision_when_later_pairs_move_the_ratio() {
-        let sprt = Some(Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 });
+        let sprt = Some(Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05, luck: false });
         let (_, upper) = sprt_bounds(0.05, 0.05);
         let mut report = MatchReport::default();
         // Pairs won and drawn in turn lift the ratio until it crosses.
