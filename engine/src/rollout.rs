@@ -376,7 +376,7 @@ fn play_out(
     if let Some(roll) = rolled {
         let reading = LuckReading::before_roll(&position, settings, tables)?;
         luck += luck_of(&position, &reading, &roll)?;
-        let turn = match reading.searched_turn(&roll, settings)? {
+        let turn = match reading.searched_turn(&roll)? {
             Some(turn) => position.turn_with_roll(&turn, &roll),
             None => rolled_turn(&position, &roll)?,
         };
@@ -402,12 +402,12 @@ fn play_out(
         match &reading {
             // One turn deep, the search that read the outcomes is the player's own: its choice
             // before the roll and its turn after each outcome.
-            LuckReading::Searched(before, _) if settings.depth == 1 => match &before.best {
+            LuckReading::Searched(before, _) => match &before.best {
                 Choice::Turn(turn) => position.play_checked(turn, None)?,
                 Choice::Roll => {
                     let roll = position.roll_for(pick(position.total_weight())).ok_or("nothing to roll")?;
                     luck += luck_of(&position, &reading, &roll)?;
-                    let turn = match reading.searched_turn(&roll, settings)? {
+                    let turn = match reading.searched_turn(&roll)? {
                         Some(turn) => position.turn_with_roll(&turn, &roll),
                         None => rolled_turn(&position, &roll)?,
                     };
@@ -437,11 +437,11 @@ fn play_out(
 enum LuckReading {
     /// Not taken out.
     None,
-    /// The handle's quick reading of the outcomes ([`GameHandle::outcome_worths`]; `None` where
-    /// it does not list them all).
-    Quick(Option<LuckTable>),
-    /// A search one turn deep before the roll, and its table (`None` where it does not list
-    /// every outcome).
+    /// A table of the outcomes apart from the players' search (`None` where it does not list
+    /// them all).
+    Table(Option<LuckTable>),
+    /// The players' own search before the roll (one turn deep), which also gives their turn
+    /// after each outcome, and its table.
     Searched(SearchReport, Option<LuckTable>),
 }
 
@@ -451,7 +451,8 @@ impl LuckReading {
     /// quick reading where it has one (a search before the roll costs them as much as many
     /// turns after it: dicechess3's 56 outcomes some 14 times one), else from their own search
     /// before the roll, which then also gives their turn. Deeper players read it from a search
-    /// one turn deep before the roll, which costs them little, and search their turn as without.
+    /// one turn deep before the roll on a table of its own ([`LuckTable::searched`]), which
+    /// costs them little, and search their turn as without.
     fn before_roll(
         position: &GameHandle,
         settings: &RolloutSettings,
@@ -460,16 +461,16 @@ impl LuckReading {
         if !settings.luck_adjusted || position.dice_left().is_some() || position.end().is_some() {
             return Ok(LuckReading::None);
         }
-        if settings.depth == 1 {
-            let quick = position.outcome_worths();
-            if !quick.is_empty() {
-                return Ok(LuckReading::Quick(LuckTable::of_worths(&quick)));
-            }
+        if settings.depth > 1 {
+            return Ok(LuckReading::Table(LuckTable::searched(position, tables.luck)));
         }
-        // One turn deep it is the players' own search; deeper, one of its own.
-        let shared = if settings.depth == 1 { tables.players } else { tables.luck };
+        let quick = position.outcome_worths();
+        if !quick.is_empty() {
+            return Ok(LuckReading::Table(LuckTable::of_worths(&quick)));
+        }
         let limits = Limits { depth: Some(1), ..Limits::default() };
-        let before = position.search(&SearchRoot::Decision, limits, SearchOptions::default(), shared, &mut |_| {})?;
+        let before =
+            position.search(&SearchRoot::Decision, limits, SearchOptions::default(), tables.players, &mut |_| {})?;
         let table = LuckTable::of(&before);
         Ok(LuckReading::Searched(before, table))
     }
@@ -477,14 +478,14 @@ impl LuckReading {
     fn table(&self) -> Option<&LuckTable> {
         match self {
             LuckReading::None => None,
-            LuckReading::Quick(table) | LuckReading::Searched(_, table) => table.as_ref(),
+            LuckReading::Table(table) | LuckReading::Searched(_, table) => table.as_ref(),
         }
     }
 
-    /// The turn after `roll` where the reading's search is the player's own (one turn deep).
-    fn searched_turn(&self, roll: &Roll, settings: &RolloutSettings) -> Result<Option<String>, String> {
+    /// The turn after `roll` where the reading is the players' own search.
+    fn searched_turn(&self, roll: &Roll) -> Result<Option<String>, String> {
         match self {
-            LuckReading::Searched(_, Some(table)) if settings.depth == 1 => Ok(table.best(roll)?.map(str::to_string)),
+            LuckReading::Searched(_, Some(table)) => Ok(table.best(roll)?.map(str::to_string)),
             _ => Ok(None),
         }
     }

@@ -115,8 +115,7 @@ impl Pentanomial {
         let values = [0.0, 0.25, 0.5, 0.75, 1.0];
         let mean = counts.iter().zip(values).map(|(c, v)| c * v).sum::<f64>() / total;
         let var = counts.iter().zip(values).map(|(c, v)| c * (v - mean).powi(2)).sum::<f64>() / total;
-        let (s0, s1) = (score_of_elo(elo0), score_of_elo(elo1));
-        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+        normal_llr(n, mean, var, elo0, elo1)
     }
 
     /// The variance of pair scores against what independent games of the same results would give
@@ -187,8 +186,7 @@ impl LuckAdjusted {
         if self.pairs < 2 || var <= 0.0 {
             return 0.0;
         }
-        let (s0, s1) = (score_of_elo(elo0), score_of_elo(elo1));
-        self.pairs as f64 * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+        normal_llr(self.pairs as f64, mean, var, elo0, elo1)
     }
 
     /// The Elo as the summary line writes it.
@@ -202,6 +200,13 @@ impl LuckAdjusted {
             _ => format!("no Elo (a score of {mean:.3} a game, past a whole win or loss)"),
         }
     }
+}
+
+/// The SPRT log-likelihood ratio of `elo1` against `elo0` for `n` pairs of mean score `mean` (a
+/// game) and variance `var` (a pair's mean): the normal approximation both counts use.
+fn normal_llr(n: f64, mean: f64, var: f64, elo0: f64, elo1: f64) -> f64 {
+    let (s0, s1) = (score_of_elo(elo0), score_of_elo(elo1));
+    n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
 }
 
 /// The SPRT's decision bounds for error rates `alpha` and `beta`: (lower, upper).
