@@ -130,35 +130,43 @@ impl Pentanomial {
 }
 
 /// Pairs scored less the luck of their rolls (the referee's reading, [`alea_engine::luck`]), beside
-/// the same pairs' plain scores: the mean is the same in expectation, the spread narrower.
+/// the same pairs' plain scores: the mean is the same in expectation, the spread narrower. The
+/// sums are kept in millionths of a point (the `WhiteLuck` tags' precision), exactly, so that
+/// pairs added in any order (a live match's, a merge's) give the same figures.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LuckAdjusted {
     pairs: u64,
-    sum: f64,
-    sum_sq: f64,
-    plain_sum: f64,
-    plain_sum_sq: f64,
+    sum: i128,
+    sum_sq: i128,
+    plain_sum: i128,
+    plain_sum_sq: i128,
 }
+
+/// Millionths of a point in a pair's points.
+const UNITS: f64 = 1e6;
 
 impl LuckAdjusted {
     /// Adds a pair: its points (0 to 2) and its points less the first player's luck.
     pub fn add(&mut self, points: f64, adjusted: f64) {
-        let (mean, plain) = (adjusted / 2.0, points / 2.0);
+        let (a, p) = ((adjusted * UNITS).round() as i128, (points * UNITS).round() as i128);
         self.pairs += 1;
-        self.sum += mean;
-        self.sum_sq += mean * mean;
-        self.plain_sum += plain;
-        self.plain_sum_sq += plain * plain;
+        self.sum += a;
+        self.sum_sq += a * a;
+        self.plain_sum += p;
+        self.plain_sum_sq += p * p;
     }
 
     pub fn pairs(&self) -> u64 {
         self.pairs
     }
 
-    fn mean_and_variance(n: u64, sum: f64, sum_sq: f64) -> (f64, f64) {
+    /// The mean score a game and the variance of a pair's mean, from sums of pair points in
+    /// millionths.
+    fn mean_and_variance(n: u64, sum: i128, sum_sq: i128) -> (f64, f64) {
         let n = n.max(1) as f64;
-        let mean = sum / n;
-        (mean, (sum_sq / n - mean * mean).max(0.0))
+        let per_game = 2.0 * UNITS;
+        let mean = sum as f64 / n / per_game;
+        (mean, (sum_sq as f64 / n / (per_game * per_game) - mean * mean).max(0.0))
     }
 
     /// Elo and its 95 % interval (lower, estimate, upper), from the adjusted pair scores; `None`
