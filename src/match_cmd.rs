@@ -477,11 +477,16 @@ fn compare(a: &Path, b: &Path, list: bool, json: bool) -> ExitCode {
                 "wins": s.report.wins, "draws": s.report.draws, "losses": s.report.losses,
                 "elo": elo, "elo_low": lo, "elo_high": hi,
                 "mean_depth": s.mean_depth, "mean_seconds": s.mean_seconds,
+                "luck_adjusted": (s.report.luck.pairs() == c.pairs).then(|| {
+                    let (lo, elo, hi) = s.report.luck.elo();
+                    serde_json::json!({"elo": elo, "elo_low": lo, "elo_high": hi})
+                }),
             })
         };
         let summary = serde_json::json!({
             "pairs": c.pairs, "a": side(&c.a, a), "b": side(&c.b, b),
             "difference": c.difference, "margin": c.margin,
+            "luck_adjusted": c.luck_adjusted.map(|(d, m)| serde_json::json!({"difference": d, "margin": m})),
             "same_result": c.same_result, "same_moves": c.same_moves,
             "changed": c.changed.iter().map(|g| serde_json::json!({
                 "round": g.round, "points_a": g.points.0, "points_b": g.points.1,
@@ -493,8 +498,14 @@ fn compare(a: &Path, b: &Path, list: bool, json: bool) -> ExitCode {
     }
     println!("{} pairs both runs finished ({games} games), the first player's side of each:", c.pairs);
     for (label, side, path) in [("A", &c.a, a), ("B", &c.b, b)] {
+        // The luck taken out of this run's score alone, where it reads every common pair's luck.
+        let luck = if side.report.luck.pairs() == c.pairs {
+            format!("; luck taken out, {}", side.report.luck.elo_text())
+        } else {
+            String::new()
+        };
         println!(
-            "{label} {}: {} vs {}: {}{}",
+            "{label} {}: {} vs {}: {}{}{luck}",
             path.display(),
             side.player,
             side.opponent,
@@ -508,6 +519,12 @@ fn compare(a: &Path, b: &Path, list: bool, json: bool) -> ExitCode {
         c.margin,
         if c.difference.abs() > c.margin { "" } else { ", no difference measured" }
     );
+    if let Some((difference, margin)) = c.luck_adjusted {
+        println!(
+            "A - B, luck taken out: {difference:+.3} ± {margin:.3} points a game{}",
+            if difference.abs() > margin { "" } else { ", no difference measured" }
+        );
+    }
     println!(
         "ended alike: {} of {games} games ({:.0} %), {} of them played turn for turn alike",
         c.same_result,

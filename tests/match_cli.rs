@@ -205,6 +205,9 @@ fn match_compare_reads_two_runs_of_the_same_dice() {
     assert!(out.contains("A - B: +0.000 ± 0.000 points a game") && out.contains("no difference measured"), "{out}");
     assert!(out.contains("ended alike: 6 of 6 games (100 %), 6 of them played turn for turn alike"), "{out}");
     assert!(out.contains("; 1.00 deep, "), "{out}");
+    // The referee read every roll's luck (freedom): the same games, the same luck.
+    assert!(out.contains("A - B, luck taken out: +0.000 ± 0.000 points a game, no difference measured"), "{out}");
+    assert_eq!(out.matches("; luck taken out, Elo").count(), 2, "{out}");
     let (code, out, _) = compare(&deeper, &one, true);
     assert_eq!(code, Some(0), "{out}");
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
@@ -215,6 +218,10 @@ fn match_compare_reads_two_runs_of_the_same_dice() {
     // Two turns deep where the search went on (a win in sight stops it sooner), one in B.
     let (depth_a, depth_b) = (v["a"]["mean_depth"].as_f64().unwrap(), v["b"]["mean_depth"].as_f64().unwrap());
     assert!(depth_a > 1.5 && depth_a <= 2.0 && depth_b == 1.0, "{v}");
+    let adjusted = &v["luck_adjusted"];
+    assert!(adjusted["difference"].is_f64() && adjusted["margin"].as_f64().unwrap() >= 0.0, "{v}");
+    // Each run's own Elo less the luck (null where the adjusted score passes a whole win).
+    assert!(v["a"]["luck_adjusted"].is_object() && v["b"]["luck_adjusted"].is_object(), "{v}");
     let changed = v["changed"].as_array().unwrap().len() as u64;
     assert_eq!(changed + v["same_result"].as_u64().unwrap(), 6, "{v}");
     let (code, out, err) = compare(&one, &other_seed, false);

@@ -4,7 +4,10 @@
 //! player (a new build, a network, a time) can be compared game by game: the difference of the
 //! first player's points in each pair has far less variance than two independent runs' Elo, as
 //! the dice that decide many games cancel out. Pairs are the unit of the interval (a pair's two
-//! games share their dice and are not independent).
+//! games share their dice and are not independent). Where both runs read the luck of every roll
+//! (`WhiteLuck`), the difference is taken again with each game's points less its luck: once the
+//! runs' games part ways the same dice fall on other positions, and the luck reading takes out
+//! what they then did.
 
 use crate::match_file::{FinishedGame, MatchFile};
 use crate::match_runner::MatchReport;
@@ -49,6 +52,9 @@ pub struct Comparison {
     /// width of its 95 % interval (from the pairs' differences).
     pub difference: f64,
     pub margin: f64,
+    /// The same difference of points less their luck, and its margin, where every game of the
+    /// common pairs carries its luck in both runs.
+    pub luck_adjusted: Option<(f64, f64)>,
     /// Games with the same result in both runs, and of those, games played turn for turn alike.
     pub same_result: u64,
     pub same_moves: u64,
@@ -130,6 +136,7 @@ pub fn compare_runs(a: &MatchFile, b: &MatchFile) -> Result<Comparison, String> 
     }
     let (mut games_a, mut games_b) = (Vec::new(), Vec::new());
     let mut differences = Vec::with_capacity(common.len());
+    let mut adjusted_differences = Some(Vec::with_capacity(common.len()));
     let (mut same_result, mut same_moves) = (0, 0);
     let mut changed = Vec::new();
     for pair in &common {
@@ -152,20 +159,32 @@ pub fn compare_runs(a: &MatchFile, b: &MatchFile) -> Result<Comparison, String> 
         }
         // A pair's difference, a game's share of it.
         differences.push(difference / 2.0);
+        let adjusted = |games: [&FinishedGame; 2]| games.iter().map(|g| g.adjusted_points()).sum::<Option<f64>>();
+        adjusted_differences = adjusted_differences.zip(adjusted(pa).zip(adjusted(pb))).map(|(mut v, (a, b))| {
+            v.push((a - b) / 2.0);
+            v
+        });
     }
-    let n = differences.len() as f64;
-    let mean = differences.iter().sum::<f64>() / n;
-    let variance = if n > 1.0 { differences.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+    let (difference, margin) = mean_and_margin(&differences);
     Ok(Comparison {
         a: run_side(a, &games_a),
         b: run_side(b, &games_b),
         pairs: common.len() as u64,
-        difference: mean,
-        margin: 1.96 * (variance / n).sqrt(),
+        difference,
+        margin,
+        luck_adjusted: adjusted_differences.map(|d| mean_and_margin(&d)),
         same_result,
         same_moves,
         changed,
     })
+}
+
+/// The mean of the pairs' differences and the half width of its 95 % interval.
+fn mean_and_margin(differences: &[f64]) -> (f64, f64) {
+    let n = differences.len() as f64;
+    let mean = differences.iter().sum::<f64>() / n;
+    let variance = if n > 1.0 { differences.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+    (mean, 1.96 * (variance / n).sqrt())
 }
 
 #[cfg(test)]
@@ -218,6 +237,56 @@ mod tests {
         // The same moves and rolls in both: counted as played alike (pair 3 is not whole).
         let same = compare_runs(&a, &a).unwrap();
         assert_eq!((same.pairs, same.difference, same.same_result, same.same_moves), (2, 0.0, 4, 4));
+    }
+
+    /// `games` as (round, result, White's luck or none) in a run of seed 7.
+    fn lucky_file(games: &[(&str, &str, Option<&str>)]) -> MatchFile {
+        let text: String = games
+            .iter()
+            .map(|(round, result, luck)| {
+                let tag = luck.map_or(String::new(), |l| format!("[WhiteLuck \"{l}\"]\n"));
+                game(round, result, 7, "alea", A_MOVES).replacen("[Variant", &format!("{tag}[Variant"), 1)
+            })
+            .collect();
+        read_match_file(&text).unwrap()
+    }
+
+    #[test]
+    fn points_less_their_luck_are_compared_where_both_runs_read_it() {
+        // The first player's luck is White's in game 1 and minus White's in game 2.
+        let a = lucky_file(&[
+            ("1.1", "1-0", Some("+0.25")),
+            ("1.2", "0-1", Some("-0.5")),
+            ("2.1", "0-1", Some("-0.125")),
+            ("2.2", "1/2-1/2", Some("+0")),
+        ]);
+        let b = lucky_file(&[
+            ("1.1", "0-1", Some("-0.25")),
+            ("1.2", "1-0", Some("+0.5")),
+            ("2.1", "0-1", Some("+0")),
+            ("2.2", "1-0", Some("+0.25")),
+        ]);
+        let c = compare_runs(&a, &b).unwrap();
+        // Plain, pair by pair: (2 - 0) / 2 = 1 and (0.5 - 0) / 2 = 0.25.
+        assert!((c.difference - 0.625).abs() < 1e-12);
+        // Less their luck: A's pairs 0.75 + 0.5 and 0.125 + 0.5 against B's 0.25 + 0.5 and
+        // 0 + 0.25, differences (1.25 - 0.75) / 2 = 0.25 and (0.625 - 0.25) / 2 = 0.1875.
+        let (difference, margin) = c.luck_adjusted.expect("every game carries its luck");
+        assert!((difference - 0.21875).abs() < 1e-12);
+        let expected_margin = 1.96 * ((2.0 * 0.03125f64.powi(2)) / 2.0_f64).sqrt();
+        assert!((margin - expected_margin).abs() < 1e-12, "{margin} against {expected_margin}");
+        // One game of the common pairs without its luck: no adjusted difference.
+        let unread = lucky_file(&[
+            ("1.1", "0-1", Some("-0.25")),
+            ("1.2", "1-0", Some("+0.5")),
+            ("2.1", "0-1", None),
+            ("2.2", "1-0", Some("+0.25")),
+        ]);
+        assert_eq!(compare_runs(&a, &unread).unwrap().luck_adjusted, None);
+        // A pair only one run finished does not count, read or not.
+        let mut longer = a.clone();
+        longer.games.extend(lucky_file(&[("3.1", "1-0", None)]).games);
+        assert!(compare_runs(&longer, &b).unwrap().luck_adjusted.is_some());
     }
 
     #[test]
