@@ -477,8 +477,8 @@ fn compare(a: &Path, b: &Path, list: bool, json: bool) -> ExitCode {
                 "wins": s.report.wins, "draws": s.report.draws, "losses": s.report.losses,
                 "elo": elo, "elo_low": lo, "elo_high": hi,
                 "mean_depth": s.mean_depth, "mean_seconds": s.mean_seconds,
-                "luck_adjusted": (s.report.luck.pairs() == c.pairs).then(|| {
-                    let (lo, elo, hi) = s.report.luck.elo();
+                "luck_adjusted": s.luck().map(|luck| {
+                    let (lo, elo, hi) = luck.elo();
                     serde_json::json!({"elo": elo, "elo_low": lo, "elo_high": hi})
                 }),
             })
@@ -498,12 +498,7 @@ fn compare(a: &Path, b: &Path, list: bool, json: bool) -> ExitCode {
     }
     println!("{} pairs both runs finished ({games} games), the first player's side of each:", c.pairs);
     for (label, side, path) in [("A", &c.a, a), ("B", &c.b, b)] {
-        // The luck taken out of this run's score alone, where it reads every common pair's luck.
-        let luck = if side.report.luck.pairs() == c.pairs {
-            format!("; luck taken out, {}", side.report.luck.elo_text())
-        } else {
-            String::new()
-        };
+        let luck = side.luck().map_or(String::new(), |luck| format!("; luck taken out, {}", luck.elo_text()));
         println!(
             "{label} {}: {} vs {}: {}{}{luck}",
             path.display(),
@@ -517,12 +512,12 @@ fn compare(a: &Path, b: &Path, list: bool, json: bool) -> ExitCode {
         "A - B: {:+.3} ± {:.3} points a game (95 %, over the pairs){}",
         c.difference,
         c.margin,
-        if c.difference.abs() > c.margin { "" } else { ", no difference measured" }
+        unmeasured(c.difference, c.margin)
     );
     if let Some((difference, margin)) = c.luck_adjusted {
         println!(
             "A - B, luck taken out: {difference:+.3} ± {margin:.3} points a game{}",
-            if difference.abs() > margin { "" } else { ", no difference measured" }
+            unmeasured(difference, margin)
         );
     }
     println!(
@@ -549,6 +544,11 @@ fn compare(a: &Path, b: &Path, list: bool, json: bool) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// What a difference within its interval's margin says.
+fn unmeasured(difference: f64, margin: f64) -> &'static str {
+    if difference.abs() > margin { "" } else { ", no difference measured" }
 }
 
 /// `; 4.49 deep, 0.112 s a move`: the first player's mean depth (in its own unit) and time, where

@@ -12,6 +12,7 @@
 use crate::match_file::{FinishedGame, MatchFile};
 use crate::match_runner::MatchReport;
 use crate::search_note::SearchNote;
+use crate::sprt::LuckAdjusted;
 use std::collections::HashMap;
 
 /// What the first player did in one run, over the pairs both runs finished.
@@ -28,6 +29,13 @@ pub struct RunSide {
     pub mean_depth: Option<f64>,
     /// The first player's mean seconds a move, over the moves whose note gives the time.
     pub mean_seconds: Option<f64>,
+}
+
+impl RunSide {
+    /// The run's pair scores less their luck, where the referee read it in every pair.
+    pub fn luck(&self) -> Option<&LuckAdjusted> {
+        (self.report.luck.pairs() == self.report.penta.pairs()).then_some(&self.report.luck)
+    }
 }
 
 /// A game whose result differs between the runs.
