@@ -624,7 +624,13 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> fo
     /// [`late_quiet_steps`], searched a turn less deep from two turns deep on, and one turn
     /// deep, in long turns ([`PRUNED_TURN_LENGTH`]) after the root's own, not searched at all.
     /// The root's turn is searched in full to the horizon, so that no combination of its
-    /// micro-moves is missed (Gollon's four micro-moves take a king from the start).
+    /// micro-moves is missed (Gollon's four micro-moves take a king from the start); in turns of
+    /// three dice or fewer it is not reduced either, as the root's whole turns after the roll
+    /// are not ([`MicroWorker::ranked_turns`]), so that each outcome's value before the roll is
+    /// the value the search finds after that roll. (Reduced there, a late micro-move's
+    /// shallower value, the opponent's reply unseen, was often an outcome's best, and the table
+    /// before the roll two turns deep read about one turn deep.) Long turns' root stays reduced:
+    /// without that, grand's turn two deep does not end in minutes.
     fn late(
         &self,
         _: &MicroStates<'a, R>,
@@ -636,7 +642,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> fo
         out: &mut LateChoices,
     ) {
         out.clear();
-        if !self.reductions || depth < 1 || (depth == 1 && (!self.long_turns || ply == 0)) {
+        if !self.reductions || depth < 1 || (!self.long_turns && (depth == 1 || ply == 0)) || (depth == 1 && ply == 0) {
             out.extend(steps.iter().map(|_| false));
         } else {
             late_quiet_steps(self.eval, pos, steps, out);
