@@ -3,7 +3,7 @@
 //! value of rolling). Written against the game handle, so every variant is reviewed alike; front
 //! ends format it (`alea analyse`, the web page).
 
-use crate::handle::{GameHandle, RollSpec, SearchRoot};
+use crate::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
 use crate::pgn::GameRecord;
 use crate::piece::Color;
 use crate::rules::{GameResult, Roll};
@@ -89,15 +89,19 @@ pub fn analyse_turn(
         Some(r) => {
             let spec = RollSpec::Faces(r.faces().to_vec());
             // One move a turn: every allowed turn scored exactly in one search. Several: thousands
-            // of turns, so the best is found and the played one valued on its own below.
-            let choices = if game.several_moves_a_turn() { 1 } else { game.allowed_turns(&spec)?.len() };
+            // of turns, so the best two are found (more than one: a search stopped midway then
+            // answers its last whole iteration, not the turns it finished of the next, so the
+            // best has the depth it reports) and the played one valued beside them below.
+            let choices = if game.several_moves_a_turn() { 2 } else { game.allowed_turns(&spec)?.len() };
             let after = search(game, SearchRoot::Rolled(spec), choices, limits.clone())?;
-            let expected = before.roll_score.unwrap_or(after.score);
-            let best = after.choices.first().map_or(after.score, |c| c.score);
-            (after, Some(best - expected))
+            let luck = roll_luck(&before, &r).unwrap_or_else(|| {
+                let expected = before.roll_score.unwrap_or(after.score);
+                after.choices.first().map_or(after.score, |c| c.score) - expected
+            });
+            (after, Some(luck))
         }
     };
-    let best = result.choices.first().cloned().ok_or("the search found no choice")?;
+    let mut best = result.choices.first().cloned().ok_or("the search found no choice")?;
     let played_choice = Choice::Turn(played.to_string());
     let played_score = if let Some(c) = result.choices.iter().find(|c| c.exact && c.choice == played_choice) {
         c.score
@@ -118,12 +122,27 @@ pub fn analyse_turn(
                     GameResult::Win(_) => -WIN,
                     GameResult::Draw => 0,
                 },
-                // Several moves a turn: the played turn alone after the same roll, at the same
-                // depth as the best (the search's own way to value one turn of thousands).
+                // Several moves a turn: the played turn beside the best after the same roll, both
+                // exactly and as deep as the search completed (the search's own way to value
+                // turns of thousands). Alone under the same time, the played turn went deeper
+                // than the best had, and one turn more changes a score by more than most losses.
                 None if game.several_moves_a_turn() && roll.is_some() => {
                     let spec = RollSpec::Faces(roll.as_ref().expect("a roll").faces().to_vec());
-                    let only = SearchRoot::Only { roll: Some(spec), turns: vec![played.to_string()] };
-                    search(game, only, 1, limits.clone())?.score
+                    let Choice::Turn(best_turn) = &best.choice else {
+                        return Err("the search after the roll chose no turn".into());
+                    };
+                    let only =
+                        SearchRoot::Only { roll: Some(spec), turns: vec![best_turn.clone(), played.to_string()] };
+                    let depth = Limits { depth: Some(result.depth.max(1)), ..Limits::default() };
+                    let pair = search(game, only, 2, depth)?;
+                    let score_of = |turn: &Choice<String>| pair.choices.iter().find(|c| c.exact && c.choice == *turn);
+                    match (score_of(&best.choice), score_of(&played_choice)) {
+                        (Some(b), Some(p)) => {
+                            best.score = b.score.max(p.score);
+                            p.score
+                        }
+                        _ => return Err("the search did not value the turn played beside the best".into()),
+                    }
                 }
                 None => {
                     let limits = match limits.depth {
@@ -147,6 +166,25 @@ pub fn analyse_turn(
         luck,
         roll_decision,
     })
+}
+
+/// The luck of `roll` in centipawns, as the search before it valued each outcome: the outcome's
+/// value less the expected value of rolling, both from that one search and so at one depth. (The
+/// search after the roll goes deeper, and a turn deeper moves a value by more than a roll's
+/// luck: one less the other read as luck what was depth.) `None` where that search does not list
+/// the roll.
+fn roll_luck(before: &SearchReport, roll: &Roll) -> Option<i32> {
+    let sorted = |faces: &[u8]| {
+        let mut f = faces.to_vec();
+        f.sort_unstable();
+        f
+    };
+    let outcome = before
+        .outcomes
+        .iter()
+        .find(|o| o.roll == *roll)
+        .or_else(|| before.outcomes.iter().find(|o| sorted(o.roll.faces()) == sorted(roll.faces())))?;
+    Some(outcome.score - before.roll_score?)
 }
 
 /// The position before each turn of `record`, each turn checked as it is replayed.
@@ -248,6 +286,42 @@ mod tests {
         let played_best = analyse_turn(&game, 0, best, roll, &depth(1)).unwrap();
         assert_eq!(played_best.loss, 0, "{played_best:?}");
         assert_eq!(played_best.best_score, blunder.best_score);
+    }
+
+    /// Under a limit of nodes or time the search after a roll goes deeper than the one before
+    /// it, which shares the limit among every outcome. A turn's loss is still read at one depth
+    /// (the played turn beside the best, as deep as the search after the roll completed) and a
+    /// roll's luck at one depth (the search before the roll's own value of the outcome), as a
+    /// fixed depth reads them.
+    #[test]
+    fn loss_and_luck_under_a_node_limit_are_each_read_at_one_depth() {
+        let game = GameHandle::setup("dicechess3", false, Some("8/5pk1/6p1/8/3R4/6P1/5PK1/3r4 w - - 0 40"), None, &[])
+            .unwrap();
+        let roll = Roll::new(&[1, 4, 6]).unwrap();
+        let nodes = Limits { nodes: Some(100_000), ..Default::default() };
+        // The depths the analysis's own searches complete: the outcomes before the roll, the two
+        // best turns after it.
+        let completed = |root: SearchRoot| {
+            let options = SearchOptions { threads: 1, multipv: 2, ..SearchOptions::default() };
+            game.search(&root, nodes.clone(), options, &Shared::new(16), &mut |_| {}).unwrap().depth
+        };
+        let before = completed(SearchRoot::Decision);
+        let after = completed(SearchRoot::Rolled(RollSpec::Faces(roll.faces().to_vec())));
+        assert!(after > before, "the limit should let the search after the roll go deeper: {after} {before}");
+        for played in ["g3g4,d4a4,g2f1", "f2f3,d4d8,g2h1"] {
+            let limited = analyse_turn(&game, 0, played, Some(roll), &nodes).unwrap();
+            assert!(limited.loss > 0, "{limited:?}");
+            assert_eq!(
+                limited.loss,
+                analyse_turn(&game, 0, played, Some(roll), &depth(after)).unwrap().loss,
+                "{played}"
+            );
+            assert_eq!(
+                limited.luck,
+                analyse_turn(&game, 0, played, Some(roll), &depth(before)).unwrap().luck,
+                "{played}"
+            );
+        }
     }
 
     #[test]
