@@ -64,7 +64,17 @@ pub fn analyse_turn(
         game.search(&root, limits, options, &Shared::new(16), &mut |_| {})
     };
     let offered = game.pre_roll_turns();
-    let before = search(game, SearchRoot::Decision, offered.len() + 1, limits.clone())?;
+    // Where rolling is the only choice before the roll and a turn is several micro-moves, the
+    // search before it serves the luck alone, and its mean over every outcome (56 for three
+    // dice) costs a search after the roll for each: at a fixed depth it is read a turn less deep
+    // (both of the luck's terms from it, so still at one depth).
+    let before_limits = match limits.depth {
+        Some(d) if offered.is_empty() && game.several_moves_a_turn() => {
+            Limits { depth: Some(d.saturating_sub(1).max(1)), ..limits.clone() }
+        }
+        _ => limits.clone(),
+    };
+    let before = search(game, SearchRoot::Decision, offered.len() + 1, before_limits)?;
     let roll_decision = match (&roll, before.choices.first()) {
         (Some(_), Some(best)) if !offered.is_empty() => {
             let roll_score = before
@@ -322,6 +332,12 @@ mod tests {
                 "{played}"
             );
         }
+        // At a fixed depth the luck of a roll with no choice before it is read a turn less deep
+        // (the mean over every outcome is the dear part), the loss at the depth asked.
+        let two = analyse_turn(&game, 0, "g3g4,d4a4,g2f1", Some(roll), &depth(2)).unwrap();
+        let one = analyse_turn(&game, 0, "g3g4,d4a4,g2f1", Some(roll), &depth(1)).unwrap();
+        assert_eq!(two.luck, one.luck);
+        assert_ne!(two.loss, one.loss);
     }
 
     #[test]
