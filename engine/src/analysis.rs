@@ -184,16 +184,8 @@ pub fn analyse_turn(
 /// luck: one less the other read as luck what was depth.) `None` where that search does not list
 /// the roll.
 fn roll_luck(before: &SearchReport, roll: &Roll) -> Option<i32> {
-    let sorted = |faces: &[u8]| {
-        let mut f = faces.to_vec();
-        f.sort_unstable();
-        f
-    };
-    let outcome = before
-        .outcomes
-        .iter()
-        .find(|o| o.roll == *roll)
-        .or_else(|| before.outcomes.iter().find(|o| sorted(o.roll.faces()) == sorted(roll.faces())))?;
+    // Rolls compare as the rules list them (alike dice sorted; Vegas's unlike dice in order).
+    let outcome = before.outcomes.iter().find(|o| o.roll == *roll)?;
     Some(outcome.score - before.roll_score?)
 }
 

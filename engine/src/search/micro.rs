@@ -642,7 +642,9 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> TreeHooks<MicroStates<'a, R>> fo
         out: &mut LateChoices,
     ) {
         out.clear();
-        if !self.reductions || depth < 1 || (!self.long_turns && (depth == 1 || ply == 0)) || (depth == 1 && ply == 0) {
+        // Whole: the root's turn (in long turns one turn deep only), and three dice one turn deep.
+        let root_whole = ply == 0 && (depth == 1 || !self.long_turns);
+        if !self.reductions || depth < 1 || root_whole || (depth == 1 && !self.long_turns) {
             out.extend(steps.iter().map(|_| false));
         } else {
             late_quiet_steps(self.eval, pos, steps, out);
