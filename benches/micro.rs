@@ -3,12 +3,12 @@
 //! cache that has seen nothing (the cost of a position met for the first time) and from one
 //! that has (the search's usual case); and the search's leaf value, which weighs all 56 outcomes.
 
+use alea_engine::board::values::PieceValues;
 use alea_engine::eval::StaticEval;
 use alea_engine::rules::micro::{MicroRules, PlanCache, StepList, allowed_steps};
 use alea_engine::rules::{DiceChess3, Roll};
 use alea_engine::search::equity::Equity;
 use alea_engine::search::micro::{HorizonDice, horizon_value};
-use alea_engine::values::PieceValues;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 

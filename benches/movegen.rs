@@ -33,9 +33,9 @@ fn perft_vs_shakmaty(c: &mut Criterion) {
         let ours = Board::from_fen(fen).unwrap();
         let setup: shakmaty::fen::Fen = fen.parse().unwrap();
         let theirs: Chess = setup.into_position(CastlingMode::Standard).unwrap();
-        assert_eq!(alea_engine::perft::perft(&ours, depth), shakmaty_perft(&theirs, depth));
+        assert_eq!(alea_engine::board::perft::perft(&ours, depth), shakmaty_perft(&theirs, depth));
         group.bench_with_input(BenchmarkId::new("alea", name), &depth, |b, &d| {
-            b.iter(|| alea_engine::perft::perft(black_box(&ours), d))
+            b.iter(|| alea_engine::board::perft::perft(black_box(&ours), d))
         });
         group.bench_with_input(BenchmarkId::new("shakmaty", name), &depth, |b, &d| {
             b.iter(|| shakmaty_perft(black_box(&theirs), d))

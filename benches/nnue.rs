@@ -4,8 +4,8 @@
 
 use alea_engine::Board;
 use alea_engine::RoleSet;
-use alea_engine::movegen::{Legality, MoveList, generate};
-use alea_engine::nnue::adopted;
+use alea_engine::board::movegen::{Legality, MoveList, generate};
+use alea_engine::eval::nnue::adopted;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 

@@ -2,7 +2,7 @@
 //! at 1 and 2 threads: a mix like the search's (three probes a store) over random keys in a
 //! table of 16 MiB.
 
-use alea_engine::tt::{NO_TURN, TranspositionTable};
+use alea_engine::search::tt::{NO_TURN, TranspositionTable};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use dashmap::DashMap;
 use std::hint::black_box;

@@ -4,10 +4,10 @@
 //! move instead of rolling.
 
 use crate::rollout_table::{self, RolloutAsk};
-use alea_engine::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
-use alea_engine::rollout::RolloutSettings;
+use alea_engine::search::timeman::Limits;
 use alea_engine::search::{self, Choice, SearchOptions, Shared};
-use alea_engine::timeman::Limits;
+use alea_engine::services::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
+use alea_engine::services::rollout::RolloutSettings;
 use serde_json::json;
 use std::process::ExitCode;
 

@@ -183,7 +183,7 @@ fn bench(
             return ExitCode::from(2);
         }
     };
-    let suites = match alea_engine::bench::suites(variants) {
+    let suites = match alea_engine::services::bench::suites(variants) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("alea bench: --variant: {e}");
@@ -205,7 +205,7 @@ fn bench(
             return ExitCode::from(2);
         }
     }
-    let report = |line: &alea_engine::bench::BenchLine| {
+    let report = |line: &alea_engine::services::bench::BenchLine| {
         eprintln!(
             "{:<45} {:>10} nodes {:>8.3} s  best {} score {}",
             line.name,
@@ -215,7 +215,7 @@ fn bench(
             line.score
         );
     };
-    let (nodes, elapsed) = match alea_engine::bench::run(&suites, depth, &options, report) {
+    let (nodes, elapsed) = match alea_engine::services::bench::run(&suites, depth, &options, report) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("alea bench: {e}");
@@ -230,7 +230,7 @@ fn bench(
 
 fn perft(depth: u32, fen: Option<&str>, chess960: bool, variant: &str) -> ExitCode {
     // The variant's moves, dice ignored (Freedom's are chess legality).
-    let game = match alea_engine::handle::GameHandle::setup(variant, chess960, fen, None, &[]) {
+    let game = match alea_engine::services::handle::GameHandle::setup(variant, chess960, fen, None, &[]) {
         Ok(game) => game,
         Err(e) => {
             eprintln!("alea perft: {e}");

@@ -1,7 +1,7 @@
 //! `alea match`: two players, pairs of games with shared dice, the running score, PGN as it goes.
 
 use alea_engine::eval::NamedEval;
-use alea_engine::handle::GameHandle;
+use alea_engine::services::handle::GameHandle;
 use alea_tuning::match_compare::{RunSide, compare_runs};
 use alea_tuning::match_file::{merge_match_files, read_match_file};
 use alea_tuning::match_runner::{MatchConfig, MatchReport, Openings, Sprt, SprtDecision, read_openings, run_match};
@@ -126,8 +126,9 @@ impl MatchArgs {
 
 /// Can the referee read the luck of `variant`'s rolls (at its start)?
 fn luck_readable(variant: &str, chess960: bool) -> bool {
-    alea_engine::handle::GameHandle::new(variant, chess960)
-        .is_ok_and(|game| alea_engine::luck::LuckTable::searched(&game, &alea_engine::search::Shared::new(1)).is_some())
+    alea_engine::services::handle::GameHandle::new(variant, chess960).is_ok_and(|game| {
+        alea_engine::services::luck::LuckTable::searched(&game, &alea_engine::search::Shared::new(1)).is_some()
+    })
 }
 
 fn refuse(message: impl std::fmt::Display) -> ExitCode {
@@ -147,7 +148,7 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
     let mut net = None;
     let mut use_net = true;
     let mut exact_solution = true;
-    let mut skill_level = alea_engine::skill::FULL;
+    let mut skill_level = alea_engine::search::skill::FULL;
     for word in spec.split_whitespace() {
         let (key, value) = word.split_once('=').ok_or_else(|| format!("'{word}' in --engine is not key=value"))?;
         let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{key} takes a number, not '{v}'"));
@@ -180,7 +181,7 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
             "skill" => {
                 skill_level = number(value)
                     .ok()
-                    .filter(|l| *l <= u64::from(alea_engine::skill::FULL))
+                    .filter(|l| *l <= u64::from(alea_engine::search::skill::FULL))
                     .ok_or_else(|| format!("skill takes a level from 0 to 20, not '{value}'"))?
                     as u8
             }

@@ -6,14 +6,14 @@
 
 use crate::advise::{game_diagram, score_text};
 use alea_engine::Color;
-use alea_engine::driver::{TurnEvent, TurnRequest, play_turn};
-use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
-use alea_engine::pairing;
-use alea_engine::pgn::{GameRecord, RecordedTurn};
 use alea_engine::rules::Roll;
+use alea_engine::rules::pairing;
+use alea_engine::search::skill::Skill;
+use alea_engine::search::timeman::Limits;
 use alea_engine::search::{Choice, SearchOptions, Shared};
-use alea_engine::skill::Skill;
-use alea_engine::timeman::Limits;
+use alea_engine::services::driver::{TurnEvent, TurnRequest, play_turn};
+use alea_engine::services::handle::{GameHandle, RollSpec, SearchRoot};
+use alea_engine::services::pgn::{GameRecord, RecordedTurn};
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,7 +39,7 @@ pub struct PlayArgs {
     seed: Option<u64>,
     /// The engine's strength, 0 to 20 (UCI's Skill Level): below 20 it searches less deep and
     /// draws its move among the best few, weaker ones the more often the lower the level.
-    #[arg(long, default_value_t = alea_engine::skill::FULL, value_parser = clap::value_parser!(u8).range(0..=20))]
+    #[arg(long, default_value_t = alea_engine::search::skill::FULL, value_parser = clap::value_parser!(u8).range(0..=20))]
     skill: u8,
     /// You enter every roll, yours and the engine's: dice thrown at the table, or a game
     /// followed from elsewhere.
@@ -186,7 +186,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         let mut r = record.lock().expect("record");
         let (white, black) = if human == Color::White { ("You", "Alea") } else { ("Alea", "You") };
         r.tags.push(("Event".into(), "alea play".into()));
-        r.tags.push(("Date".into(), alea_engine::pgn::today()));
+        r.tags.push(("Date".into(), alea_engine::services::pgn::today()));
         r.tags.push(("White".into(), white.into()));
         r.tags.push(("Black".into(), black.into()));
     }

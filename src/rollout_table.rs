@@ -2,9 +2,9 @@
 //! `rollout`), shown as a table for people and as JSON for programs.
 
 use crate::progress::Progress;
-use alea_engine::handle::{GameHandle, SearchReport, SearchRoot};
-use alea_engine::rollout::{ChoiceRollout, RolloutSettings, best_choices, roll_out, rows};
 use alea_engine::search::Choice;
+use alea_engine::services::handle::{GameHandle, SearchReport, SearchRoot};
+use alea_engine::services::rollout::{ChoiceRollout, RolloutSettings, best_choices, roll_out, rows};
 use serde_json::{Value, json};
 use std::time::Instant;
 

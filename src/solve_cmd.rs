@@ -2,7 +2,7 @@
 //! engine to play from.
 
 use alea_engine::rules::diechess::DiePosition;
-use alea_engine::solve::{DieDecision, DieTable, POSSIBLE};
+use alea_engine::search::solve::{DieDecision, DieTable, POSSIBLE};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -106,7 +106,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         );
     }
     if args.self_play > 0 {
-        let games = alea_engine::solve::self_play(&table, &start, args.self_play, args.seed);
+        let games = alea_engine::search::solve::self_play(&table, &start, args.self_play, args.seed);
         println!(
             "self-play, {} games (seed {}): White won {}, Black won {}, drawn {}; {:.1} turns a game, {:.2} of them rolls",
             games.games,
@@ -118,7 +118,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
             games.rolls as f64 / f64::from(games.games),
         );
     }
-    let positions = alea_engine::solve::undecided_positions(&table, args.positions, 0x9e37_79b9_7f4a_7c15);
+    let positions = alea_engine::search::solve::undecided_positions(&table, args.positions, 0x9e37_79b9_7f4a_7c15);
     if let Some(path) = &args.openings_out {
         let text: String = positions.iter().map(|p| p.fen() + "\n").collect();
         if let Err(e) = std::fs::write(path, text) {
@@ -133,7 +133,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         println!("|---|---|---|");
         let mut losses = Vec::new();
         for &depth in &args.search_depths {
-            let loss = alea_engine::solve::search_loss(&table, &positions, depth);
+            let loss = alea_engine::search::solve::search_loss(&table, &positions, depth);
             println!("| {} | {:.4} | {:.4} |", loss.depth, loss.before_roll, loss.after_roll);
             losses.push(loss);
         }

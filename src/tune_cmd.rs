@@ -1,8 +1,8 @@
 //! `alea tune`: self-play data, the fit of the evaluation to it, and the report on both.
 
 use alea_engine::eval::NamedEval;
-use alea_engine::handle::GameHandle;
-use alea_engine::params::EvalParams;
+use alea_engine::eval::params::EvalParams;
+use alea_engine::services::handle::GameHandle;
 use alea_tuning::datagen::{DatagenConfig, merge_data, read_data, run_datagen};
 use alea_tuning::fit::{FitConfig, fit, fit_terms, term_samples};
 use alea_tuning::players::MoveLimit;
@@ -352,7 +352,7 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     let (game, sets) = network_data(&args.data)?;
     let start = match &args.start_from {
         Some(path) => {
-            let net = alea_engine::nnue::Network::read(path)?;
+            let net = alea_engine::eval::nnue::Network::read(path)?;
             if net.variant != game.variant() {
                 return Err(format!(
                     "{}: a network for {}, the data is {}'s",
@@ -426,7 +426,7 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     let (inherited, whose) = match start_scale {
         Some(k) => (Some(k), "the starting network's"),
         None => (
-            alea_engine::nnue::adopted(game.variant()).and_then(|adopted| adopted.result_scale),
+            alea_engine::eval::nnue::adopted(game.variant()).and_then(|adopted| adopted.result_scale),
             "the adopted network's",
         ),
     };
@@ -491,7 +491,7 @@ fn network_data(paths: &[PathBuf]) -> Result<(GameHandle, Vec<alea_tuning::datag
 /// the tables' sums outside the network (Freedom's free checks): the base a network refines.
 fn tables_white(tables: &EvalParams, s: &alea_tuning::datagen::Sample) -> i32 {
     let board = s.board().expect("an 8x8 board");
-    tables.white_score(board) + alea_engine::free_checks::white_term(board, tables.free_checks)
+    tables.white_score(board) + alea_engine::eval::free_checks::white_term(board, tables.free_checks)
 }
 
 /// The same for the sample's side to move.
@@ -505,7 +505,7 @@ fn tables_score(tables: &EvalParams, s: &alea_tuning::datagen::Sample) -> i32 {
 fn static_scores(
     game: &GameHandle,
     sets: &[alea_tuning::datagen::DataSet],
-    net: &alea_engine::nnue::Network,
+    net: &alea_engine::eval::nnue::Network,
 ) -> Vec<(f64, f64)> {
     let tables = game.default_eval();
     let white = alea_engine::Color::White;
@@ -521,7 +521,7 @@ fn static_scores(
 }
 
 fn scale(args: ScaleArgs) -> Result<(), String> {
-    let mut net = alea_engine::nnue::Network::read(&args.net)?;
+    let mut net = alea_engine::eval::nnue::Network::read(&args.net)?;
     let same_variant = |game: &GameHandle| {
         if net.variant == game.variant() {
             Ok(())

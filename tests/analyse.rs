@@ -1,10 +1,10 @@
 //! `alea analyse` through the binary: the engine's own moves lose nothing at the same depth; the
 //! annotated PGN reads back; bad records are refused.
 
-use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
-use alea_engine::pgn::{GameRecord, RecordedTurn};
+use alea_engine::search::timeman::Limits;
 use alea_engine::search::{Choice, SearchOptions, Shared};
-use alea_engine::timeman::Limits;
+use alea_engine::services::handle::{GameHandle, RollSpec, SearchRoot};
+use alea_engine::services::pgn::{GameRecord, RecordedTurn};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::process::Command;

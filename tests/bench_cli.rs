@@ -32,7 +32,7 @@ fn suites_by_variant_name_add_up_to_the_default() {
     // Die Chess is played from its solution: no suite, and naming it says so.
     let (ok, _, err) = bench(&["--variant", "diechess"]);
     assert!(!ok && err.contains("exact solution"), "{err}");
-    let parts: u64 = alea_engine::handle::VARIANTS
+    let parts: u64 = alea_engine::services::handle::VARIANTS
         .iter()
         .filter(|&&v| v != "diechess")
         .map(|v| {

@@ -153,7 +153,7 @@ fn match_moves_carry_the_search_score_depth_and_time() {
         assert!(ok, "{out}");
         let text = std::fs::read_to_string(&pgn).unwrap();
         for game in text.split("[Event ").filter(|g| !g.trim().is_empty()) {
-            let record = alea_engine::pgn::GameRecord::from_pgn(&format!("[Event {game}")).unwrap();
+            let record = alea_engine::services::pgn::GameRecord::from_pgn(&format!("[Event {game}")).unwrap();
             let alea_white = record.tag("White") == Some("alea");
             let (mut alea_notes, mut other_notes) = (0, 0);
             for (ply, turn) in record.turns.iter().enumerate() {

@@ -1,6 +1,6 @@
 //! `alea play` through the binary, answering its prompts as a person would.
 
-use alea_engine::pgn::GameRecord;
+use alea_engine::services::pgn::GameRecord;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 

@@ -82,7 +82,7 @@ fn evalfile_loads_tables_and_refuses_bad_files() {
     let scratch = tempfile::Builder::new().prefix("alea-evalfile-").tempdir().unwrap();
     let dir = scratch.path();
     // Tables where a queen is worth nothing: offered a queen or a knight, the rook takes the knight.
-    let mut params = alea_engine::params::EvalParams::starting(alea_engine::VariantKind::Freedom);
+    let mut params = alea_engine::eval::params::EvalParams::starting(alea_engine::VariantKind::Freedom);
     params.material = [[100, 200, 300, 400, 0, 0]; 2];
     let good = dir.join("no-queen.eval");
     std::fs::write(&good, params.to_text()).unwrap();
@@ -136,8 +136,8 @@ fn evalfile_loads_tables_and_refuses_bad_files() {
 /// A network that counts material: one hidden sum per role and side, each piece adding 0.1
 /// (in the mover's view: own pieces to sums 0..6, the enemy's to 6..12), weighed by `values`
 /// (centipawns a piece, added to the tables' own values).
-fn material_net(values: [i32; 5]) -> alea_engine::nnue::Network {
-    use alea_engine::nnue::{Network, QA, QB, SCALE};
+fn material_net(values: [i32; 5]) -> alea_engine::eval::nnue::Network {
+    use alea_engine::eval::nnue::{Network, QA, QB, SCALE};
     let mut net = Network::zeros("freedom");
     let tenth = (QA as f32 * 0.1).round() as i16;
     for side in 0..2 {

@@ -12,7 +12,7 @@ fn table_file() -> &'static str {
     static PATH: OnceLock<String> = OnceLock::new();
     PATH.get_or_init(|| {
         let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("protocol-diechess.table");
-        let table = alea_engine::solve::DieTable::solve(1e-6, 2, &mut |_, _| {});
+        let table = alea_engine::search::solve::DieTable::solve(1e-6, 2, &mut |_, _| {});
         let mut bytes = Vec::new();
         table.write_to(&mut bytes).unwrap();
         std::fs::write(&path, bytes).unwrap();

@@ -125,7 +125,7 @@ fn datagen_killed_mid_run_resumes_and_fit_and_report_use_its_data() {
     let net = dir.join("classic.nnue");
     let out = train_network(&data, &net, "2", "256");
     assert!(String::from_utf8_lossy(&out.stdout).contains("validation"), "{}", String::from_utf8_lossy(&out.stdout));
-    assert!(alea_engine::nnue::Network::read(&net).unwrap().variant == "classic");
+    assert!(alea_engine::eval::nnue::Network::read(&net).unwrap().variant == "classic");
     let csv = std::fs::read_to_string(dir.join("classic.nnue.csv")).unwrap();
     assert_eq!(csv.lines().count(), 4, "a header, the start, two epochs: {csv}");
     assert!(std::fs::read_to_string(dir.join("classic.nnue.svg")).unwrap().starts_with("<svg"));
@@ -166,7 +166,7 @@ fn a_network_is_trained_for_dicechess3_and_plays_it() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let net = dir.join("d3.nnue");
     train_network(&data, &net, "1", "64");
-    assert_eq!(alea_engine::nnue::Network::read(&net).unwrap().variant, "dicechess3");
+    assert_eq!(alea_engine::eval::nnue::Network::read(&net).unwrap().variant, "dicechess3");
     plays_with(&net, "dicechess3");
 
     // Training on from it, gaining the dice-aware inputs: epoch 0 is that network.
@@ -191,7 +191,7 @@ fn a_network_is_trained_for_dicechess3_and_plays_it() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let k = alea_engine::nnue::Network::read(&scaled).unwrap().result_scale.expect("a fitted scale");
+    let k = alea_engine::eval::nnue::Network::read(&scaled).unwrap().result_scale.expect("a fitted scale");
     let more = dir.join("d3-more.nnue");
     let out = go_on(&scaled, true, &more);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -199,7 +199,7 @@ fn a_network_is_trained_for_dicechess3_and_plays_it() {
     assert!(stdout.contains("epoch 0 is the network it started from"), "{stdout}");
     assert!(stdout.contains("the starting network on the same held-out positions"), "{stdout}");
     assert!(stdout.contains(&format!("result scale K {k:.4}, the starting network's")), "{stdout}");
-    let trained_on = alea_engine::nnue::Network::read(&more).unwrap();
+    let trained_on = alea_engine::eval::nnue::Network::read(&more).unwrap();
     assert!(trained_on.mobility_weights.is_some() && trained_on.result_scale == Some(k));
     plays_with(&more, "dicechess3");
     // Refused, nothing written: dice-aware inputs the run would drop, and another variant's network.
@@ -240,7 +240,7 @@ fn tune_refuses_bad_input() {
         alea().args(["tune", "fit", "--epochs", "5", "--out"]).arg(&weights).arg("--data").arg(&bk10).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("pawn step 4 ->"));
-    let fitted = alea_engine::params::EvalParams::read(&weights).unwrap();
+    let fitted = alea_engine::eval::params::EvalParams::read(&weights).unwrap();
     assert!(fitted.flat_tables() && fitted.material[0] == fitted.material[1]);
     let out =
         alea().args(["tune", "nnue", "--out"]).arg(dir.join("bk10.nnue")).arg("--data").arg(&bk10).output().unwrap();
@@ -310,7 +310,7 @@ fn a_network_s_result_scale_is_fitted_to_data_or_to_match_games() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let said = String::from_utf8_lossy(&out.stdout);
-    let k = alea_engine::nnue::Network::read(&scaled).unwrap().result_scale.expect("a fitted scale");
+    let k = alea_engine::eval::nnue::Network::read(&scaled).unwrap().result_scale.expect("a fitted scale");
     assert!(said.contains(&format!("result scale K {k:.4} fitted on")) && said.contains("positions"), "{said}");
     assert!(k > 0.0 && k <= 10.0, "{k}");
     plays_with(&scaled, "freedom");
@@ -335,7 +335,7 @@ fn a_network_s_result_scale_is_fitted_to_data_or_to_match_games() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("scores a reported"));
-    assert!(alea_engine::nnue::Network::read(&from_games).unwrap().result_scale.is_some());
+    assert!(alea_engine::eval::nnue::Network::read(&from_games).unwrap().result_scale.is_some());
 
     // A player not in the games, a network of another variant, and --pgn without --player.
     let refused = dir.join("refused.nnue");

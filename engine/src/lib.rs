@@ -1,53 +1,29 @@
-//! Alea's engine: the 8x8 board and its move generator, the dice rules of each variant, and
-//! (built on them) evaluation and search. Nothing here reads or writes text protocols.
+//! Alea's engine, in layers, each using only those below it (docs/architecture.md):
+//!
+//! - [`board`]: the 8x8 and big boards, move generation, FEN, SAN, hashing, perft;
+//! - [`rules`]: each variant's dice, turns and end, and the game as states;
+//! - [`eval`]: piece values, fitted tables, networks, the variants' evaluation terms;
+//! - [`search`]: expectiminimax with Star1/Star2, the transposition table, time, the Die Chess
+//!   solver;
+//! - [`services`]: the game handle, the turn driver, analysis, luck, rollouts, bench, PGN.
+//!
+//! Nothing here reads or writes a text protocol: that is the front ends' work.
 
-pub mod analysis;
-pub mod attacks;
-pub mod bench;
-pub mod big;
-pub mod bitboard;
 pub mod board;
-pub mod checksum;
-pub mod chessmove;
-pub mod cycles;
-pub mod fen;
-pub mod free_checks;
-pub mod movegen;
-pub mod nnue;
-pub mod perft;
-pub mod piece;
-pub mod square;
-pub mod zobrist;
-
-pub use bitboard::Bitboard;
-pub use board::{Board, CastlingSide};
-pub use chessmove::{Move, MoveKind};
-pub use fen::FenError;
-pub use movegen::{Legality, MoveList};
-pub use piece::{Color, Piece, Role, RoleSet};
-pub use square::Square;
-pub mod driver;
-pub mod game;
-pub mod handle;
-pub mod lone_king;
-pub mod luck;
-pub mod micro_game;
-pub mod one_turn;
-pub mod pairing;
-pub mod pgn;
-pub mod rollout;
-pub mod rules;
-
-pub use game::{Game, GameError};
-pub use rules::{GameEnd, GameResult, Position, Roll, Rules, Variant, VariantKind};
 pub mod eval;
-pub mod params;
-pub mod san;
+pub mod rules;
 pub mod search;
-pub mod see;
-pub mod skill;
-pub mod solve;
-pub mod states;
-pub mod timeman;
-pub mod tt;
-pub mod values;
+pub mod services;
+
+pub use board::bitboard::Bitboard;
+pub use board::chessmove::{Move, MoveKind};
+pub use board::fen::FenError;
+pub use board::movegen::{Legality, MoveList};
+pub use board::piece::{Color, Piece, Role, RoleSet};
+pub use board::square::Square;
+pub use board::{Board, CastlingSide};
+pub use rules::game::{Game, GameError};
+pub use rules::{GameEnd, GameResult, Position, Roll, Rules, Variant, VariantKind};
+
+#[cfg(test)]
+mod layers;

@@ -1,12 +1,12 @@
 //! The big board's move generator against an independent one written here: a plain 2-D array,
 //! bounds checked on every step, its own FEN reading and writing and its own moves. No code is
-//! shared with `alea_engine::big` but the text both read and write. They must agree on every
+//! shared with `alea_engine::board::big` but the text both read and write. They must agree on every
 //! move list and every position after a move, over random games of both big variants, and on
 //! perft of hand-made positions.
 
 use alea_engine::Role;
-use alea_engine::big::perft::perft;
-use alea_engine::big::{BigBoard, BigMoveList, BigSpec};
+use alea_engine::board::big::perft::perft;
+use alea_engine::board::big::{BigBoard, BigMoveList, BigSpec};
 
 /// The reference: a position as a grid of (is White, role letter), rank 0 first.
 #[derive(Clone)]
@@ -272,7 +272,8 @@ fn compare_random_games(start: &str, spec: BigSpec, positions: usize, plies: usi
                 .iter()
                 .filter(|m| ep.as_ref().is_some_and(|e| m.ends_with(e.as_str()) && !m.starts_with(&e[..1])))
                 .filter(|m| {
-                    fast.piece_at(alea_engine::big::BigMove::parse(&fast, m).unwrap().from).unwrap().role == Role::Pawn
+                    fast.piece_at(alea_engine::board::big::BigMove::parse(&fast, m).unwrap().from).unwrap().role
+                        == Role::Pawn
                 })
                 .collect();
             let pick = if !takes_ep.is_empty() && random(2) == 0 {
@@ -280,7 +281,7 @@ fn compare_random_games(start: &str, spec: BigSpec, positions: usize, plies: usi
             } else {
                 &moves[random(moves.len())]
             };
-            let m = alea_engine::big::BigMove::parse(&fast, pick).expect("a listed move parses");
+            let m = alea_engine::board::big::BigMove::parse(&fast, pick).expect("a listed move parses");
             let kings = fast.kings(!fast.turn());
             let mover = fast.piece_at(m.from).unwrap();
             let en_passant = mover.role == Role::Pawn && m.from.file() != m.to.file() && fast.piece_at(m.to).is_none();

@@ -2,10 +2,11 @@
 //! (Star1 and Star2 give plain expectimax's value to the last unit), the last king taken when the
 //! dice allow it, and a search from the start.
 
-use alea_engine::big::{BigBoard, BigEval, BigMove, BigSpec};
+use alea_engine::board::big::{BigBoard, BigMove, BigSpec};
+use alea_engine::eval::big::BigEval;
 use alea_engine::rules::{BrainKing10, Roll, Rules, TurnList};
+use alea_engine::search::timeman::Limits;
 use alea_engine::search::{self, ChancePruning, Choice, Root, SearchInput, SearchOptions, SearchResult, Shared};
-use alea_engine::timeman::Limits;
 
 fn run(board: &BigBoard, root: Root<BigMove>, depth: u32, options: SearchOptions) -> SearchResult<BigMove> {
     let rules = BrainKing10;

@@ -2,8 +2,8 @@
 //! `isready`), not at the first search, whose clock is running and which could not stop it.
 //! A test file of its own: the table is one per process, and other tests solve it too.
 
-use alea_engine::handle::GameHandle;
-use alea_engine::solve::table_in_use;
+use alea_engine::search::solve::table_in_use;
+use alea_engine::services::handle::GameHandle;
 
 #[test]
 fn prepare_solves_die_chess_only_where_its_solution_plays() {

@@ -1,11 +1,11 @@
 //! The search on Die Chess, through the same generic search as the other one-move variants,
 //! judged by the exact solution: the exact value its choices give up, depth by depth.
 
-use alea_engine::piece::Color;
+use alea_engine::board::piece::Color;
 use alea_engine::rules::diechess::{DieChess, DieEval, DiePosition};
+use alea_engine::search::solve::{DieTable, search_loss, undecided_positions};
+use alea_engine::search::timeman::Limits;
 use alea_engine::search::{self, Choice, Root, SearchInput, SearchOptions, Shared};
-use alea_engine::solve::{DieTable, search_loss, undecided_positions};
-use alea_engine::timeman::Limits;
 use alea_engine::{GameResult, Rules};
 
 #[test]

@@ -4,8 +4,8 @@
 //! single pawn steps, promotion and the new piece's move in the same turn; kings taken one by one
 //! with the turn going on, the last one ending the game; DFEN in and out; bad input refused.
 
-use alea_engine::handle::{GameHandle, RollSpec};
 use alea_engine::rules::{EndReason, GameResult, Roll};
+use alea_engine::services::handle::{GameHandle, RollSpec};
 
 fn game(dfen: &str) -> GameHandle {
     GameHandle::setup("grand", false, Some(dfen), None, &[]).unwrap_or_else(|e| panic!("{dfen}: {e}"))
@@ -151,9 +151,9 @@ fn bad_grand_input_is_refused_with_a_reason() {
 
 #[test]
 fn the_search_plays_allowed_turns_and_takes_the_last_king() {
-    use alea_engine::handle::SearchRoot;
+    use alea_engine::search::timeman::Limits;
     use alea_engine::search::{SearchOptions, Shared};
-    use alea_engine::timeman::Limits;
+    use alea_engine::services::handle::SearchRoot;
     let g = game("k11/12/12/12/12/12/12/12/12/12/12/R10K w - - 0 1");
     let shared = Shared::new(16);
     let rooks = RollSpec::Faces(vec![4, 2, 2, 3]);

@@ -7,10 +7,10 @@
 //! in parts add up to one; a turn searched `DEPTH` turns deep, or `NODES` nodes (5,000) without
 //! it; two threads. The allowed turns are counted at the random turns and every fiftieth roll.
 
-use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
 use alea_engine::rules::GameResult;
+use alea_engine::search::timeman::Limits;
 use alea_engine::search::{Choice, SearchOptions, Shared};
-use alea_engine::timeman::Limits;
+use alea_engine::services::handle::{GameHandle, RollSpec, SearchRoot};
 
 /// Random turns at the start of each game, so that seeded games differ.
 const RANDOM_PLIES: usize = 8;

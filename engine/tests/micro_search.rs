@@ -7,17 +7,17 @@
 mod reference;
 
 use alea_engine::Board;
+use alea_engine::board::values::PieceValues;
 use alea_engine::eval::MicroEval;
 use alea_engine::eval::StaticEval;
 use alea_engine::rules::Roll;
 use alea_engine::rules::micro::{MicroPosition, MicroRules, PlanCache, PositionOf, StepsOf, after_step, allowed_steps};
+use alea_engine::rules::states::MicroStates;
 use alea_engine::rules::{Burmese, DiceChess3, Gollon, Gollon2};
 use alea_engine::search::equity::Equity;
 use alea_engine::search::micro::{HorizonDice, horizon_value};
+use alea_engine::search::timeman::Limits;
 use alea_engine::search::{ChancePruning, Choice, MicroInput, SearchOptions, Shared, WIN, search_micro};
-use alea_engine::states::MicroStates;
-use alea_engine::timeman::Limits;
-use alea_engine::values::PieceValues;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -27,7 +27,7 @@ fn eval() -> StaticEval {
 
 /// Material and the danger to the mover's king (which moves the horizon's floor).
 fn careful_eval() -> StaticEval {
-    let mut params = alea_engine::params::EvalParams::from_values(PieceValues([100, 300, 300, 500, 900, 0]));
+    let mut params = alea_engine::eval::params::EvalParams::from_values(PieceValues([100, 300, 300, 500, 900, 0]));
     params.king_danger = 600;
     StaticEval::new(params)
 }
@@ -199,8 +199,8 @@ fn check_in<R: MicroRules + Sync, E: MicroEval<R::Board>>(
 /// Material with a network beside it: Freedom's, read as if trained for dicechess3 (its
 /// weights are as good a test as any: they score each position differently).
 fn learned_eval() -> StaticEval {
-    let freedom = alea_engine::nnue::adopted("freedom").expect("freedom's network");
-    let mut net = alea_engine::nnue::Network::from_bytes(&freedom.to_bytes()).expect("it reads back");
+    let freedom = alea_engine::eval::nnue::adopted("freedom").expect("freedom's network");
+    let mut net = alea_engine::eval::nnue::Network::from_bytes(&freedom.to_bytes()).expect("it reads back");
     net.variant = "dicechess3".into();
     eval().with_net(Some(std::sync::Arc::new(net)))
 }
@@ -219,7 +219,7 @@ fn star1_and_star2_equal_plain_expectiminimax_at_depth_1() {
 /// that evaluation; one trained for another variant is not used.
 #[test]
 fn a_network_for_the_variant_scores_its_searches() {
-    use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
+    use alea_engine::services::handle::{GameHandle, RollSpec, SearchRoot};
     let dfen = "r1bqk2r/ppp2ppp/2n2n2/2bpp3/2B1P3/3P1N2/PPP2PPP/RNBQ1RK1 w kq - 0 6";
     let game = GameHandle::setup("dicechess3", false, Some(dfen), None, &[]).expect("a DFEN");
     let depth = Limits { depth: Some(1), ..Default::default() };
@@ -235,7 +235,7 @@ fn a_network_for_the_variant_scores_its_searches() {
     let tables_and_net = alea_engine::eval::StaticEval::new(DiceChess3.default_eval()).with_net(net);
     let pos = DiceChess3.parse_dfen(&format!("{dfen} NBK")).expect("the same position rolled");
     assert_eq!(searched_with(&DiceChess3, &tables_and_net, &pos, 1, SearchOptions::default()), with_net);
-    let freedom = alea_engine::nnue::adopted("freedom");
+    let freedom = alea_engine::eval::nnue::adopted("freedom");
     assert_eq!(score(SearchOptions { net: freedom, ..Default::default() }), tables);
 }
 
@@ -244,14 +244,14 @@ fn a_network_for_the_variant_scores_its_searches() {
 /// expectiminimax can list every turn.
 #[test]
 fn grand_star1_and_star2_equal_plain_expectiminimax() {
-    use alea_engine::big::BigEval;
+    use alea_engine::eval::big::BigEval;
     use alea_engine::rules::Grand;
     // With development counted, as grand plays (the bound of a last micro-move follows it exactly).
     let eval = BigEval {
         values: PieceValues([100, 300, 300, 500, 900, 0]),
         pawn_step: 4,
         centre: 3,
-        result_scale: alea_engine::params::DEFAULT_RESULT_SCALE,
+        result_scale: alea_engine::eval::params::DEFAULT_RESULT_SCALE,
     };
     let positions: Vec<_> = [
         "k11/12/12/12/12/12/12/12/12/12/4P7/K11 w - - 0 1",
@@ -406,7 +406,7 @@ fn the_table_keeps_the_value() {
 /// the side whose king that rook attacks is charged the king-danger share of the same 91 rolls.
 #[test]
 fn the_horizon_and_the_king_danger_by_hand() {
-    use alea_engine::params::EvalParams;
+    use alea_engine::eval::params::EvalParams;
     use alea_engine::search::micro::standing;
     let white = DiceChess3.parse_dfen("4k3/8/8/8/8/8/8/K3R3 w - - 0 1").unwrap();
     let dice = HorizonDice::new(&DiceChess3, &DiceChess3.outcomes(&white));
@@ -473,7 +473,7 @@ fn two_threads_find_the_same_values() {
 /// scores each as the whole search scores it, and picks the best of them.
 #[test]
 fn a_root_of_chosen_turns_scores_them_as_the_whole_search_does() {
-    use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
+    use alea_engine::services::handle::{GameHandle, RollSpec, SearchRoot};
     let mut rng = StdRng::seed_from_u64(17);
     let mut checked = 0;
     for variant in ["dicechess3", "burmese", "gollon2"] {
@@ -541,7 +541,7 @@ fn a_root_of_chosen_turns_scores_them_as_the_whole_search_does() {
 /// and the table two turns deep read about one turn deep.)
 #[test]
 fn each_outcome_before_the_roll_is_worth_what_the_search_after_it_finds() {
-    use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
+    use alea_engine::services::handle::{GameHandle, RollSpec, SearchRoot};
     let cases = [
         ("dicechess3", "8/5pk1/6p1/8/3R4/6P1/5PK1/3r4 w - - 0 40"),
         ("dicechess3", "r5k1/5ppp/8/8/8/2N5/5PPP/3R2K1 b - - 0 30"),

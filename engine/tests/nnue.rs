@@ -3,8 +3,8 @@
 //! with and without the dice-aware inputs, and so do the scores of the thread's cache;
 //! the file round-trips and its defects are refused.
 
-use alea_engine::movegen::{Legality, MoveList, generate, generate_promotions};
-use alea_engine::nnue::{HIDDEN, Network, mobility, mobility_in};
+use alea_engine::board::movegen::{Legality, MoveList, generate, generate_promotions};
+use alea_engine::eval::nnue::{HIDDEN, Network, mobility, mobility_in};
 use alea_engine::{Board, RoleSet};
 
 fn scrambled() -> Network {
@@ -146,7 +146,7 @@ fn the_file_round_trips_and_defects_are_refused() {
     let mut flagged = bytes[..bytes.len() - 4].to_vec();
     let flags_at = 8 + 4 + 1 + "dicechess3".len() + 2;
     flagged[flags_at] = 3;
-    flagged.extend(alea_engine::checksum::fnv1a(&flagged).to_le_bytes());
+    flagged.extend(alea_engine::board::checksum::fnv1a(&flagged).to_le_bytes());
     assert!(Network::from_bytes(&flagged).unwrap_err().contains("flagged"));
     let net = scrambled();
     let bytes = net.to_bytes();
@@ -167,9 +167,9 @@ fn the_file_round_trips_and_defects_are_refused() {
 /// network's scale where it has one, else by the tables'.
 #[test]
 fn the_result_scale_round_trips_and_the_evaluation_uses_it() {
-    use alea_engine::checksum::fnv1a;
+    use alea_engine::board::checksum::fnv1a;
     use alea_engine::eval::StaticEval;
-    use alea_engine::params::EvalParams;
+    use alea_engine::eval::params::EvalParams;
     use alea_engine::rules::VariantKind;
     let mut net = scrambled();
     net.result_scale = Some(0.3709);

@@ -10,14 +10,14 @@
 
 mod reference;
 
-use alea_engine::big::BigEval;
+use alea_engine::eval::big::BigEval;
 use alea_engine::eval::{Evaluator, StaticEval};
 use alea_engine::rules::diechess::{DieChess, DieEval, DiePosition};
+use alea_engine::rules::states::{OneMoveStates, TurnState};
 use alea_engine::rules::{BrainKing10, Position, Rules, TurnList, Variant, VariantKind};
 use alea_engine::search::equity::Equity;
+use alea_engine::search::timeman::Limits;
 use alea_engine::search::{self, ChancePruning, Root, SearchInput, SearchOptions, Shared};
-use alea_engine::states::{OneMoveStates, TurnState};
-use alea_engine::timeman::Limits;
 use alea_engine::{Role, Square};
 use rand::SeedableRng;
 use rand::rngs::StdRng;

@@ -1,8 +1,8 @@
 //! Perft against the published tables (chessprogramming wiki), Chess960 start positions, and
 //! shakmaty's own generator on positions from random games.
 
-use alea_engine::movegen::legal_moves;
-use alea_engine::perft::perft;
+use alea_engine::board::movegen::legal_moves;
+use alea_engine::board::perft::perft;
 use alea_engine::{Board, Move};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -197,8 +197,8 @@ fn san_matches_shakmaty_on_random_games() {
                 let uci: shakmaty::uci::UciMove = m.to_uci(true).to_string().parse().unwrap();
                 let their_move = uci.to_move(&theirs).unwrap();
                 let want = shakmaty::san::SanPlus::from_move(theirs.clone(), their_move).to_string();
-                assert_eq!(alea_engine::san::to_san(&board, m, &ours), want, "{}", board.fen());
-                assert_eq!(alea_engine::san::from_san(&board, &want, &ours), Some(m));
+                assert_eq!(alea_engine::board::san::to_san(&board, m, &ours), want, "{}", board.fen());
+                assert_eq!(alea_engine::board::san::from_san(&board, &want, &ours), Some(m));
                 checked += 1;
             }
             if ours.is_empty() {

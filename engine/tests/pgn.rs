@@ -1,8 +1,8 @@
 //! PGN with rolls: export and import give back the same game in every variant; python-chess reads
 //! a Freedom game as a legal chess game; bad records are refused with the move named.
 
-use alea_engine::pgn::{GameRecord, RecordedTurn};
 use alea_engine::rules::{OutcomeList, Position, Rules, TurnList, Variant, VariantKind};
+use alea_engine::services::pgn::{GameRecord, RecordedTurn};
 use alea_engine::{Board, Game};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -138,7 +138,7 @@ fn bad_records_are_refused_with_the_move_named() {
 /// faces in the roll; export and import give back the same game.
 #[test]
 fn round_trip_of_diechess_games() {
-    use alea_engine::handle::{GameHandle, RollSpec};
+    use alea_engine::services::handle::{GameHandle, RollSpec};
     let mut rolled_without_moving = 0;
     for seed in 0..8u64 {
         let mut rng = StdRng::seed_from_u64(seed);
@@ -178,7 +178,7 @@ fn round_trip_of_diechess_games() {
 
 #[test]
 fn round_trip_of_dicechess3_games() {
-    use alea_engine::handle::{GameHandle, RollSpec};
+    use alea_engine::services::handle::{GameHandle, RollSpec};
     for seed in 0..6u64 {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut game = GameHandle::new("dicechess3", false).unwrap();

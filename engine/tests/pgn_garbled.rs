@@ -4,8 +4,8 @@
 //! is accepted must replay (its turns are checked as they are read) and write itself out again
 //! to the same game.
 
-use alea_engine::handle::{GameHandle, RollSpec, VARIANTS};
-use alea_engine::pgn::{GameRecord, RecordedTurn};
+use alea_engine::services::handle::{GameHandle, RollSpec, VARIANTS};
+use alea_engine::services::pgn::{GameRecord, RecordedTurn};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -1,9 +1,9 @@
-//! Rollouts (`engine/src/rollout.rs`): the games played out from each choice, on dice shared
+//! Rollouts (`engine/src/services/rollout.rs`): the games played out from each choice, on dice shared
 //! between the choices, their results for the side choosing.
 
-use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
-use alea_engine::rollout::{RolloutSettings, roll_out};
 use alea_engine::search::Choice;
+use alea_engine::services::handle::{GameHandle, RollSpec, SearchRoot};
+use alea_engine::services::rollout::{RolloutSettings, roll_out};
 
 fn settings(games: u32, turns: Option<u32>, threads: usize) -> RolloutSettings {
     RolloutSettings { games, depth: 1, turns, seed: 5, threads, time: None, luck_adjusted: false }
@@ -172,7 +172,7 @@ fn luck_taken_out_narrows_the_interval_alike_on_any_number_of_threads() {
 
 #[test]
 fn a_roll_that_takes_the_king_is_the_luck_of_the_roll() {
-    use alea_engine::luck::LuckTable;
+    use alea_engine::services::luck::LuckTable;
     // dicechess3: White's rook faces the black king down an open file; any rook die wins.
     let game = GameHandle::setup("dicechess3", false, Some("4k3/8/8/8/8/8/8/K3R3 w - - 0 1"), None, &[]).unwrap();
     let worths = game.outcome_worths();
@@ -202,7 +202,7 @@ fn a_roll_that_takes_the_king_is_the_luck_of_the_roll() {
     assert!(in_turn.outcome_worths().is_empty());
     // From a search before a Freedom roll: six outcomes, each with its turn, their luck's mean zero.
     let freedom = GameHandle::new("freedom", false).unwrap();
-    let limits = alea_engine::timeman::Limits { depth: Some(2), ..Default::default() };
+    let limits = alea_engine::search::timeman::Limits { depth: Some(2), ..Default::default() };
     let shared = alea_engine::search::Shared::new(1);
     let before = freedom
         .search(&SearchRoot::Decision, limits, alea_engine::search::SearchOptions::default(), &shared, &mut |_| {})

@@ -3,10 +3,10 @@
 
 use alea_engine::eval::StaticEval;
 use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind, Vegas};
+use alea_engine::search::timeman::Limits;
 use alea_engine::search::{
     self, ChancePruning, Choice, MATE_ZONE, Root, SearchInput, SearchOptions, SearchResult, Shared,
 };
-use alea_engine::timeman::Limits;
 use alea_engine::{Board, Game, Move};
 
 struct Case {
@@ -157,12 +157,13 @@ fn chance_pruning_is_exact_at_depth_4_everywhere() {
 /// bench suite three turns deep it plays the moves the full search plays, in fewer nodes.
 #[test]
 fn chance_probcut_keeps_the_bench_moves_in_fewer_nodes() {
-    let suites = alea_engine::bench::suites(&["freedom".to_string()]).unwrap();
+    let suites = alea_engine::services::bench::suites(&["freedom".to_string()]).unwrap();
     let bench = |chance_probcut| {
         let options = SearchOptions { chance_probcut, ..SearchOptions::default() };
         let mut moves = Vec::new();
         let (nodes, _) =
-            alea_engine::bench::run(&suites, Some(3), &options, |line| moves.push(line.best.clone())).unwrap();
+            alea_engine::services::bench::run(&suites, Some(3), &options, |line| moves.push(line.best.clone()))
+                .unwrap();
         (moves, nodes)
     };
     let (full_moves, full_nodes) = bench(false);
@@ -252,8 +253,8 @@ fn takes_a_free_queen_when_the_roll_allows_it() {
     let r = best(&c, 3);
     assert_eq!(uci(&c, r.best), "d1d5");
     // A rook up in a bare endgame: most of a rook's endgame value (the square tables move it a little).
-    let rook =
-        alea_engine::params::EvalParams::default_for(VariantKind::Freedom).material[1][alea_engine::Role::Rook.index()];
+    let rook = alea_engine::eval::params::EvalParams::default_for(VariantKind::Freedom).material[1]
+        [alea_engine::Role::Rook.index()];
     assert!(r.score >= rook * 3 / 4, "a rook up: {} (a rook: {rook})", r.score);
 }
 
@@ -464,7 +465,7 @@ fn win_chances_follow_the_fitted_result_scale() {
     // The search reports the scale of the evaluation it used.
     let c = case(VariantKind::Freedom, "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", &[], &[4]);
     let r = best(&c, 1);
-    let fitted = alea_engine::params::EvalParams::default_for(VariantKind::Freedom).result_scale;
+    let fitted = alea_engine::eval::params::EvalParams::default_for(VariantKind::Freedom).result_scale;
     assert_eq!(r.result_scale, fitted);
     assert!(r.wdl().0 > 500);
 }
@@ -545,7 +546,7 @@ fn the_adopted_network_scores_its_variant_unless_the_tables_are_asked_for() {
     for (kind, name) in
         [(VariantKind::Freedom, "freedom"), (VariantKind::Classic, "classic"), (VariantKind::BrainKing, "brainking")]
     {
-        let net = alea_engine::nnue::adopted(name).expect("the variant's network");
+        let net = alea_engine::eval::nnue::adopted(name).expect("the variant's network");
         assert_eq!(net.variant, name);
         let c = case(kind, fen, &[], &[]);
         let game_search = |options: SearchOptions| {
@@ -572,7 +573,7 @@ fn the_adopted_network_scores_its_variant_unless_the_tables_are_asked_for() {
         let file = SearchOptions { eval: Some(std::sync::Arc::new(tables.params.clone())), ..SearchOptions::default() };
         assert_eq!(game_search(file), by_tables, "{name}");
     }
-    assert!(alea_engine::nnue::adopted("vegas").is_none());
+    assert!(alea_engine::eval::nnue::adopted("vegas").is_none());
     let vegas = case(VariantKind::Vegas, fen, &[], &[]);
     let vegas_search = |options: SearchOptions| {
         search::search_game(&vegas.game, Root::PreRoll, limits.clone(), options, &Shared::new(4), &mut |_| {}).score
@@ -588,8 +589,8 @@ fn the_adopted_network_scores_its_variant_unless_the_tables_are_asked_for() {
 /// from the table, which holds their values but not which turn is best.
 #[test]
 fn a_search_the_table_has_seen_still_reports_every_outcome() {
-    use alea_engine::handle::{GameHandle, SearchRoot};
     use alea_engine::search::Shared;
+    use alea_engine::services::handle::{GameHandle, SearchRoot};
     let moves = |m: &[&str]| m.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     for (variant, played, depths) in [
         ("freedom", moves(&["e2e4", "d7d5", "e4d5"]), &[3, 2, 1][..]),

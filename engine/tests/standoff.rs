@@ -6,13 +6,13 @@
 //! alone, at a value whose equity is a sure result, so the search's value is P(W) - P(B) over the
 //! games its horizon decides.
 
+use alea_engine::board::square::Square;
+use alea_engine::board::values::PieceValues;
 use alea_engine::eval::StaticEval;
 use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind};
 use alea_engine::search::equity::{EQUITY_MAX, Equity};
+use alea_engine::search::timeman::Limits;
 use alea_engine::search::{self, Root, SearchInput, SearchOptions, Shared};
-use alea_engine::square::Square;
-use alea_engine::timeman::Limits;
-use alea_engine::values::PieceValues;
 use alea_engine::{Board, Game, Move};
 
 /// Rooks only: a rook up is a result as sure as the equity map allows.
@@ -84,7 +84,7 @@ fn formula(p_w: f64, p_b: f64) -> f64 {
 fn searched(game: &Game<Variant>, depth: u32, reductions: bool) -> (f64, u64) {
     let rules = *game.rules();
     let eval = StaticEval::material(ROOKS_ONLY);
-    let equity = Equity::new(alea_engine::params::EvalParams::from_values(ROOKS_ONLY).result_scale);
+    let equity = Equity::new(alea_engine::eval::params::EvalParams::from_values(ROOKS_ONLY).result_scale);
     let input = SearchInput {
         rules: &rules,
         eval: &eval,

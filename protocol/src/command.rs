@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-pub use alea_engine::handle::RollSpec;
+pub use alea_engine::services::handle::RollSpec;
 
 /// What `legalmoves` asks for.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]

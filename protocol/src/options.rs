@@ -1,8 +1,8 @@
 //! The engine's UCI options: how `uci` lists them and how `setoption` sets them.
 
 use alea_engine::eval::NamedEval;
-use alea_engine::handle::VARIANTS;
-use alea_engine::params::EvalParams;
+use alea_engine::eval::params::EvalParams;
+use alea_engine::services::handle::VARIANTS;
 use std::sync::Arc;
 
 /// Which chance-node pruning the search uses.
@@ -26,13 +26,13 @@ pub struct Options {
     pub chess960: bool,
     pub engine_rolls: bool,
     pub seed: u64,
-    /// `Skill Level`, 0 to 20 ([`alea_engine::skill`]); 20 is full strength.
+    /// `Skill Level`, 0 to 20 ([`alea_engine::search::skill`]); 20 is full strength.
     pub skill_level: u8,
     pub chance_pruning: ChancePruningOption,
     /// Evaluation parameters read from `EvalFile`; `None` is the variant's built-in table.
     pub eval: Option<Arc<EvalParams>>,
     /// A learned evaluation read from `EvalFile` (used for the variant it was trained for).
-    pub net: Option<Arc<alea_engine::nnue::Network>>,
+    pub net: Option<Arc<alea_engine::eval::nnue::Network>>,
     /// Off (`EvalFile tables`): the variant's tables without the network it has adopted.
     pub use_net: bool,
     pub eval_file: String,
@@ -43,16 +43,16 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            hash_mib: alea_engine::tt::DEFAULT_MIB,
+            hash_mib: alea_engine::search::tt::DEFAULT_MIB,
             threads: 1,
             multipv: 1,
-            move_overhead_ms: alea_engine::timeman::DEFAULT_MOVE_OVERHEAD_MS,
+            move_overhead_ms: alea_engine::search::timeman::DEFAULT_MOVE_OVERHEAD_MS,
             show_wdl: false,
             variant: VARIANTS[0],
             chess960: false,
             engine_rolls: false,
             seed: 0,
-            skill_level: alea_engine::skill::FULL,
+            skill_level: alea_engine::search::skill::FULL,
             die_chess_solution: true,
             chance_pruning: ChancePruningOption::Star2,
             eval: None,
@@ -166,7 +166,7 @@ impl Options {
                 Ok(Changed::Other)
             }
             "skill level" => {
-                self.skill_level = spin(0, u64::from(alea_engine::skill::FULL))? as u8;
+                self.skill_level = spin(0, u64::from(alea_engine::search::skill::FULL))? as u8;
                 Ok(Changed::Other)
             }
             "chancepruning" => {
@@ -203,9 +203,9 @@ impl Options {
                 // The exact Die Chess table that `alea solve diechess --out FILE` wrote; with
                 // none the engine solves the game itself when it first plays it.
                 if !value.is_empty() && value != "<empty>" {
-                    let table = alea_engine::solve::DieTable::read(std::path::Path::new(value))
+                    let table = alea_engine::search::solve::DieTable::read(std::path::Path::new(value))
                         .map_err(|e| format!("DieChessTable {e}"))?;
-                    alea_engine::solve::install_table(table);
+                    alea_engine::search::solve::install_table(table);
                 }
                 Ok(Changed::Other)
             }

@@ -4,8 +4,8 @@ use crate::command::{Command, GoParams, LegalMovesQuery, RollSpec, StartSpec};
 use crate::go::{self, Dice, GoRequest, SearchJob};
 use crate::options::{Changed, Options};
 use crate::output::Output;
-use alea_engine::handle::GameHandle;
 use alea_engine::search::Shared;
+use alea_engine::services::handle::GameHandle;
 use std::sync::Arc;
 
 /// What the caller should do after a command.
@@ -148,11 +148,11 @@ impl Session {
     fn bench(&self) {
         let options = alea_engine::search::SearchOptions::default();
         let out = self.out.clone();
-        let suites = alea_engine::bench::suites(&[]).expect("every variant has its suite");
-        let report = |l: &alea_engine::bench::BenchLine| {
+        let suites = alea_engine::services::bench::suites(&[]).expect("every variant has its suite");
+        let report = |l: &alea_engine::services::bench::BenchLine| {
             out.line(format!("info string bench {}: {} nodes, best {} score cp {}", l.name, l.nodes, l.best, l.score));
         };
-        let (nodes, elapsed) = match alea_engine::bench::run(&suites, None, &options, report) {
+        let (nodes, elapsed) = match alea_engine::services::bench::run(&suites, None, &options, report) {
             Ok(r) => r,
             Err(e) => return self.out.error(e),
         };

@@ -5,7 +5,7 @@
 //! `bestmove`, and a line answered with an error must leave the game and the options as they were.
 //! And whole games of every variant, the engine against itself, driven as a GUI drives it.
 
-use alea_engine::handle::{GameHandle, RollSpec, VARIANTS};
+use alea_engine::services::handle::{GameHandle, RollSpec, VARIANTS};
 use alea_protocol::Output;
 use alea_protocol::command::{Command, parse};
 use alea_protocol::options::Options;

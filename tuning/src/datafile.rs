@@ -18,7 +18,7 @@
 //! search's score for the side to move (centipawns; `i16::MIN` when there is none) and the ply it
 //! was reached at. The big boards' positions, which do not pack so, are written as FEN text.
 
-use alea_engine::checksum::fnv1a;
+use alea_engine::board::checksum::fnv1a;
 use alea_engine::{Board, Color, Role, Square};
 
 /// The file's first bytes.

@@ -11,10 +11,10 @@ use crate::datafile::{decode, encode_game, encode_header, layout};
 use crate::players::{AleaPlayer, MoveLimit, Player, RandomPlayer};
 use crate::referee::play_game;
 use crate::shard::Shard;
-use alea_engine::handle::{GameHandle, RollSpec};
-use alea_engine::params::EvalParams;
+use alea_engine::eval::params::EvalParams;
 use alea_engine::rules::Roll;
 use alea_engine::search::stack::spawn_deep;
+use alea_engine::services::handle::{GameHandle, RollSpec};
 use alea_engine::{Board, Color, GameResult};
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
@@ -43,7 +43,7 @@ pub struct DatagenConfig {
     pub eval: Option<Arc<EvalParams>>,
     /// A network scoring for the players beside the tables; `None` with `use_net`, the one the
     /// variant has adopted (if any); without `use_net`, none.
-    pub net: Option<Arc<alea_engine::nnue::Network>>,
+    pub net: Option<Arc<alea_engine::eval::nnue::Network>>,
     pub use_net: bool,
     /// The games this run plays: its shard of `games`.
     pub shard: Shard,
@@ -62,15 +62,15 @@ impl DatagenConfig {
             (None, Ok(game)) => game.default_eval().to_text(),
             (None, Err(e)) => e,
         };
-        let mut eval = format!(" eval={:08x}", alea_engine::checksum::fnv1a(text.as_bytes()));
+        let mut eval = format!(" eval={:08x}", alea_engine::board::checksum::fnv1a(text.as_bytes()));
         if let Some(net) = self.playing_net() {
-            eval += &format!(" net={:08x}", alea_engine::checksum::fnv1a(&net.to_bytes()));
+            eval += &format!(" net={:08x}", alea_engine::board::checksum::fnv1a(&net.to_bytes()));
         }
         self.header_with(&eval)
     }
 
     /// The network the players score with beside their tables, as the search picks it.
-    fn playing_net(&self) -> Option<Arc<alea_engine::nnue::Network>> {
+    fn playing_net(&self) -> Option<Arc<alea_engine::eval::nnue::Network>> {
         let options = alea_engine::search::SearchOptions {
             eval: self.eval.clone(),
             net: self.net.clone(),
@@ -144,7 +144,7 @@ pub fn generate_game_with(config: &DatagenConfig, index: u64, tables: &mut Table
     }
     let [white, black] = &mut players;
     // Chess960 rule sets start each game from one of the 960 positions in turn.
-    let start_fen = config.chess960.then(|| alea_engine::handle::GameHandle::chess960_start(index));
+    let start_fen = config.chess960.then(|| alea_engine::services::handle::GameHandle::chess960_start(index));
     let played = play_game(
         white,
         black,

@@ -5,9 +5,9 @@
 
 use crate::datagen::Sample;
 use alea_engine::Role;
-use alea_engine::big::{BIG_TERMS, BigEval};
-use alea_engine::handle::GameHandle;
-use alea_engine::params::{EvalParams, PARAM_COUNT, PHASE_MAX, features};
+use alea_engine::eval::big::{BIG_TERMS, BigEval};
+use alea_engine::eval::params::{EvalParams, PARAM_COUNT, PHASE_MAX, features};
+use alea_engine::services::handle::GameHandle;
 
 /// How to fit.
 #[derive(Clone, Debug)]
@@ -139,7 +139,7 @@ impl Prepared {
 }
 
 fn is_material(i: usize) -> bool {
-    i.is_multiple_of(1 + alea_engine::params::HALF_SQUARES)
+    i.is_multiple_of(1 + alea_engine::eval::params::HALF_SQUARES)
 }
 
 /// The K that best fits the results to `params`.
@@ -229,7 +229,7 @@ fn centre_tables(data: &Prepared, p: &mut [f64]) {
     let counts = data.counts();
     for stage in 0..2 {
         for role in 0..6 {
-            let squares = (1..=alea_engine::params::HALF_SQUARES).map(|s| EvalParams::index(stage, role, s));
+            let squares = (1..=alea_engine::eval::params::HALF_SQUARES).map(|s| EvalParams::index(stage, role, s));
             let seen: f64 = squares.clone().map(|i| counts[i]).sum();
             if seen == 0.0 || role == Role::King.index() {
                 continue;
@@ -247,7 +247,7 @@ fn centre_tables(data: &Prepared, p: &mut [f64]) {
 }
 
 /// A big board's sample as the fit reads it: the terms its evaluation sums
-/// ([`alea_engine::big::BigEval::terms`], White's minus Black's) and the game's result for White.
+/// ([`alea_engine::eval::big::BigEval::terms`], White's minus Black's) and the game's result for White.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TermSample {
     pub terms: [i32; BIG_TERMS],
@@ -353,7 +353,7 @@ pub fn fit_terms(
     let k = k / scale;
     let rounded: Vec<i32> = (0..BIG_TERMS).map(|i| (w[i] * scale).clamp(0.0, most(i)).round() as i32).collect();
     let mut params =
-        EvalParams::from_values(alea_engine::values::PieceValues(rounded[..6].try_into().expect("six values")));
+        EvalParams::from_values(alea_engine::board::values::PieceValues(rounded[..6].try_into().expect("six values")));
     (params.pawn_step, params.centre) = (rounded[6], rounded[7]);
     params.result_scale = rounded_scale(k);
     let loss = term_loss(samples, k, &BigEval::from_params(&params).weights().map(f64::from));

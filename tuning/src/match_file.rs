@@ -7,7 +7,7 @@
 //! result; only the last game of a file can be cut off.
 
 use crate::match_runner::{MatchReport, Sprt};
-use alea_engine::pgn::GameRecord;
+use alea_engine::services::pgn::GameRecord;
 
 /// A finished game of a match.
 #[derive(Clone, Debug)]

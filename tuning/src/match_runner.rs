@@ -6,8 +6,8 @@ use crate::players::Player;
 use crate::referee::play_game;
 use crate::shard::Shard;
 use crate::sprt::{LuckAdjusted, Pentanomial, sprt_bounds};
-use alea_engine::handle::GameHandle;
 use alea_engine::search::stack::spawn_deep;
+use alea_engine::services::handle::GameHandle;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -260,7 +260,7 @@ fn opening(config: &MatchConfig, pair: u64) -> Option<String> {
     match &config.openings {
         Openings::StartPos => None,
         Openings::Chess960 => {
-            Some(GameHandle::chess960_start(alea_engine::pairing::draw(config.seed, pair, u64::MAX, 960)))
+            Some(GameHandle::chess960_start(alea_engine::rules::pairing::draw(config.seed, pair, u64::MAX, 960)))
         }
         Openings::Fens(list) => Some(list[(pair as usize) % list.len()].clone()),
     }
@@ -407,7 +407,7 @@ fn play_pair(
         let points = crate::match_file::points(&refereed.record.result, game_of_pair);
         let tags = &mut refereed.record.tags;
         tags.insert(0, ("Event".into(), "alea match".into()));
-        tags.insert(1, ("Date".into(), alea_engine::pgn::today()));
+        tags.insert(1, ("Date".into(), alea_engine::services::pgn::today()));
         tags.push(("Round".into(), format!("{}.{game_of_pair}", pair + 1)));
         tags.push(("Seed".into(), config.seed.to_string()));
         tags.push(("Settings".into(), settings.clone()));

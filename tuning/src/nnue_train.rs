@@ -1,4 +1,4 @@
-//! Training the learned evaluation ([`alea_engine::nnue`]) on self-play data, on the CPU: the
+//! Training the learned evaluation ([`alea_engine::eval::nnue`]) on self-play data, on the CPU: the
 //! network in floating point, mini-batches split over threads, Adam, a validation split of whole
 //! games, and the trained weights quantised to the engine's integers at the end.
 //!
@@ -11,7 +11,7 @@
 
 use crate::datagen::Sample;
 use alea_engine::Color;
-use alea_engine::nnue::{HIDDEN, INPUTS, MOBILITY_INPUTS, Network, QA, QB, SCALE, feature, mobility};
+use alea_engine::eval::nnue::{HIDDEN, INPUTS, MOBILITY_INPUTS, Network, QA, QB, SCALE, feature, mobility};
 
 /// The rows of the float network's first layer: the pieces' inputs, then the dice-aware ones
 /// (trained only when asked for, left out of the engine's network otherwise).
@@ -34,7 +34,7 @@ pub struct TrainConfig {
     pub validation: u64,
     pub threads: usize,
     pub seed: u64,
-    /// The dice-aware inputs ([`alea_engine::nnue::mobility`]) besides the pieces.
+    /// The dice-aware inputs ([`alea_engine::eval::nnue::mobility`]) besides the pieces.
     pub mobility: bool,
     /// A network to start from instead of random weights (of the same variant, on the same
     /// tables): more data for a network that has learned from earlier data. Dice-aware inputs
@@ -156,7 +156,7 @@ pub fn validation_loss_of(samples: &[(u64, &Sample)], config: &TrainConfig, scor
 }
 
 /// White's-view input `f` seen from Black: own and enemy swapped, the square mirrored (a
-/// dice-aware input: own and enemy swapped, as [`alea_engine::nnue::mobility_in`]).
+/// dice-aware input: own and enemy swapped, as [`alea_engine::eval::nnue::mobility_in`]).
 #[inline]
 fn black_view(f: usize) -> usize {
     if f >= INPUTS {
@@ -490,7 +490,7 @@ mod tests {
         }
         // The dice-aware inputs: each bit lands where the engine's view of it is.
         for bit in 0..MOBILITY_INPUTS {
-            let black = alea_engine::nnue::mobility_in(Color::Black, 1 << bit).trailing_zeros() as usize;
+            let black = alea_engine::eval::nnue::mobility_in(Color::Black, 1 << bit).trailing_zeros() as usize;
             assert_eq!(black_view(INPUTS + bit), INPUTS + black, "bit {bit}");
         }
     }

@@ -3,13 +3,13 @@
 //! dice (restricted to the rolled moves with `go searchmoves`).
 
 use crate::search_note::{NoteScore, SearchNote};
-use alea_engine::driver::{TurnEvent, TurnRequest, play_turn};
-use alea_engine::handle::{GameHandle, RollSpec, SearchRoot};
-use alea_engine::params::EvalParams;
+use alea_engine::eval::params::EvalParams;
 use alea_engine::rules::Roll;
+use alea_engine::search::skill::Skill;
+use alea_engine::search::timeman::Limits;
 use alea_engine::search::{SearchOptions, Shared};
-use alea_engine::skill::Skill;
-use alea_engine::timeman::Limits;
+use alea_engine::services::driver::{TurnEvent, TurnRequest, play_turn};
+use alea_engine::services::handle::{GameHandle, RollSpec, SearchRoot};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
@@ -127,12 +127,12 @@ pub struct AleaPlayer {
     /// Evaluation parameters; `None` plays with the variant's default.
     pub eval: Option<Arc<EvalParams>>,
     /// A learned evaluation scoring the positions instead (one-move variants).
-    pub net: Option<Arc<alea_engine::nnue::Network>>,
+    pub net: Option<Arc<alea_engine::eval::nnue::Network>>,
     /// Off: the variant's tables without the network it has adopted (where no `eval` or `net`).
     pub use_net: bool,
     /// Plays a solved variant (Die Chess) from its solution; off, by search.
     pub exact_solution: bool,
-    /// `Skill Level` ([`alea_engine::skill`]); full strength by default.
+    /// `Skill Level` ([`alea_engine::search::skill`]); full strength by default.
     pub skill_level: u8,
     pub name: String,
     /// The score (centipawns, for the side to move) of its last search, for self-play data.
@@ -156,7 +156,7 @@ impl AleaPlayer {
             net: None,
             use_net: true,
             exact_solution: true,
-            skill_level: alea_engine::skill::FULL,
+            skill_level: alea_engine::search::skill::FULL,
             name: "alea".into(),
             last_score: None,
             note: None,
@@ -179,7 +179,7 @@ impl AleaPlayer {
                 time: Some(c.ours()),
                 increment: c.increment,
                 // Kept off the clock for the referee's own work between the searches.
-                move_overhead: alea_engine::timeman::DEFAULT_MOVE_OVERHEAD_MS,
+                move_overhead: alea_engine::search::timeman::DEFAULT_MOVE_OVERHEAD_MS,
                 ..Default::default()
             },
             (None, MoveLimit::Depth(d)) => Limits { depth: Some(*d), ..Default::default() },
@@ -203,7 +203,7 @@ impl AleaPlayer {
             skill: Skill::new(self.skill_level, game.key()),
         };
         let (mut score, mut note) = (None, None);
-        let shared = self.table.get_or_insert_with(|| Shared::new(alea_engine::tt::DEFAULT_MIB));
+        let shared = self.table.get_or_insert_with(|| Shared::new(alea_engine::search::tt::DEFAULT_MIB));
         let answer = play_turn(game, request, shared, &mut |_| 0, &mut |event| {
             if let TurnEvent::Searched(result) = event {
                 score = Some(result.score);
@@ -268,7 +268,7 @@ pub struct RandomPlayer {
 impl RandomPlayer {
     fn pick(&self, game: &GameHandle, n: usize) -> usize {
         let key = game.key() ^ (game.turns().len() as u64).rotate_left(32);
-        alea_engine::pairing::draw(self.state, key, 0, n as u64) as usize
+        alea_engine::rules::pairing::draw(self.state, key, 0, n as u64) as usize
     }
 }
 

@@ -3,11 +3,11 @@
 //! illegal move, a crash, a hang, garbage).
 
 use crate::players::{Clocks, Player};
-use alea_engine::handle::GameHandle;
-use alea_engine::luck::LuckTable;
-use alea_engine::pairing;
-use alea_engine::pgn::{GameRecord, RecordedTurn};
+use alea_engine::rules::pairing;
 use alea_engine::search::Shared;
+use alea_engine::services::handle::GameHandle;
+use alea_engine::services::luck::LuckTable;
+use alea_engine::services::pgn::{GameRecord, RecordedTurn};
 use alea_engine::{Color, GameResult};
 
 /// The tag of a refereed game that holds White's luck less Black's, as an expected result.
@@ -34,7 +34,7 @@ pub struct TimeControl {
 /// ply `k` come from (seed, pair, k), whoever plays. With a time control the referee keeps the
 /// clocks: a turn's thinking (before and after the roll) is charged to the mover, the increment
 /// added, and a clock run out loses. With `luck` (a table for its searches), the referee also
-/// reads each roll's luck ([`alea_engine::luck`]), off the clock, and writes White's luck less
+/// reads each roll's luck ([`alea_engine::services::luck`]), off the clock, and writes White's luck less
 /// Black's in the `WhiteLuck` tag, where every roll's luck was read.
 #[allow(clippy::too_many_arguments)]
 pub fn play_game(

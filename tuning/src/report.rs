@@ -4,7 +4,7 @@
 
 use crate::datagen::GameSummary;
 use alea_engine::Role;
-use alea_engine::params::EvalParams;
+use alea_engine::eval::params::EvalParams;
 use plotters::prelude::*;
 use std::fmt::Write;
 use std::path::Path;
@@ -31,7 +31,7 @@ impl ReportInput {
     pub fn count_phases(samples: &[crate::datagen::Sample]) -> [[u64; 25]; 6] {
         let mut phases = [[0u64; 25]; 6];
         for board in samples.iter().filter_map(|s| s.board()) {
-            let phase = alea_engine::params::game_phase(board) as usize;
+            let phase = alea_engine::eval::params::game_phase(board) as usize;
             for role in Role::ALL {
                 phases[role.index()][phase] += u64::from(board.by_role(role).count());
             }
@@ -292,7 +292,7 @@ fn convergence_plot(inputs: &[ReportInput], path: &Path) -> Result<(), String> {
 }
 
 /// Die Chess: what the search gives up against the exact values, by depth, as an SVG plot.
-pub fn search_loss_plot(losses: &[alea_engine::solve::SearchLoss], path: &Path) -> Result<(), String> {
+pub fn search_loss_plot(losses: &[alea_engine::search::solve::SearchLoss], path: &Path) -> Result<(), String> {
     let hi = losses.iter().flat_map(|l| [l.before_roll, l.after_roll]).fold(1e-6f64, f64::max) * 1.1;
     let (first, last) =
         (losses.iter().map(|l| l.depth).min().unwrap_or(1), losses.iter().map(|l| l.depth).max().unwrap_or(1));

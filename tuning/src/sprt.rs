@@ -129,7 +129,7 @@ impl Pentanomial {
     }
 }
 
-/// Pairs scored less the luck of their rolls (the referee's reading, [`alea_engine::luck`]), beside
+/// Pairs scored less the luck of their rolls (the referee's reading, [`alea_engine::services::luck`]), beside
 /// the same pairs' plain scores: the mean is the same in expectation, the spread narrower. The
 /// sums are kept in millionths of a point (the `WhiteLuck` tags' precision), exactly, so that
 /// pairs added in any order (a live match's, a merge's) give the same figures.

@@ -208,7 +208,7 @@ fn dicechess3_matches_against_random() {
 /// and rolls when it does not; with `PreRoll::AlwaysRoll` it rolls without being asked.
 #[test]
 fn a_freedom_aware_uci_engine_plays_its_best_move_when_freedom_allows_it() {
-    use alea_engine::handle::GameHandle;
+    use alea_engine::services::handle::GameHandle;
     let scratch = tempfile::Builder::new().prefix("alea-preroll-").tempdir().unwrap();
     let dir = scratch.path();
     let engine = |best: &str, pre_roll: PreRoll| {

@@ -1,8 +1,8 @@
 //! Tuning: the fit recovers values that synthetic results were drawn from; self-play data
 //! resumes after a cut without losing or duplicating games.
 
-use alea_engine::pairing;
-use alea_engine::params::EvalParams;
+use alea_engine::eval::params::EvalParams;
+use alea_engine::rules::pairing;
 use alea_engine::rules::{OutcomeList, Position, Rules, TurnList, Variant, VariantKind};
 use alea_engine::{Board, Game};
 use alea_tuning::datafile::{decode, encode_header, layout};
@@ -205,7 +205,7 @@ fn datagen_resumes_after_a_cut_without_duplicating_games() {
     assert!(run_datagen(&other, &whole, true, 1, &|_, _| {}).is_err());
     // So are other players: an evaluation other than the one the file was made with (the
     // header names it by a checksum; a binary whose default changed would differ the same way).
-    let mut params = alea_engine::handle::GameHandle::new("freedom", false).unwrap().default_eval();
+    let mut params = alea_engine::services::handle::GameHandle::new("freedom", false).unwrap().default_eval();
     params.material[0][1] += 10;
     let other_players = DatagenConfig { eval: Some(std::sync::Arc::new(params)), ..config.clone() };
     assert_ne!(other_players.header(), config.header());
@@ -282,7 +282,7 @@ fn datagen_plays_dicechess3_and_its_positions_are_quiet() {
     assert_eq!(data.games.len(), 6);
     assert!(!data.samples.is_empty());
     // Every kept position is quiet: whatever three dice come, no turn captures or promotes.
-    use alea_engine::handle::{GameHandle, RollSpec};
+    use alea_engine::services::handle::{GameHandle, RollSpec};
     for s in data.samples.iter().take(10) {
         let game = GameHandle::setup("dicechess3", false, Some(&s.fen()), None, &[]).unwrap();
         let quiet_rolls = game
@@ -312,12 +312,12 @@ fn the_big_boards_weights_are_recovered_from_synthetic_results() {
         let u = pairing::draw(18, n, 0, 1_000_000) as f64 / 1e6;
         samples.push(TermSample { terms, result: if u < p_white { 1.0 } else { 0.0 } });
     }
-    let start = alea_engine::handle::GameHandle::new("grand", false).unwrap().starting_eval();
+    let start = alea_engine::services::handle::GameHandle::new("grand", false).unwrap().starting_eval();
     let config = FitConfig { epochs: 60, ..FitConfig::default() };
     let fitted = fit_terms(&samples, &start, &config, &mut |_, _| {});
     assert!(fitted.loss < fitted.start_loss);
     // K absorbs the overall scale; the weights relative to each other are what the data fix.
-    let got = alea_engine::big::BigEval::from_params(&fitted.params).weights().map(|w| f64::from(w) * fitted.k);
+    let got = alea_engine::eval::big::BigEval::from_params(&fitted.params).weights().map(|w| f64::from(w) * fitted.k);
     for (i, (g, w)) in got.iter().zip(truth).enumerate() {
         assert!((g - w).abs() < 0.1 * w + 10.0, "term {i}: {g:.0} against {w}: {got:?}");
     }
@@ -342,9 +342,10 @@ fn big_board_self_play_is_written_as_fen_and_fitted_by_its_terms() {
     let terms = term_samples("brainking10", &data.samples).unwrap();
     assert_eq!(terms.len(), data.samples.len());
     // The terms are those of the position: set up again, the same.
-    let again = alea_engine::handle::GameHandle::setup("brainking10", false, Some(&data.samples[7].fen()), None, &[]);
+    let again =
+        alea_engine::services::handle::GameHandle::setup("brainking10", false, Some(&data.samples[7].fen()), None, &[]);
     assert_eq!(again.unwrap().eval_terms().unwrap(), terms[7].terms.to_vec());
-    let start = alea_engine::handle::GameHandle::new("brainking10", false).unwrap().starting_eval();
+    let start = alea_engine::services::handle::GameHandle::new("brainking10", false).unwrap().starting_eval();
     let fitted = fit_terms(&terms, &start, &FitConfig { epochs: 50, ..FitConfig::default() }, &mut |_, _| {});
     assert!(fitted.loss <= fitted.start_loss);
     // The 8x8 tables' fit is not given FEN positions, nor the big boards' an 8x8 variant.

@@ -8,16 +8,16 @@
 //! waits for its dice where it rolls.
 
 use alea_engine::Color;
-use alea_engine::analysis::analyse_game;
-use alea_engine::driver::{TurnEvent, TurnRequest, play_turn};
-use alea_engine::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
-use alea_engine::pairing;
-use alea_engine::pgn::{GameRecord, RecordedTurn};
-use alea_engine::rollout::{self, RolloutSettings, roll_out};
 use alea_engine::rules::Roll;
+use alea_engine::rules::pairing;
+use alea_engine::search::skill::{self, Skill};
+use alea_engine::search::timeman::Limits;
 use alea_engine::search::{Choice, SearchOptions, Shared};
-use alea_engine::skill::{self, Skill};
-use alea_engine::timeman::Limits;
+use alea_engine::services::analysis::analyse_game;
+use alea_engine::services::driver::{TurnEvent, TurnRequest, play_turn};
+use alea_engine::services::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
+use alea_engine::services::pgn::{GameRecord, RecordedTurn};
+use alea_engine::services::rollout::{self, RolloutSettings, roll_out};
 use serde_json::{Value, json};
 
 /// Why a request about a game was refused; the status tells the HTTP layer how.
@@ -97,7 +97,7 @@ impl WebGame {
         let mut record = GameRecord::new(game.variant(), chess960, (!standard).then(|| game.start_fen()));
         let (white, black) = if human == Color::White { ("You", "Alea") } else { ("Alea", "You") };
         record.tags.push(("Event".into(), "Alea web game".into()));
-        record.tags.push(("Date".into(), alea_engine::pgn::today()));
+        record.tags.push(("Date".into(), alea_engine::services::pgn::today()));
         record.tags.push(("White".into(), white.into()));
         record.tags.push(("Black".into(), black.into()));
         let mut web = WebGame::of(record, game, human, seed, movetime, own_dice);

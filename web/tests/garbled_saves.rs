@@ -3,8 +3,8 @@
 //! replaced, fields removed or given other values). Reading one must never panic; a game that
 //! is read must show itself (the page's state), save itself again, and read back the same.
 
-use alea_engine::handle::{GameHandle, RollSpec, VARIANTS};
-use alea_engine::pgn::{GameRecord, RecordedTurn};
+use alea_engine::services::handle::{GameHandle, RollSpec, VARIANTS};
+use alea_engine::services::pgn::{GameRecord, RecordedTurn};
 use alea_web::webgame::WebGame;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -201,7 +201,7 @@ fn random_clicks_and_typing_on_the_page_never_panic() {
                         ("undo", _) => changed.undo(),
                         _ => changed
                             .advice(
-                                alea_engine::timeman::Limits { movetime: Some(20), ..Default::default() },
+                                alea_engine::search::timeman::Limits { movetime: Some(20), ..Default::default() },
                                 &shared,
                                 &mut |_| {},
                             )

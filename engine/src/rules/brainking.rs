@@ -5,12 +5,12 @@
 use super::common::{automatic_draw, king_captured, no_recapture};
 use super::dice::{Outcome, OutcomeList, Roll, dice_outcomes, one_die};
 use super::{GameEnd, OutcomeMask, Position, Rules, TurnList, TurnTable, chess_rules_common};
-use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, case};
-use crate::chessmove::Move;
-use crate::movegen::{Generator, Legality, MoveList, generate, generate_promotions};
-use crate::params::EvalParams;
-use crate::piece::{Role, RoleSet};
-use crate::values::PieceValues;
+use crate::board::chessmove::Move;
+use crate::board::movegen::{Generator, Legality, MoveList, generate, generate_promotions};
+use crate::board::piece::{Role, RoleSet};
+use crate::board::values::PieceValues;
+use crate::eval::params::EvalParams;
+use crate::services::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, case};
 
 /// The BrainKing rules.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]

@@ -6,15 +6,16 @@
 
 use super::dice::{OutcomeList, Roll, one_die};
 use super::{EndReason, GameEnd, GameResult, OutcomeMask, Rules, TurnList, TurnTable};
-use crate::bench::{BenchSuite, case};
-use crate::big::{BigBoard, BigEval, BigMove, BigSpec, BigSquare};
-use crate::game::Game;
-use crate::one_turn::{OneTurnRules, TurnRoles};
-use crate::params::EvalParams;
-use crate::piece::{Color, Piece};
+use crate::board::big::{BigBoard, BigMove, BigSpec, BigSquare};
+use crate::board::piece::{Color, Piece};
+use crate::board::values::PieceValues;
+use crate::eval::big::BigEval;
+use crate::eval::params::EvalParams;
+use crate::rules::game::Game;
+use crate::search::timeman::Limits;
 use crate::search::{Root, SearchOptions, SearchResult, Shared};
-use crate::timeman::Limits;
-use crate::values::PieceValues;
+use crate::services::bench::{BenchSuite, case};
+use crate::services::one_turn::{OneTurnRules, TurnRoles};
 use std::sync::atomic::AtomicBool;
 
 /// Where the fit started: centipawns a pawn gains for each rank it has advanced.
@@ -76,7 +77,7 @@ impl BrainKing10 {
 }
 
 /// `alea bench`'s positions for it: the start, and a middlegame with kings exposed.
-const BENCH: [crate::bench::BenchCase; 2] = [
+const BENCH: [crate::services::bench::BenchCase; 2] = [
     case("brainking10 start", "", &[]),
     case(
         "brainking10 open kings, queen roll",
@@ -116,11 +117,11 @@ impl Rules for BrainKing10 {
     fn validate(&self, board: &BigBoard) -> Result<(), String> {
         for side in [board.clone(), board.pass()] {
             let count = side.with_moves(|moves| moves.len());
-            if count > crate::movegen::MAX_MOVES {
+            if count > crate::board::movegen::MAX_MOVES {
                 return Err(format!(
                     "{} would have {count} moves here; the engine handles at most {}",
                     side.turn().name(),
-                    crate::movegen::MAX_MOVES
+                    crate::board::movegen::MAX_MOVES
                 ));
             }
         }
@@ -233,11 +234,11 @@ impl OneTurnRules for BrainKing10 {
     }
 
     fn san(&self, board: &BigBoard, m: BigMove, candidates: &[BigMove]) -> String {
-        crate::big::san::to_san(board, m, candidates)
+        crate::board::big::san::to_san(board, m, candidates)
     }
 
     fn parse_san(&self, board: &BigBoard, text: &str, candidates: &[BigMove]) -> Option<BigMove> {
-        crate::big::san::from_san(board, text, candidates)
+        crate::board::big::san::from_san(board, text, candidates)
     }
 
     fn turn_roles(&self, board: &BigBoard, m: BigMove) -> TurnRoles {
@@ -258,7 +259,7 @@ impl OneTurnRules for BrainKing10 {
         stop: &AtomicBool,
         counted: &mut dyn FnMut(&str, u64),
     ) -> Result<bool, String> {
-        Ok(crate::big::perft::divide_until(board, depth, stop, |m, n| counted(&m.to_string(), n)))
+        Ok(crate::board::big::perft::divide_until(board, depth, stop, |m, n| counted(&m.to_string(), n)))
     }
 
     fn search_game(

@@ -3,15 +3,15 @@
 //! except that any die may be left unused (a turn is at least one micro-move where one exists, and
 //! the player may stop after any of them) and there is no castling.
 
-use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, START, case};
-use crate::chessmove::Move;
-use crate::movegen::MoveList;
+use crate::board::chessmove::Move;
+use crate::board::movegen::MoveList;
+use crate::board::values::PieceValues;
 use crate::rules::DiceChess3;
 use crate::rules::dice::{OutcomeList, fair_dice};
 use crate::rules::micro::{Die, MicroPosition, MicroRules};
 use crate::rules::micro_chess_common;
 use crate::rules::{GameEnd, dicechess3};
-use crate::values::PieceValues;
+use crate::services::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, START, case};
 use arrayvec::ArrayVec;
 
 /// Burmese dice chess.
@@ -50,9 +50,9 @@ impl MicroRules for Burmese {
 
     /// Tables fitted to 20,000 self-play games (depth 1); they won their SPRT against the
     /// 1/3/3/5/9 start (+125 Elo [+71, +185] at 50 ms a turn, README).
-    fn default_eval(&self) -> crate::params::EvalParams {
-        static FITTED: std::sync::OnceLock<crate::params::EvalParams> = std::sync::OnceLock::new();
-        crate::params::EvalParams::adopted(&FITTED, include_str!("../../data/burmese.eval"))
+    fn default_eval(&self) -> crate::eval::params::EvalParams {
+        static FITTED: std::sync::OnceLock<crate::eval::params::EvalParams> = std::sync::OnceLock::new();
+        crate::eval::params::EvalParams::adopted(&FITTED, include_str!("../../data/burmese.eval"))
     }
 
     fn dice(&self) -> usize {

@@ -6,13 +6,13 @@ use super::common::{
 };
 use super::dice::{OutcomeList, Roll, two_dice};
 use super::{EndReason, GameEnd, GameResult, OutcomeMask, Position, Rules, TurnList, TurnTable, chess_rules_common};
-use crate::bench::{BenchCase, BenchSuite, KIWIPETE, QGD, case};
 use crate::board::Board;
-use crate::chessmove::Move;
-use crate::movegen::{Generator, Legality, MoveList, generate, has_legal_move, king_captures};
-use crate::params::EvalParams;
-use crate::piece::{Role, RoleSet};
-use crate::values::PieceValues;
+use crate::board::chessmove::Move;
+use crate::board::movegen::{Generator, Legality, MoveList, generate, has_legal_move, king_captures};
+use crate::board::piece::{Role, RoleSet};
+use crate::board::values::PieceValues;
+use crate::eval::params::EvalParams;
+use crate::services::bench::{BenchCase, BenchSuite, KIWIPETE, QGD, case};
 
 /// The two-dice rules.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]

@@ -3,11 +3,11 @@
 //! optional 7th field holds the dice still to use in a turn in progress, as piece letters in the
 //! order P N B R Q K, upper case on White's turn and lower case on Black's (`PNB`, `brk`).
 
-use crate::bitboard::Bitboard;
 use crate::board::Board;
-use crate::piece::{Color, Role};
+use crate::board::bitboard::Bitboard;
+use crate::board::piece::{Color, Role};
+use crate::board::square::Square;
 use crate::rules::micro::{DicePool, MicroPosition, MicroRules};
-use crate::square::Square;
 
 /// Reads a DFEN under `rules` (how many dice a turn has; whether the game is over).
 pub fn parse<R: MicroRules<Board = Board> + ?Sized>(rules: &R, text: &str) -> Result<MicroPosition, String> {

@@ -146,7 +146,7 @@ pub fn pick_by_weight(outcomes: &[Outcome], pick: u64) -> Option<Roll> {
 
 /// The piece types a roll of piece dice shows, in words ("pawn, knight, king").
 pub fn piece_names(roll: &Roll) -> String {
-    let names: Vec<&str> = roll.faces().iter().map(|&f| crate::piece::Role::of_face(f).name()).collect();
+    let names: Vec<&str> = roll.faces().iter().map(|&f| crate::board::piece::Role::of_face(f).name()).collect();
     names.join(", ")
 }
 

@@ -3,15 +3,15 @@
 //! rule, castling on a 4 and a 6 together, several en-passant targets, and DFEN (a FEN whose
 //! en-passant field may list several squares and whose 7th field holds the dice left).
 
-use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, QGD, START, case};
-use crate::chessmove::Move;
-use crate::movegen::{Generator, Legality, MoveList};
-use crate::piece::{Color, Role, RoleSet};
+use crate::board::chessmove::Move;
+use crate::board::movegen::{Generator, Legality, MoveList};
+use crate::board::piece::{Color, Role, RoleSet};
+use crate::board::values::PieceValues;
 use crate::rules::dice::{OutcomeList, fair_dice};
 use crate::rules::micro::{DicePool, Die, MicroPosition, MicroRules};
 use crate::rules::micro_chess_common;
 use crate::rules::{EndReason, GameEnd, GameResult};
-use crate::values::PieceValues;
+use crate::services::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, QGD, START, case};
 use arrayvec::ArrayVec;
 
 /// Appends each die's piece type's moves and en passant (castling apart): a micro-move per die.
@@ -109,9 +109,9 @@ impl MicroRules for DiceChess3 {
 
     /// Tables fitted to 30,000 self-play games (depth 1); they won their SPRT against the 1/3/3/5/9
     /// start (+40 Elo [+13, +68] at 50 ms a turn, README).
-    fn default_eval(&self) -> crate::params::EvalParams {
-        static FITTED: std::sync::OnceLock<crate::params::EvalParams> = std::sync::OnceLock::new();
-        crate::params::EvalParams::adopted(&FITTED, include_str!("../../data/dicechess3.eval"))
+    fn default_eval(&self) -> crate::eval::params::EvalParams {
+        static FITTED: std::sync::OnceLock<crate::eval::params::EvalParams> = std::sync::OnceLock::new();
+        crate::eval::params::EvalParams::adopted(&FITTED, include_str!("../../data/dicechess3.eval"))
     }
 
     fn name(&self) -> &'static str {

@@ -2,15 +2,15 @@
 //! moves as the face it shows and carries a number of moves in hand. A turn is a pass, a move, a
 //! roll, or a roll and then a move; capturing the enemy die wins when it shows the king, and
 //! otherwise sends it home as a pawn. Two pieces make few enough states to solve the game exactly
-//! ([`crate::solve`]).
+//! ([`crate::search::solve`]).
 //!
 //! A position here is a turn's start. A turn after a roll carries the face rolled, so playing it
 //! sets the face first: the roll is a chance event whose outcomes change the position.
 
-use crate::attacks;
-use crate::bitboard::Bitboard;
-use crate::piece::{Color, Role};
-use crate::square::Square;
+use crate::board::attacks;
+use crate::board::bitboard::Bitboard;
+use crate::board::piece::{Color, Role};
+use crate::board::square::Square;
 use std::fmt;
 
 /// A game undecided after this many turns (both players', passes and rolls included) is drawn.
@@ -341,7 +341,7 @@ impl DiePosition {
                 let piece = Color::ALL
                     .into_iter()
                     .find(|&c| self.king_taken != Some(c) && self.die(c).square == sq)
-                    .map(|c| crate::piece::Piece { color: c, role: self.die(c).face }.char());
+                    .map(|c| crate::board::piece::Piece { color: c, role: self.die(c).face }.char());
                 match piece {
                     Some(ch) => {
                         if empty > 0 {
@@ -392,8 +392,8 @@ impl DiePosition {
                     }
                     file += n as u8;
                 } else {
-                    let piece =
-                        crate::piece::Piece::from_char(ch).ok_or_else(|| format!("{ch:?} is not a piece letter"))?;
+                    let piece = crate::board::piece::Piece::from_char(ch)
+                        .ok_or_else(|| format!("{ch:?} is not a piece letter"))?;
                     if file >= 8 {
                         return Err(format!("rank {} of the board has more than 8 squares", rank + 1));
                     }
@@ -518,13 +518,13 @@ impl super::Rules for DieChess {
         "diechess"
     }
 
-    fn bench_suite(&self) -> crate::bench::BenchSuite {
-        crate::bench::BenchSuite { depth: 3, cases: &[] }
+    fn bench_suite(&self) -> crate::services::bench::BenchSuite {
+        crate::services::bench::BenchSuite { depth: 3, cases: &[] }
     }
 
     /// The documents give none; what a face can do, for orderings.
-    fn piece_values(&self) -> crate::values::PieceValues {
-        crate::values::PieceValues([100, 300, 300, 500, 900, 0])
+    fn piece_values(&self) -> crate::board::values::PieceValues {
+        crate::board::values::PieceValues([100, 300, 300, 500, 900, 0])
     }
 
     fn dice(&self) -> usize {
@@ -572,7 +572,7 @@ impl super::Rules for DieChess {
 
     /// The state and the turns played (the value depends on the turns left near the limit).
     fn hash(&self, pos: &DiePosition) -> u64 {
-        let mut x = (crate::solve::state_index(pos) as u64) << 1 | pos.turn.index() as u64;
+        let mut x = (crate::search::solve::state_index(pos) as u64) << 1 | pos.turn.index() as u64;
         x ^= u64::from(pos.turns_played) << 40;
         // SplitMix64's finaliser: the table's slots need the bits spread.
         x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -609,7 +609,7 @@ impl super::Rules for DieChess {
 /// Die Chess as front ends see it: two dice on an 8x8 board, played from its exact solution
 /// (or searched with [`DieEval`] when told not to use it); a roll turns the die, so the answer
 /// after a roll is the move alone and the turn joins the roll to it.
-impl crate::one_turn::OneTurnRules for DieChess {
+impl crate::services::one_turn::OneTurnRules for DieChess {
     fn start_position(&self) -> DiePosition {
         DiePosition::start()
     }
@@ -649,10 +649,10 @@ impl crate::one_turn::OneTurnRules for DieChess {
 
     /// The die moves as the face it shows (the rolled one after a roll) and takes the enemy die
     /// as the face that one shows.
-    fn turn_roles(&self, pos: &DiePosition, turn: DieTurn) -> crate::one_turn::TurnRoles {
-        let Some(m) = turn.mv else { return crate::one_turn::TurnRoles::default() };
+    fn turn_roles(&self, pos: &DiePosition, turn: DieTurn) -> crate::services::one_turn::TurnRoles {
+        let Some(m) = turn.mv else { return crate::services::one_turn::TurnRoles::default() };
         let enemy = pos.die(!pos.turn);
-        crate::one_turn::TurnRoles {
+        crate::services::one_turn::TurnRoles {
             mover: Some(turn.roll.unwrap_or(pos.die(pos.turn).face)),
             captured: (m.to == enemy.square && pos.king_taken.is_none()).then_some(enemy.face),
             promotion: None,
@@ -672,9 +672,9 @@ impl crate::one_turn::OneTurnRules for DieChess {
     /// From the exact solution (solved here the first time, unless loaded), or by search when
     /// `options` turn the solution off.
     fn search_game(
-        game: &crate::game::Game<DieChess>,
+        game: &crate::rules::game::Game<DieChess>,
         root: crate::search::Root<DieTurn>,
-        limits: crate::timeman::Limits,
+        limits: crate::search::timeman::Limits,
         options: crate::search::SearchOptions,
         shared: &crate::search::Shared,
         report: &mut (dyn FnMut(&crate::search::SearchResult<DieTurn>) + Send),
@@ -683,10 +683,14 @@ impl crate::one_turn::OneTurnRules for DieChess {
             return crate::search::search_with(game, &DieEval, root, limits, options, shared, report);
         }
         let root = match root {
-            crate::search::Root::PreRoll => crate::solve::DieRoot::Decision,
-            crate::search::Root::Turns(turns) => crate::solve::DieRoot::Only(turns),
+            crate::search::Root::PreRoll => crate::search::solve::DieRoot::Decision,
+            crate::search::Root::Turns(turns) => crate::search::solve::DieRoot::Only(turns),
         };
-        let result = crate::solve::shared_table().answer(game.position(), &root, crate::params::DEFAULT_RESULT_SCALE);
+        let result = crate::search::solve::shared_table().answer(
+            game.position(),
+            &root,
+            crate::eval::params::DEFAULT_RESULT_SCALE,
+        );
         // A sure win is told once the search is over, as a proven mate is.
         if result.mate.is_none() {
             report(&result);
@@ -732,7 +736,7 @@ impl crate::one_turn::OneTurnRules for DieChess {
 
 /// A static score for the search, in centipawns for the side to move: a die showing the king
 /// is a target (the only way to lose), the more so within one move of the enemy die; moves in
-/// hand are worth a little. Nothing here is exact: [`crate::solve`] is.
+/// hand are worth a little. Nothing here is exact: [`crate::search::solve`] is.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct DieEval;
 

@@ -6,15 +6,15 @@ use super::common::{
 };
 use super::dice::{OutcomeList, Roll, dice_outcomes, one_die};
 use super::{EndReason, GameEnd, GameResult, Position, Rules, TurnList, TurnTable, chess_rules_common};
-use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, QGD, case};
 use crate::board::Board;
-use crate::chessmove::Move;
-use crate::movegen::{
+use crate::board::chessmove::Move;
+use crate::board::movegen::{
     CheckInfo, Generator, Legality, MoveList, checkmating_move, generate, gives_check, has_legal_move, legal_moves,
 };
-use crate::params::EvalParams;
-use crate::piece::{Role, RoleSet};
-use crate::values::PieceValues;
+use crate::board::piece::{Role, RoleSet};
+use crate::board::values::PieceValues;
+use crate::eval::params::EvalParams;
+use crate::services::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, QGD, case};
 
 /// The Freedom Dice Chess rules.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]

@@ -4,16 +4,16 @@
 //! check, the king captured to win, castling one micro-move (attacks ignored), several
 //! en-passant targets, DFEN (a turn in progress writes its micro-moves left as `A`s: `AAA`).
 
-use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, START, case};
-use crate::chessmove::Move;
-use crate::movegen::{Generator, Legality, MoveList};
-use crate::piece::Role;
+use crate::board::chessmove::Move;
+use crate::board::movegen::{Generator, Legality, MoveList};
+use crate::board::piece::Role;
+use crate::board::values::PieceValues;
 use crate::rules::DiceChess3;
 use crate::rules::dice::{Outcome, OutcomeList, Roll};
 use crate::rules::micro::{DicePool, Die, MicroPosition, MicroRules};
 use crate::rules::micro_chess_common;
 use crate::rules::{GameEnd, dicechess3};
-use crate::values::PieceValues;
+use crate::services::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, START, case};
 use arrayvec::ArrayVec;
 
 /// Gollon's count die.

@@ -8,16 +8,16 @@
 //! dice field holds the piece die and an `A` per micro-move after it (`NAAA`), then, once the
 //! piece has moved, its square (`AA@f3`).
 
-use crate::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, START, case};
-use crate::chessmove::Move;
-use crate::movegen::{Generator, Legality, MoveList};
-use crate::piece::Role;
+use crate::board::chessmove::Move;
+use crate::board::movegen::{Generator, Legality, MoveList};
+use crate::board::piece::Role;
+use crate::board::values::PieceValues;
 use crate::rules::DiceChess3;
 use crate::rules::GameEnd;
 use crate::rules::dice::{Outcome, OutcomeList, Roll, RollError};
 use crate::rules::micro::{DicePool, Die, MicroPosition, MicroRules};
 use crate::rules::micro_chess_common;
-use crate::values::PieceValues;
+use crate::services::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, START, case};
 use arrayvec::ArrayVec;
 
 /// Gollon's piece die and count die.

@@ -7,15 +7,16 @@
 //! with its own die. No castling, no check. Taking a king that is not the last does not end the
 //! turn; taking all four wins. Draws as in `dicechess3`.
 
-use crate::bench::{BenchCase, BenchSuite, case};
-use crate::big::{BigBoard, BigEval, BigMove, BigSpec};
-use crate::params::EvalParams;
-use crate::piece::{Color, Role};
+use crate::board::big::{BigBoard, BigMove, BigSpec};
+use crate::board::micro_board::MicroBoard;
+use crate::board::piece::{Color, Role};
+use crate::board::values::PieceValues;
+use crate::eval::big::BigEval;
+use crate::eval::params::EvalParams;
 use crate::rules::dice::{OutcomeList, fair_dice};
 use crate::rules::micro::{DicePool, Die, MicroPosition, MicroRules, MovesOf};
-use crate::rules::micro_board::MicroBoard;
 use crate::rules::{EndReason, GameEnd, GameResult};
-use crate::values::PieceValues;
+use crate::services::bench::{BenchCase, BenchSuite, case};
 use arrayvec::ArrayVec;
 
 /// Dice rolled at the start of a turn.

@@ -8,12 +8,12 @@
 //! the maximum rule is computed here, GNU Backgammon's way: depth first over the dice, with the
 //! answers of positions already seen (the dice order transposes) kept in a [`PlanCache`].
 
-use super::micro_board::{MAX_MICRO_MOVES, MicroBoard, MicroMove, MoveBuffer};
 use crate::board::Board;
-use crate::chessmove::Move;
-use crate::piece::{Color, Role};
+use crate::board::chessmove::Move;
+use crate::board::micro_board::{MAX_MICRO_MOVES, MicroBoard, MicroMove, MoveBuffer};
+use crate::board::piece::{Color, Role};
+use crate::board::zobrist;
 use crate::rules::dice::{MAX_DICE, Roll};
-use crate::zobrist;
 use arrayvec::ArrayVec;
 use std::fmt;
 
@@ -323,13 +323,13 @@ impl<B: MicroBoard> MicroPosition<B> {
 impl MicroPosition<Board> {
     /// The en-passant captures the side to move has now: onto a target whose double-stepped pawn
     /// still stands where it arrived, the target square empty.
-    pub fn en_passant_captures(&self, out: &mut crate::movegen::MoveList) {
+    pub fn en_passant_captures(&self, out: &mut crate::board::movegen::MoveList) {
         let us = self.turn();
         let board = &self.board;
         for target in self.ep_targets {
-            let arrival = super::micro_board::pawn_arrival(target, !us);
+            let arrival = crate::board::micro_board::pawn_arrival(target, !us);
             if board.pieces(!us, Role::Pawn).contains(arrival) && !board.occupied().contains(target) {
-                for from in crate::attacks::pawn(!us, target) & board.pieces(us, Role::Pawn) {
+                for from in crate::board::attacks::pawn(!us, target) & board.pieces(us, Role::Pawn) {
                     out.push(Move::en_passant(from, target));
                 }
             }
@@ -400,9 +400,9 @@ pub trait MicroRules {
     type Eval: crate::eval::MicroEval<Self::Board>;
 
     /// The evaluation of these parameters (the board's own where its tables do not apply).
-    fn evaluation(&self, params: crate::params::EvalParams) -> Self::Eval;
+    fn evaluation(&self, params: crate::eval::params::EvalParams) -> Self::Eval;
 
-    /// Can the piece-square tables ([`crate::params::EvalParams`]) evaluate this variant, so
+    /// Can the piece-square tables ([`crate::eval::params::EvalParams`]) evaluate this variant, so
     /// that `tune` fits them and `EvalFile` loads them? If not, why.
     fn uses_tables(&self) -> Result<(), String> {
         Ok(())
@@ -415,7 +415,7 @@ pub trait MicroRules {
     fn startpos(&self) -> MicroPosition<Self::Board>;
 
     /// The positions `alea bench` searches for this variant, and how deep.
-    fn bench_suite(&self) -> crate::bench::BenchSuite;
+    fn bench_suite(&self) -> crate::services::bench::BenchSuite;
 
     /// The side to move's turns to the game's end that a clock is shared over, unless the GUI
     /// names fewer to its next time control (`movestogo`). `None` by default: the plan of a
@@ -427,21 +427,21 @@ pub trait MicroRules {
     }
 
     /// The piece values the evaluation starts from (and the material the baselines count).
-    fn piece_values(&self) -> crate::values::PieceValues;
+    fn piece_values(&self) -> crate::board::values::PieceValues;
 
     /// Where a fit of the evaluation starts: the documents' piece values, flat tables.
-    fn starting_eval(&self) -> crate::params::EvalParams {
-        crate::params::EvalParams::from_values(self.piece_values())
+    fn starting_eval(&self) -> crate::eval::params::EvalParams {
+        crate::eval::params::EvalParams::from_values(self.piece_values())
     }
 
     /// The evaluation the engine plays with: fitted tables once they have won their match
     /// against the documents' values, else those values alone.
-    fn default_eval(&self) -> crate::params::EvalParams {
+    fn default_eval(&self) -> crate::eval::params::EvalParams {
         self.starting_eval()
     }
 
     /// Where the evaluation is not the 8x8 tables: the terms its score is a linear sum of,
-    /// White's minus Black's, for the fit ([`crate::big::BigEval::terms`]); `None` for the tables,
+    /// White's minus Black's, for the fit ([`crate::eval::big::BigEval::terms`]); `None` for the tables,
     /// which the fit reads from the board itself.
     fn eval_terms(&self, _pos: &MicroPosition<Self::Board>) -> Option<Vec<i32>> {
         None

@@ -15,17 +15,19 @@ pub mod dice;
 pub mod dicechess3;
 pub mod diechess;
 pub mod freedom;
+pub mod game;
 pub mod gollon;
 pub mod gollon2;
 pub mod grand;
 pub mod micro;
-pub mod micro_board;
+pub mod pairing;
 pub mod position;
+pub mod states;
 pub mod vegas;
 
-use crate::chessmove::Move;
-use crate::movegen::MAX_MOVES;
-use crate::piece::Color;
+use crate::board::chessmove::Move;
+use crate::board::movegen::MAX_MOVES;
+use crate::board::piece::Color;
 use arrayvec::ArrayVec;
 use std::fmt;
 
@@ -181,7 +183,7 @@ pub trait Rules {
     fn name(&self) -> &'static str;
 
     /// The positions `alea bench` searches for this variant, and how deep.
-    fn bench_suite(&self) -> crate::bench::BenchSuite;
+    fn bench_suite(&self) -> crate::services::bench::BenchSuite;
 
     /// The side to move's turns to the game's end that a clock is shared over, unless the GUI
     /// names fewer to its next time control (`movestogo`). `None` by default: the plan of a
@@ -201,16 +203,16 @@ pub trait Rules {
     }
 
     /// The variant's documents' piece values: the evaluation's starting point.
-    fn piece_values(&self) -> crate::values::PieceValues;
+    fn piece_values(&self) -> crate::board::values::PieceValues;
 
     /// Where a fit of the evaluation starts: the documents' piece values, flat tables.
-    fn starting_eval(&self) -> crate::params::EvalParams {
-        crate::params::EvalParams::from_values(self.piece_values())
+    fn starting_eval(&self) -> crate::eval::params::EvalParams {
+        crate::eval::params::EvalParams::from_values(self.piece_values())
     }
 
     /// What the engine plays with unless told otherwise: the variant's fitted tables once they
     /// have won their match against the starting values (see the README), else those values.
-    fn default_eval(&self) -> crate::params::EvalParams {
+    fn default_eval(&self) -> crate::eval::params::EvalParams {
         self.starting_eval()
     }
 
@@ -295,7 +297,7 @@ pub trait Rules {
     fn play(&self, pos: &Self::Position, turn: Self::Turn) -> Self::Position;
 
     /// The end of the game judged from the position alone (checkmate, king capture, fifty
-    /// moves, ...); repetition needs the history and is judged by [`crate::game::Game`].
+    /// moves, ...); repetition needs the history and is judged by [`crate::rules::game::Game`].
     fn end(&self, pos: &Self::Position) -> Option<GameEnd>;
 
     /// The position's key for repetition and the transposition table.
@@ -437,7 +439,7 @@ impl micro::MicroRules for MicroVariant {
     type Board = crate::board::Board;
     type Eval = crate::eval::StaticEval;
 
-    fn evaluation(&self, params: crate::params::EvalParams) -> crate::eval::StaticEval {
+    fn evaluation(&self, params: crate::eval::params::EvalParams) -> crate::eval::StaticEval {
         crate::eval::StaticEval::new(params)
     }
 
@@ -453,16 +455,16 @@ impl micro::MicroRules for MicroVariant {
     fn startpos(&self) -> micro::MicroPosition {
         dispatch_micro!(self, r => r.startpos())
     }
-    fn piece_values(&self) -> crate::values::PieceValues {
+    fn piece_values(&self) -> crate::board::values::PieceValues {
         dispatch_micro!(self, r => r.piece_values())
     }
-    fn starting_eval(&self) -> crate::params::EvalParams {
+    fn starting_eval(&self) -> crate::eval::params::EvalParams {
         dispatch_micro!(self, r => r.starting_eval())
     }
-    fn default_eval(&self) -> crate::params::EvalParams {
+    fn default_eval(&self) -> crate::eval::params::EvalParams {
         dispatch_micro!(self, r => r.default_eval())
     }
-    fn bench_suite(&self) -> crate::bench::BenchSuite {
+    fn bench_suite(&self) -> crate::services::bench::BenchSuite {
         dispatch_micro!(self, r => r.bench_suite())
     }
     fn clock_turns(&self) -> Option<u32> {
@@ -477,7 +479,7 @@ impl micro::MicroRules for MicroVariant {
     fn end(&self, pos: &micro::MicroPosition) -> Option<GameEnd> {
         dispatch_micro!(self, r => r.end(pos))
     }
-    fn micro_moves(&self, pos: &micro::MicroPosition, out: &mut crate::movegen::MoveList) {
+    fn micro_moves(&self, pos: &micro::MicroPosition, out: &mut crate::board::movegen::MoveList) {
         dispatch_micro!(self, r => r.micro_moves(pos, out))
     }
     fn has_micro_move(&self, pos: &micro::MicroPosition) -> bool {
@@ -513,7 +515,7 @@ impl micro::MicroRules for MicroVariant {
     fn one_piece_turns(&self) -> bool {
         dispatch_micro!(self, r => r.one_piece_turns())
     }
-    fn micro_captures(&self, pos: &micro::MicroPosition, out: &mut crate::movegen::MoveList) {
+    fn micro_captures(&self, pos: &micro::MicroPosition, out: &mut crate::board::movegen::MoveList) {
         dispatch_micro!(self, r => r.micro_captures(pos, out))
     }
     fn may_stop(&self, pos: &micro::MicroPosition, moves: &[Move]) -> bool {
@@ -581,7 +583,7 @@ impl Rules for Variant {
     fn name(&self) -> &'static str {
         dispatch!(self, r => r.name())
     }
-    fn bench_suite(&self) -> crate::bench::BenchSuite {
+    fn bench_suite(&self) -> crate::services::bench::BenchSuite {
         dispatch!(self, r => r.bench_suite())
     }
     fn clock_turns(&self) -> Option<u32> {
@@ -590,13 +592,13 @@ impl Rules for Variant {
     fn probcut_margin(&self) -> Option<i32> {
         dispatch!(self, r => r.probcut_margin())
     }
-    fn piece_values(&self) -> crate::values::PieceValues {
+    fn piece_values(&self) -> crate::board::values::PieceValues {
         dispatch!(self, r => r.piece_values())
     }
-    fn starting_eval(&self) -> crate::params::EvalParams {
+    fn starting_eval(&self) -> crate::eval::params::EvalParams {
         dispatch!(self, r => r.starting_eval())
     }
-    fn default_eval(&self) -> crate::params::EvalParams {
+    fn default_eval(&self) -> crate::eval::params::EvalParams {
         dispatch!(self, r => r.default_eval())
     }
     fn validate(&self, pos: &Position) -> Result<(), String> {
@@ -642,7 +644,7 @@ impl Rules for Variant {
         pos.hash()
     }
     fn one_turn_apart(&self, a: u64, b: u64) -> bool {
-        crate::cycles::one_move_apart(a, b)
+        crate::board::cycles::one_move_apart(a, b)
     }
     fn reversible_plies(&self, pos: &Position) -> u32 {
         pos.board.halfmove_clock()
@@ -671,7 +673,7 @@ impl Rules for Variant {
 }
 
 /// The 8x8 variants as front ends see them: FEN, SAN and squares of the chess board.
-impl crate::one_turn::OneTurnRules for Variant {
+impl crate::services::one_turn::OneTurnRules for Variant {
     fn start_position(&self) -> Position {
         Position::new(crate::Board::startpos())
     }
@@ -700,21 +702,21 @@ impl crate::one_turn::OneTurnRules for Variant {
     /// Chess SAN, with check marks where the variant has check (BrainKing has none).
     fn san(&self, pos: &Position, m: Move, candidates: &[Move]) -> String {
         match self {
-            Variant::BrainKing(_) => crate::san::san_body(&pos.board, m, candidates),
-            _ => crate::san::to_san(&pos.board, m, candidates),
+            Variant::BrainKing(_) => crate::board::san::san_body(&pos.board, m, candidates),
+            _ => crate::board::san::to_san(&pos.board, m, candidates),
         }
     }
 
     fn parse_san(&self, pos: &Position, text: &str, candidates: &[Move]) -> Option<Move> {
-        crate::san::from_san(&pos.board, text, candidates)
+        crate::board::san::from_san(&pos.board, text, candidates)
     }
 
-    fn turn_roles(&self, pos: &Position, m: Move) -> crate::one_turn::TurnRoles {
+    fn turn_roles(&self, pos: &Position, m: Move) -> crate::services::one_turn::TurnRoles {
         if m.is_null() {
-            return crate::one_turn::TurnRoles::default();
+            return crate::services::one_turn::TurnRoles::default();
         }
         let board = &pos.board;
-        crate::one_turn::TurnRoles {
+        crate::services::one_turn::TurnRoles {
             mover: board.role_at(m.from()),
             captured: board.captured_square(m).and_then(|sq| board.role_at(sq)),
             promotion: m.promotion_role(),
@@ -729,15 +731,15 @@ impl crate::one_turn::OneTurnRules for Variant {
         counted: &mut dyn FnMut(&str, u64),
     ) -> Result<bool, String> {
         let chess960 = self.chess960();
-        Ok(crate::perft::perft_divide_until(&pos.board, depth, stop, |m, n| {
+        Ok(crate::board::perft::perft_divide_until(&pos.board, depth, stop, |m, n| {
             counted(&m.to_uci(chess960).to_string(), n)
         }))
     }
 
     fn search_game(
-        game: &crate::game::Game<Variant>,
+        game: &crate::rules::game::Game<Variant>,
         root: crate::search::Root<Move>,
-        limits: crate::timeman::Limits,
+        limits: crate::search::timeman::Limits,
         options: crate::search::SearchOptions,
         shared: &crate::search::Shared,
         report: &mut (dyn FnMut(&crate::search::SearchResult<Move>) + Send),
@@ -788,17 +790,17 @@ pub fn one_turn_game(
     chess960: bool,
     fen: Option<&str>,
     recapture: Option<&str>,
-) -> Option<Result<Box<dyn crate::one_turn::OneTurnGame>, String>> {
-    fn boxed<R: crate::one_turn::OneTurnRules>(
+) -> Option<Result<Box<dyn crate::services::one_turn::OneTurnGame>, String>> {
+    fn boxed<R: crate::services::one_turn::OneTurnRules>(
         rules: R,
         fen: Option<&str>,
         recapture: Option<&str>,
-    ) -> Result<Box<dyn crate::one_turn::OneTurnGame>, String>
+    ) -> Result<Box<dyn crate::services::one_turn::OneTurnGame>, String>
     where
         R::Position: fmt::Debug + Send + Sync,
         R::Turn: Send + Sync,
     {
-        Ok(Box::new(crate::game::Game::set_up(rules, fen, recapture)?))
+        Ok(Box::new(crate::rules::game::Game::set_up(rules, fen, recapture)?))
     }
     // Die Chess and the 10x10 board have one start each.
     let one_start = |rules_name: &str| {
@@ -821,13 +823,13 @@ pub fn micro_game(
     chess960: bool,
     fen: Option<&str>,
     recapture: Option<&str>,
-) -> Option<Result<Box<dyn crate::micro_game::MicroTurnGame>, String>> {
+) -> Option<Result<Box<dyn crate::services::micro_game::MicroTurnGame>, String>> {
     fn boxed<R>(
         rules: R,
         chess960: bool,
         fen: Option<&str>,
         recapture: Option<&str>,
-    ) -> Result<Box<dyn crate::micro_game::MicroTurnGame>, String>
+    ) -> Result<Box<dyn crate::services::micro_game::MicroTurnGame>, String>
     where
         R: micro::MicroRules + Clone + fmt::Debug + Send + Sync + 'static,
     {
@@ -841,7 +843,7 @@ pub fn micro_game(
             Some(text) => rules.parse_dfen(text)?,
             None => rules.startpos(),
         };
-        Ok(Box::new(crate::game::MicroGame::new(rules, start)))
+        Ok(Box::new(crate::rules::game::MicroGame::new(rules, start)))
     }
     if name.eq_ignore_ascii_case(micro::MicroRules::name(&grand::Grand)) {
         return Some(boxed(grand::Grand, chess960, fen, recapture));
@@ -892,7 +894,7 @@ pub(crate) mod common {
     /// Exactly one king each, as chess (and every variant with check) has.
     pub fn one_king_each(board: &Board, variant: &str) -> Result<(), String> {
         for color in Color::ALL {
-            if board.pieces(color, crate::piece::Role::King).count() != 1 {
+            if board.pieces(color, crate::board::piece::Role::King).count() != 1 {
                 return Err(format!("{} must have exactly one king in {variant}", color.name()));
             }
         }
@@ -920,7 +922,7 @@ pub(crate) mod common {
     pub fn king_captured(board: &Board) -> Option<GameEnd> {
         Color::ALL
             .into_iter()
-            .find(|&c| board.pieces(c, crate::piece::Role::King).is_empty())
+            .find(|&c| board.pieces(c, crate::board::piece::Role::King).is_empty())
             .map(|c| GameEnd { result: GameResult::Win(!c), reason: EndReason::KingCapture })
     }
 
@@ -929,8 +931,8 @@ pub(crate) mod common {
 
     /// Every move of a position, role by role (castling apart, as a king and a rook move).
     pub struct MovesByRole {
-        pub by_role: [crate::movegen::MoveList; 6],
-        pub castles: crate::movegen::MoveList,
+        pub by_role: [crate::board::movegen::MoveList; 6],
+        pub castles: crate::board::movegen::MoveList,
     }
 
     impl Default for MovesByRole {
@@ -942,16 +944,16 @@ pub(crate) mod common {
     impl MovesByRole {
         pub fn new() -> MovesByRole {
             MovesByRole {
-                by_role: std::array::from_fn(|_| crate::movegen::MoveList::new()),
-                castles: crate::movegen::MoveList::new(),
+                by_role: std::array::from_fn(|_| crate::board::movegen::MoveList::new()),
+                castles: crate::board::movegen::MoveList::new(),
             }
         }
 
         /// Fills the lists in place (a turn table is made at most nodes; returning seven
         /// lists by value would copy them).
-        pub fn generate(&mut self, board: &Board, legality: crate::movegen::Legality) {
-            let generator = crate::movegen::Generator::new(board, legality);
-            for role in crate::piece::Role::ALL {
+        pub fn generate(&mut self, board: &Board, legality: crate::board::movegen::Legality) {
+            let generator = crate::board::movegen::Generator::new(board, legality);
+            for role in crate::board::piece::Role::ALL {
                 self.by_role[role.index()].clear();
                 generator.role_moves(role, &mut self.by_role[role.index()]);
             }
@@ -961,15 +963,15 @@ pub(crate) mod common {
 
         /// The roles with a move in the lists (castling left out), a bit per role index.
         pub fn roles_with_moves(&self) -> u8 {
-            crate::piece::Role::ALL
+            crate::board::piece::Role::ALL
                 .into_iter()
                 .filter(|r| !self.by_role[r.index()].is_empty())
                 .fold(0, |acc, r| acc | 1 << r.index())
         }
 
         /// Can `role` move (castling counts for king and rook)?
-        pub fn can_move(&self, role: crate::piece::Role) -> bool {
-            use crate::piece::Role;
+        pub fn can_move(&self, role: crate::board::piece::Role) -> bool {
+            use crate::board::piece::Role;
             !self.by_role[role.index()].is_empty()
                 || (matches!(role, Role::King | Role::Rook) && !self.castles.is_empty())
         }
@@ -978,7 +980,7 @@ pub(crate) mod common {
     /// Fills a turn table where each move is allowed by the outcomes of its role (castling: of
     /// the king or the rook).
     pub fn table_by_role(moves: &MovesByRole, by_role: &RoleOutcomes, table: &mut TurnTable<Move>) {
-        use crate::piece::Role;
+        use crate::board::piece::Role;
         for role in Role::ALL {
             for &m in &moves.by_role[role.index()] {
                 table.push(m, by_role[role.index()]);
@@ -993,30 +995,30 @@ pub(crate) mod common {
 macro_rules! chess_rules_common {
     () => {
         type Position = $crate::rules::Position;
-        type Turn = $crate::chessmove::Move;
+        type Turn = $crate::board::chessmove::Move;
 
         fn hash(&self, pos: &$crate::rules::Position) -> u64 {
             pos.hash()
         }
         fn one_turn_apart(&self, a: u64, b: u64) -> bool {
-            $crate::cycles::one_move_apart(a, b)
+            $crate::board::cycles::one_move_apart(a, b)
         }
         fn reversible_plies(&self, pos: &$crate::rules::Position) -> u32 {
             pos.board.halfmove_clock()
         }
-        fn turn(&self, pos: &$crate::rules::Position) -> $crate::piece::Color {
+        fn turn(&self, pos: &$crate::rules::Position) -> $crate::board::piece::Color {
             pos.board.turn()
         }
-        fn turn_to_uci(&self, turn: $crate::chessmove::Move) -> String {
+        fn turn_to_uci(&self, turn: $crate::board::chessmove::Move) -> String {
             turn.to_uci(self.chess960).to_string()
         }
-        fn parse_turn(&self, pos: &$crate::rules::Position, text: &str) -> Option<$crate::chessmove::Move> {
+        fn parse_turn(&self, pos: &$crate::rules::Position, text: &str) -> Option<$crate::board::chessmove::Move> {
             if text == "0000" {
-                return Some($crate::chessmove::Move::NULL);
+                return Some($crate::board::chessmove::Move::NULL);
             }
             let mut all = $crate::rules::TurnList::new();
             self.any_turns(pos, &mut all);
-            $crate::movegen::find_uci(&pos.board, &all, text)
+            $crate::board::movegen::find_uci(&pos.board, &all, text)
         }
     };
 }
@@ -1029,7 +1031,7 @@ macro_rules! micro_chess_common {
         type Board = $crate::board::Board;
         type Eval = $crate::eval::StaticEval;
 
-        fn evaluation(&self, params: $crate::params::EvalParams) -> $crate::eval::StaticEval {
+        fn evaluation(&self, params: $crate::eval::params::EvalParams) -> $crate::eval::StaticEval {
             $crate::eval::StaticEval::new(params)
         }
         fn parse_dfen(&self, text: &str) -> Result<$crate::rules::micro::MicroPosition, String> {
@@ -1041,7 +1043,7 @@ macro_rules! micro_chess_common {
         fn startpos(&self) -> $crate::rules::micro::MicroPosition {
             $crate::rules::micro::MicroPosition::new(
                 $crate::board::Board::startpos(),
-                $crate::bitboard::Bitboard::EMPTY,
+                $crate::board::bitboard::Bitboard::EMPTY,
             )
         }
     };

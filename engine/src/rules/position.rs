@@ -1,8 +1,8 @@
 //! A position as the dice rules see it: the board plus the state a variant adds to chess.
 
 use crate::board::Board;
-use crate::square::Square;
-use crate::zobrist;
+use crate::board::square::Square;
+use crate::board::zobrist;
 
 /// The board and the rule state of the dice variants. Two positions are the same for
 /// repetition when their [`Position::hash`]es are, so every field that changes what may be

@@ -9,12 +9,12 @@ use super::common::{
 };
 use super::dice::{Outcome, OutcomeList, Roll, RollError};
 use super::{EndReason, GameEnd, GameResult, OutcomeMask, Position, Rules, TurnList, TurnTable, chess_rules_common};
-use crate::bench::{BenchCase, BenchSuite, KIWIPETE, QGD, case};
-use crate::chessmove::Move;
-use crate::movegen::{Generator, Legality, checkmating_move, generate, has_legal_move};
-use crate::params::EvalParams;
-use crate::piece::{Role, RoleSet};
-use crate::values::PieceValues;
+use crate::board::chessmove::Move;
+use crate::board::movegen::{Generator, Legality, checkmating_move, generate, has_legal_move};
+use crate::board::piece::{Role, RoleSet};
+use crate::board::values::PieceValues;
+use crate::eval::params::EvalParams;
+use crate::services::bench::{BenchCase, BenchSuite, KIWIPETE, QGD, case};
 
 /// Vegas Fun Chess.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]

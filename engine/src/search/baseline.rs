@@ -4,10 +4,10 @@
 //! opponent's outcomes of the opponent's best reply turn by material; the turn with the best
 //! expectation is played. No deeper search, no table, no positional terms.
 
-use crate::piece::{Color, Role};
+use crate::board::micro_board::{MicroBoard, MicroMove};
+use crate::board::piece::{Color, Role};
+use crate::board::values::PieceValues;
 use crate::rules::micro::{MicroPosition, MicroRules, PlanCache, PositionOf, TurnOf, after_step, for_each_turn};
-use crate::rules::micro_board::{MicroBoard, MicroMove};
-use crate::values::PieceValues;
 use std::collections::HashMap;
 
 /// Root turns expanded to the opponent's replies.

@@ -11,66 +11,8 @@
 
 use super::{HorizonWorker, INF, WIN, ceil_div, floor_div};
 use crate::eval::Evaluator;
-use crate::rules::{MAX_OUTCOMES, OutcomeMask, Rules, TurnTable};
-use arrayvec::ArrayVec;
-
-/// Outcomes that allow the same turns, searched once.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct OutcomeGroup {
-    /// The first outcome of the group (its column in the turn table stands for all).
-    pub representative: usize,
-    /// The outcomes of the group.
-    pub members: OutcomeMask,
-    /// Sum of the members' weights.
-    pub weight: u32,
-}
-
-/// The groups of one chance node.
-pub type Groups = ArrayVec<OutcomeGroup, MAX_OUTCOMES>;
-
-/// Groups a turn table's outcomes by the turns they allow, heaviest group first: by the rules'
-/// set keys where given, else by comparing columns.
-pub fn group_outcomes(table: &TurnTable<impl Copy + Eq>, groups: &mut Groups) {
-    groups.clear();
-    let n = table.outcomes.len();
-    if table.set_keys.len() == n {
-        'keyed: for i in 0..n {
-            for g in groups.iter_mut() {
-                if table.set_keys[g.representative] == table.set_keys[i] {
-                    g.members |= 1 << i;
-                    g.weight += table.outcomes[i].weight;
-                    continue 'keyed;
-                }
-            }
-            groups.push(OutcomeGroup { representative: i, members: 1 << i, weight: table.outcomes[i].weight });
-        }
-    } else {
-        // A column's signature: a sum of per-turn keys, equal for equal columns; equality is
-        // then confirmed turn by turn.
-        let key = |k: usize| (k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17);
-        let mut signatures = [0u64; MAX_OUTCOMES];
-        for (k, &mask) in table.masks.iter().enumerate() {
-            let mut m = mask;
-            while m != 0 {
-                let i = m.trailing_zeros() as usize;
-                signatures[i] = signatures[i].wrapping_add(key(k));
-                m &= m - 1;
-            }
-        }
-        'outcomes: for i in 0..n {
-            for g in groups.iter_mut() {
-                let r = g.representative;
-                if signatures[r] == signatures[i] && table.masks.iter().all(|&m| (m >> r & 1) == (m >> i & 1)) {
-                    g.members |= 1 << i;
-                    g.weight += table.outcomes[i].weight;
-                    continue 'outcomes;
-                }
-            }
-            groups.push(OutcomeGroup { representative: i, members: 1 << i, weight: table.outcomes[i].weight });
-        }
-    }
-    groups.sort_by_key(|g| std::cmp::Reverse(g.weight));
-}
+use crate::rules::Rules;
+use crate::rules::states::OutcomeGroup;
 
 impl<R: Rules, E: Evaluator<R>> HorizonWorker<'_, R, E> {
     /// The weighted mean of the groups' values under Star1 windows; `value_of(worker, group,

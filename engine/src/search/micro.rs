@@ -18,17 +18,17 @@ use super::tree::{
     ChoiceOrder, FrontierBound, LateChoices, OrderKeys, Tree, TreeHooks, choice_depth, end_value, ordered,
 };
 use super::{Choice, INF, MAX_PLY, OutcomeAdvice, ScoredChoice, SearchOptions, SearchResult, Shared, WIN, floor_div};
+use crate::board::micro_board::{MicroBoard, MicroMove};
+use crate::board::piece::{Color, Role};
 use crate::eval::{EVAL_MAX, MicroEval, StaticEval};
-use crate::piece::{Color, Role};
 use crate::rules::dice::OutcomeList;
 use crate::rules::micro::{
     DicePool, MicroPosition, MicroRules, MovesOf, PlanCache, PositionOf, StepOf, StepsOf, TurnOf, after_step,
     allowed_steps,
 };
-use crate::rules::micro_board::{MicroBoard, MicroMove};
-use crate::states::{ChoiceList, GameStates, MicroStates, SlotList};
-use crate::timeman::{IterationTimes, Limits, TimeBudget};
-use crate::tt::NO_TURN;
+use crate::rules::states::{ChoiceList, GameStates, MicroStates, SlotList};
+use crate::search::timeman::{IterationTimes, Limits, TimeBudget};
+use crate::search::tt::NO_TURN;
 use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -104,7 +104,7 @@ pub fn search_micro<R: MicroRules + Sync, E: MicroEval<R::Board>>(
 /// The horizon's table key: the position's, marked apart from the decision and chance keys.
 #[inline]
 fn horizon_key(hash: u64) -> u64 {
-    hash ^ crate::zobrist::NODE_KIND[0].rotate_left(29)
+    hash ^ crate::board::zobrist::NODE_KIND[0].rotate_left(29)
 }
 
 /// One search thread: the tree over the variant's states, and the root's whole turns.
@@ -134,7 +134,7 @@ pub(crate) struct MicroHooks<'a, R: MicroRules, E> {
     rules: &'a R,
     eval: &'a E,
     /// Where the horizon's values are kept (the search's table, when it has one).
-    table: Option<&'a crate::tt::TranspositionTable>,
+    table: Option<&'a crate::search::tt::TranspositionTable>,
     reductions: bool,
     horizon_dice: HorizonDice,
     equity: Equity,
@@ -785,7 +785,7 @@ pub(crate) fn late_quiet_steps<B: MicroBoard, E: MicroEval<B>>(
     let sign = if pos.turn() == Color::White { 1 } else { -1 };
     let values = eval.piece_values();
     late.clear();
-    let mut quiet: ArrayVec<(i32, usize), { crate::movegen::MAX_MOVES + 1 }> = ArrayVec::new();
+    let mut quiet: ArrayVec<(i32, usize), { crate::board::movegen::MAX_MOVES + 1 }> = ArrayVec::new();
     for (k, step) in steps.iter().enumerate() {
         let m = step.mv;
         let victim = if m.is_null() { None } else { board.captured_role(m) };
@@ -1018,7 +1018,7 @@ fn takes_king_with(once: u8, pool: &DicePool, direct: u8, two_step: &[(usize, us
 /// king (what it must see to with this turn's dice, [`EvalParams::king_danger`]); the horizon is
 /// never below it.
 ///
-/// [`EvalParams::king_danger`]: crate::params::EvalParams::king_danger
+/// [`EvalParams::king_danger`]: crate::eval::params::EvalParams::king_danger
 #[inline]
 pub fn standing<B: MicroBoard, E: MicroEval<B>>(eval: &E, pos: &MicroPosition<B>, dice: &HorizonDice) -> i32 {
     let stand = evaluate(eval, pos);
@@ -1048,10 +1048,10 @@ pub fn standing<B: MicroBoard, E: MicroEval<B>>(eval: &E, pos: &MicroPosition<B>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::values::PieceValues;
     use crate::eval::StaticEval;
     use crate::rules::DiceChess3;
     use crate::rules::micro::{MicroRules, PlanCache};
-    use crate::values::PieceValues;
 
     /// A rook attacked by a knight, a bishop that can take an undefended pawn, and pawn moves:
     /// the capture is never late, and of the rest the three rook moves to squares the knight

@@ -1,4 +1,4 @@
-//! Expectiminimax over the game as states ([`crate::states`]): decisions, rolls and the end.
+//! Expectiminimax over the game as states ([`crate::rules::states`]): decisions, rolls and the end.
 //! Values are equities for the side to move ([`equity`]: linear in the expected result, so a
 //! chance node's mean is the roll's worth); results report them as centipawns.
 //!
@@ -16,22 +16,26 @@ pub mod micro;
 mod one_move;
 mod ordering;
 mod qsearch;
+pub mod skill;
+pub mod solve;
 pub mod stack;
 mod threads;
+pub mod timeman;
 mod tree;
+pub mod tt;
 mod visits;
 
 pub(crate) use tree::{ChildBounds, known_value};
 
 use crate::eval::Evaluator;
 use crate::rules::{GameEnd, GameResult, Roll, Rules, TurnTable};
-use crate::timeman::{Limits, TimeBudget};
-use crate::tt::TranspositionTable;
+use crate::search::timeman::{Limits, TimeBudget};
+use crate::search::tt::TranspositionTable;
 use ordering::OrderingTables;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-pub use chance::{Groups, OutcomeGroup, group_outcomes};
+pub use crate::rules::states::{Choice, Groups, OutcomeGroup, group_outcomes};
 pub use micro::{MicroInput, search_micro};
 pub use qsearch::Horizon;
 pub use threads::search;
@@ -87,12 +91,12 @@ pub struct SearchOptions {
     /// How many root choices get exact scores.
     pub multipv: usize,
     /// Evaluation parameters for [`search_game`]; `None` is the variant's default.
-    pub eval: Option<std::sync::Arc<crate::params::EvalParams>>,
-    /// A learned evaluation ([`crate::nnue`]) scoring beside the tables, in the 8x8 variant it
+    pub eval: Option<std::sync::Arc<crate::eval::params::EvalParams>>,
+    /// A learned evaluation ([`crate::eval::nnue`]) scoring beside the tables, in the 8x8 variant it
     /// was trained for.
-    pub net: Option<std::sync::Arc<crate::nnue::Network>>,
+    pub net: Option<std::sync::Arc<crate::eval::nnue::Network>>,
     /// Where neither `eval` nor `net` is given, the network the variant has adopted
-    /// ([`crate::nnue::adopted`]) scores beside its tables; off, its tables alone.
+    /// ([`crate::eval::nnue::adopted`]) scores beside its tables; off, its tables alone.
     pub use_net: bool,
     /// Where a variant is solved (Die Chess), answer from the exact solution; off, search it.
     pub exact_solution: bool,
@@ -130,8 +134,8 @@ impl Default for SearchOptions {
 impl SearchOptions {
     /// The network that scores `variant`'s positions beside its tables: the one given, else
     /// (with no tables given) the one the variant has adopted, and none trained for another.
-    pub fn network_for(&self, variant: &str) -> Option<std::sync::Arc<crate::nnue::Network>> {
-        let adopted = || if self.eval.is_none() && self.use_net { crate::nnue::adopted(variant) } else { None };
+    pub fn network_for(&self, variant: &str) -> Option<std::sync::Arc<crate::eval::nnue::Network>> {
+        let adopted = || if self.eval.is_none() && self.use_net { crate::eval::nnue::adopted(variant) } else { None };
         self.net.clone().or_else(adopted).filter(|net| net.variant == variant)
     }
 }
@@ -143,14 +147,6 @@ pub enum Root<T> {
     PreRoll,
     /// After the roll: these turns are allowed.
     Turns(Vec<T>),
-}
-
-/// What the engine chooses at the root.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Choice<T> {
-    Turn(T),
-    /// Roll the dice (at a pre-roll root).
-    Roll,
 }
 
 /// A root choice and its score from the last completed iteration.
@@ -197,7 +193,7 @@ pub struct SearchResult<T> {
     /// A win (positive) or loss (negative) in this many of our moves, whatever the dice.
     pub mate: Option<i32>,
     pub hashfull: u32,
-    /// The evaluation's result scale ([`crate::params::EvalParams::result_scale`]): how scores
+    /// The evaluation's result scale ([`crate::eval::params::EvalParams::result_scale`]): how scores
     /// turn into win chances.
     pub result_scale: f64,
     /// Where the variant is solved (Die Chess): the position's exact expected result for the
@@ -422,11 +418,11 @@ impl<'a, R: Rules, E: Evaluator<R>> HorizonWorker<'a, R, E> {
     }
 
     #[inline]
-    pub fn tt_probe(&self, key: u64) -> Option<crate::tt::TtHit> {
+    pub fn tt_probe(&self, key: u64) -> Option<crate::search::tt::TtHit> {
         if self.options.use_tt && !self.adversarial { self.shared.tt.probe(key) } else { None }
     }
 
-    /// Starts loading `key`'s table entry ([`crate::tt::TranspositionTable::prefetch`]).
+    /// Starts loading `key`'s table entry ([`crate::search::tt::TranspositionTable::prefetch`]).
     #[inline]
     pub fn tt_prefetch(&self, key: u64) {
         if self.options.use_tt && !self.adversarial {
@@ -449,17 +445,17 @@ pub(crate) fn table_and_groups<R: Rules>(
     rules: &R,
     pos: &R::Position,
     table: &mut TurnTable<R::Turn>,
-    groups: &mut chance::Groups,
+    groups: &mut Groups,
 ) {
     rules.turn_table(pos, table);
-    chance::group_outcomes(table, groups);
+    group_outcomes(table, groups);
 }
 
 /// Searches the position of a game of one of the 8x8 variants with that variant's evaluation,
 /// calling `report` after each iteration: the front ends' way in (protocol, advice, analysis,
 /// matches).
 pub fn search_game(
-    game: &crate::game::Game<crate::rules::Variant>,
+    game: &crate::rules::game::Game<crate::rules::Variant>,
     root: Root<crate::Move>,
     limits: Limits,
     options: SearchOptions,
@@ -478,7 +474,7 @@ pub fn search_game(
 /// Searches the position of a game under any rules with the evaluation `eval`, its history
 /// giving the repetitions.
 pub fn search_with<R, E>(
-    game: &crate::game::Game<R>,
+    game: &crate::rules::game::Game<R>,
     eval: &E,
     root: Root<R::Turn>,
     limits: Limits,

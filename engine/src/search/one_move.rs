@@ -7,9 +7,9 @@
 use super::tree::{LateChoices, OrderKeys, Tree, TreeHooks};
 use super::{Choice, FULL_DEPTH_QUIETS, HorizonWorker, REDUCTION_DEPTH, SearchInput, Shared};
 use crate::eval::Evaluator;
+use crate::rules::states::{ChoiceList, GameStates, NO_SLOT, OneMoveStates, OneMoveTurn, SlotList, TurnState};
 use crate::rules::{Rules, TurnTable};
-use crate::states::{ChoiceList, GameStates, NO_SLOT, OneMoveStates, OneMoveTurn, SlotList, TurnState};
-use crate::timeman::TimeBudget;
+use crate::search::timeman::TimeBudget;
 use arrayvec::ArrayVec;
 
 /// The ordering key of rolling: after the table's best and the captures, before quiet turns.
@@ -20,7 +20,7 @@ pub(crate) struct OneMoveHooks<'a, R: Rules, E> {
     /// The horizon's search, its killers and history, and its equity.
     worker: HorizonWorker<'a, R, E>,
     /// Per ply, per turn of that turn's table: is it late?
-    late: Vec<ArrayVec<bool, { crate::movegen::MAX_MOVES }>>,
+    late: Vec<ArrayVec<bool, { crate::board::movegen::MAX_MOVES }>>,
     /// The depth of the iteration under way (it bounds the check extension).
     pub(crate) root_depth: i32,
 }
@@ -197,10 +197,10 @@ pub(crate) fn late_quiet_turns<R: Rules, E: Evaluator<R>>(
     pos: &R::Position,
     table: &TurnTable<R::Turn>,
     groups: &[super::OutcomeGroup],
-) -> ArrayVec<bool, { crate::movegen::MAX_MOVES }> {
-    let mut late: ArrayVec<bool, { crate::movegen::MAX_MOVES }> = ArrayVec::new();
+) -> ArrayVec<bool, { crate::board::movegen::MAX_MOVES }> {
+    let mut late: ArrayVec<bool, { crate::board::movegen::MAX_MOVES }> = ArrayVec::new();
     late.extend(table.turns.iter().map(|_| false));
-    let mut quiet: ArrayVec<(usize, i32), { crate::movegen::MAX_MOVES }> = ArrayVec::new();
+    let mut quiet: ArrayVec<(usize, i32), { crate::board::movegen::MAX_MOVES }> = ArrayVec::new();
     for (k, &t) in table.turns.iter().enumerate() {
         if eval.tactical(pos, t).is_none() {
             quiet.push((k, eval.quiet_gain(pos, t)));

@@ -46,7 +46,7 @@ impl<R: Rules, E: Evaluator<R>> HorizonWorker<'_, R, E> {
             return v;
         }
         let value = self.horizon_node(pos, stand, in_check, alpha, beta, ply, turns);
-        self.tt_store(key, 0, value, alpha, beta, crate::tt::NO_TURN);
+        self.tt_store(key, 0, value, alpha, beta, crate::search::tt::NO_TURN);
         value
     }
 
@@ -63,22 +63,22 @@ impl<R: Rules, E: Evaluator<R>> HorizonWorker<'_, R, E> {
         turns: u32,
     ) -> i32 {
         let mut table = TurnTable::new();
-        let mut groups = super::chance::Groups::new();
+        let mut groups = crate::rules::states::Groups::new();
         if in_check {
             table_and_groups(self.rules, pos, &mut table, &mut groups);
         } else {
             // Standing pat stands for every quiet turn: only captures and promotions are listed.
             self.rules.tactical_table(pos, &mut table);
-            super::chance::group_outcomes(&table, &mut groups);
+            crate::rules::states::group_outcomes(&table, &mut groups);
         }
         // Filled in place (not collected): a collected ArrayVec is copied whole, capacity and
         // all, which cost some 5 % of the search's time at the horizon.
-        let mut children: ArrayVec<ChildBounds, { crate::movegen::MAX_MOVES }> = ArrayVec::new();
+        let mut children: ArrayVec<ChildBounds, { crate::board::movegen::MAX_MOVES }> = ArrayVec::new();
         children.extend(table.turns.iter().map(|_| ChildBounds::UNKNOWN));
         // The turns the horizon may look at, best first: captures and promotions, or every turn
         // in check. Whether a capture is worth following (by static exchange) is asked only of
         // those the search reaches, once each.
-        let mut tactical: ArrayVec<(usize, i32), { crate::movegen::MAX_MOVES }> = ArrayVec::new();
+        let mut tactical: ArrayVec<(usize, i32), { crate::board::movegen::MAX_MOVES }> = ArrayVec::new();
         for (k, &t) in table.turns.iter().enumerate() {
             match self.eval.tactical(pos, t) {
                 Some(s) => tactical.push((k, s)),
@@ -201,10 +201,10 @@ impl Horizon {
             position: pos,
             root: Root::PreRoll,
             history: &[],
-            limits: crate::timeman::Limits::default(),
+            limits: crate::search::timeman::Limits::default(),
             options: self.options.clone(),
         };
-        let budget = crate::timeman::TimeBudget::new(&input.limits);
+        let budget = crate::search::timeman::TimeBudget::new(&input.limits);
         HorizonWorker::new(&input, &self.shared, budget).qsearch(pos, -INF, INF, ply, 0)
     }
 }
@@ -218,7 +218,7 @@ impl Default for Horizon {
 /// The table key of a horizon node with `turns` turns of captures behind it.
 #[inline]
 fn horizon_key(hash: u64, turns: u32) -> u64 {
-    hash ^ crate::zobrist::NODE_KIND[0].rotate_left(17 + turns)
+    hash ^ crate::board::zobrist::NODE_KIND[0].rotate_left(17 + turns)
 }
 
 /// Which of a horizon node's captures are worth following, judged when first asked (the static
@@ -227,12 +227,12 @@ struct Worth {
     /// In check every answer is followed.
     all: bool,
     /// Per turn of the table: 0 not asked yet, 1 followed, 2 not.
-    known: [u8; crate::movegen::MAX_MOVES],
+    known: [u8; crate::board::movegen::MAX_MOVES],
 }
 
 impl Worth {
     fn new(all: bool) -> Worth {
-        Worth { all, known: [0; crate::movegen::MAX_MOVES] }
+        Worth { all, known: [0; crate::board::movegen::MAX_MOVES] }
     }
 
     #[inline]

@@ -8,9 +8,9 @@ use super::{
     WIN,
 };
 use crate::eval::Evaluator;
+use crate::rules::states::{ChoiceList, GameStates, SlotList, StateKind, TurnState};
 use crate::rules::{Rules, TurnList, TurnTable};
-use crate::states::{ChoiceList, GameStates, SlotList, StateKind, TurnState};
-use crate::timeman::{IterationTimes, TimeBudget};
+use crate::search::timeman::{IterationTimes, TimeBudget};
 
 /// Nodes the proof of a certain win may take.
 const MATE_PROOF_NODES: u64 = 2_000_000;
@@ -198,7 +198,7 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
         let mut line = Vec::new();
         let mut state = TurnState::BeforeRoll(pos.clone());
         let mut seen = Vec::new();
-        let mut turn = crate::states::OneMoveTurn::default();
+        let mut turn = crate::rules::states::OneMoveTurn::default();
         let (mut choices, mut slots) = (ChoiceList::new(), SlotList::new());
         while line.len() < max_len && self.options().use_tt {
             let key = self.game.key(&state);

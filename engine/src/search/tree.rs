@@ -8,28 +8,29 @@
 //! allowed by many outcomes. What the tree does not know of a variant (its horizon, the order and
 //! the reductions of a decision's choices) comes from [`TreeHooks`].
 
-use super::chance::{Groups, probcut_bound, star1_mean, star2_probe, star2_probe_lines};
+use super::chance::{probcut_bound, star1_mean, star2_probe, star2_probe_lines};
 use super::visits::Visits;
 use super::{ChancePruning, INF, MAX_PLY, PROBCUT_DEPTH, PROBCUT_REDUCTION, SearchOptions, Shared, WIN, floor_div};
-use crate::piece::Color;
+use crate::board::piece::Color;
+use crate::board::zobrist::NODE_KIND;
 use crate::rules::dice::OutcomeList;
+use crate::rules::states::Groups;
+use crate::rules::states::{ChoiceList, GameStates, NO_SLOT, SlotList, StateKind};
 use crate::rules::{GameEnd, GameResult};
-use crate::states::{ChoiceList, GameStates, NO_SLOT, SlotList, StateKind};
-use crate::timeman::TimeBudget;
-use crate::tt::{NO_TURN, TtHit};
-use crate::zobrist::NODE_KIND;
+use crate::search::timeman::TimeBudget;
+use crate::search::tt::{NO_TURN, TtHit};
 use arrayvec::ArrayVec;
 
 /// Per choice of a decision, its ordering key.
-pub(crate) type OrderKeys = ArrayVec<i32, { crate::movegen::MAX_MOVES + 1 }>;
+pub(crate) type OrderKeys = ArrayVec<i32, { crate::board::movegen::MAX_MOVES + 1 }>;
 /// A decision's choices in the order to try them (indices into its [`ChoiceList`]).
-pub(crate) type ChoiceOrder = ArrayVec<u16, { crate::movegen::MAX_MOVES + 1 }>;
+pub(crate) type ChoiceOrder = ArrayVec<u16, { crate::board::movegen::MAX_MOVES + 1 }>;
 
 /// The order of `keys`' choices: highest key first, ties in the list's order.
 pub(crate) fn ordered(keys: &OrderKeys, out: &mut ChoiceOrder) {
     // Each as one sort key: the distance below the highest key above, the index below.
     // (Read back by reference: moving a full-capacity list into an iterator copies all of it.)
-    let mut packed: ArrayVec<u64, { crate::movegen::MAX_MOVES + 1 }> = ArrayVec::new();
+    let mut packed: ArrayVec<u64, { crate::board::movegen::MAX_MOVES + 1 }> = ArrayVec::new();
     for (k, &key) in keys.iter().enumerate() {
         packed.push(((i64::from(i32::MAX) - i64::from(key)) as u64) << 16 | k as u64);
     }
@@ -53,7 +54,7 @@ pub(crate) struct FrontierBound {
 }
 
 /// Per choice of a decision: is it late (searched a turn less deep, or one turn deep not at all)?
-pub(crate) type LateChoices = ArrayVec<bool, { crate::movegen::MAX_MOVES + 1 }>;
+pub(crate) type LateChoices = ArrayVec<bool, { crate::board::movegen::MAX_MOVES + 1 }>;
 
 /// What the tree asks of a variant's evaluation and move ordering.
 pub(crate) trait TreeHooks<G: GameStates> {

@@ -2,7 +2,7 @@
 //! clock and the node limit are looked at too.
 
 use super::Shared;
-use crate::timeman::TimeBudget;
+use crate::search::timeman::TimeBudget;
 use std::sync::atomic::Ordering;
 
 /// Nodes between two looks at the clock.

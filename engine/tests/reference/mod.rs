@@ -8,9 +8,9 @@
 //! three turns are 300^3 lines.
 
 use alea_engine::rules::OutcomeList;
+use alea_engine::rules::states::{ChoiceList, GameStates, StateKind};
 use alea_engine::rules::{GameEnd, GameResult, Roll};
 use alea_engine::search::{MAX_PLY, WIN};
-use alea_engine::states::{ChoiceList, GameStates, StateKind};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashMap;

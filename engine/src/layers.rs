@@ -1,0 +1,241 @@
+//! The layers' rule, checked on the source: a module of one layer names (through `crate::`
+//! paths, the crate root's re-exports included) only its own layer and those below it
+//! (docs/architecture.md). Comments and `#[cfg(test)]` modules are left out: a unit test may
+//! build what it checks from anything.
+//!
+//! [`KNOWN_UPWARD`] lists the upward edges that are still to go, each as (file, layer named).
+//! A new upward edge fails the check, and so does a listed one that is gone, so the list only
+//! shrinks and always tells the truth.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The layers, bottom up.
+const LAYERS: [&str; 5] = ["board", "rules", "eval", "search", "services"];
+
+/// Upward edges not yet removed: (file under `src/`, the higher layer it names). All are the
+/// rules traits' engine settings, to move to the variant registry: `bench_suite` (services),
+/// `piece_values`, `starting_eval`, `default_eval` and `MicroRules::evaluation` (eval),
+/// `clock_turns` and `probcut_margin` (search settings), and `OneTurnRules::search_game`, which
+/// has BrainKing10 search with its big-board evaluation and Die Chess play from its solution.
+const KNOWN_UPWARD: &[(&str, &str)] = &[
+    ("rules/brainking.rs", "eval"),
+    ("rules/brainking.rs", "services"),
+    ("rules/brainking10.rs", "eval"),
+    ("rules/brainking10.rs", "search"),
+    ("rules/brainking10.rs", "services"),
+    ("rules/burmese.rs", "eval"),
+    ("rules/burmese.rs", "services"),
+    ("rules/classic.rs", "eval"),
+    ("rules/classic.rs", "services"),
+    ("rules/dicechess3.rs", "eval"),
+    ("rules/dicechess3.rs", "services"),
+    ("rules/diechess.rs", "eval"),
+    ("rules/diechess.rs", "search"),
+    ("rules/diechess.rs", "services"),
+    ("rules/freedom.rs", "eval"),
+    ("rules/freedom.rs", "services"),
+    ("rules/gollon.rs", "services"),
+    ("rules/gollon2.rs", "services"),
+    ("rules/grand.rs", "eval"),
+    ("rules/grand.rs", "services"),
+    ("rules/micro.rs", "eval"),
+    ("rules/micro.rs", "services"),
+    ("rules/mod.rs", "eval"),
+    ("rules/mod.rs", "search"),
+    ("rules/mod.rs", "services"),
+    ("rules/vegas.rs", "eval"),
+    ("rules/vegas.rs", "services"),
+];
+
+fn layer_index(name: &str) -> Option<usize> {
+    LAYERS.iter().position(|&l| l == name)
+}
+
+/// The source without comments (line, block and doc comments) and without the contents of its
+/// string literals (raw strings too), which are not paths.
+fn strip_comments(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let ident = |k: usize| k > 0 && (bytes[k - 1].is_ascii_alphanumeric() || bytes[k - 1] == b'_');
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'/' && bytes.get(i + 1) == Some(&b'/') {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+        } else if c == b'/' && bytes.get(i + 1) == Some(&b'*') {
+            i += 2;
+            while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
+                i += 1;
+            }
+            i += 2;
+        } else if c == b'r' && !ident(i) && matches!(bytes.get(i + 1), Some(b'"' | b'#')) {
+            // A raw string: r"...", r#"..."#, closed by a quote and as many hashes.
+            let hashes = bytes[i + 1..].iter().take_while(|&&b| b == b'#').count();
+            let open = i + 1 + hashes;
+            if bytes.get(open) != Some(&b'"') {
+                out.push('r');
+                i += 1;
+                continue;
+            }
+            let close = format!("\"{}", "#".repeat(hashes));
+            let end = text[open + 1..].find(&close).map_or(text.len(), |k| open + 1 + k + close.len());
+            out.push_str("\"\"");
+            i = end;
+        } else if c == b'"' {
+            i += 1;
+            while i < bytes.len() && bytes[i] != b'"' {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            out.push_str("\"\"");
+            i += 1;
+        } else if c == b'\'' && bytes.get(i + 2) == Some(&b'\'') {
+            // A character literal such as '"' (a lifetime has no closing quote two on).
+            out.push_str("' '");
+            i += 3;
+        } else if c == b'\'' && bytes.get(i + 1) == Some(&b'\\') {
+            // An escaped character literal: '\'', '\\', '\n', '\u{..}'.
+            let end = text[i + 2..].find('\'').map_or(text.len(), |k| i + 2 + k + 1);
+            let end = if bytes.get(i + 2) == Some(&b'\'') { i + 4 } else { end };
+            out.push_str("' '");
+            i = end;
+        } else {
+            out.push(c as char);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The source without its `#[cfg(test)]` items (a `mod tests { ... }` or a single item).
+fn strip_tests(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at..];
+        // The item ends at its first `;` before any `{`, or at the `}` closing its first `{`.
+        let (semi, brace) = (after.find(';'), after.find('{'));
+        let end = match (semi, brace) {
+            (Some(s), Some(b)) if s < b => s + 1,
+            (_, Some(b)) => {
+                let mut depth = 0;
+                let mut end = after.len();
+                for (k, ch) in after[b..].char_indices() {
+                    match ch {
+                        '{' => depth += 1,
+                        '}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                end = b + k + 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                end
+            }
+            (Some(s), None) => s + 1,
+            (None, None) => after.len(),
+        };
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The names the crate root re-exports, each with the layer it comes from.
+fn root_exports(lib: &str) -> BTreeMap<String, usize> {
+    let mut map = BTreeMap::new();
+    for line in lib.lines() {
+        let Some(path) = line.trim().strip_prefix("pub use ").and_then(|p| p.strip_suffix(';')) else { continue };
+        let layer = layer_index(path.split("::").next().unwrap_or("")).expect("a re-export from a layer");
+        let names = match path.rfind("::{") {
+            Some(k) => path[k + 3..].trim_end_matches('}').split(',').map(|n| n.trim().to_string()).collect(),
+            None => vec![path.rsplit("::").next().unwrap_or("").to_string()],
+        };
+        for name in names.into_iter().filter(|n| !n.is_empty()) {
+            map.insert(name, layer);
+        }
+    }
+    map
+}
+
+/// Every layer a source names through `crate::`, with the path's first segment.
+fn named_layers(code: &str, exports: &BTreeMap<String, usize>) -> BTreeSet<(usize, String)> {
+    let mut found = BTreeSet::new();
+    for (at, _) in code.match_indices("crate::") {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let segment: String =
+            code[at + "crate::".len()..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        let layer = layer_index(&segment).or_else(|| exports.get(&segment).copied());
+        match layer {
+            Some(l) => {
+                found.insert((l, segment));
+            }
+            None => panic!("crate::{segment} names no layer and no re-export of the crate root"),
+        }
+    }
+    found
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("a source folder") {
+        let path = entry.expect("a folder entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Every upward edge of the crate's non-test code: (file under `src/`, the higher layer named).
+fn upward_edges() -> BTreeSet<(String, String)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let exports = root_exports(&std::fs::read_to_string(src.join("lib.rs")).expect("lib.rs"));
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut edges = BTreeSet::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).expect("under src").to_string_lossy().replace('\\', "/");
+        let Some(own) = layer_index(rel.split('/').next().unwrap_or("")) else {
+            assert!(rel == "lib.rs" || rel == "layers.rs", "{rel} is in no layer: every module belongs to one");
+            continue;
+        };
+        let code = strip_tests(&strip_comments(&std::fs::read_to_string(&file).expect("a source file")));
+        for (layer, _) in named_layers(&code, &exports) {
+            if layer > own {
+                edges.insert((rel.clone(), LAYERS[layer].to_string()));
+            }
+        }
+    }
+    edges
+}
+
+#[test]
+fn no_module_names_a_layer_above_its_own() {
+    let found = upward_edges();
+    let known: BTreeSet<(String, String)> = KNOWN_UPWARD.iter().map(|&(f, l)| (f.to_string(), l.to_string())).collect();
+    let new: Vec<_> = found.difference(&known).collect();
+    let gone: Vec<_> = known.difference(&found).collect();
+    assert!(new.is_empty(), "upward edges (file, layer named) that break the layers: {new:?}");
+    assert!(gone.is_empty(), "edges listed in KNOWN_UPWARD that are gone: take them off the list: {gone:?}");
+}
+
+#[test]
+fn the_check_sees_an_upward_edge_and_ignores_comments_and_tests() {
+    let exports = root_exports("pub use board::{Board, Move};\npub use rules::game::Game;\n");
+    let code = "use crate::board::Board;\n// crate::services::x\n/// [`crate::search::WIN`]\n\
+                fn f() -> crate::Game { let s = \"crate::eval\"; let r = r#\"crate::search\"#; let q = '\"'; }\n\
+                #[cfg(test)]\nmod tests { use crate::services::bench; }\n";
+    let layers: BTreeSet<usize> =
+        named_layers(&strip_tests(&strip_comments(code)), &exports).into_iter().map(|(l, _)| l).collect();
+    assert_eq!(layers, BTreeSet::from([0, 1]), "the board and the rules (crate::Game), nothing else");
+}

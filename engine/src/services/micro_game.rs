@@ -1,0 +1,447 @@
+//! The game handle's way into every variant of several micro-moves a turn, whatever its board:
+//! [`MicroTurnGame`] speaks positions, rolls and turns as text, and is written once for every
+//! [`MicroGame`] of rules ([`MicroRules`]) on any board ([`MicroBoard`]). A variant on a new
+//! board is then its rules and its board, and nothing in the handle.
+
+use crate::board::micro_board::{MicroBoard, MicroMove};
+use crate::board::piece::{Color, Piece, Role};
+use crate::board::values::PieceValues;
+use crate::eval::params::EvalParams;
+use crate::rules::GameEnd;
+use crate::rules::dice::{OutcomeList, Roll, RollError};
+use crate::rules::game::MicroGame;
+use crate::rules::micro::{
+    DicePool, MicroRules, MovesOf, PlanCache, PositionOf, StepsOf, TurnOf, allowed_steps, for_each_turn, parse_turn,
+    play_turn,
+};
+use crate::search::timeman::Limits;
+use crate::search::{MicroInput, SearchOptions, SearchResult, Shared};
+use crate::services::one_turn::map_result;
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+
+/// A game of several micro-moves a turn as text. Rolls given here are checked already
+/// ([`MicroTurnGame::check_roll`]); in a turn in progress they stand for its dice.
+pub trait MicroTurnGame: fmt::Debug + Send + Sync {
+    fn box_clone(&self) -> Box<dyn MicroTurnGame>;
+    fn name(&self) -> &'static str;
+    fn bench_suite(&self) -> crate::services::bench::BenchSuite;
+    fn clock_turns(&self) -> Option<u32>;
+    fn dice(&self) -> usize;
+    fn roll_meaning(&self, roll: &Roll) -> String;
+    /// The dice a turn in progress has left.
+    fn roll_left(&self) -> Option<Roll>;
+    /// Is a turn in progress (the dice rolled and some left)?
+    fn in_turn(&self) -> bool;
+    /// The roll of these faces: as many as the variant rolls, or in a turn in progress exactly
+    /// the dice left.
+    fn check_roll(&self, faces: &[u8]) -> Result<Roll, String>;
+    /// Plays a whole turn; with `roll`, the one it must be allowed by (else some roll's).
+    fn play(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), String>;
+    /// Rolls for a turn made one micro-move at a time; `true` when it passed at once.
+    fn start_turn(&mut self, roll: &Roll) -> Result<bool, String>;
+    /// One micro-move of the turn in progress; `true` when it ended the turn.
+    fn play_step(&mut self, micro: &str) -> Result<bool, String>;
+    fn partial_turn(&self) -> String;
+    fn canonical(&self, text: &str) -> Option<String>;
+    fn start_fen(&self) -> String;
+    fn fen(&self) -> String;
+    /// The material a turn wins at once by the documents' values (a king taken
+    /// [`crate::search::baseline::KING_TAKEN`]).
+    fn material_gain(&self, turn: &str) -> i32;
+    /// The piece the turn's first micro-move moves.
+    fn moving_role(&self, turn: &str) -> Option<Role>;
+    fn end(&self) -> Option<GameEnd>;
+    fn size(&self) -> (u8, u8);
+    fn piece_at(&self, file: u8, rank: u8) -> Option<Piece>;
+    fn chess_board(&self) -> Option<&crate::Board>;
+    fn side_to_move(&self) -> Color;
+    fn fullmove(&self) -> u32;
+    fn key(&self) -> u64;
+    fn turns(&self) -> Vec<String>;
+    /// The outcomes of the roll to come (none in a turn in progress or once the game is over).
+    fn outcomes(&self) -> OutcomeList;
+    fn state_lines(&self) -> Vec<String>;
+    fn perft(&self, depth: u32, stop: &AtomicBool, counted: &mut dyn FnMut(&str, u64)) -> bool;
+    /// Every whole turn `roll` allows, in generation order (`0000` where it allows nothing).
+    fn allowed_turns(&self, roll: &Roll) -> Vec<String>;
+    fn count_turns(&self, roll: &Roll) -> u64;
+    fn nth_turn(&self, roll: &Roll, k: u64) -> Option<String>;
+    /// Does `roll` allow the turn `turn`?
+    fn allows(&self, turn: &str, roll: &Roll) -> bool;
+    /// The first micro-moves `roll` allows, in generation order.
+    fn first_moves(&self, roll: &Roll) -> Vec<String>;
+    /// The `greedy` baseline's turn after `roll` and what it wins.
+    fn greedy_turn(&self, roll: &Roll) -> (String, i32);
+    /// The `expectimax2` baseline's turn after `roll`.
+    fn baseline_turn(&self, roll: &Roll) -> String;
+    /// Searches the turn's start (`roll` `None`) or the turn after `roll` (a turn in progress:
+    /// its dice left), among `only` these whole turns where given; a turn the dice do not allow
+    /// is refused.
+    fn search(
+        &self,
+        roll: Option<&Roll>,
+        only: Option<&[String]>,
+        limits: Limits,
+        options: SearchOptions,
+        shared: &Shared,
+        report: &mut (dyn FnMut(&SearchResult<String>) + Send),
+    ) -> Result<SearchResult<String>, String>;
+    fn san(&self, turn: &str) -> String;
+    fn parse_san(&self, text: &str) -> Option<String>;
+    fn piece_values(&self) -> PieceValues;
+    fn starting_eval(&self) -> EvalParams;
+    fn default_eval(&self) -> EvalParams;
+    fn uses_tables(&self) -> Result<(), String>;
+    fn eval_terms(&self) -> Option<Vec<i32>>;
+    /// The dice a turn in progress has left, as DFEN letters.
+    fn dice_letters(&self) -> Option<String>;
+    /// At a turn's start, each outcome of the roll with its probability and a quick reading of
+    /// its worth to the mover, an expected result (the search's horizon: the captures its dice
+    /// allow, a king taken a win); empty in a turn in progress, a finished game, and where every
+    /// outcome lets the same roles move (Gollon's counts: the horizon reads them all alike).
+    fn outcome_worths(&self, options: &SearchOptions) -> Vec<(Roll, f64, f64)>;
+}
+
+impl Clone for Box<dyn MicroTurnGame> {
+    fn clone(&self) -> Box<dyn MicroTurnGame> {
+        self.box_clone()
+    }
+}
+
+impl<R> MicroGame<R>
+where
+    R: MicroRules + Clone,
+{
+    /// The position after `roll`, or in a turn in progress the position with its dice.
+    fn rolled_position(&self, roll: &Roll) -> PositionOf<R> {
+        if self.position().in_turn() { self.position().clone() } else { self.rules().rolled(self.position(), roll) }
+    }
+}
+
+impl<R> MicroTurnGame for MicroGame<R>
+where
+    R: MicroRules + Clone + fmt::Debug + Send + Sync + 'static,
+{
+    fn box_clone(&self) -> Box<dyn MicroTurnGame> {
+        Box::new(self.clone())
+    }
+
+    fn name(&self) -> &'static str {
+        self.rules().name()
+    }
+
+    fn bench_suite(&self) -> crate::services::bench::BenchSuite {
+        self.rules().bench_suite()
+    }
+
+    fn clock_turns(&self) -> Option<u32> {
+        self.rules().clock_turns()
+    }
+
+    fn dice(&self) -> usize {
+        self.rules().dice()
+    }
+
+    fn roll_meaning(&self, roll: &Roll) -> String {
+        self.rules().roll_meaning(roll)
+    }
+
+    fn roll_left(&self) -> Option<Roll> {
+        self.rules().roll_left(self.position())
+    }
+
+    fn in_turn(&self) -> bool {
+        self.position().in_turn()
+    }
+
+    fn check_roll(&self, faces: &[u8]) -> Result<Roll, String> {
+        let rules = self.rules();
+        let roll = rules.roll_of(faces).map_err(|e| e.to_string())?;
+        match rules.roll_left(self.position()) {
+            Some(left) if left != roll => Err(format!("the turn in progress has the dice {left} left, not {roll}")),
+            None if roll.dice() != rules.dice() => Err(format!(
+                "{}: {} (fewer only in a turn in progress)",
+                rules.name(),
+                RollError::WrongCount { expected: rules.dice(), got: roll.dice() }
+            )),
+            _ => Ok(roll),
+        }
+    }
+
+    fn play(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), String> {
+        let roll = roll.filter(|_| !self.position().in_turn());
+        self.play_text(turn, roll).map(|_| ())
+    }
+
+    fn start_turn(&mut self, roll: &Roll) -> Result<bool, String> {
+        let rules = self.rules();
+        if roll.dice() != rules.dice() {
+            return Err(format!("{} rolls {} dice, not {}", rules.name(), rules.dice(), roll.dice()));
+        }
+        MicroGame::start_turn(self, roll)
+    }
+
+    fn play_step(&mut self, micro: &str) -> Result<bool, String> {
+        MicroGame::play_step(self, micro)
+    }
+
+    fn partial_turn(&self) -> String {
+        MicroGame::partial_turn(self).to_uci(false)
+    }
+
+    fn canonical(&self, text: &str) -> Option<String> {
+        parse_turn(self.rules(), self.position(), text).ok().map(|moves| TurnOf::<R>::new(&moves).to_uci(false))
+    }
+
+    fn start_fen(&self) -> String {
+        self.rules().dfen(self.start())
+    }
+
+    fn fen(&self) -> String {
+        self.rules().dfen(self.position())
+    }
+
+    fn material_gain(&self, turn: &str) -> i32 {
+        let Ok(moves) = parse_turn(self.rules(), self.position(), turn) else { return 0 };
+        let values = self.rules().piece_values();
+        let mut pos = self.position().clone();
+        let mut total = 0;
+        for m in moves {
+            total += crate::search::baseline::micro_gain(&pos, m, &values);
+            pos = pos.after_micro(m, &[]);
+        }
+        total
+    }
+
+    fn moving_role(&self, turn: &str) -> Option<Role> {
+        let moves = parse_turn(self.rules(), self.position(), turn).ok()?;
+        self.position().board.mover_role(*moves.first()?)
+    }
+
+    fn end(&self) -> Option<GameEnd> {
+        MicroGame::end(self)
+    }
+
+    fn size(&self) -> (u8, u8) {
+        self.position().board.size()
+    }
+
+    fn piece_at(&self, file: u8, rank: u8) -> Option<Piece> {
+        self.position().board.piece_at_coords(file, rank)
+    }
+
+    fn chess_board(&self) -> Option<&crate::Board> {
+        self.position().board.chess_board()
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.position().turn()
+    }
+
+    fn fullmove(&self) -> u32 {
+        self.position().board.fullmove_number()
+    }
+
+    fn key(&self) -> u64 {
+        self.position().hash()
+    }
+
+    fn turns(&self) -> Vec<String> {
+        MicroGame::turns(self).iter().map(|t| t.to_uci(false)).collect()
+    }
+
+    fn outcomes(&self) -> OutcomeList {
+        if self.position().in_turn() || MicroGame::end(self).is_some() {
+            return OutcomeList::new();
+        }
+        self.rules().outcomes(self.position())
+    }
+
+    fn state_lines(&self) -> Vec<String> {
+        let pos = self.position();
+        let mut lines = Vec::new();
+        let targets = R::Board::target_names(pos.ep_targets);
+        if !targets.is_empty() {
+            lines.push(format!("En-passant targets: {}", targets.join(" ")));
+        }
+        if let Some(roll) = self.rules().roll_left(pos) {
+            lines.push(format!("Turn in progress, dice left: {roll}"));
+        }
+        lines
+    }
+
+    fn perft(&self, depth: u32, stop: &AtomicBool, counted: &mut dyn FnMut(&str, u64)) -> bool {
+        self.position().board.perft_divide(depth, stop, counted)
+    }
+
+    fn allowed_turns(&self, roll: &Roll) -> Vec<String> {
+        let mut turns = Vec::new();
+        for_each_turn(self.rules(), &self.rolled_position(roll), &mut PlanCache::default(), &mut |t, _| {
+            turns.push(t.to_uci(false))
+        });
+        turns
+    }
+
+    fn count_turns(&self, roll: &Roll) -> u64 {
+        let pos = self.rolled_position(roll);
+        crate::rules::micro::count_turns(
+            self.rules(),
+            &pos,
+            &mut PlanCache::default(),
+            &mut std::collections::HashMap::new(),
+        )
+    }
+
+    fn nth_turn(&self, roll: &Roll, k: u64) -> Option<String> {
+        crate::rules::micro::nth_turn(self.rules(), &self.rolled_position(roll), k, &mut PlanCache::default())
+            .map(|t| t.to_uci(false))
+    }
+
+    fn allows(&self, turn: &str, roll: &Roll) -> bool {
+        let pos = self.rolled_position(roll);
+        let Ok(moves) = parse_turn(self.rules(), &pos, turn) else { return false };
+        play_turn(self.rules(), &pos, &moves, &mut PlanCache::new(12)).is_ok()
+    }
+
+    fn first_moves(&self, roll: &Roll) -> Vec<String> {
+        let mut steps = StepsOf::<R>::new();
+        allowed_steps(self.rules(), &self.rolled_position(roll), &mut PlanCache::default(), &mut steps);
+        steps.iter().map(|s| s.mv.uci(false)).collect()
+    }
+
+    fn greedy_turn(&self, roll: &Roll) -> (String, i32) {
+        let pos = self.rolled_position(roll);
+        let (turn, gain) = crate::search::baseline::greedy(self.rules(), &pos, &self.rules().piece_values());
+        (turn.to_uci(false), gain)
+    }
+
+    fn baseline_turn(&self, roll: &Roll) -> String {
+        crate::search::baseline::expectimax2(self.rules(), &self.rolled_position(roll)).0.to_uci(false)
+    }
+
+    fn search(
+        &self,
+        roll: Option<&Roll>,
+        only: Option<&[String]>,
+        limits: Limits,
+        options: SearchOptions,
+        shared: &Shared,
+        report: &mut (dyn FnMut(&SearchResult<String>) + Send),
+    ) -> Result<SearchResult<String>, String> {
+        let position = match roll {
+            Some(roll) => self.rolled_position(roll),
+            None => self.position().clone(),
+        };
+        let only: Option<Vec<TurnOf<R>>> = match only {
+            None => None,
+            Some(_) if !position.in_turn() => return Err("searchmoves needs the roll".into()),
+            Some([]) => return Err("searchmoves names no turn".into()),
+            Some(texts) => Some(
+                texts
+                    .iter()
+                    .map(|text| {
+                        let moves = parse_turn(self.rules(), &position, text)?;
+                        play_turn(self.rules(), &position, &moves, &mut PlanCache::new(12))
+                            .map_err(|e| crate::rules::game::describe(text, e))?;
+                        Ok(TurnOf::<R>::new(&moves))
+                    })
+                    .collect::<Result<_, String>>()?,
+            ),
+        };
+        let params = options.eval.as_deref().cloned().unwrap_or_else(|| self.rules().default_eval());
+        let eval = crate::eval::MicroEval::with_network(
+            self.rules().evaluation(params),
+            options.network_for(self.rules().name()),
+        );
+        let input = MicroInput {
+            rules: self.rules(),
+            eval: &eval,
+            position: &position,
+            history: self.hashes(),
+            limits,
+            options,
+            only: only.as_deref(),
+        };
+        let text = |r: &SearchResult<TurnOf<R>>| map_result(r, |t| t.to_uci(false));
+        let result = crate::search::search_micro(&input, shared, &mut |r| report(&text(r)));
+        Ok(text(&result))
+    }
+
+    fn outcome_worths(&self, options: &SearchOptions) -> Vec<(Roll, f64, f64)> {
+        let outcomes = MicroTurnGame::outcomes(self);
+        if outcomes.is_empty() {
+            return Vec::new();
+        }
+        let params = options.eval.as_deref().cloned().unwrap_or_else(|| self.rules().default_eval());
+        let eval = crate::eval::MicroEval::with_network(
+            self.rules().evaluation(params),
+            options.network_for(self.rules().name()),
+        );
+        let equity = crate::search::equity::Equity::new(crate::eval::MicroEval::result_scale(&eval));
+        let dice = crate::search::micro::HorizonDice::new(self.rules(), &outcomes);
+        if !dice.tell_roles_apart() {
+            return Vec::new();
+        }
+        let values = crate::search::micro::horizon_outcome_values(self.rules(), &eval, &equity, self.position(), &dice);
+        outcomes.iter().zip(values).map(|(o, v)| (o.roll, o.probability, equity.expected_result_of(v))).collect()
+    }
+
+    fn san(&self, turn: &str) -> String {
+        let Ok(moves) = parse_turn(self.rules(), self.position(), turn) else {
+            return turn.to_string();
+        };
+        if moves.is_empty() {
+            return "--".into();
+        }
+        let mut pos = self.position().clone();
+        let mut parts = Vec::new();
+        for m in moves {
+            pos.dice = DicePool::ONE_EACH;
+            let mut candidates = MovesOf::<R>::default();
+            self.rules().micro_moves(&pos, &mut candidates);
+            parts.push(pos.board.san(m, &candidates));
+            pos = pos.after_micro(m, &[]);
+        }
+        parts.join(",")
+    }
+
+    fn parse_san(&self, text: &str) -> Option<String> {
+        let mut pos = self.position().clone();
+        let mut moves = Vec::new();
+        for part in text.split(',') {
+            pos.dice = DicePool::ONE_EACH;
+            let mut candidates = MovesOf::<R>::default();
+            self.rules().micro_moves(&pos, &mut candidates);
+            let m = pos.board.parse_san(part, &candidates)?;
+            moves.push(m.uci(false));
+            pos = pos.after_micro(m, &[]);
+        }
+        (moves.len() <= crate::rules::dice::MAX_DICE).then(|| moves.join(","))
+    }
+
+    fn piece_values(&self) -> PieceValues {
+        self.rules().piece_values()
+    }
+
+    fn starting_eval(&self) -> EvalParams {
+        self.rules().starting_eval()
+    }
+
+    fn default_eval(&self) -> EvalParams {
+        self.rules().default_eval()
+    }
+
+    fn uses_tables(&self) -> Result<(), String> {
+        self.rules().uses_tables()
+    }
+
+    fn eval_terms(&self) -> Option<Vec<i32>> {
+        self.rules().eval_terms(self.position())
+    }
+
+    fn dice_letters(&self) -> Option<String> {
+        let pos = self.position();
+        pos.in_turn().then(|| pos.dice.letters(pos.turn()))
+    }
+}
