@@ -7,16 +7,15 @@ use crate::rollout_table::{self, RolloutAsk};
 use alea_engine::search::timeman::Limits;
 use alea_engine::search::{self, Choice, SearchOptions, Shared};
 use alea_engine::services::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
+use alea_engine::services::registry::Variant;
 use alea_engine::services::rollout::RolloutSettings;
 use serde_json::json;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct AdviseArgs {
-    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon, gollon2, diechess,
-    /// brainking10 or grand.
-    #[arg(long, default_value = "freedom")]
-    variant: String,
+    #[arg(long, default_value_t = Variant::DEFAULT, help = crate::variant_help())]
+    variant: Variant,
     /// Chess960 castling and notation.
     #[arg(long)]
     chess960: bool,
@@ -86,7 +85,7 @@ fn refuse(message: impl std::fmt::Display) -> ExitCode {
 }
 
 pub fn run(args: AdviseArgs) -> ExitCode {
-    let game = match GameHandle::setup(&args.variant, args.chess960, args.fen.as_deref(), None, &args.moves) {
+    let game = match GameHandle::setup(args.variant.name(), args.chess960, args.fen.as_deref(), None, &args.moves) {
         Ok(g) => g,
         Err(e) => return refuse(e),
     };
@@ -166,7 +165,7 @@ pub fn run(args: AdviseArgs) -> ExitCode {
 fn rollout_ask(args: &AdviseArgs, game: &GameHandle) -> Result<Option<RolloutAsk>, String> {
     let Some(games) = args.rollout else { return Ok(None) };
     if game.is_solved() {
-        return Err(format!("--rollout: {} is solved exactly, its values need no rollout", game.variant()));
+        return Err(format!("--rollout: {} is solved exactly, its values need no rollout", game.variant().name()));
     }
     if !(1..=1_000_000).contains(&games) {
         return Err("--rollout takes 1 to 1,000,000 games a choice".into());
@@ -231,7 +230,7 @@ pub(crate) fn game_diagram(game: &GameHandle) -> String {
         out.push('\n');
     }
     out.push_str(&format!("{:width$}   {}\n", "", diagram.files.join(" ")));
-    let variant = game.variant();
+    let variant = game.variant().name();
     let chess960 = if game.chess960() { " (Chess960)" } else { "" };
     out.push_str(&format!("{variant}{chess960}, {} to move", game.side_to_move().name()));
     if let Some(last) = game.turns().last() {
@@ -412,7 +411,7 @@ fn to_json(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> serd
         })
         .collect();
     json!({
-        "variant": game.variant(),
+        "variant": game.variant().name(),
         "chess960": game.chess960(),
         "fen": game.fen(),
         "side": game.side_to_move().name(),

@@ -10,6 +10,7 @@ mod rollout_table;
 mod solve_cmd;
 mod tune_cmd;
 
+use alea_engine::services::registry::Variant;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -38,9 +39,9 @@ enum Cmd {
         #[arg(long)]
         chess960: bool,
         /// The variant whose board and moves are counted (chess moves for the 8x8 ones; the
-        /// pseudo-legal moves of king capture in brainking10).
-        #[arg(long, default_value = "freedom")]
-        variant: String,
+        /// pseudo-legal moves of king capture on the big boards).
+        #[arg(long, default_value_t = Variant::DEFAULT)]
+        variant: Variant,
     },
     /// The engine's advice on a position: with a roll, every allowed move ranked with its score and
     /// its cost; before the roll, what each outcome brings and whether to take a Freedom move.
@@ -76,11 +77,8 @@ enum Cmd {
         /// Turns deep (a turn is a roll and its moves) for every suite; each variant's own
         /// depth by default (3; 1 for dicechess3, whose turns are three micro-moves).
         depth: Option<u32>,
-        /// The variants whose suites are searched, comma-separated (every variant's by default):
-        /// freedom, classic, brainking, vegas, dicechess3, burmese, gollon, gollon2, brainking10,
-        /// grand.
-        #[arg(long, value_delimiter = ',')]
-        variant: Vec<String>,
+        #[arg(long, value_delimiter = ',', help = bench_variant_help())]
+        variant: Vec<Variant>,
         /// Chance-node pruning: none, star1 or star2.
         #[arg(long, default_value = "star2")]
         pruning: String,
@@ -136,7 +134,7 @@ fn main() -> ExitCode {
             alea_protocol::run(std::io::stdin(), alea_protocol::Output::new(std::io::stdout()));
             ExitCode::SUCCESS
         }
-        Some(Cmd::Perft { depth, fen, chess960, variant }) => perft(depth, fen.as_deref(), chess960, &variant),
+        Some(Cmd::Perft { depth, fen, chess960, variant }) => perft(depth, fen.as_deref(), chess960, variant.name()),
         Some(Cmd::Bench { depth, variant, pruning, threads, eval, no_probcut }) => {
             bench(depth, &variant, &pruning, threads, eval, !no_probcut)
         }
@@ -167,7 +165,7 @@ fn serve(addr: std::net::SocketAddr, games: std::path::PathBuf) -> ExitCode {
 
 fn bench(
     depth: Option<u32>,
-    variants: &[String],
+    variants: &[Variant],
     pruning: &str,
     threads: usize,
     eval: Option<String>,
@@ -253,4 +251,19 @@ fn perft(depth: u32, fen: Option<&str>, chess960: bool, variant: &str) -> ExitCo
     println!();
     eprintln!("{total} nodes in {secs:.3} s, {:.0} nodes/s", total as f64 / secs.max(1e-9));
     ExitCode::SUCCESS
+}
+
+/// `--variant`'s help: the variants from the registry, each with its phrase in `--help`.
+fn variant_help() -> String {
+    format!("Rule set: {}", Variant::names())
+}
+
+/// `bench --variant`'s help, from the registry: the variants with a suite.
+fn bench_variant_help() -> String {
+    let benched: Vec<&str> =
+        Variant::ALL.iter().filter(|v| !v.row().bench.cases.is_empty()).map(|v| v.name()).collect();
+    format!(
+        "The variants whose suites are searched, comma-separated (every variant's by default): {}",
+        benched.join(", ")
+    )
 }

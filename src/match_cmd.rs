@@ -2,6 +2,7 @@
 
 use alea_engine::eval::NamedEval;
 use alea_engine::services::handle::GameHandle;
+use alea_engine::services::registry::Variant;
 use alea_tuning::match_compare::{RunSide, compare_runs};
 use alea_tuning::match_file::{merge_match_files, read_match_file};
 use alea_tuning::match_runner::{MatchConfig, MatchReport, Openings, Sprt, SprtDecision, read_openings, run_match};
@@ -28,10 +29,8 @@ pub struct MatchArgs {
     /// "cmd=/usr/games/stockfish proto=uci".
     #[arg(long, num_args = 1, required = true)]
     engine: Vec<String>,
-    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon, gollon2, diechess,
-    /// brainking10 or grand.
-    #[arg(long, default_value = "freedom")]
-    variant: String,
+    #[arg(long, default_value_t = Variant::DEFAULT, help = crate::variant_help())]
+    variant: Variant,
     /// Random Chess960 starts (one per pair).
     #[arg(long)]
     chess960: bool,
@@ -235,8 +234,8 @@ pub fn run(args: MatchArgs) -> ExitCode {
         return refuse("give exactly two --engine");
     }
     // The variant and its start, checked once: every game of the match is set up alike.
-    let (variant, several_moves) = match GameHandle::new(&args.variant, args.chess960) {
-        Ok(game) => (game.variant(), game.several_moves_a_turn()),
+    let (variant, several_moves) = match GameHandle::new(args.variant.name(), args.chess960) {
+        Ok(game) => (game.variant().name(), game.several_moves_a_turn()),
         Err(e) => return refuse(e),
     };
     if args.engine.iter().any(|e| e.contains("builtin=expectimax2")) && !several_moves {
@@ -252,7 +251,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
     // Each spec is checked once here, and each engine started and greeted once, as cutechess
     // does: one that cannot play stops the match before its first game. Every thread then makes
     // its own players from the specs.
-    let start = GameHandle::new(&args.variant, args.chess960).expect("checked above");
+    let start = GameHandle::new(args.variant.name(), args.chess960).expect("checked above");
     let mut names = Vec::new();
     for (i, spec) in args.engine.iter().enumerate() {
         match player(spec, &limit, i) {

@@ -14,6 +14,7 @@ use alea_engine::search::{Choice, SearchOptions, Shared};
 use alea_engine::services::driver::{TurnEvent, TurnRequest, play_turn};
 use alea_engine::services::handle::{GameHandle, RollSpec, SearchRoot};
 use alea_engine::services::pgn::{GameRecord, RecordedTurn};
+use alea_engine::services::registry::Variant;
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,10 +22,8 @@ use std::sync::{Arc, Mutex};
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
-    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon, gollon2, diechess,
-    /// brainking10 or grand.
-    #[arg(long, default_value = "freedom")]
-    variant: String,
+    #[arg(long, default_value_t = Variant::DEFAULT, help = crate::variant_help())]
+    variant: Variant,
     /// Your colour.
     #[arg(long, default_value = "white")]
     color: String,
@@ -166,7 +165,7 @@ enum Answer {
 }
 
 pub fn run(args: PlayArgs) -> ExitCode {
-    let mut game = match GameHandle::new(&args.variant, false) {
+    let mut game = match GameHandle::new(args.variant.name(), false) {
         Ok(game) => game,
         Err(e) => {
             eprintln!("alea play: {e}");
@@ -181,7 +180,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         eprintln!("alea play: --time takes seconds above 0 and --depth a whole number above 0");
         return ExitCode::from(2);
     }
-    let record = Arc::new(Mutex::new(GameRecord::new(game.variant(), false, None)));
+    let record = Arc::new(Mutex::new(GameRecord::new(game.variant().name(), false, None)));
     {
         let mut r = record.lock().expect("record");
         let (white, black) = if human == Color::White { ("You", "Alea") } else { ("Alea", "You") };
@@ -242,7 +241,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
             }
         }
     };
-    println!("You play {} in {}. Type 'help' for the commands.", human.name(), game.variant());
+    println!("You play {} in {}. Type 'help' for the commands.", human.name(), game.variant().name());
     println!("{commands}");
     'game: loop {
         println!("\n{}", game_diagram(&game));

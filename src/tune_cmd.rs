@@ -3,6 +3,7 @@
 use alea_engine::eval::NamedEval;
 use alea_engine::eval::params::EvalParams;
 use alea_engine::services::handle::GameHandle;
+use alea_engine::services::registry::Variant;
 use alea_tuning::datagen::{DatagenConfig, merge_data, read_data, run_datagen};
 use alea_tuning::fit::{FitConfig, fit, fit_terms, term_samples};
 use alea_tuning::players::MoveLimit;
@@ -111,10 +112,8 @@ pub struct MergeArgs {
 
 #[derive(clap::Args)]
 pub struct DatagenArgs {
-    /// Rule set: freedom, classic, brainking, vegas, dicechess3, burmese, gollon, gollon2, diechess,
-    /// brainking10 or grand.
-    #[arg(long, default_value = "freedom")]
-    variant: String,
+    #[arg(long, default_value_t = Variant::DEFAULT, help = crate::variant_help())]
+    variant: Variant,
     /// Chess960 starts (each game the next of the 960).
     #[arg(long)]
     chess960: bool,
@@ -208,8 +207,8 @@ fn parse_variant(name: &str, chess960: bool) -> Result<GameHandle, String> {
     if game.is_solved() {
         return Err(format!(
             "{} is solved exactly (alea solve {}): there is no evaluation to tune",
-            game.variant(),
-            game.variant()
+            game.variant().name(),
+            game.variant().name()
         ));
     }
     Ok(game)
@@ -231,7 +230,7 @@ pub fn run(cmd: TuneCmd) -> ExitCode {
 }
 
 fn datagen(args: DatagenArgs) -> Result<(), String> {
-    let variant = parse_variant(&args.variant, args.chess960)?;
+    let variant = parse_variant(args.variant.name(), args.chess960)?;
     let limit = match (args.depth, args.nodes) {
         (Some(_), Some(_)) => return Err("give --depth or --nodes, not both".into()),
         (_, Some(n)) if n > 0 => MoveLimit::Nodes(n),
@@ -255,15 +254,17 @@ fn datagen(args: DatagenArgs) -> Result<(), String> {
             variant.eval_fits(&params).map_err(|e| format!("--eval does not fit: {e}"))?;
             eval = Some(Arc::new(*params));
         }
-        Some(NamedEval::Network(network)) if network.variant == variant.variant() => net = Some(Arc::new(*network)),
+        Some(NamedEval::Network(network)) if network.variant == variant.variant().name() => {
+            net = Some(Arc::new(*network))
+        }
         Some(NamedEval::Network(network)) => {
-            return Err(format!("--eval: the network is for {}, not {}", network.variant, variant.variant()));
+            return Err(format!("--eval: the network is for {}, not {}", network.variant, variant.variant().name()));
         }
         Some(NamedEval::OwnTables) => use_net = false,
         None => {}
     }
     let config = DatagenConfig {
-        variant: variant.variant().to_string(),
+        variant: variant.variant().name().to_string(),
         chess960: args.chess960,
         games: args.games,
         limit,
@@ -353,12 +354,12 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     let start = match &args.start_from {
         Some(path) => {
             let net = alea_engine::eval::nnue::Network::read(path)?;
-            if net.variant != game.variant() {
+            if net.variant != game.variant().name() {
                 return Err(format!(
                     "{}: a network for {}, the data is {}'s",
                     path.display(),
                     net.variant,
-                    game.variant()
+                    game.variant().name()
                 ));
             }
             if net.mobility_weights.is_some() && !args.mobility {
@@ -415,9 +416,10 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
         1,
         "{bar:30} epoch {pos}/{len} {elapsed_precise} eta {eta} {msg}",
     );
-    let trained = alea_tuning::nnue_train::train(&prepared, game.variant(), &config, &mut |epoch, train, valid| {
-        progress.update(epoch as u64, &format!("loss {train:.6}, validation {valid:.6}"))
-    });
+    let trained =
+        alea_tuning::nnue_train::train(&prepared, game.variant().name(), &config, &mut |epoch, train, valid| {
+            progress.update(epoch as u64, &format!("loss {train:.6}, validation {valid:.6}"))
+        });
     progress.finish();
     let mut net = trained.net;
     // The scale of the network it starts from, else of the one it would replace: networks
@@ -426,7 +428,7 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     let (inherited, whose) = match start_scale {
         Some(k) => (Some(k), "the starting network's"),
         None => (
-            alea_engine::eval::nnue::adopted(game.variant()).and_then(|adopted| adopted.result_scale),
+            alea_engine::eval::nnue::adopted(game.variant().name()).and_then(|adopted| adopted.result_scale),
             "the adopted network's",
         ),
     };
@@ -439,7 +441,7 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     let csv_path = PathBuf::from(format!("{}.csv", args.out.display()));
     std::fs::write(&csv_path, csv).map_err(|e| format!("{}: {e}", csv_path.display()))?;
     let svg = PathBuf::from(format!("{}.svg", args.out.display()));
-    alea_tuning::nnue_train::loss_plot(&trained.history, &format!("{}: loss per epoch", game.variant()), &svg)?;
+    alea_tuning::nnue_train::loss_plot(&trained.history, &format!("{}: loss per epoch", game.variant().name()), &svg)?;
     let (first, last) = (trained.history[0], trained.history[trained.history.len() - 1]);
     println!("loss {:.6} -> {:.6}, validation {:.6} -> {:.6}", first.0, last.0, first.1, last.1);
     let best = trained.history[trained.best_epoch];
@@ -523,10 +525,10 @@ fn static_scores(
 fn scale(args: ScaleArgs) -> Result<(), String> {
     let mut net = alea_engine::eval::nnue::Network::read(&args.net)?;
     let same_variant = |game: &GameHandle| {
-        if net.variant == game.variant() {
+        if net.variant == game.variant().name() {
             Ok(())
         } else {
-            Err(format!("the network is for {}, the games of {}", net.variant, game.variant()))
+            Err(format!("the network is for {}, the games of {}", net.variant, game.variant().name()))
         }
     };
     let (game, scored, source) = match (&args.pgn, &args.player) {
@@ -588,7 +590,7 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
     }
     let start = variant.starting_eval();
     let config = FitConfig { epochs: args.epochs, material_only: args.material_only, ..FitConfig::default() };
-    eprintln!("{} positions; fitting from the {} starting values", samples.len(), variant.variant());
+    eprintln!("{} positions; fitting from the {} starting values", samples.len(), variant.variant().name());
     let mut on_epoch = |epoch, loss| {
         if epoch % 50 == 0 {
             eprintln!("epoch {epoch:>5}  loss {loss:.6}");
@@ -601,7 +603,7 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
         alea_tuning::datafile::boards_of(&samples)?;
         fit(&samples, &start, &config, &mut on_epoch)
     } else {
-        fit_terms(&term_samples(variant.variant(), &samples)?, &start, &config, &mut on_epoch)
+        fit_terms(&term_samples(variant.variant().name(), &samples)?, &start, &config, &mut on_epoch)
     };
     if tables {
         println!("scale K = {:.4} (fitted to the starting values first)", fitted.k);
@@ -630,7 +632,7 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
         0,
         &format!(
             "# fitted by alea tune fit: variant {}, {} positions, K {:.4}, loss {:.6} (start {:.6})\n",
-            variant.variant(),
+            variant.variant().name(),
             samples.len(),
             fitted.k,
             fitted.loss,
@@ -682,7 +684,7 @@ fn report(args: ReportArgs) -> Result<(), String> {
             None => Vec::new(),
         };
         inputs.push(ReportInput {
-            variant: game.variant().to_string(),
+            variant: game.variant().name().to_string(),
             start: game.starting_eval(),
             games,
             samples,

@@ -116,6 +116,25 @@ fn the_page_and_its_files_are_served() {
     refused(&server.addr, "GET", "/nowhere", None, 404, "no such page");
 }
 
+/// The page's variant menu is the engine's list, served: every variant, the default first, each a
+/// game the server makes.
+#[test]
+fn the_variants_are_served_for_the_menu() {
+    use alea_engine::services::registry::Variant;
+    let server = start();
+    let (status, listed) = json_of(&server.addr, "GET", "/api/variants", None);
+    assert_eq!(status, 200);
+    let names: Vec<&str> = listed.as_array().unwrap().iter().map(|v| v["name"].as_str().unwrap()).collect();
+    assert_eq!(names, Variant::ALL.map(Variant::name));
+    for v in listed.as_array().unwrap() {
+        assert!(!v["title"].as_str().unwrap().is_empty() && !v["summary"].as_str().unwrap().is_empty(), "{v}");
+    }
+    let (_, page) = request(&server.addr, "GET", "/", None);
+    assert!(!page.contains("<option value=\"grand\""), "the menu is not written in the page");
+    let state = new_game(&server.addr, json!({"variant": names[names.len() - 1], "movetime": 50}));
+    assert_eq!(state["variant"], names[names.len() - 1]);
+}
+
 #[test]
 fn a_game_through_every_endpoint() {
     let server = start();

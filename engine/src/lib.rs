@@ -23,7 +23,7 @@ pub use board::piece::{Color, Piece, Role, RoleSet};
 pub use board::square::Square;
 pub use board::{Board, CastlingSide};
 pub use rules::game::{Game, GameError};
-pub use rules::{GameEnd, GameResult, Position, Roll, Rules, Variant, VariantKind};
+pub use rules::{ChessKind, ChessRules, GameEnd, GameResult, Position, Roll, Rules};
 
 #[cfg(test)]
 mod layers;

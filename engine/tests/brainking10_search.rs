@@ -98,9 +98,9 @@ fn a_search_from_the_start_chooses_a_move_of_the_roll() {
 #[ignore]
 fn nodes_a_second_beside_the_8x8_board() {
     use alea_engine::eval::StaticEval;
-    use alea_engine::rules::{Position, Variant, VariantKind};
-    let small_rules = Variant::new(VariantKind::BrainKing, false);
-    let small_eval = StaticEval::default_for(VariantKind::BrainKing);
+    use alea_engine::rules::{ChessKind, ChessRules, Position};
+    let small_rules = ChessRules::new(ChessKind::BrainKing, false);
+    let small_eval = StaticEval::default_for(ChessKind::BrainKing);
     let small = Position::new(alea_engine::Board::startpos());
     let (mut big_rate, mut small_rate) = (Vec::new(), Vec::new());
     for _ in 0..3 {

@@ -1,7 +1,7 @@
 //! The rules against every case of the shared conformance files (tests/data/conformance), made
 //! by an independent implementation of RULES.md.
 
-use alea_engine::rules::{OutcomeList, Position, Roll, Rules, TurnList, TurnTable, Variant, VariantKind};
+use alea_engine::rules::{ChessKind, ChessRules, OutcomeList, Position, Roll, Rules, TurnList, TurnTable};
 use alea_engine::{Board, Move};
 use serde_json::Value;
 
@@ -9,7 +9,7 @@ fn data_path(name: &str) -> String {
     format!("{}/../tests/data/conformance/{name}.jsonl", env!("CARGO_MANIFEST_DIR"))
 }
 
-fn sorted_uci(rules: &Variant, turns: &TurnList<Move>) -> Vec<String> {
+fn sorted_uci(rules: &ChessRules, turns: &TurnList<Move>) -> Vec<String> {
     let mut v: Vec<String> = turns.iter().map(|&t| rules.turn_to_uci(t)).collect();
     v.sort();
     v
@@ -22,7 +22,7 @@ fn strings(v: &Value) -> Vec<String> {
 /// The rules' one-generation turn table against asking outcome by outcome, and its set keys
 /// grouping the outcomes exactly as comparing their columns does.
 fn check_turn_table(
-    rules: &Variant,
+    rules: &ChessRules,
     pos: &Position,
     table: &TurnTable<Move>,
     outcomes: &OutcomeList,
@@ -49,7 +49,7 @@ fn check_turn_table(
 
 /// The horizon's table (the mover not in check): for every outcome the same captures and
 /// promotions as the rules allow it, and outcomes with equal set keys allowing the same ones.
-fn check_tactical_table(rules: &Variant, pos: &Position, outcomes: &OutcomeList, problems: &mut Vec<String>) {
+fn check_tactical_table(rules: &ChessRules, pos: &Position, outcomes: &OutcomeList, problems: &mut Vec<String>) {
     let mut table = TurnTable::new();
     rules.tactical_table(pos, &mut table);
     if table.outcomes != *outcomes {
@@ -84,7 +84,7 @@ fn check_tactical_table(rules: &Variant, pos: &Position, outcomes: &OutcomeList,
 }
 
 /// Runs every case of one file; returns how many were checked.
-fn check_file(file: &str, kind: VariantKind) -> usize {
+fn check_file(file: &str, kind: ChessKind) -> usize {
     let text = std::fs::read_to_string(data_path(file)).expect("conformance data copied into tests/data");
     let mut failures = Vec::new();
     let mut count = 0;
@@ -92,7 +92,7 @@ fn check_file(file: &str, kind: VariantKind) -> usize {
         let case: Value = serde_json::from_str(line).expect("valid JSON");
         count += 1;
         let chess960 = case["chess960"].as_bool().unwrap();
-        let rules = Variant::new(kind, chess960);
+        let rules = ChessRules::new(kind, chess960);
         let start = Board::from_fen(case["start"].as_str().unwrap()).expect("start FEN");
         // The generator's random games run on past draws by repetition (RULES.md ends a game
         // there), so each move is checked for legality, not for the game still being on.
@@ -168,22 +168,22 @@ fn check_file(file: &str, kind: VariantKind) -> usize {
 
 #[test]
 fn freedom_agrees_with_every_case() {
-    assert!(check_file("freedom", VariantKind::Freedom) >= 500);
+    assert!(check_file("freedom", ChessKind::Freedom) >= 500);
 }
 
 #[test]
 fn freedom960_agrees_with_every_case() {
-    assert!(check_file("freedom960", VariantKind::Freedom) >= 450);
+    assert!(check_file("freedom960", ChessKind::Freedom) >= 450);
 }
 
 #[test]
 fn classic_agrees_with_every_case() {
-    assert!(check_file("classic", VariantKind::Classic) >= 600);
+    assert!(check_file("classic", ChessKind::Classic) >= 600);
 }
 
 #[test]
 fn brainking_agrees_with_every_case() {
-    assert!(check_file("brainking", VariantKind::BrainKing) >= 300);
+    assert!(check_file("brainking", ChessKind::BrainKing) >= 300);
 }
 
 /// Vegas (gzipped, several dice fields): the position after each recorded game, whether the side
@@ -197,7 +197,7 @@ fn vegas_agrees_with_every_case() {
     flate2::read::GzDecoder::new(std::fs::File::open(path).expect("conformance data copied into tests/data"))
         .read_to_string(&mut text)
         .expect("gzip");
-    let rules = Variant::new(VariantKind::Vegas, false);
+    let rules = ChessRules::new(ChessKind::Vegas, false);
     let (mut failures, mut cases, mut rolls) = (Vec::new(), 0, 0);
     for (line_no, line) in text.lines().enumerate() {
         let case: Value = serde_json::from_str(line).expect("valid JSON");

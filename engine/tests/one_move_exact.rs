@@ -14,7 +14,7 @@ use alea_engine::eval::big::BigEval;
 use alea_engine::eval::{Evaluator, StaticEval};
 use alea_engine::rules::diechess::{DieChess, DieEval, DiePosition};
 use alea_engine::rules::states::{OneMoveStates, TurnState};
-use alea_engine::rules::{BrainKing10, Position, Rules, TurnList, Variant, VariantKind};
+use alea_engine::rules::{BrainKing10, ChessKind, ChessRules, Position, Rules, TurnList};
 use alea_engine::search::equity::Equity;
 use alea_engine::search::timeman::Limits;
 use alea_engine::search::{self, ChancePruning, Root, SearchInput, SearchOptions, Shared};
@@ -121,12 +121,12 @@ fn states_of<R: Rules>(
 }
 
 fn eight_by_eight(
-    kind: VariantKind,
+    kind: ChessKind,
     seed: u64,
     count: usize,
     turns: std::ops::RangeInclusive<usize>,
-) -> (Variant, StaticEval, Vec<TurnState<Position>>) {
-    let rules = Variant::new(kind, false);
+) -> (ChessRules, StaticEval, Vec<TurnState<Position>>) {
+    let rules = ChessRules::new(kind, false);
     let states = states_of(&rules, Position::new(alea_engine::Board::startpos()), seed, count, turns);
     (rules, StaticEval::default_for(kind), states)
 }
@@ -135,7 +135,12 @@ fn eight_by_eight(
 /// the kings and `men` other pieces of the boards of random games (the rest taken off, castling
 /// and en passant cleared) that the rules accept as a game not over, each before the roll and
 /// rolled.
-fn endgames(kind: VariantKind, seed: u64, count: usize, men: usize) -> (Variant, StaticEval, Vec<TurnState<Position>>) {
+fn endgames(
+    kind: ChessKind,
+    seed: u64,
+    count: usize,
+    men: usize,
+) -> (ChessRules, StaticEval, Vec<TurnState<Position>>) {
     let (rules, eval, games) = eight_by_eight(kind, seed, 4 * count, 0..=40);
     let game = OneMoveStates { rules: &rules };
     let mut rng = StdRng::seed_from_u64(seed);
@@ -177,7 +182,7 @@ fn endgames(kind: VariantKind, seed: u64, count: usize, men: usize) -> (Variant,
 /// 120 states of random games at depths 1 and 2, the first `deep` of them at depth 3 too, and
 /// 24 endgames (four men besides the kings: promotions, mates and kings taken within reach)
 /// at depths 1 to 3.
-fn check_variant(kind: VariantKind, deep: usize) {
+fn check_variant(kind: ChessKind, deep: usize) {
     let (rules, eval, states) = eight_by_eight(kind, 1, 120, 0..=40);
     let rolled = check(&rules, &eval, &states, 1..=2);
     assert!((40..120).contains(&rolled), "{kind:?}: {rolled} of 120 states after a roll");
@@ -188,22 +193,22 @@ fn check_variant(kind: VariantKind, deep: usize) {
 
 #[test]
 fn freedom_equals_plain_expectiminimax() {
-    check_variant(VariantKind::Freedom, 40);
+    check_variant(ChessKind::Freedom, 40);
 }
 
 #[test]
 fn classic_equals_plain_expectiminimax() {
-    check_variant(VariantKind::Classic, 6);
+    check_variant(ChessKind::Classic, 6);
 }
 
 #[test]
 fn brainking_equals_plain_expectiminimax() {
-    check_variant(VariantKind::BrainKing, 24);
+    check_variant(ChessKind::BrainKing, 24);
 }
 
 #[test]
 fn vegas_equals_plain_expectiminimax() {
-    check_variant(VariantKind::Vegas, 8);
+    check_variant(ChessKind::Vegas, 8);
 }
 
 #[test]
@@ -226,7 +231,7 @@ fn die_chess_equals_plain_expectiminimax() {
 #[test]
 #[ignore]
 fn every_variant_at_depth_3() {
-    for kind in [VariantKind::Freedom, VariantKind::Classic, VariantKind::BrainKing, VariantKind::Vegas] {
+    for kind in [ChessKind::Freedom, ChessKind::Classic, ChessKind::BrainKing, ChessKind::Vegas] {
         let (rules, eval, states) = eight_by_eight(kind, 1, 120, 0..=40);
         check(&rules, &eval, &states, 3..=3);
     }

@@ -215,8 +215,8 @@ fn san_matches_shakmaty_on_random_games() {
 #[test]
 fn mirrored_positions_agree() {
     use alea_engine::eval::{Evaluator, StaticEval};
-    use alea_engine::rules::{Position, Rules, Variant, VariantKind};
-    let rules = Variant::new(VariantKind::Classic, false);
+    use alea_engine::rules::{ChessKind, ChessRules, Position, Rules};
+    let rules = ChessRules::new(ChessKind::Classic, false);
     let eval = StaticEval::material(rules.piece_values());
     for (fen, _) in STANDARD.iter().skip(1) {
         let board = Board::from_fen(fen).unwrap();

@@ -1,16 +1,16 @@
 //! PGN with rolls: export and import give back the same game in every variant; python-chess reads
 //! a Freedom game as a legal chess game; bad records are refused with the move named.
 
-use alea_engine::rules::{OutcomeList, Position, Rules, TurnList, Variant, VariantKind};
+use alea_engine::rules::{ChessKind, ChessRules, OutcomeList, Position, Rules, TurnList};
 use alea_engine::services::pgn::{GameRecord, RecordedTurn};
 use alea_engine::{Board, Game};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 /// A random game with real rolls (and, in freedom, a Freedom move now and then).
-fn random_game(kind: VariantKind, chess960: bool, seed: u64) -> GameRecord {
+fn random_game(kind: ChessKind, chess960: bool, seed: u64) -> GameRecord {
     let mut rng = StdRng::seed_from_u64(seed);
-    let rules = Variant::new(kind, chess960);
+    let rules = ChessRules::new(kind, chess960);
     let start = if chess960 { Board::chess960(rng.random_range(0..960)) } else { Board::startpos() };
     let mut record = GameRecord::new(rules.name(), chess960, chess960.then(|| start.fen()));
     let mut game = Game::new(rules, Position::new(start));
@@ -42,11 +42,11 @@ fn random_game(kind: VariantKind, chess960: bool, seed: u64) -> GameRecord {
 fn round_trip_in_every_variant() {
     let mut passes = 0;
     for (kind, chess960) in [
-        (VariantKind::Freedom, false),
-        (VariantKind::Freedom, true),
-        (VariantKind::Classic, false),
-        (VariantKind::Classic, true),
-        (VariantKind::BrainKing, false),
+        (ChessKind::Freedom, false),
+        (ChessKind::Freedom, true),
+        (ChessKind::Classic, false),
+        (ChessKind::Classic, true),
+        (ChessKind::BrainKing, false),
     ] {
         for seed in 0..12 {
             let record = random_game(kind, chess960, seed);
@@ -80,14 +80,14 @@ fn the_format_is_as_documented() {
     );
     assert!(text.trim_end().ends_with('*'));
     // Chess960 and a pass.
-    let record = random_game(VariantKind::Classic, true, 3);
+    let record = random_game(ChessKind::Classic, true, 3);
     let text = record.to_pgn();
     assert!(text.contains("[Variant \"classic960\"]") && text.contains("[SetUp \"1\"]") && text.contains("[FEN "));
 }
 
 #[test]
 fn python_chess_reads_a_freedom_game_as_legal_chess() {
-    let record = random_game(VariantKind::Freedom, false, 7);
+    let record = random_game(ChessKind::Freedom, false, 7);
     let scratch = tempfile::Builder::new().prefix("alea-pgn-").tempdir().unwrap();
     let dir = scratch.path();
     let path = dir.join("game.pgn");

@@ -1,37 +1,37 @@
 //! One test per rule of shared/RULES.md, on positions made for it, and the sample game of the
 //! two-dice rules (source 001) replayed with its rolls.
 
-use alea_engine::rules::{EndReason, GameResult, OutcomeList, Position, Roll, Rules, TurnList, Variant, VariantKind};
+use alea_engine::rules::{ChessKind, ChessRules, EndReason, GameResult, OutcomeList, Position, Roll, Rules, TurnList};
 use alea_engine::{Board, Color, Game, Square};
 
-fn variant(kind: VariantKind) -> Variant {
-    Variant::new(kind, false)
+fn variant(kind: ChessKind) -> ChessRules {
+    ChessRules::new(kind, false)
 }
 
 fn pos(fen: &str) -> Position {
     Position::new(Board::from_fen(fen).expect("test FEN"))
 }
 
-fn sorted(rules: &Variant, list: &TurnList<alea_engine::Move>) -> Vec<String> {
+fn sorted(rules: &ChessRules, list: &TurnList<alea_engine::Move>) -> Vec<String> {
     let mut v: Vec<String> = list.iter().map(|&m| rules.turn_to_uci(m)).collect();
     v.sort();
     v
 }
 
-fn allowed(rules: &Variant, p: &Position, faces: &[u8]) -> Vec<String> {
+fn allowed(rules: &ChessRules, p: &Position, faces: &[u8]) -> Vec<String> {
     let mut list = TurnList::new();
     rules.allowed_turns(p, &Roll::new(faces).unwrap(), &mut list);
     sorted(rules, &list)
 }
 
-fn freedom(rules: &Variant, p: &Position) -> Vec<String> {
+fn freedom(rules: &ChessRules, p: &Position) -> Vec<String> {
     let mut list = TurnList::new();
     rules.pre_roll_turns(p, &mut list);
     sorted(rules, &list)
 }
 
 /// Plays a sequence of UCI turns, each checked as possible.
-fn play(rules: &Variant, mut p: Position, turns: &[&str]) -> Position {
+fn play(rules: &ChessRules, mut p: Position, turns: &[&str]) -> Position {
     for t in turns {
         let turn = rules.parse_turn(&p, t).unwrap_or_else(|| panic!("{t} parses in {}", p.board.fen()));
         assert!(rules.is_possible_turn(&p, turn), "{t} possible in {}", p.board.fen());
@@ -48,20 +48,20 @@ fn strs(v: &[&str]) -> Vec<String> {
 
 #[test]
 fn faces_name_pawn_to_king_and_castling_is_a_king_and_a_rook_move() {
-    let rules = variant(VariantKind::Freedom);
+    let rules = variant(ChessKind::Freedom);
     let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     for face in [4, 6] {
         let moves = allowed(&rules, &p, &[face]);
         assert!(moves.contains(&"e1g1".to_string()) && moves.contains(&"e1c1".to_string()), "face {face}: {moves:?}");
     }
     // With Chess960 notation the same castling is written king-takes-rook.
-    let rules960 = Variant::new(VariantKind::Freedom, true);
+    let rules960 = ChessRules::new(ChessKind::Freedom, true);
     assert!(allowed(&rules960, &p, &[4]).contains(&"e1h1".to_string()));
 }
 
 #[test]
 fn threefold_repetition_counts_rule_state_and_ends_the_game() {
-    let rules = variant(VariantKind::Freedom);
+    let rules = variant(ChessKind::Freedom);
     let mut game = Game::new(rules, pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"));
     for m in ["a1a2", "e8e7", "a2a1", "e7e8", "a1a2", "e8e7", "a2a1"] {
         game.play_uci(m, |p| p.board.fen()).unwrap();
@@ -82,7 +82,7 @@ fn threefold_repetition_counts_rule_state_and_ends_the_game() {
 
 #[test]
 fn fifty_move_rule_and_insufficient_material_draw() {
-    for kind in [VariantKind::Freedom, VariantKind::Classic] {
+    for kind in [ChessKind::Freedom, ChessKind::Classic] {
         let rules = variant(kind);
         let end = rules.end(&pos("4k3/8/8/8/8/8/8/R3K3 w - - 100 80")).unwrap();
         assert_eq!(end.reason, EndReason::FiftyMoveRule);
@@ -94,7 +94,7 @@ fn fifty_move_rule_and_insufficient_material_draw() {
         assert!(rules.end(&pos("4k3/8/8/8/8/8/8/1NN1K3 w - - 0 1")).is_none());
     }
     // BrainKing has no check, so no insufficient material: a lone bishop can still take a king.
-    let rules = variant(VariantKind::BrainKing);
+    let rules = variant(ChessKind::BrainKing);
     assert!(rules.end(&pos("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1")).is_none());
     assert_eq!(rules.end(&pos("4k3/8/8/8/8/8/8/2B1K3 w - - 100 90")).unwrap().reason, EndReason::FiftyMoveRule);
 }
@@ -103,7 +103,7 @@ fn fifty_move_rule_and_insufficient_material_draw() {
 
 #[test]
 fn freedom_reallocation_goes_down_the_order_pawn_to_king() {
-    let rules = variant(VariantKind::Freedom);
+    let rules = variant(ChessKind::Freedom);
     // Only the king can move: every face comes down to it.
     let p = pos("4k3/8/8/8/8/p7/P7/4K3 w - - 0 1");
     for face in 1..=6 {
@@ -122,12 +122,12 @@ fn freedom_reallocation_goes_down_the_order_pawn_to_king() {
 
 #[test]
 fn freedom_recapture_after_en_passant_is_on_the_destination_square() {
-    let rules = variant(VariantKind::Freedom);
+    let rules = variant(ChessKind::Freedom);
     let p = play(&rules, pos("3qk3/2pp4/8/4P3/8/8/8/4K3 b - - 0 1"), &["d7d5", "e5d6"]);
     assert_eq!(p.recapture, Square::parse("d6"));
     let free = freedom(&rules, &p);
     assert!(free.contains(&"c7d6".to_string()) && free.contains(&"d8d6".to_string()), "{free:?}");
-    if let Variant::Freedom(f) = rules {
+    if let ChessRules::Freedom(f) = rules {
         assert!(f.freedom_kinds(&p, rules.parse_turn(&p, "c7d6").unwrap()).recapture);
         assert!(!f.freedom_kinds(&p, rules.parse_turn(&p, "c7c6").unwrap()).any());
     }
@@ -138,7 +138,7 @@ fn freedom_recapture_after_en_passant_is_on_the_destination_square() {
 
 #[test]
 fn freedom_recapture_after_capture_promotion() {
-    let rules = variant(VariantKind::Freedom);
+    let rules = variant(ChessKind::Freedom);
     let p = play(&rules, pos("r2qk3/1P6/8/8/8/8/8/4K3 w - - 0 1"), &["b7a8q"]);
     assert_eq!(p.recapture, Square::parse("a8"));
     assert!(freedom(&rules, &p).contains(&"d8a8".to_string()));
@@ -146,7 +146,7 @@ fn freedom_recapture_after_capture_promotion() {
 
 #[test]
 fn freedom_give_check_by_discovered_check() {
-    let rules = variant(VariantKind::Freedom);
+    let rules = variant(ChessKind::Freedom);
     let p = pos("4k3/8/8/8/4B3/8/8/4R2K w - - 0 1");
     // Every bishop move uncovers the rook; no other move checks.
     let bishop = allowed(&rules, &p, &[3]);
@@ -156,14 +156,14 @@ fn freedom_give_check_by_discovered_check() {
 
 #[test]
 fn freedom_give_check_by_castling() {
-    let rules = variant(VariantKind::Freedom);
+    let rules = variant(ChessKind::Freedom);
     let p = pos("5k2/8/8/8/8/8/8/4K2R w K - 0 1");
     assert_eq!(freedom(&rules, &p), strs(&["e1g1", "h1f1", "h1h8"]));
 }
 
 #[test]
 fn freedom_in_check_every_legal_move_is_free() {
-    let rules = variant(VariantKind::Freedom);
+    let rules = variant(ChessKind::Freedom);
     let p = pos("4k3/8/8/8/8/3n4/8/R3K3 w Q - 0 1");
     let mut all = TurnList::new();
     rules.any_turns(&p, &mut all);
@@ -173,7 +173,7 @@ fn freedom_in_check_every_legal_move_is_free() {
 
 #[test]
 fn freedom_checkmate_and_stalemate_end_the_game() {
-    let rules = variant(VariantKind::Freedom);
+    let rules = variant(ChessKind::Freedom);
     let end = rules.end(&pos("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1")).unwrap();
     assert_eq!((end.result, end.reason), (GameResult::Win(Color::White), EndReason::Checkmate));
     let end = rules.end(&pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")).unwrap();
@@ -187,7 +187,7 @@ fn freedom_checkmate_and_stalemate_end_the_game() {
 
 #[test]
 fn classic_has_21_outcomes_summing_to_one() {
-    let rules = variant(VariantKind::Classic);
+    let rules = variant(ChessKind::Classic);
     let mut outcomes = OutcomeList::new();
     rules.outcomes(&Position::new(Board::startpos()), &mut outcomes);
     assert_eq!(outcomes.len(), 21);
@@ -198,7 +198,7 @@ fn classic_has_21_outcomes_summing_to_one() {
 
 #[test]
 fn classic_doubles_allow_every_legal_move_and_castling_needs_4_6_or_doubles() {
-    let rules = variant(VariantKind::Classic);
+    let rules = variant(ChessKind::Classic);
     let p = pos("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
     let mut all = TurnList::new();
     rules.any_turns(&p, &mut all);
@@ -216,7 +216,7 @@ fn classic_doubles_allow_every_legal_move_and_castling_needs_4_6_or_doubles() {
 
 #[test]
 fn classic_pass_in_check_then_king_capture() {
-    let rules = variant(VariantKind::Classic);
+    let rules = variant(ChessKind::Classic);
     // Black is in check from the rook and can only answer with the king (a 6) or by doubles.
     let p = pos("4k3/8/8/8/8/8/8/4R1K1 b - - 0 1");
     assert_eq!(allowed(&rules, &p, &[1, 2]), strs(&["0000"]));
@@ -237,7 +237,7 @@ fn classic_pass_in_check_then_king_capture() {
 
 #[test]
 fn classic_checkmate_is_judged_before_the_roll() {
-    let rules = variant(VariantKind::Classic);
+    let rules = variant(ChessKind::Classic);
     let end = rules.end(&pos("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1")).unwrap();
     assert_eq!(end.reason, EndReason::Checkmate);
     let mut outcomes = OutcomeList::new();
@@ -248,7 +248,7 @@ fn classic_checkmate_is_judged_before_the_roll() {
 /// The sample game of source 001, roll by roll, and every claim its text makes.
 #[test]
 fn classic_sample_game_replays_with_its_rolls() {
-    let rules = variant(VariantKind::Classic);
+    let rules = variant(ChessKind::Classic);
     let mut p = Position::new(Board::startpos());
     let step = |p: &mut Position, faces: &[u8], turn: &str| {
         let moves = allowed(&rules, p, faces);
@@ -296,7 +296,7 @@ fn classic_sample_game_replays_with_its_rolls() {
 
 #[test]
 fn brainking_promotion_by_roll() {
-    let rules = variant(VariantKind::BrainKing);
+    let rules = variant(ChessKind::BrainKing);
     let p = pos("k7/4P3/8/8/8/8/8/K7 w - - 0 1");
     assert_eq!(allowed(&rules, &p, &[1]), strs(&["e7e8b", "e7e8n", "e7e8q", "e7e8r"]));
     // A face is playable through the promotion alone: White has no bishop.
@@ -308,7 +308,7 @@ fn brainking_promotion_by_roll() {
 
 #[test]
 fn brainking_rolls_only_faces_with_a_move() {
-    let rules = variant(VariantKind::BrainKing);
+    let rules = variant(ChessKind::BrainKing);
     // White has only a king and a blocked pawn: faces 2..5 have no move, 1 neither.
     let p = pos("k7/8/8/8/8/p7/P7/K7 w - - 0 1");
     let mut outcomes = OutcomeList::new();
@@ -327,7 +327,7 @@ fn brainking_rolls_only_faces_with_a_move() {
 
 #[test]
 fn brainking_has_no_check_and_capturing_the_king_wins() {
-    let rules = variant(VariantKind::BrainKing);
+    let rules = variant(ChessKind::BrainKing);
     // The king may step into attack and castle through it.
     let p = pos("4k3/8/8/8/8/8/5r2/4K2R w K - 0 1");
     let king = allowed(&rules, &p, &[6]);
@@ -352,9 +352,9 @@ fn brainking_has_no_check_and_capturing_the_king_wins() {
 
 #[test]
 fn variants_refuse_positions_they_cannot_reach() {
-    let freedom = variant(VariantKind::Freedom);
-    let classic = variant(VariantKind::Classic);
-    let brainking = variant(VariantKind::BrainKing);
+    let freedom = variant(ChessKind::Freedom);
+    let classic = variant(ChessKind::Classic);
+    let brainking = variant(ChessKind::BrainKing);
     // The side not to move in check: only after a classic pass.
     let p = pos("4k3/8/8/8/8/8/4r3/4K3 b - - 0 1");
     assert!(freedom.validate(&p).is_err());

@@ -2,7 +2,7 @@
 //! last unit), the tactics a dice-chess engine must see, threads and time limits.
 
 use alea_engine::eval::StaticEval;
-use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind, Vegas};
+use alea_engine::rules::{ChessKind, ChessRules, Position, Roll, Rules, TurnList, Vegas};
 use alea_engine::search::timeman::Limits;
 use alea_engine::search::{
     self, ChancePruning, Choice, MATE_ZONE, Root, SearchInput, SearchOptions, SearchResult, Shared,
@@ -10,12 +10,12 @@ use alea_engine::search::{
 use alea_engine::{Board, Game, Move};
 
 struct Case {
-    game: Game<Variant>,
+    game: Game<ChessRules>,
     root: Root<Move>,
 }
 
-fn case(kind: VariantKind, fen: &str, moves: &[&str], roll: &[u8]) -> Case {
-    let mut game = Game::new(Variant::new(kind, false), Position::new(Board::from_fen(fen).unwrap()));
+fn case(kind: ChessKind, fen: &str, moves: &[&str], roll: &[u8]) -> Case {
+    let mut game = Game::new(ChessRules::new(kind, false), Position::new(Board::from_fen(fen).unwrap()));
     for m in moves {
         game.play_uci(m, |p| p.board.fen()).unwrap();
     }
@@ -66,6 +66,7 @@ fn exact_search(c: &Case, depth: u32, pruning: ChancePruning) -> SearchResult<Mo
         exact_solution: true,
         reductions: true,
         chance_probcut: false,
+        probcut_margin: None,
     };
     run(c, depth, options, Limits::default())
 }
@@ -74,7 +75,7 @@ fn exact_search(c: &Case, depth: u32, pruning: ChancePruning) -> SearchResult<Mo
 fn conformance_cases(per_variant: usize) -> Vec<Case> {
     let mut cases = Vec::new();
     for (file, kind) in
-        [("freedom", VariantKind::Freedom), ("classic", VariantKind::Classic), ("brainking", VariantKind::BrainKing)]
+        [("freedom", ChessKind::Freedom), ("classic", ChessKind::Classic), ("brainking", ChessKind::BrainKing)]
     {
         let path = format!("{}/../tests/data/conformance/{file}.jsonl", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(path).unwrap();
@@ -82,7 +83,7 @@ fn conformance_cases(per_variant: usize) -> Vec<Case> {
         let step = lines.len() / per_variant;
         for (i, line) in lines.iter().step_by(step).take(per_variant).enumerate() {
             let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            let rules = Variant::new(kind, false);
+            let rules = ChessRules::new(kind, false);
             let pos = Position::new(Board::from_fen(v["fen"].as_str().unwrap()).unwrap());
             // Rebuild the rule state from the moves, as the protocol would.
             let mut p = Position::new(Board::from_fen(v["start"].as_str().unwrap()).unwrap());
@@ -157,7 +158,7 @@ fn chance_pruning_is_exact_at_depth_4_everywhere() {
 /// bench suite three turns deep it plays the moves the full search plays, in fewer nodes.
 #[test]
 fn chance_probcut_keeps_the_bench_moves_in_fewer_nodes() {
-    let suites = alea_engine::services::bench::suites(&["freedom".to_string()]).unwrap();
+    let suites = alea_engine::services::bench::suites(&[alea_engine::services::registry::Variant::Freedom]).unwrap();
     let bench = |chance_probcut| {
         let options = SearchOptions { chance_probcut, ..SearchOptions::default() };
         let mut moves = Vec::new();
@@ -187,12 +188,12 @@ fn uci(c: &Case, choice: Choice<Move>) -> String {
 fn takes_the_king_when_the_roll_allows_it() {
     // Classic: Black passed while in check; a queen roll takes the king.
     let c =
-        case(VariantKind::Classic, "rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2", &["0000"], &[5, 2]);
+        case(ChessKind::Classic, "rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2", &["0000"], &[5, 2]);
     let r = best(&c, 2);
     assert_eq!(uci(&c, r.best), "h5e8");
     assert!(r.score >= MATE_ZONE);
     // BrainKing: a king left en prise is taken.
-    let c = case(VariantKind::BrainKing, "4k3/8/8/8/8/8/3PP3/4K2r b - - 0 1", &[], &[4]);
+    let c = case(ChessKind::BrainKing, "4k3/8/8/8/8/8/3PP3/4K2r b - - 0 1", &[], &[4]);
     let r = best(&c, 2);
     assert_eq!(uci(&c, r.best), "h1e1");
     assert_eq!(r.mate, Some(1));
@@ -200,21 +201,21 @@ fn takes_the_king_when_the_roll_allows_it() {
 
 #[test]
 fn finds_a_certain_mate_by_check_in_freedom_and_reports_mate() {
-    let c = case(VariantKind::Freedom, "6k1/5ppp/8/8/8/8/5PPP/1Q4K1 w - - 0 30", &[], &[]);
+    let c = case(ChessKind::Freedom, "6k1/5ppp/8/8/8/8/5PPP/1Q4K1 w - - 0 30", &[], &[]);
     let r = best(&c, 3);
     assert_eq!(uci(&c, r.best), "b1b8", "a Freedom check, played without rolling");
     assert_eq!(r.mate, Some(1));
     // A king-and-rook mate: the check is free, the mate certain.
-    let c = case(VariantKind::Freedom, "4k3/8/4K3/8/8/8/8/R7 w - - 0 1", &[], &[]);
+    let c = case(ChessKind::Freedom, "4k3/8/4K3/8/8/8/8/R7 w - - 0 1", &[], &[]);
     let r = best(&c, 2);
     assert_eq!(uci(&c, r.best), "a1a8");
     assert_eq!(r.mate, Some(1));
 }
 
 /// The horizon's value of `position` for its side to move, as the leaves of a search score it.
-fn horizon_value(kind: VariantKind, position: &Position) -> i32 {
+fn horizon_value(kind: ChessKind, position: &Position) -> i32 {
     let eval = StaticEval::default_for(kind);
-    search::Horizon::new().value(&Variant::new(kind, false), &eval, position, 0)
+    search::Horizon::new().value(&ChessRules::new(kind, false), &eval, position, 0)
 }
 
 #[test]
@@ -222,26 +223,26 @@ fn the_horizon_takes_a_free_mate_whatever_the_dice() {
     let at = |fen: &str| Position::new(Board::from_fen(fen).unwrap());
     // A quiet check that mates: in Freedom it needs no roll, so a leaf standing here is won.
     let back_rank = at("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 30");
-    let freedom = Variant::new(VariantKind::Freedom, false);
+    let freedom = ChessRules::new(ChessKind::Freedom, false);
     let mate = freedom.winning_free_turn(&back_rank).map(|m| freedom.turn_to_uci(m));
     assert_eq!(mate.as_deref(), Some("a1a8"));
-    assert!(horizon_value(VariantKind::Freedom, &back_rank) >= MATE_ZONE);
+    assert!(horizon_value(ChessKind::Freedom, &back_rank) >= MATE_ZONE);
     // With an escape square the check is only a check; in classic no check is free.
     let luft = at("6k1/5pp1/7p/8/8/8/5PPP/R5K1 w - - 0 30");
     assert_eq!(freedom.winning_free_turn(&luft), None);
-    assert!(horizon_value(VariantKind::Freedom, &luft) < MATE_ZONE);
-    assert!(horizon_value(VariantKind::Classic, &back_rank) < MATE_ZONE);
+    assert!(horizon_value(ChessKind::Freedom, &luft) < MATE_ZONE);
+    assert!(horizon_value(ChessKind::Classic, &back_rank) < MATE_ZONE);
     // In Vegas only a player whose last move gave check moves without rolling.
-    assert!(horizon_value(VariantKind::Vegas, &back_rank) < MATE_ZONE);
+    assert!(horizon_value(ChessKind::Vegas, &back_rank) < MATE_ZONE);
     let mut checker = back_rank.clone();
     checker.gave_check = [true, false];
-    assert!(horizon_value(VariantKind::Vegas, &checker) >= MATE_ZONE);
+    assert!(horizon_value(ChessKind::Vegas, &checker) >= MATE_ZONE);
 }
 
 #[test]
 fn a_likely_win_is_not_called_mate() {
     // Classic: White to move can take the king only with a queen roll; no certainty.
-    let c = case(VariantKind::Classic, "rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2", &["0000"], &[]);
+    let c = case(ChessKind::Classic, "rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2", &["0000"], &[]);
     let r = best(&c, 2);
     assert_eq!(r.mate, None);
     assert!(r.score > 0);
@@ -249,11 +250,11 @@ fn a_likely_win_is_not_called_mate() {
 
 #[test]
 fn takes_a_free_queen_when_the_roll_allows_it() {
-    let c = case(VariantKind::Freedom, "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", &[], &[4]);
+    let c = case(ChessKind::Freedom, "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", &[], &[4]);
     let r = best(&c, 3);
     assert_eq!(uci(&c, r.best), "d1d5");
     // A rook up in a bare endgame: most of a rook's endgame value (the square tables move it a little).
-    let rook = alea_engine::eval::params::EvalParams::default_for(VariantKind::Freedom).material[1]
+    let rook = alea_engine::eval::params::EvalParams::default_for(ChessKind::Freedom).material[1]
         [alea_engine::Role::Rook.index()];
     assert!(r.score >= rook * 3 / 4, "a rook up: {} (a rook: {rook})", r.score);
 }
@@ -262,14 +263,14 @@ fn takes_a_free_queen_when_the_roll_allows_it() {
 fn recaptures_with_freedom_when_it_wins_material() {
     // 1.e4 d5 2.exd5: Black's queen retakes without rolling.
     let c = case(
-        VariantKind::Freedom,
+        ChessKind::Freedom,
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         &["e2e4", "d7d5", "e4d5"],
         &[],
     );
     let r = best(&c, 3);
     assert_eq!(uci(&c, r.best), "d8d5");
-    let c = case(VariantKind::Freedom, "4k3/8/2n5/8/4p3/8/8/B3K3 w - - 0 1", &["a1e5", "c6e5"], &[]);
+    let c = case(ChessKind::Freedom, "4k3/8/2n5/8/4p3/8/8/B3K3 w - - 0 1", &["a1e5", "c6e5"], &[]);
     let r = best(&c, 2);
     assert_eq!(r.best, Choice::Roll, "the knight that retook is not attacked: nothing to recapture");
 }
@@ -277,7 +278,7 @@ fn recaptures_with_freedom_when_it_wins_material() {
 #[test]
 fn rolls_when_every_freedom_move_loses_material() {
     // The only Freedom move is Qd8+, which the rook takes (for free: a recapture).
-    let c = case(VariantKind::Freedom, "r5k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1", &[], &[]);
+    let c = case(ChessKind::Freedom, "r5k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1", &[], &[]);
     let mut pre = TurnList::new();
     c.game.rules().pre_roll_turns(c.game.position(), &mut pre);
     assert_eq!(pre.len(), 1);
@@ -291,7 +292,7 @@ fn rolls_when_every_freedom_move_loses_material() {
 /// engine plays the free move rather than rolling for nothing.
 #[test]
 fn does_not_roll_in_check_for_nothing() {
-    let c = case(VariantKind::Freedom, "4k3/8/8/8/8/8/4r3/4K2R w - - 0 1", &[], &[]);
+    let c = case(ChessKind::Freedom, "4k3/8/8/8/8/8/4r3/4K2R w - - 0 1", &[], &[]);
     let r = best(&c, 3);
     assert_eq!(uci(&c, r.best), "e1e2", "the king takes the checking rook without rolling");
     assert_eq!(r.roll_score, Some(r.score), "rolling is worth the same here");
@@ -299,7 +300,7 @@ fn does_not_roll_in_check_for_nothing() {
 
 #[test]
 fn pre_roll_root_reports_every_outcome() {
-    let c = case(VariantKind::Classic, "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3", &[], &[]);
+    let c = case(ChessKind::Classic, "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3", &[], &[]);
     let r = best(&c, 2);
     assert_eq!(r.outcomes.len(), 21);
     let total: f64 = r.outcomes.iter().map(|o| o.probability).sum();
@@ -321,8 +322,7 @@ fn pre_roll_root_reports_every_outcome() {
 
 #[test]
 fn two_threads_search_the_same_root() {
-    let c =
-        case(VariantKind::Freedom, "r2q1rk1/ppp2ppp/2npbn2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 8", &[], &[2]);
+    let c = case(ChessKind::Freedom, "r2q1rk1/ppp2ppp/2npbn2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 8", &[], &[2]);
     let one = run(&c, 3, SearchOptions::default(), Limits::default());
     let two = run(&c, 3, SearchOptions { threads: 2, ..SearchOptions::default() }, Limits::default());
     let Root::Turns(turns) = &c.root else { unreachable!() };
@@ -335,8 +335,7 @@ fn two_threads_search_the_same_root() {
 
 #[test]
 fn movetime_is_kept() {
-    let c =
-        case(VariantKind::Freedom, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[], &[]);
+    let c = case(ChessKind::Freedom, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[], &[]);
     for movetime in [50u64, 300] {
         let limits = Limits { movetime: Some(movetime), move_overhead: 0, ..Default::default() };
         let r = search::search_game(
@@ -366,8 +365,7 @@ fn stoppable(c: &Case, limits: Limits, ends: &mut Vec<u64>) -> SearchResult<Move
 /// same scores as the whole iteration gave those choices, at its depth.
 #[test]
 fn a_stopped_iteration_keeps_the_choices_it_finished() {
-    let c =
-        case(VariantKind::Freedom, "r2q1rk1/ppp2ppp/2npbn2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 8", &[], &[2]);
+    let c = case(ChessKind::Freedom, "r2q1rk1/ppp2ppp/2npbn2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQ1RK1 w - - 0 8", &[], &[2]);
     let mut ends = Vec::new();
     let whole = stoppable(&c, Limits { depth: Some(4), ..Default::default() }, &mut ends);
     assert_eq!((whole.depth, ends.len()), (4, 4));
@@ -391,7 +389,7 @@ fn a_stopped_iteration_keeps_the_choices_it_finished() {
 fn a_stopped_search_before_the_roll_keeps_its_outcome_table() {
     // 1.e4 d5 2.exd5: the queen's free recapture is searched first, rolling after it.
     let c = case(
-        VariantKind::Freedom,
+        ChessKind::Freedom,
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         &["e2e4", "d7d5", "e4d5"],
         &[],
@@ -413,8 +411,7 @@ fn a_stopped_search_before_the_roll_keeps_its_outcome_table() {
 
 #[test]
 fn stop_flag_ends_an_infinite_search() {
-    let c =
-        case(VariantKind::Classic, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[], &[]);
+    let c = case(ChessKind::Classic, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[], &[]);
     let rules = *c.game.rules();
     let eval = StaticEval::default_for(rules.kind());
     let shared = Shared::new(16);
@@ -442,7 +439,7 @@ fn stop_flag_ends_an_infinite_search() {
 
 #[test]
 fn a_mate_is_proven_within_movetime() {
-    let c = case(VariantKind::Freedom, "6k1/5ppp/8/8/8/8/5PPP/1Q4K1 w - - 0 30", &[], &[]);
+    let c = case(ChessKind::Freedom, "6k1/5ppp/8/8/8/8/5PPP/1Q4K1 w - - 0 30", &[], &[]);
     let limits = Limits { movetime: Some(200), move_overhead: 0, ..Default::default() };
     let r =
         search::search_game(&c.game, c.root.clone(), limits, SearchOptions::default(), &Shared::new(16), &mut |_| {});
@@ -463,9 +460,9 @@ fn win_chances_follow_the_fitted_result_scale() {
     // A smaller scale (results depend less on the score) means less certainty for the same score.
     assert!(wdl(300, 0.0436).0 < wdl(300, 0.2711).0);
     // The search reports the scale of the evaluation it used.
-    let c = case(VariantKind::Freedom, "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", &[], &[4]);
+    let c = case(ChessKind::Freedom, "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", &[], &[4]);
     let r = best(&c, 1);
-    let fitted = alea_engine::eval::params::EvalParams::default_for(VariantKind::Freedom).result_scale;
+    let fitted = alea_engine::eval::params::EvalParams::default_for(ChessKind::Freedom).result_scale;
     assert_eq!(r.result_scale, fitted);
     assert!(r.wdl().0 > 500);
 }
@@ -477,7 +474,7 @@ fn vegas_cases(per_file: usize) -> Vec<Case> {
     let path = format!("{}/../tests/data/conformance/vegas.jsonl.gz", env!("CARGO_MANIFEST_DIR"));
     let mut text = String::new();
     flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap()).read_to_string(&mut text).unwrap();
-    let rules = Variant::new(VariantKind::Vegas, false);
+    let rules = ChessRules::new(ChessKind::Vegas, false);
     let lines: Vec<&str> = text.lines().collect();
     let step = lines.len() / per_file;
     let mut cases = Vec::new();
@@ -521,10 +518,10 @@ fn chance_pruning_is_exact_in_vegas() {
 #[test]
 fn vegas_answers_check_without_rolling_and_keeps_the_dice_apart() {
     // In check from the bishop: no roll, a legal answer at once.
-    let c = case(VariantKind::Vegas, "rnbqkbnr/ppp2ppp/8/1B1pp3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 3", &[], &[]);
+    let c = case(ChessKind::Vegas, "rnbqkbnr/ppp2ppp/8/1B1pp3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 3", &[], &[]);
     assert!(matches!(best(&c, 2).best, Choice::Turn(_)), "no roll in check");
     // Die A 5 is a king, die B 5 a queen: the same faces in the other order allow other moves.
-    let rules = Variant::new(VariantKind::Vegas, false);
+    let rules = ChessRules::new(ChessKind::Vegas, false);
     let pos = Position::new(Board::from_fen("4k3/8/8/8/8/8/3P4/3QK3 w - - 0 1").unwrap());
     let moves = |faces: &[u8]| {
         let mut list = TurnList::new();
@@ -544,7 +541,7 @@ fn the_adopted_network_scores_its_variant_unless_the_tables_are_asked_for() {
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R1BQKB1R w KQ - 0 8";
     let limits = Limits { depth: Some(2), ..Limits::default() };
     for (kind, name) in
-        [(VariantKind::Freedom, "freedom"), (VariantKind::Classic, "classic"), (VariantKind::BrainKing, "brainking")]
+        [(ChessKind::Freedom, "freedom"), (ChessKind::Classic, "classic"), (ChessKind::BrainKing, "brainking")]
     {
         let net = alea_engine::eval::nnue::adopted(name).expect("the variant's network");
         assert_eq!(net.variant, name);
@@ -574,7 +571,7 @@ fn the_adopted_network_scores_its_variant_unless_the_tables_are_asked_for() {
         assert_eq!(game_search(file), by_tables, "{name}");
     }
     assert!(alea_engine::eval::nnue::adopted("vegas").is_none());
-    let vegas = case(VariantKind::Vegas, fen, &[], &[]);
+    let vegas = case(ChessKind::Vegas, fen, &[], &[]);
     let vegas_search = |options: SearchOptions| {
         search::search_game(&vegas.game, Root::PreRoll, limits.clone(), options, &Shared::new(4), &mut |_| {}).score
     };

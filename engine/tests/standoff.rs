@@ -9,7 +9,7 @@
 use alea_engine::board::square::Square;
 use alea_engine::board::values::PieceValues;
 use alea_engine::eval::StaticEval;
-use alea_engine::rules::{Position, Roll, Rules, TurnList, Variant, VariantKind};
+use alea_engine::rules::{ChessKind, ChessRules, Position, Roll, Rules, TurnList};
 use alea_engine::search::equity::{EQUITY_MAX, Equity};
 use alea_engine::search::timeman::Limits;
 use alea_engine::search::{self, Root, SearchInput, SearchOptions, Shared};
@@ -39,13 +39,13 @@ const STAND_OFFS: [StandOff; 8] = [
     StandOff { fen: "1k6/3p1p2/7r/1p6/pP3n2/P2p1p1R/3P1P2/1K6 w - - 0 1", white_faces: 5, black_faces: 2 },
 ];
 
-fn game(fen: &str) -> Game<Variant> {
-    Game::new(Variant::new(VariantKind::Freedom, false), Position::new(Board::from_fen(fen).unwrap()))
+fn game(fen: &str) -> Game<ChessRules> {
+    Game::new(ChessRules::new(ChessKind::Freedom, false), Position::new(Board::from_fen(fen).unwrap()))
 }
 
 /// The faces on which the side to move may take the rook on `target`; and a turn of a face that
 /// cannot (to pass time with).
-fn taking_faces(rules: &Variant, pos: &Position, target: Square) -> (usize, Option<Move>) {
+fn taking_faces(rules: &ChessRules, pos: &Position, target: Square) -> (usize, Option<Move>) {
     let mut pre = TurnList::new();
     rules.pre_roll_turns(pos, &mut pre);
     assert!(pre.is_empty(), "a stand-off has no Freedom move: {pre:?}");
@@ -81,7 +81,7 @@ fn formula(p_w: f64, p_b: f64) -> f64 {
 }
 
 /// The search's value of the position for White, as `P(W) - P(B)`.
-fn searched(game: &Game<Variant>, depth: u32, reductions: bool) -> (f64, u64) {
+fn searched(game: &Game<ChessRules>, depth: u32, reductions: bool) -> (f64, u64) {
     let rules = *game.rules();
     let eval = StaticEval::material(ROOKS_ONLY);
     let equity = Equity::new(alea_engine::eval::params::EvalParams::from_values(ROOKS_ONLY).result_scale);
@@ -99,7 +99,7 @@ fn searched(game: &Game<Variant>, depth: u32, reductions: bool) -> (f64, u64) {
 }
 
 /// The side to move after `turn` has a move: winning the stand-off does not stalemate the loser.
-fn loser_can_move(rules: &Variant, pos: &Position, turn: Move) {
+fn loser_can_move(rules: &ChessRules, pos: &Position, turn: Move) {
     let after = rules.play(pos, turn);
     assert!(rules.end(&after).is_none(), "{} ends the game", turn.to_uci(false));
 }

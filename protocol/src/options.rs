@@ -2,7 +2,7 @@
 
 use alea_engine::eval::NamedEval;
 use alea_engine::eval::params::EvalParams;
-use alea_engine::services::handle::VARIANTS;
+use alea_engine::services::registry::Variant;
 use std::sync::Arc;
 
 /// Which chance-node pruning the search uses.
@@ -21,8 +21,8 @@ pub struct Options {
     pub multipv: usize,
     pub move_overhead_ms: u64,
     pub show_wdl: bool,
-    /// The `UCI_Variant` name, one of [`VARIANTS`].
-    pub variant: &'static str,
+    /// The variant `UCI_Variant` names.
+    pub variant: Variant,
     pub chess960: bool,
     pub engine_rolls: bool,
     pub seed: u64,
@@ -48,7 +48,7 @@ impl Default for Options {
             multipv: 1,
             move_overhead_ms: alea_engine::search::timeman::DEFAULT_MOVE_OVERHEAD_MS,
             show_wdl: false,
-            variant: VARIANTS[0],
+            variant: Variant::DEFAULT,
             chess960: false,
             engine_rolls: false,
             seed: 0,
@@ -89,7 +89,7 @@ impl Options {
             format!(
                 "option name UCI_Variant type combo default {} {}",
                 d.variant,
-                VARIANTS.iter().map(|v| format!("var {v}")).collect::<Vec<_>>().join(" ")
+                Variant::ALL.map(|v| format!("var {v}")).join(" ")
             ),
             "option name UCI_Chess960 type check default false".into(),
             "option name EngineRolls type check default false".into(),
@@ -147,10 +147,8 @@ impl Options {
                 Ok(Changed::Other)
             }
             "uci_variant" => {
-                self.variant = VARIANTS
-                    .into_iter()
-                    .find(|v| v.eq_ignore_ascii_case(value))
-                    .ok_or_else(|| format!("unknown variant '{value}' (known: {})", VARIANTS.join(", ")))?;
+                self.variant =
+                    value.parse().map_err(|e: alea_engine::services::registry::UnknownVariant| e.to_string())?;
                 Ok(Changed::Rules)
             }
             "uci_chess960" => {

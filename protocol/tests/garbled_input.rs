@@ -5,7 +5,8 @@
 //! `bestmove`, and a line answered with an error must leave the game and the options as they were.
 //! And whole games of every variant, the engine against itself, driven as a GUI drives it.
 
-use alea_engine::services::handle::{GameHandle, RollSpec, VARIANTS};
+use alea_engine::services::handle::{GameHandle, RollSpec};
+use alea_engine::services::registry::Variant;
 use alea_protocol::Output;
 use alea_protocol::command::{Command, parse};
 use alea_protocol::options::Options;
@@ -232,7 +233,7 @@ fn mutate(line: &str, rng: &mut StdRng) -> String {
 /// What a refused line must leave as it was.
 fn snapshot(session: &Session) -> (String, Vec<String>, &'static str, Options) {
     let game = session.game();
-    (game.fen(), game.turns(), game.variant(), session.options().clone())
+    (game.fen(), game.turns(), game.variant().name(), session.options().clone())
 }
 
 /// Hands `line` to the session as the engine loop does and waits for any search it starts
@@ -272,7 +273,7 @@ fn garbled_lines_are_refused_whole_and_never_crash() {
     let rounds: usize = std::env::var("ALEA_GARBLED_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(2);
     let mut fed = 0;
     for round in 0..rounds {
-        for variant in VARIANTS {
+        for variant in Variant::ALL.map(Variant::name) {
             let set_variant = format!("setoption name UCI_Variant value {variant}");
             feed(&mut session, &out, &set_variant);
             let lines = lines_for(variant, &mut rng);
@@ -306,7 +307,7 @@ fn garbled_lines_are_refused_whole_and_never_crash() {
             }
         }
     }
-    assert!(fed >= rounds * VARIANTS.len() * 40);
+    assert!(fed >= rounds * Variant::ALL.len() * 40);
 }
 
 /// The `bestmove` word and the engine's roll (`info string roll ...`) of a reply.
@@ -323,7 +324,7 @@ fn the_engine_plays_whole_games_against_itself_as_a_gui_drives_it() {
     let captured = Captured::default();
     let out = Output::new(captured.clone());
     let mut session = Session::new(out.clone());
-    for variant in VARIANTS {
+    for variant in Variant::ALL.map(Variant::name) {
         feed(&mut session, &out, &format!("setoption name UCI_Variant value {variant}"));
         feed(&mut session, &out, "setoption name EngineRolls value true");
         feed(&mut session, &out, "setoption name Seed value 3");

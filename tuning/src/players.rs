@@ -421,7 +421,7 @@ impl EngineProcess {
         self.wait_for("uciok", Duration::from_secs(10))?;
         let mut options = self.options.clone();
         if self.proto == Proto::Alea {
-            options.push(("UCI_Variant".into(), game.variant().into()));
+            options.push(("UCI_Variant".into(), game.variant().name().into()));
         }
         options.push(("UCI_Chess960".into(), game.chess960().to_string()));
         for (name, value) in options {

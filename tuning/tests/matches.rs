@@ -1,12 +1,12 @@
 //! Matches: Alea beats random; the two games of a pair share their dice; engines that crash, hang
 //! or play an illegal move lose and the match goes on; a resumed match loses and replays nothing.
 
-use alea_engine::rules::VariantKind;
+use alea_engine::rules::ChessKind;
 use alea_tuning::match_runner::{MatchConfig, Openings, run_match};
 use alea_tuning::players::{AleaPlayer, EngineProcess, MoveLimit, Player, PreRoll, Proto, RandomPlayer};
 use alea_tuning::referee::play_game;
 
-fn config(kind: VariantKind, pairs: u64) -> MatchConfig {
+fn config(kind: ChessKind, pairs: u64) -> MatchConfig {
     MatchConfig {
         variant: kind.name().into(),
         chess960: false,
@@ -24,7 +24,7 @@ fn config(kind: VariantKind, pairs: u64) -> MatchConfig {
 
 #[test]
 fn alea_at_depth_2_beats_random_in_95_of_100_games_in_each_variant() {
-    for kind in [VariantKind::Freedom, VariantKind::Classic, VariantKind::BrainKing] {
+    for kind in [ChessKind::Freedom, ChessKind::Classic, ChessKind::BrainKing] {
         let alea = || Box::new(AleaPlayer::new(MoveLimit::Depth(2))) as Box<dyn Player + Send>;
         let random = || Box::new(RandomPlayer { state: 3 }) as Box<dyn Player + Send>;
         let report = run_match(&alea, &random, &config(kind, 50), 2, &mut |_| {}).unwrap();
@@ -77,7 +77,7 @@ fn engines_that_crash_hang_or_cheat_lose_and_the_match_goes_on() {
     for (name, answer) in [("crasher", "exit 1"), ("hanger", "sleep 600"), ("cheater", "echo bestmove a1a8")] {
         let fake = || Box::new(fake_engine(dir, name, answer)) as Box<dyn Player + Send>;
         let random = || Box::new(RandomPlayer { state: 9 }) as Box<dyn Player + Send>;
-        let report = run_match(&random, &fake, &config(VariantKind::Freedom, 2), 2, &mut |_| {}).unwrap();
+        let report = run_match(&random, &fake, &config(ChessKind::Freedom, 2), 2, &mut |_| {}).unwrap();
         assert_eq!(report.games(), 4, "{name}");
         assert_eq!(report.wins, 4, "{name}: {}", report.summary());
         assert_eq!(report.failures.len(), 4, "{name}: {:?}", report.failures);
@@ -90,7 +90,7 @@ fn a_resumed_match_loses_and_replays_nothing() {
     let dir = scratch.path();
     let pgn = dir.join("match.pgn");
     let _ = std::fs::remove_file(&pgn);
-    let mut cfg = config(VariantKind::Freedom, 2);
+    let mut cfg = config(ChessKind::Freedom, 2);
     cfg.pgn = Some(pgn.clone());
     let a = || Box::new(AleaPlayer::new(MoveLimit::Depth(1))) as Box<dyn Player + Send>;
     let b = || Box::new(RandomPlayer { state: 4 }) as Box<dyn Player + Send>;
@@ -144,7 +144,7 @@ fn plain_uci_engines_get_their_limit_before_searchmoves() {
         Box::new(e) as Box<dyn Player + Send>
     };
     let random = || Box::new(RandomPlayer { state: 5 }) as Box<dyn Player + Send>;
-    let report = run_match(&random, &engine, &config(VariantKind::Freedom, 1), 1, &mut |_| {}).unwrap();
+    let report = run_match(&random, &engine, &config(ChessKind::Freedom, 1), 1, &mut |_| {}).unwrap();
     assert!(report.failures.is_empty(), "{:?}", report.failures);
 }
 
@@ -154,7 +154,7 @@ fn clocks_are_kept_and_a_slow_engine_loses_on_time() {
     // Alea keeps to a one-second clock.
     let alea = || Box::new(AleaPlayer::new(MoveLimit::Depth(1))) as Box<dyn Player + Send>;
     let random = || Box::new(RandomPlayer { state: 8 }) as Box<dyn Player + Send>;
-    let mut cfg = config(VariantKind::Freedom, 1);
+    let mut cfg = config(ChessKind::Freedom, 1);
     cfg.tc = Some(TimeControl { base: 1000, increment: 20 });
     let report = run_match(&alea, &random, &cfg, 1, &mut |_| {}).unwrap();
     assert!(report.failures.is_empty(), "{:?}", report.failures);
@@ -190,7 +190,7 @@ fn clocks_are_kept_and_a_slow_engine_loses_on_time() {
 #[test]
 fn dicechess3_matches_against_random() {
     use alea_tuning::players::Expectimax2Player;
-    let dicechess3 = MatchConfig { variant: "dicechess3".into(), max_plies: 400, ..config(VariantKind::Freedom, 5) };
+    let dicechess3 = MatchConfig { variant: "dicechess3".into(), max_plies: 400, ..config(ChessKind::Freedom, 5) };
     let alea = || Box::new(AleaPlayer::new(MoveLimit::Depth(1))) as Box<dyn Player + Send>;
     let random = || Box::new(RandomPlayer { state: 3 }) as Box<dyn Player + Send>;
     let report = run_match(&alea, &random, &dicechess3, 2, &mut |_| {}).unwrap();

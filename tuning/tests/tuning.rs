@@ -3,7 +3,7 @@
 
 use alea_engine::eval::params::EvalParams;
 use alea_engine::rules::pairing;
-use alea_engine::rules::{OutcomeList, Position, Rules, TurnList, Variant, VariantKind};
+use alea_engine::rules::{ChessKind, ChessRules, OutcomeList, Position, Rules, TurnList};
 use alea_engine::{Board, Game};
 use alea_tuning::datafile::{decode, encode_header, layout};
 use alea_tuning::datagen::{
@@ -16,7 +16,7 @@ use alea_tuning::players::MoveLimit;
 /// with a result drawn from the logistic curve of `truth`'s score: what a data set would look
 /// like if `truth` were exactly right.
 fn synthetic(truth: &EvalParams, games: u64, seed: u64) -> Vec<Sample> {
-    let rules = Variant::new(VariantKind::Classic, false);
+    let rules = ChessRules::new(ChessKind::Classic, false);
     let mut samples = Vec::new();
     for g in 0..games {
         let mut game = Game::new(rules, Position::new(Board::startpos()));
@@ -51,11 +51,11 @@ fn synthetic(truth: &EvalParams, games: u64, seed: u64) -> Vec<Sample> {
 
 #[test]
 fn the_fit_recovers_the_values_synthetic_results_were_drawn_from() {
-    let mut truth = EvalParams::starting(VariantKind::Classic);
+    let mut truth = EvalParams::starting(ChessKind::Classic);
     truth.material = [[100, 250, 350, 450, 1000, 2000]; 2];
     let samples = synthetic(&truth, 1500, 9);
     assert!(samples.len() > 40_000, "{}", samples.len());
-    let start = EvalParams::starting(VariantKind::Classic);
+    let start = EvalParams::starting(ChessKind::Classic);
     let config = FitConfig { epochs: 300, material_only: true, learning_rate: 2.0, ..FitConfig::default() };
     let fitted = fit(&samples, &start, &config, &mut |_, _| {});
     assert!(fitted.loss < fitted.start_loss);
@@ -80,7 +80,7 @@ fn the_fit_recovers_the_values_synthetic_results_were_drawn_from() {
 #[test]
 fn square_tables_are_fitted_too() {
     // The truth rewards a knight in the centre: the fitted knight table must learn it.
-    let mut truth = EvalParams::starting(VariantKind::Classic);
+    let mut truth = EvalParams::starting(ChessKind::Classic);
     for rank in 2..6 {
         for file in 2..4 {
             for stage in 0..2 {
@@ -89,7 +89,7 @@ fn square_tables_are_fitted_too() {
         }
     }
     let samples = synthetic(&truth, 800, 4);
-    let start = EvalParams::starting(VariantKind::Classic);
+    let start = EvalParams::starting(ChessKind::Classic);
     let config = FitConfig { epochs: 300, learning_rate: 2.0, ..FitConfig::default() };
     let fitted = fit(&samples, &start, &config, &mut |_, _| {});
     let table = &fitted.params.psqt[0][1];

@@ -798,7 +798,19 @@ function setupBoardInput() {
   });
 }
 
-function setup() {
+/** Fills the variant menu from the engine's list, the default first. */
+async function loadVariants() {
+  const menu = $('variant');
+  for (const v of await api('GET', '/api/variants')) {
+    const option = document.createElement('option');
+    option.value = v.name;
+    option.textContent = v.title;
+    option.title = v.summary;
+    menu.append(option);
+  }
+}
+
+async function setup() {
   $('new-game').addEventListener('submit', newGame);
   $('roll-button').addEventListener('click', roll);
   $('dice-entry').addEventListener('submit', enterDice);
@@ -820,6 +832,11 @@ function setup() {
     if (e.key === 'Escape') { selected = null; $('promotion').hidden = true; if (game) render(); }
   });
   setupBoardInput();
+  try {
+    await loadVariants();
+  } catch (err) {
+    showError(err.message);
+  }
   const id = location.hash.slice(1);
   if (/^[0-9a-f]{16}$/.test(id)) {
     startFrom(api('GET', `/api/games/${id}`)).catch(() => newGame());

@@ -9,6 +9,7 @@ use alea_engine::search::Shared;
 use alea_engine::search::timeman::Limits;
 use alea_engine::services::handle::SearchReport;
 use alea_engine::services::pgn::GameRecord;
+use alea_engine::services::registry::Variant;
 use alea_engine::services::rollout::RolloutSettings;
 use axum::Router;
 use axum::body::Bytes;
@@ -70,6 +71,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/", get(|| async { assets::serve("index.html") }))
         .route("/assets/{name}", get(|Path(name): Path<String>| async move { assets::serve(&name) }))
+        .route("/api/variants", get(variants))
         .route("/api/games", post(create))
         .route("/api/games/import", post(import))
         .route("/api/games/{id}", get(show))
@@ -283,6 +285,18 @@ async fn undo(State(app): State<AppState>, Path(id): Path<String>) -> ApiResult 
     change(&entry, WebGame::undo)?;
     app.store.save(&id, &entry);
     Ok(state_of(&entry, &id))
+}
+
+/// The variants a new game may be of, the default first, as the page's menu lists them.
+async fn variants() -> Response {
+    let rows: Vec<Value> = Variant::ALL
+        .iter()
+        .map(|v| {
+            let row = v.row();
+            json!({ "name": row.name, "title": row.title, "summary": row.summary, "chess960": row.chess960 })
+        })
+        .collect();
+    axum::Json(Value::Array(rows)).into_response()
 }
 
 async fn pgn(State(app): State<AppState>, Path(id): Path<String>) -> ApiResult {

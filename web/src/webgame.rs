@@ -94,7 +94,7 @@ impl WebGame {
         let game = GameHandle::setup(variant, chess960, start, None, &[]).map_err(Refusal::Bad)?;
         let standard =
             start.is_none() || game.start_fen() == GameHandle::new(variant, false).map_err(Refusal::Bad)?.fen();
-        let mut record = GameRecord::new(game.variant(), chess960, (!standard).then(|| game.start_fen()));
+        let mut record = GameRecord::new(game.variant().name(), chess960, (!standard).then(|| game.start_fen()));
         let (white, black) = if human == Color::White { ("You", "Alea") } else { ("Alea", "You") };
         record.tags.push(("Event".into(), "Alea web game".into()));
         record.tags.push(("Date".into(), alea_engine::services::pgn::today()));
@@ -558,7 +558,7 @@ impl WebGame {
         let end = self.game.end();
         json!({
             "id": id,
-            "variant": self.game.variant(),
+            "variant": self.game.variant().name(),
             "chess960": self.game.chess960(),
             "human": self.human.name(),
             "turn": self.side_to_move().name(),

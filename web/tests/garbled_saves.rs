@@ -3,8 +3,9 @@
 //! replaced, fields removed or given other values). Reading one must never panic; a game that
 //! is read must show itself (the page's state), save itself again, and read back the same.
 
-use alea_engine::services::handle::{GameHandle, RollSpec, VARIANTS};
+use alea_engine::services::handle::{GameHandle, RollSpec};
 use alea_engine::services::pgn::{GameRecord, RecordedTurn};
+use alea_engine::services::registry::Variant;
 use alea_web::webgame::WebGame;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -125,7 +126,7 @@ fn damaged_saves_are_refused_or_read_whole_never_a_panic() {
     let rounds: usize = std::env::var("ALEA_GARBLED_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(10);
     let (mut read, mut refused) = (0, 0);
     for round in 0..rounds {
-        for variant in VARIANTS {
+        for variant in Variant::ALL.map(Variant::name) {
             let saved = saved_game(variant, &mut rng);
             let again = WebGame::from_saved(&saved).expect("an undamaged game reads back");
             assert_eq!(again.saved().to_string(), saved, "{variant}: saved, read and saved again");
@@ -184,7 +185,7 @@ fn random_clicks_and_typing_on_the_page_never_panic() {
     let rounds: usize = std::env::var("ALEA_GARBLED_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(2);
     let shared = alea_engine::search::Shared::new(1);
     for round in 0..rounds {
-        for variant in VARIANTS {
+        for variant in Variant::ALL.map(Variant::name) {
             let own_dice = rng.random_range(0..2) == 0;
             let human = if rng.random_range(0..2) == 0 { alea_engine::Color::White } else { alea_engine::Color::Black };
             let mut web = WebGame::new(variant, false, None, human, rng.random_range(0..1000), 5, own_dice).unwrap();

@@ -11,7 +11,7 @@ use crate::board::chessmove::Move;
 use crate::board::piece::{Color, Role};
 use crate::board::values::PieceValues;
 use crate::eval::params::EvalParams;
-use crate::rules::VariantKind;
+use crate::rules::ChessKind;
 use crate::rules::{Position, Rules};
 
 /// Largest static score, in centipawns. Wins sit above it (see `search::WIN`), so a bounded
@@ -303,7 +303,7 @@ impl StaticEval {
     }
 
     /// What the engine plays a variant with by default.
-    pub fn default_for(kind: VariantKind) -> StaticEval {
+    pub fn default_for(kind: ChessKind) -> StaticEval {
         StaticEval::new(EvalParams::default_for(kind))
     }
 }
@@ -402,20 +402,20 @@ impl<R: Rules<Position = Position, Turn = Move>> Evaluator<R> for StaticEval {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::rules::{Rules, Variant};
+    use crate::rules::{ChessRules, Rules};
 
     /// A piece that stands attacked is worth moving first: its value is added to the placement.
     #[test]
     fn quiet_gain_puts_an_attacked_piece_first() {
-        let rules = Variant::new(VariantKind::Freedom, false);
-        let eval = StaticEval::default_for(VariantKind::Freedom);
+        let rules = ChessRules::new(ChessKind::Freedom, false);
+        let eval = StaticEval::default_for(ChessKind::Freedom);
         // The knight on c3 is attacked by the pawn on b4; the one on g1 is not.
         let pos = crate::rules::Position::new(Board::from_fen("4k3/8/8/8/1p6/2N5/8/4K1N1 w - - 0 1").unwrap());
         let mut turns = crate::rules::TurnList::new();
         rules.any_turns(&pos, &mut turns);
         let gain = |uci: &str| {
             let m = turns.iter().copied().find(|m| m.to_uci(false).to_string() == uci).unwrap();
-            Evaluator::<Variant>::quiet_gain(&eval, &pos, m)
+            Evaluator::<ChessRules>::quiet_gain(&eval, &pos, m)
         };
         let knight = eval.values.of(Role::Knight);
         assert!(gain("c3e4") > knight / 2, "escape {}", gain("c3e4"));
@@ -428,10 +428,10 @@ mod tests {
     fn square_scores_equal_the_parameters_sums() {
         use rand::{RngExt, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
-        for kind in [VariantKind::Freedom, VariantKind::Classic, VariantKind::BrainKing] {
+        for kind in [ChessKind::Freedom, ChessKind::Classic, ChessKind::BrainKing] {
             for params in [EvalParams::default_for(kind), EvalParams::starting(kind)] {
                 let eval = StaticEval::new(params.clone());
-                let rules = Variant::new(kind, false);
+                let rules = ChessRules::new(kind, false);
                 let mut pos = crate::rules::Position::new(Board::startpos());
                 for _ in 0..200 {
                     assert_eq!(eval.white_score(&pos.board), params.white_score(&pos.board));
@@ -457,7 +457,7 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(11);
         let dicechess3 = crate::rules::MicroVariant::ALL[0];
         let tables =
-            [crate::rules::micro::MicroRules::default_eval(&dicechess3), EvalParams::starting(VariantKind::Freedom)];
+            [crate::rules::micro::MicroRules::default_eval(&dicechess3), EvalParams::starting(ChessKind::Freedom)];
         let mut checked = 0;
         for params in tables {
             let eval = StaticEval::new(params);

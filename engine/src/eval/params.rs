@@ -9,7 +9,7 @@ use crate::board::Board;
 use crate::board::piece::{Color, Role};
 use crate::board::square::Square;
 use crate::board::values::PieceValues;
-use crate::rules::{Rules, Variant, VariantKind};
+use crate::rules::{ChessKind, ChessRules, Rules};
 use std::fmt::Write;
 use std::sync::OnceLock;
 
@@ -124,13 +124,13 @@ impl EvalParams {
     }
 
     /// The starting point of a variant: its documents' piece values and nothing else.
-    pub fn starting(kind: VariantKind) -> EvalParams {
-        EvalParams::from_values(Variant::new(kind, false).piece_values())
+    pub fn starting(kind: ChessKind) -> EvalParams {
+        EvalParams::from_values(ChessRules::new(kind, false).piece_values())
     }
 
     /// What the engine plays with unless told otherwise ([`Rules::default_eval`]).
-    pub fn default_for(kind: VariantKind) -> EvalParams {
-        Variant::new(kind, false).default_eval()
+    pub fn default_for(kind: ChessKind) -> EvalParams {
+        ChessRules::new(kind, false).default_eval()
     }
 
     /// Tables a variant has adopted, embedded as `text` and parsed once into `cell` (a unit test
@@ -347,7 +347,7 @@ mod tests {
 
     #[test]
     fn text_round_trips_and_bad_text_is_refused() {
-        let mut p = EvalParams::starting(VariantKind::Classic);
+        let mut p = EvalParams::starting(ChessKind::Classic);
         p.psqt[1][3][17] = -42;
         p.material[1][0] = 130;
         p.result_scale = 0.2711;
@@ -385,7 +385,7 @@ mod tests {
             assert!(EvalParams::parse(&text.replace("centre 3", bad)).is_err(), "{bad}");
         }
         assert!(EvalParams::parse(&format!("{text}psqt eg K {}\n", "0 ".repeat(32))).is_err(), "one table of twelve");
-        for kind in VariantKind::ALL {
+        for kind in ChessKind::ALL {
             assert_ne!(EvalParams::default_for(kind), EvalParams::starting(kind), "{kind:?}: the adopted tables");
         }
         use crate::rules::micro::MicroRules;
@@ -398,7 +398,7 @@ mod tests {
     #[test]
     fn score_is_symmetric_and_material_only_from_values() {
         let board = Board::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4").unwrap();
-        let mut p = EvalParams::starting(VariantKind::Freedom);
+        let mut p = EvalParams::starting(ChessKind::Freedom);
         assert_eq!(p.white_score(&board), 0);
         p.psqt[0][1][half_square(Color::White, Square::parse("f3").unwrap())] = 30;
         p.psqt[1][1][half_square(Color::White, Square::parse("f3").unwrap())] = 10;

@@ -10,7 +10,6 @@ use crate::board::movegen::{Generator, Legality, MoveList, generate, generate_pr
 use crate::board::piece::{Role, RoleSet};
 use crate::board::values::PieceValues;
 use crate::eval::params::EvalParams;
-use crate::services::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, case};
 
 /// The BrainKing rules.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -31,17 +30,6 @@ impl BrainKing {
     }
 }
 
-/// `alea bench`'s BrainKing positions: king capture, a promotion race, a Chess960 start.
-const BENCH: [BenchCase; 7] = [
-    case("brainking start", "", &[]),
-    case("brainking kiwipete, bishop roll", KIWIPETE, &[3]),
-    case("brainking king attacked", "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", &[]),
-    case("brainking promotion race", "8/4P1k1/8/8/8/8/6K1/8 w - - 0 1", &[]),
-    case("brainking giuoco piano", GIUOCO, &[]),
-    case("brainking rook ending, rook roll", "8/8/3k4/8/8/3K4/3R4/8 w - - 0 1", &[4]),
-    case("brainking chess960 #700", "chess960 700", &[]),
-];
-
 impl Rules for BrainKing {
     chess_rules_common!();
 
@@ -52,10 +40,6 @@ impl Rules for BrainKing {
 
     fn name(&self) -> &'static str {
         "brainking"
-    }
-
-    fn bench_suite(&self) -> BenchSuite {
-        BenchSuite { depth: 3, cases: &BENCH }
     }
 
     /// The usual 1/3/3/5/9, until tuned; the king is capturable.

@@ -14,7 +14,6 @@ use crate::eval::params::EvalParams;
 use crate::rules::game::Game;
 use crate::search::timeman::Limits;
 use crate::search::{Root, SearchOptions, SearchResult, Shared};
-use crate::services::bench::{BenchSuite, case};
 use crate::services::one_turn::{OneTurnRules, TurnRoles};
 use std::sync::atomic::AtomicBool;
 
@@ -76,26 +75,12 @@ impl BrainKing10 {
     }
 }
 
-/// `alea bench`'s positions for it: the start, and a middlegame with kings exposed.
-const BENCH: [crate::services::bench::BenchCase; 2] = [
-    case("brainking10 start", "", &[]),
-    case(
-        "brainking10 open kings, queen roll",
-        "r1b1k1kbnr/pp1p1ppppp/2n1p5/2q7/4P5/3k1N4/10/10/PPPP1PPPPP/RNBQKK1B1R w - - 0 9",
-        &[5],
-    ),
-];
-
 impl Rules for BrainKing10 {
     type Position = BigBoard;
     type Turn = BigMove;
 
     fn name(&self) -> &'static str {
         "brainking10"
-    }
-
-    fn bench_suite(&self) -> BenchSuite {
-        BenchSuite { depth: 2, cases: &BENCH }
     }
 
     /// BrainKing's 1/3/3/5/9; a king 1000: losing one of three is a heavy blow, not the game.
@@ -300,15 +285,6 @@ mod tests {
         let mut names: Vec<String> = out.iter().map(|m| m.to_string()).collect();
         names.sort();
         names
-    }
-
-    #[test]
-    fn the_bench_positions_are_positions() {
-        for c in BrainKing10.bench_suite().cases {
-            if !c.start.is_empty() {
-                BigBoard::from_fen(c.start, BigSpec::BRAINKING10).unwrap();
-            }
-        }
     }
 
     #[test]

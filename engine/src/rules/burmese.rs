@@ -11,36 +11,17 @@ use crate::rules::dice::{OutcomeList, fair_dice};
 use crate::rules::micro::{Die, MicroPosition, MicroRules};
 use crate::rules::micro_chess_common;
 use crate::rules::{GameEnd, dicechess3};
-use crate::services::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, START, case};
 use arrayvec::ArrayVec;
 
 /// Burmese dice chess.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
 pub struct Burmese;
 
-/// `alea bench`'s burmese positions, searched one turn deep.
-const BENCH: [BenchCase; 4] = [
-    case("burmese start, 1 2 3", START, &[1, 2, 3]),
-    case("burmese kiwipete, 1 2 3", KIWIPETE, &[1, 2, 3]),
-    case("burmese giuoco piano, 1 3 5", GIUOCO, &[1, 3, 5]),
-    case("burmese start", START, &[]),
-];
-
 impl MicroRules for Burmese {
     micro_chess_common!();
 
     fn name(&self) -> &'static str {
         "burmese"
-    }
-
-    fn bench_suite(&self) -> BenchSuite {
-        BenchSuite { depth: 1, cases: &BENCH }
-    }
-
-    /// The king falls early: the mean own turns left over self-play positions is 10.2 (2,000
-    /// depth-1 games).
-    fn clock_turns(&self) -> Option<u32> {
-        Some(10)
     }
 
     /// The rules give no values: chess's 1/3/3/5/9, as for dicechess3.

@@ -12,7 +12,6 @@ use crate::board::movegen::{Generator, Legality, MoveList, generate, has_legal_m
 use crate::board::piece::{Role, RoleSet};
 use crate::board::values::PieceValues;
 use crate::eval::params::EvalParams;
-use crate::services::bench::{BenchCase, BenchSuite, KIWIPETE, QGD, case};
 
 /// The two-dice rules.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -93,23 +92,6 @@ fn pass_if_empty(out: &mut TurnList<Move>) {
     }
 }
 
-/// `alea bench`'s classic positions: two dice, doubles, a pass in check, mates.
-const BENCH: [BenchCase; 8] = [
-    case("classic start", "", &[]),
-    case("classic kiwipete, 2 and 5", KIWIPETE, &[2, 5]),
-    case("classic scholar's threat", "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3", &[]),
-    BenchCase {
-        name: "classic passed in check, king capturable",
-        start: "rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2",
-        turns: &["0000"],
-        roll: &[],
-    },
-    case("classic queen's gambit", QGD, &[]),
-    case("classic king and pawn, 1 and 6", "8/8/8/4k3/8/8/3PK3/8 w - - 0 1", &[1, 6]),
-    case("classic rook mate", "7k/8/8/8/8/8/8/R6K w - - 0 1", &[]),
-    case("classic doubles", "r2qkb1r/pp2pppp/2p2n2/3b4/3P4/2N2N2/PPP2PPP/R1BQKB1R w KQkq - 0 7", &[3, 3]),
-];
-
 impl Rules for Classic {
     chess_rules_common!();
 
@@ -119,10 +101,6 @@ impl Rules for Classic {
 
     fn name(&self) -> &'static str {
         "classic"
-    }
-
-    fn bench_suite(&self) -> BenchSuite {
-        BenchSuite { depth: 3, cases: &BENCH }
     }
 
     /// The usual 1/3/3/5/9, until tuned; the king is capturable (after a pass left it in check).

@@ -11,7 +11,6 @@ use crate::rules::dice::{OutcomeList, fair_dice};
 use crate::rules::micro::{DicePool, Die, MicroPosition, MicroRules};
 use crate::rules::micro_chess_common;
 use crate::rules::{EndReason, GameEnd, GameResult};
-use crate::services::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, QGD, START, case};
 use arrayvec::ArrayVec;
 
 /// Appends each die's piece type's moves and en passant (castling apart): a micro-move per die.
@@ -85,19 +84,6 @@ pub const DICE: usize = 3;
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
 pub struct DiceChess3;
 
-/// `alea bench`'s dicechess3 positions: after a roll (the turn's micro-moves to choose) and
-/// before it (all 56 outcomes), searched one turn deep by default (two turns take a minute).
-const BENCH: [BenchCase; 8] = [
-    case("dicechess3 start, 1 2 3", START, &[1, 2, 3]),
-    case("dicechess3 kiwipete, 1 2 3", KIWIPETE, &[1, 2, 3]),
-    case("dicechess3 queen's gambit, 2 4 5", QGD, &[2, 4, 5]),
-    case("dicechess3 giuoco piano, 1 3 5", GIUOCO, &[1, 3, 5]),
-    case("dicechess3 rook ending, 1 4 6", "8/5pk1/6p1/8/3R4/6P1/5PK1/3r4 w - - 0 40", &[1, 4, 6]),
-    case("dicechess3 king hunt", "4k3/8/8/8/4B3/8/8/K3R3 w - - 0 1", &[]),
-    case("dicechess3 king and pawn", "8/8/4k3/8/2K5/3P4/8/8 w - - 0 50", &[]),
-    case("dicechess3 start", START, &[]),
-];
-
 impl MicroRules for DiceChess3 {
     micro_chess_common!();
 
@@ -116,16 +102,6 @@ impl MicroRules for DiceChess3 {
 
     fn name(&self) -> &'static str {
         "dicechess3"
-    }
-
-    fn bench_suite(&self) -> BenchSuite {
-        BenchSuite { depth: 1, cases: &BENCH }
-    }
-
-    /// The king falls early: the mean own turns left over self-play positions is 8.4 (19,500
-    /// games of `alea tune datagen --nodes 30000`).
-    fn clock_turns(&self) -> Option<u32> {
-        Some(8)
     }
 
     fn dice(&self) -> usize {

@@ -518,10 +518,6 @@ impl super::Rules for DieChess {
         "diechess"
     }
 
-    fn bench_suite(&self) -> crate::services::bench::BenchSuite {
-        crate::services::bench::BenchSuite { depth: 3, cases: &[] }
-    }
-
     /// The documents give none; what a face can do, for orderings.
     fn piece_values(&self) -> crate::board::values::PieceValues {
         crate::board::values::PieceValues([100, 300, 300, 500, 900, 0])

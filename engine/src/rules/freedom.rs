@@ -14,7 +14,6 @@ use crate::board::movegen::{
 use crate::board::piece::{Role, RoleSet};
 use crate::board::values::PieceValues;
 use crate::eval::params::EvalParams;
-use crate::services::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, QGD, case};
 
 /// The Freedom Dice Chess rules.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -92,27 +91,6 @@ fn is_recapture(pos: &Position, m: Move) -> bool {
     pos.recapture.is_some_and(|sq| m.to() == sq && pos.board.is_capture(m))
 }
 
-/// `alea bench`'s Freedom positions: openings to endgames, before and after the roll, free
-/// moves (a check, a recapture), castling on a rook roll, a Chess960 start.
-const BENCH: [BenchCase; 11] = [
-    case("freedom start", "", &[]),
-    BenchCase {
-        name: "freedom italian, Bxf7+ free",
-        start: "",
-        turns: &["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"],
-        roll: &[],
-    },
-    case("freedom kiwipete", KIWIPETE, &[]),
-    case("freedom queen's gambit, knight roll", QGD, &[2]),
-    case("freedom giuoco piano", GIUOCO, &[]),
-    BenchCase { name: "freedom recapture on d5", start: "", turns: &["e2e4", "d7d5", "e4d5"], roll: &[] },
-    case("freedom rook ending", "8/5pk1/6p1/8/3R4/6P1/5PK1/3r4 w - - 0 40", &[]),
-    case("freedom king and pawn, king roll", "8/8/4k3/8/2K5/3P4/8/8 w - - 0 50", &[6]),
-    case("freedom back-rank mate by check", "6k1/5ppp/8/8/8/8/5PPP/1Q4K1 w - - 0 30", &[]),
-    case("freedom castling on a rook", "r3k2r/pppq1ppp/2n5/3pp3/3PP3/2N5/PPPQ1PPP/R3K2R w KQkq - 0 9", &[4]),
-    case("freedom chess960 #123", "chess960 123", &[]),
-];
-
 impl Rules for Freedom {
     chess_rules_common!();
 
@@ -122,16 +100,6 @@ impl Rules for Freedom {
 
     fn name(&self) -> &'static str {
         "freedom"
-    }
-
-    fn bench_suite(&self) -> BenchSuite {
-        BenchSuite { depth: 3, cases: &BENCH }
-    }
-
-    /// On freedom's bench the mean of a roll two turns deep and the same roll searched one turn
-    /// deep differ by 112 (one standard deviation), three turns against two by 64.
-    fn probcut_margin(&self) -> Option<i32> {
-        Some(160)
     }
 
     /// From the document: P 1, N 2, B 3, R 4, Q 6.5 (the king is never captured).

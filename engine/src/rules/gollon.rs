@@ -13,7 +13,6 @@ use crate::rules::dice::{Outcome, OutcomeList, Roll};
 use crate::rules::micro::{DicePool, Die, MicroPosition, MicroRules};
 use crate::rules::micro_chess_common;
 use crate::rules::{GameEnd, dicechess3};
-use crate::services::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, START, case};
 use arrayvec::ArrayVec;
 
 /// Gollon's count die.
@@ -23,29 +22,11 @@ pub struct Gollon;
 /// The most micro-moves a turn has (a 4, 5 or 6).
 pub const MOST_MOVES: u8 = 4;
 
-/// `alea bench`'s gollon positions, searched one turn deep.
-const BENCH: [BenchCase; 4] = [
-    case("gollon start, 4 moves", START, &[4]),
-    case("gollon kiwipete, 3 moves", KIWIPETE, &[3]),
-    case("gollon giuoco piano, 4 moves", GIUOCO, &[4]),
-    case("gollon king and pawn", "8/8/4k3/8/2K5/3P4/8/8 w - - 0 50", &[]),
-];
-
 impl MicroRules for Gollon {
     micro_chess_common!();
 
     fn name(&self) -> &'static str {
         "gollon"
-    }
-
-    fn bench_suite(&self) -> BenchSuite {
-        BenchSuite { depth: 1, cases: &BENCH }
-    }
-
-    /// The king falls early: the mean own turns left over self-play positions is 1.3 (2,000
-    /// depth-1 games: most end on the first player's first 4, 5 or 6).
-    fn clock_turns(&self) -> Option<u32> {
-        Some(1)
     }
 
     /// The rules give no values: chess's 1/3/3/5/9, as for dicechess3.

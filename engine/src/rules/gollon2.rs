@@ -17,7 +17,6 @@ use crate::rules::GameEnd;
 use crate::rules::dice::{Outcome, OutcomeList, Roll, RollError};
 use crate::rules::micro::{DicePool, Die, MicroPosition, MicroRules};
 use crate::rules::micro_chess_common;
-use crate::services::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, START, case};
 use arrayvec::ArrayVec;
 
 /// Gollon's piece die and count die.
@@ -27,29 +26,11 @@ pub struct Gollon2;
 /// The most micro-moves a turn has (a count of 4, 5 or 6).
 const MOST_MOVES: u8 = 4;
 
-/// `alea bench`'s gollon2 positions, searched one turn deep.
-const BENCH: [BenchCase; 4] = [
-    case("gollon2 start, knight 4", START, &[2, 4]),
-    case("gollon2 kiwipete, queen 3", KIWIPETE, &[5, 3]),
-    case("gollon2 giuoco piano, bishop 2", GIUOCO, &[3, 2]),
-    case("gollon2 kiwipete", KIWIPETE, &[]),
-];
-
 impl MicroRules for Gollon2 {
     micro_chess_common!();
 
     fn name(&self) -> &'static str {
         "gollon2"
-    }
-
-    fn bench_suite(&self) -> BenchSuite {
-        BenchSuite { depth: 1, cases: &BENCH }
-    }
-
-    /// The king falls early: the mean own turns left over self-play positions is 2.7 (2,000
-    /// depth-1 games).
-    fn clock_turns(&self) -> Option<u32> {
-        Some(3)
     }
 
     /// The rules give no values: chess's 1/3/3/5/9, as for dicechess3.

@@ -16,7 +16,6 @@ use crate::eval::params::EvalParams;
 use crate::rules::dice::{OutcomeList, fair_dice};
 use crate::rules::micro::{DicePool, Die, MicroPosition, MicroRules, MovesOf};
 use crate::rules::{EndReason, GameEnd, GameResult};
-use crate::services::bench::{BenchCase, BenchSuite, case};
 use arrayvec::ArrayVec;
 
 /// Dice rolled at the start of a turn.
@@ -26,15 +25,7 @@ pub const DICE: usize = 4;
 pub const START: &str = "r2rq2qr2r/nnbb1kk1bbnn/nnbb1kk1bbnn/r2rq2qr2r/pppppppppppp/pppppppppppp/PPPPPPPPPPPP/PPPPPPPPPPPP/R2RQ2QR2R/NNBB1KK1BBNN/NNBB1KK1BBNN/R2RQ2QR2R w - - 0 1";
 
 /// A middlegame: pawns traded, a queen and a king of each side taken.
-const MIDDLEGAME: &str = "r2rq2qr2r/nnbb1k2bbnn/nnbb1kk1bbnn/r2rq3r2r/pp1ppp1ppppp/2p3p5/4P2P4/PP1PP1PPPP2/R2RQ3R2R/NNBB1KK1BBNN/NNBB1K2BBNN/R2RQ2QR2R w - - 0 20";
-
-/// `alea bench`'s grand positions: after a roll (four micro-moves to choose), searched two turns
-/// deep (ours, then the opponent's 126 outcomes and replies).
-const BENCH: [BenchCase; 3] = [
-    case("grand start, 1 2 3 5", START, &[1, 2, 3, 5]),
-    case("grand middlegame, 1 1 4 5", MIDDLEGAME, &[1, 1, 4, 5]),
-    case("grand middlegame, 2 3 3 6", MIDDLEGAME, &[2, 3, 3, 6]),
-];
+pub const MIDDLEGAME: &str = "r2rq2qr2r/nnbb1k2bbnn/nnbb1kk1bbnn/r2rq3r2r/pp1ppp1ppppp/2p3p5/4P2P4/PP1PP1PPPP2/R2RQ3R2R/NNBB1KK1BBNN/NNBB1K2BBNN/R2RQ2QR2R w - - 0 20";
 
 /// Where the fit started: centipawns a pawn gains for each rank it advances, and a knight,
 /// bishop or queen for each step towards the centre.
@@ -85,16 +76,6 @@ impl MicroRules for Grand {
 
     fn startpos(&self) -> MicroPosition<BigBoard> {
         MicroPosition::new(BigBoard::from_fen(START, BigSpec::GRAND).expect("the start position reads"), ())
-    }
-
-    fn bench_suite(&self) -> BenchSuite {
-        BenchSuite { depth: 2, cases: &BENCH }
-    }
-
-    /// The mean own turns left over self-play positions, 14.0 in 152 depth-1 games: fewer than
-    /// a chess game's plan.
-    fn clock_turns(&self) -> Option<u32> {
-        Some(14)
     }
 
     /// The source gives no values: chess's 1/3/3/5/9 (a king counted as nothing: the search

@@ -414,18 +414,6 @@ pub trait MicroRules {
     /// The start position.
     fn startpos(&self) -> MicroPosition<Self::Board>;
 
-    /// The positions `alea bench` searches for this variant, and how deep.
-    fn bench_suite(&self) -> crate::services::bench::BenchSuite;
-
-    /// The side to move's turns to the game's end that a clock is shared over, unless the GUI
-    /// names fewer to its next time control (`movestogo`). `None` by default: the plan of a
-    /// chess game (40 turns, or the GUI's `movestogo`). Variants whose games end much sooner (a
-    /// captured king) give theirs: the mean own turns left over the positions of their
-    /// self-play games (README, Time under a clock).
-    fn clock_turns(&self) -> Option<u32> {
-        None
-    }
-
     /// The piece values the evaluation starts from (and the material the baselines count).
     fn piece_values(&self) -> crate::board::values::PieceValues;
 

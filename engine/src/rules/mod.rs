@@ -182,26 +182,6 @@ pub trait Rules {
     /// The variant's name as `UCI_Variant` spells it.
     fn name(&self) -> &'static str;
 
-    /// The positions `alea bench` searches for this variant, and how deep.
-    fn bench_suite(&self) -> crate::services::bench::BenchSuite;
-
-    /// The side to move's turns to the game's end that a clock is shared over, unless the GUI
-    /// names fewer to its next time control (`movestogo`). `None` by default: the plan of a
-    /// chess game (40 turns, or the GUI's `movestogo`). Variants whose games end much sooner (a
-    /// captured king) give theirs: the mean own turns left over the positions of their
-    /// self-play games (README, Time under a clock).
-    fn clock_turns(&self) -> Option<u32> {
-        None
-    }
-
-    /// ChanceProbCut's margin in this variant ([`crate::search::SearchOptions::chance_probcut`]):
-    /// how far (in equity) outside the window a roll's outcomes, searched a turn less deep, must
-    /// put its mean for the roll to be cut unsearched. `None` by default: every roll is searched
-    /// in full. A variant gives one where it measured stronger with it (docs/search.md).
-    fn probcut_margin(&self) -> Option<i32> {
-        None
-    }
-
     /// The variant's documents' piece values: the evaluation's starting point.
     fn piece_values(&self) -> crate::board::values::PieceValues;
 
@@ -372,36 +352,30 @@ pub trait Rules {
     }
 }
 
-/// The variants Alea plays.
+/// The 8x8 variants of one move a turn, whose rules are one type, [`ChessRules`].
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum VariantKind {
+pub enum ChessKind {
     Freedom,
     Classic,
     BrainKing,
     Vegas,
 }
 
-impl VariantKind {
-    pub const ALL: [VariantKind; 4] =
-        [VariantKind::Freedom, VariantKind::Classic, VariantKind::BrainKing, VariantKind::Vegas];
+impl ChessKind {
+    pub const ALL: [ChessKind; 4] = [ChessKind::Freedom, ChessKind::Classic, ChessKind::BrainKing, ChessKind::Vegas];
 
     pub fn name(self) -> &'static str {
         match self {
-            VariantKind::Freedom => "freedom",
-            VariantKind::Classic => "classic",
-            VariantKind::BrainKing => "brainking",
-            VariantKind::Vegas => "vegas",
+            ChessKind::Freedom => "freedom",
+            ChessKind::Classic => "classic",
+            ChessKind::BrainKing => "brainking",
+            ChessKind::Vegas => "vegas",
         }
-    }
-
-    /// The variant `UCI_Variant` names (case-insensitive).
-    pub fn from_name(name: &str) -> Option<VariantKind> {
-        VariantKind::ALL.into_iter().find(|v| v.name().eq_ignore_ascii_case(name))
     }
 }
 
-/// One of the variants of several moves a turn, chosen at run time (as [`Variant`] is for one
-/// move a turn): a new such variant is its own file and an arm here.
+/// One of the variants of several moves a turn, chosen at run time (as [`ChessRules`] is for
+/// one move a turn): a new such variant is its own file and an arm here.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum MicroVariant {
     DiceChess3(DiceChess3),
@@ -417,11 +391,6 @@ impl MicroVariant {
         MicroVariant::Gollon(Gollon),
         MicroVariant::Gollon2(Gollon2),
     ];
-
-    /// The variant `UCI_Variant` names (case-insensitive), if it has several moves a turn.
-    pub fn from_name(name: &str) -> Option<MicroVariant> {
-        MicroVariant::ALL.into_iter().find(|v| micro::MicroRules::name(v).eq_ignore_ascii_case(name))
-    }
 }
 
 macro_rules! dispatch_micro {
@@ -463,12 +432,6 @@ impl micro::MicroRules for MicroVariant {
     }
     fn default_eval(&self) -> crate::eval::params::EvalParams {
         dispatch_micro!(self, r => r.default_eval())
-    }
-    fn bench_suite(&self) -> crate::services::bench::BenchSuite {
-        dispatch_micro!(self, r => r.bench_suite())
-    }
-    fn clock_turns(&self) -> Option<u32> {
-        dispatch_micro!(self, r => r.clock_turns())
     }
     fn dice(&self) -> usize {
         dispatch_micro!(self, r => r.dice())
@@ -529,38 +492,38 @@ impl micro::MicroRules for MicroVariant {
 /// One of the 8x8 variants, chosen at run time (the protocol's `UCI_Variant`). It dispatches to
 /// the variant's own type; code that wants no dispatch uses that type directly.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Variant {
+pub enum ChessRules {
     Freedom(Freedom),
     Classic(Classic),
     BrainKing(BrainKing),
     Vegas(Vegas),
 }
 
-impl Variant {
-    pub fn new(kind: VariantKind, chess960: bool) -> Variant {
+impl ChessRules {
+    pub fn new(kind: ChessKind, chess960: bool) -> ChessRules {
         match kind {
-            VariantKind::Freedom => Variant::Freedom(Freedom { chess960 }),
-            VariantKind::Classic => Variant::Classic(Classic { chess960 }),
-            VariantKind::BrainKing => Variant::BrainKing(BrainKing { chess960 }),
-            VariantKind::Vegas => Variant::Vegas(Vegas { chess960 }),
+            ChessKind::Freedom => ChessRules::Freedom(Freedom { chess960 }),
+            ChessKind::Classic => ChessRules::Classic(Classic { chess960 }),
+            ChessKind::BrainKing => ChessRules::BrainKing(BrainKing { chess960 }),
+            ChessKind::Vegas => ChessRules::Vegas(Vegas { chess960 }),
         }
     }
 
-    pub fn kind(&self) -> VariantKind {
+    pub fn kind(&self) -> ChessKind {
         match self {
-            Variant::Freedom(_) => VariantKind::Freedom,
-            Variant::Classic(_) => VariantKind::Classic,
-            Variant::BrainKing(_) => VariantKind::BrainKing,
-            Variant::Vegas(_) => VariantKind::Vegas,
+            ChessRules::Freedom(_) => ChessKind::Freedom,
+            ChessRules::Classic(_) => ChessKind::Classic,
+            ChessRules::BrainKing(_) => ChessKind::BrainKing,
+            ChessRules::Vegas(_) => ChessKind::Vegas,
         }
     }
 
     pub fn chess960(&self) -> bool {
         match self {
-            Variant::Freedom(r) => r.chess960,
-            Variant::Classic(r) => r.chess960,
-            Variant::BrainKing(r) => r.chess960,
-            Variant::Vegas(r) => r.chess960,
+            ChessRules::Freedom(r) => r.chess960,
+            ChessRules::Classic(r) => r.chess960,
+            ChessRules::BrainKing(r) => r.chess960,
+            ChessRules::Vegas(r) => r.chess960,
         }
     }
 }
@@ -568,29 +531,20 @@ impl Variant {
 macro_rules! dispatch {
     ($self:ident, $r:ident => $e:expr) => {
         match $self {
-            Variant::Freedom($r) => $e,
-            Variant::Classic($r) => $e,
-            Variant::BrainKing($r) => $e,
-            Variant::Vegas($r) => $e,
+            ChessRules::Freedom($r) => $e,
+            ChessRules::Classic($r) => $e,
+            ChessRules::BrainKing($r) => $e,
+            ChessRules::Vegas($r) => $e,
         }
     };
 }
 
-impl Rules for Variant {
+impl Rules for ChessRules {
     type Position = Position;
     type Turn = Move;
 
     fn name(&self) -> &'static str {
         dispatch!(self, r => r.name())
-    }
-    fn bench_suite(&self) -> crate::services::bench::BenchSuite {
-        dispatch!(self, r => r.bench_suite())
-    }
-    fn clock_turns(&self) -> Option<u32> {
-        dispatch!(self, r => r.clock_turns())
-    }
-    fn probcut_margin(&self) -> Option<i32> {
-        dispatch!(self, r => r.probcut_margin())
     }
     fn piece_values(&self) -> crate::board::values::PieceValues {
         dispatch!(self, r => r.piece_values())
@@ -673,7 +627,7 @@ impl Rules for Variant {
 }
 
 /// The 8x8 variants as front ends see them: FEN, SAN and squares of the chess board.
-impl crate::services::one_turn::OneTurnRules for Variant {
+impl crate::services::one_turn::OneTurnRules for ChessRules {
     fn start_position(&self) -> Position {
         Position::new(crate::Board::startpos())
     }
@@ -702,7 +656,7 @@ impl crate::services::one_turn::OneTurnRules for Variant {
     /// Chess SAN, with check marks where the variant has check (BrainKing has none).
     fn san(&self, pos: &Position, m: Move, candidates: &[Move]) -> String {
         match self {
-            Variant::BrainKing(_) => crate::board::san::san_body(&pos.board, m, candidates),
+            ChessRules::BrainKing(_) => crate::board::san::san_body(&pos.board, m, candidates),
             _ => crate::board::san::to_san(&pos.board, m, candidates),
         }
     }
@@ -737,7 +691,7 @@ impl crate::services::one_turn::OneTurnRules for Variant {
     }
 
     fn search_game(
-        game: &crate::rules::game::Game<Variant>,
+        game: &crate::rules::game::Game<ChessRules>,
         root: crate::search::Root<Move>,
         limits: crate::search::timeman::Limits,
         options: crate::search::SearchOptions,
@@ -748,7 +702,7 @@ impl crate::services::one_turn::OneTurnRules for Variant {
     }
 
     fn chess960(&self) -> bool {
-        Variant::chess960(self)
+        ChessRules::chess960(self)
     }
 
     fn set_recapture(&self, pos: &mut Position, square: &str) -> Result<(), String> {
@@ -772,7 +726,7 @@ impl crate::services::one_turn::OneTurnRules for Variant {
 
     fn pre_roll_kinds(&self, pos: &Position, m: Move) -> Vec<&'static str> {
         match self {
-            Variant::Freedom(f) => f.freedom_kinds(pos, m).names(),
+            ChessRules::Freedom(f) => f.freedom_kinds(pos, m).names(),
             _ => Vec::new(),
         }
     }
@@ -780,75 +734,6 @@ impl crate::services::one_turn::OneTurnRules for Variant {
     fn chess_board<'a>(&self, pos: &'a Position) -> Option<&'a crate::Board> {
         Some(&pos.board)
     }
-}
-
-/// The game of one move a turn named `name` (a `UCI_Variant` name, any case), from `fen` or its
-/// start, with Freedom's recapture square if given; `None` if no such variant has one move a
-/// turn. The one place where these variants are found by name.
-pub fn one_turn_game(
-    name: &str,
-    chess960: bool,
-    fen: Option<&str>,
-    recapture: Option<&str>,
-) -> Option<Result<Box<dyn crate::services::one_turn::OneTurnGame>, String>> {
-    fn boxed<R: crate::services::one_turn::OneTurnRules>(
-        rules: R,
-        fen: Option<&str>,
-        recapture: Option<&str>,
-    ) -> Result<Box<dyn crate::services::one_turn::OneTurnGame>, String>
-    where
-        R::Position: fmt::Debug + Send + Sync,
-        R::Turn: Send + Sync,
-    {
-        Ok(Box::new(crate::rules::game::Game::set_up(rules, fen, recapture)?))
-    }
-    // Die Chess and the 10x10 board have one start each.
-    let one_start = |rules_name: &str| {
-        if chess960 { Err(format!("{rules_name} is played from the standard start only")) } else { Ok(()) }
-    };
-    if name.eq_ignore_ascii_case(diechess::DieChess.name()) {
-        return Some(one_start(diechess::DieChess.name()).and_then(|()| boxed(diechess::DieChess, fen, recapture)));
-    }
-    if name.eq_ignore_ascii_case(BrainKing10.name()) {
-        return Some(one_start(BrainKing10.name()).and_then(|()| boxed(BrainKing10, fen, recapture)));
-    }
-    VariantKind::from_name(name).map(|kind| boxed(Variant::new(kind, chess960), fen, recapture))
-}
-
-/// The game of several micro-moves a turn named `name` (a `UCI_Variant` name, any case), from the
-/// DFEN `fen` or its start; `None` if no such variant has several moves a turn. The one place
-/// where these variants are found by name.
-pub fn micro_game(
-    name: &str,
-    chess960: bool,
-    fen: Option<&str>,
-    recapture: Option<&str>,
-) -> Option<Result<Box<dyn crate::services::micro_game::MicroTurnGame>, String>> {
-    fn boxed<R>(
-        rules: R,
-        chess960: bool,
-        fen: Option<&str>,
-        recapture: Option<&str>,
-    ) -> Result<Box<dyn crate::services::micro_game::MicroTurnGame>, String>
-    where
-        R: micro::MicroRules + Clone + fmt::Debug + Send + Sync + 'static,
-    {
-        if chess960 {
-            return Err(format!("{} is played from the standard start only", rules.name()));
-        }
-        if recapture.is_some() {
-            return Err("a recapture square is only part of freedom".into());
-        }
-        let start = match fen {
-            Some(text) => rules.parse_dfen(text)?,
-            None => rules.startpos(),
-        };
-        Ok(Box::new(crate::rules::game::MicroGame::new(rules, start)))
-    }
-    if name.eq_ignore_ascii_case(micro::MicroRules::name(&grand::Grand)) {
-        return Some(boxed(grand::Grand, chess960, fen, recapture));
-    }
-    MicroVariant::from_name(name).map(|rules| boxed(rules, chess960, fen, recapture))
 }
 
 /// Why a FEN's placement is no 8x8 board, when its ranks are too many or too few or one of

@@ -555,7 +555,7 @@ pub fn group_outcomes(table: &TurnTable<impl Copy + Eq>, groups: &mut Groups) {
 mod tests {
     use super::*;
     use crate::rules::micro::{PlanCache, count_turns};
-    use crate::rules::{DiceChess3, Position, Variant, VariantKind};
+    use crate::rules::{ChessKind, ChessRules, DiceChess3, Position};
 
     /// Every whole turn a state allows, counted through the states: the decisions' choices
     /// followed until a turn starts again.
@@ -573,7 +573,7 @@ mod tests {
 
     #[test]
     fn a_one_move_turn_is_the_choice_to_roll_the_outcomes_and_the_rolled_turns() {
-        let rules = Variant::new(VariantKind::Freedom, false);
+        let rules = ChessRules::new(ChessKind::Freedom, false);
         let game = OneMoveStates { rules: &rules };
         // After 1. e4 d5 2. exd5 Black may recapture without rolling.
         let mut pos = Position::new(crate::Board::startpos());
@@ -626,7 +626,7 @@ mod tests {
 
     #[test]
     fn vegas_unlike_dice_in_either_order_are_two_states() {
-        let rules = Variant::new(VariantKind::Vegas, false);
+        let rules = ChessRules::new(ChessKind::Vegas, false);
         let game = OneMoveStates { rules: &rules };
         let pos = Position::new(crate::Board::startpos());
         let a = Roll::ordered(&[5, 1]).expect("a roll");

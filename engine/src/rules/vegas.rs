@@ -14,7 +14,6 @@ use crate::board::movegen::{Generator, Legality, checkmating_move, generate, has
 use crate::board::piece::{Role, RoleSet};
 use crate::board::values::PieceValues;
 use crate::eval::params::EvalParams;
-use crate::services::bench::{BenchCase, BenchSuite, KIWIPETE, QGD, case};
 
 /// Vegas Fun Chess.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -85,20 +84,6 @@ fn pass_if_empty(out: &mut TurnList<Move>) {
     }
 }
 
-/// `alea bench`'s vegas positions: rolls, a check to answer without rolling, a checker's free turn.
-const BENCH: [BenchCase; 5] = [
-    case("vegas start", "", &[]),
-    case("vegas kiwipete, rook and any", KIWIPETE, &[4, 6]),
-    case("vegas queen's gambit, knight and queen", QGD, &[2, 5]),
-    case("vegas in check", "rnbqkbnr/ppp2ppp/8/1B1pp3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 3", &[]),
-    BenchCase {
-        name: "vegas after giving check",
-        start: "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3",
-        turns: &["f1b5", "c7c6"],
-        roll: &[],
-    },
-];
-
 impl Rules for Vegas {
     chess_rules_common!();
 
@@ -108,10 +93,6 @@ impl Rules for Vegas {
 
     fn name(&self) -> &'static str {
         "vegas"
-    }
-
-    fn bench_suite(&self) -> BenchSuite {
-        BenchSuite { depth: 3, cases: &BENCH }
     }
 
     /// The usual 1/3/3/5/9, until tuned (kings are never captured: checkmate ends the game).

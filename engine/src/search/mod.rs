@@ -106,12 +106,14 @@ pub struct SearchOptions {
     /// depth d is the plain expectiminimax of d turns and the horizon (the stand-off tests
     /// compare it with closed forms, the micro-move tests with a plain search).
     pub reductions: bool,
-    /// ChanceProbCut (Schadd, Winands and Uiterwijk 2009) in the variants whose rules give it a
-    /// margin ([`crate::rules::Rules::probcut_margin`]): a roll below the root whose outcomes,
-    /// searched a turn less deep, put its mean further than the margin outside the window is
-    /// cut with that bound. Its cuts depend on the window, so the tests that compare chance
-    /// prunings turn it off.
+    /// ChanceProbCut (Schadd, Winands and Uiterwijk 2009) where [`SearchOptions::probcut_margin`]
+    /// gives a margin: a roll below the root whose outcomes, searched a turn less deep, put its
+    /// mean further than the margin outside the window is cut with that bound. Its cuts depend
+    /// on the window, so the tests that compare chance prunings turn it off.
     pub chance_probcut: bool,
+    /// ChanceProbCut's margin in the variant searched (in equity); `None`, the default, searches
+    /// every roll in full. The game handle sets the variant's own, from the variant registry.
+    pub probcut_margin: Option<i32>,
 }
 
 impl Default for SearchOptions {
@@ -127,6 +129,7 @@ impl Default for SearchOptions {
             exact_solution: true,
             reductions: true,
             chance_probcut: true,
+            probcut_margin: None,
         }
     }
 }
@@ -455,7 +458,7 @@ pub(crate) fn table_and_groups<R: Rules>(
 /// calling `report` after each iteration: the front ends' way in (protocol, advice, analysis,
 /// matches).
 pub fn search_game(
-    game: &crate::rules::game::Game<crate::rules::Variant>,
+    game: &crate::rules::game::Game<crate::rules::ChessRules>,
     root: Root<crate::Move>,
     limits: Limits,
     options: SearchOptions,

@@ -52,10 +52,6 @@ impl<'a, R: Rules, E: Evaluator<R>> TreeHooks<OneMoveStates<'a, R>> for OneMoveH
         }
     }
 
-    fn probcut_margin(&self) -> Option<i32> {
-        self.worker.rules.probcut_margin()
-    }
-
     fn horizon(
         &mut self,
         _: &OneMoveStates<'a, R>,
@@ -221,7 +217,7 @@ pub(crate) fn late_quiet_turns<R: Rules, E: Evaluator<R>>(
 mod tests {
     use super::*;
     use crate::eval::StaticEval;
-    use crate::rules::{Position, Variant, VariantKind};
+    use crate::rules::{ChessKind, ChessRules, Position};
     use crate::search::table_and_groups;
 
     /// Captures are never late; each outcome keeps its best quiet turns by the static key; and
@@ -232,18 +228,18 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R1BQKB1R w KQ - 0 8",
         ];
-        for kind in [VariantKind::Freedom, VariantKind::Classic, VariantKind::BrainKing] {
-            let rules = Variant::new(kind, false);
+        for kind in [ChessKind::Freedom, ChessKind::Classic, ChessKind::BrainKing] {
+            let rules = ChessRules::new(kind, false);
             let eval = StaticEval::default_for(kind);
             for fen in fens {
                 let pos = Position::new(crate::Board::from_fen(fen).unwrap());
                 let mut table = TurnTable::new();
                 let mut groups = crate::search::Groups::new();
                 table_and_groups(&rules, &pos, &mut table, &mut groups);
-                let late = late_quiet_turns::<Variant, _>(&eval, &pos, &table, &groups);
+                let late = late_quiet_turns::<ChessRules, _>(&eval, &pos, &table, &groups);
                 let mut any_late = false;
                 for (k, &t) in table.turns.iter().enumerate() {
-                    let quiet = Evaluator::<Variant>::tactical(&eval, &pos, t).is_none();
+                    let quiet = Evaluator::<ChessRules>::tactical(&eval, &pos, t).is_none();
                     assert!(quiet || !late[k], "{kind:?}: capture {t:?} marked late");
                     any_late |= late[k];
                 }
@@ -252,8 +248,8 @@ mod tests {
                     let o = g.representative;
                     let mut quiet: Vec<(i32, usize)> = (0..table.turns.len())
                         .filter(|&k| table.masks[k] >> o & 1 == 1)
-                        .filter(|&k| Evaluator::<Variant>::tactical(&eval, &pos, table.turns[k]).is_none())
-                        .map(|k| (Evaluator::<Variant>::quiet_gain(&eval, &pos, table.turns[k]), k))
+                        .filter(|&k| Evaluator::<ChessRules>::tactical(&eval, &pos, table.turns[k]).is_none())
+                        .map(|k| (Evaluator::<ChessRules>::quiet_gain(&eval, &pos, table.turns[k]), k))
                         .collect();
                     quiet.sort_by_key(|&(gain, k)| (std::cmp::Reverse(gain), k));
                     for (i, &(_, k)) in quiet.iter().enumerate() {

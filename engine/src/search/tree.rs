@@ -135,13 +135,6 @@ pub(crate) trait TreeHooks<G: GameStates> {
         None
     }
 
-    /// How far (in equity) outside the window a roll's outcomes, searched a turn less deep,
-    /// must put its mean for the roll to be cut unsearched ([`SearchOptions::chance_probcut`]);
-    /// `None`: rolls are searched in full.
-    fn probcut_margin(&self) -> Option<i32> {
-        None
-    }
-
     /// Adds the nodes the hooks counted themselves (a horizon search's) to the search's count.
     fn flush_nodes(&mut self) {}
 
@@ -543,7 +536,7 @@ impl<'a, G: GameStates, H: TreeHooks<G>> Tree<'a, G, H> {
         {
             return None;
         }
-        let margin = self.hooks.probcut_margin()?;
+        let margin = self.options.probcut_margin?;
         // The turn's decisions share what they learn of its children: bounds from searches a
         // turn less deep must not stand for the full depth's.
         let frame = &mut self.frames[ply];

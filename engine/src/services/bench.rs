@@ -1,13 +1,14 @@
 //! `bench`: fixed search suites whose node count identifies the engine's behaviour (the same on
 //! every run and machine: one thread, a fresh table per position, a fixed depth) and whose speed
-//! is measured in OpenBench's form, `<N> nodes <M> nps`. Each variant's rules bring their own
-//! suite ([`crate::rules::Rules::bench_suite`]), searched here through the game handle, so a new
-//! variant is benched without a word here.
+//! is measured in OpenBench's form, `<N> nodes <M> nps`. Each variant's registry row brings its
+//! suite ([`crate::services::registry::Row::bench`]), searched here through the game handle, so a
+//! new variant is benched without a word here.
 
 use crate::board::Board;
 use crate::search::timeman::Limits;
 use crate::search::{Choice, SearchOptions, Shared};
-use crate::services::handle::{GameHandle, RollSpec, SearchRoot, VARIANTS};
+use crate::services::handle::{GameHandle, RollSpec, SearchRoot};
+use crate::services::registry::Variant;
 use std::time::{Duration, Instant};
 
 /// One position of a variant's suite.
@@ -73,22 +74,21 @@ impl BenchCase {
     }
 }
 
-/// The suites `variants` name (every variant's when empty), refused for an unknown name.
-pub fn suites(variants: &[String]) -> Result<Vec<(&'static str, BenchSuite)>, String> {
-    let names: Vec<String> =
-        if variants.is_empty() { VARIANTS.iter().map(|v| v.to_string()).collect() } else { variants.to_vec() };
+/// The suites of `variants` (every variant's with one when empty); naming a variant that has
+/// none is refused.
+pub fn suites(variants: &[Variant]) -> Result<Vec<(&'static str, BenchSuite)>, String> {
+    let chosen = if variants.is_empty() { &Variant::ALL[..] } else { variants };
     let mut found = Vec::new();
-    for name in &names {
-        let game = GameHandle::new(name, false)?;
-        let suite = game.bench_suite();
+    for &variant in chosen {
+        let suite = variant.row().bench;
         // Die Chess is played from its exact solution: there is no search to time.
         if suite.cases.is_empty() {
             if !variants.is_empty() {
-                return Err(format!("{} has no bench suite: it is played from its exact solution", game.variant()));
+                return Err(format!("{variant} has no bench suite: it is played from its exact solution"));
             }
             continue;
         }
-        found.push((game.variant(), suite));
+        found.push((variant.name(), suite));
     }
     Ok(found)
 }
@@ -142,8 +142,7 @@ mod tests {
                 }
             }
         }
-        assert!(suites(&["checkers".into()]).is_err());
-        assert!(suites(&["diechess".into()]).unwrap_err().contains("exact solution"));
-        assert_eq!(suites(&[]).unwrap().len(), VARIANTS.len() - 1, "every variant but diechess");
+        assert!(suites(&[Variant::DieChess]).unwrap_err().contains("exact solution"));
+        assert_eq!(suites(&[]).unwrap().len(), Variant::ALL.len() - 1, "every variant but diechess");
     }
 }

@@ -12,21 +12,7 @@ use crate::search::timeman::Limits;
 use crate::search::{SearchOptions, SearchResult, Shared};
 use crate::services::micro_game::MicroTurnGame;
 use crate::services::one_turn::{OneTurnGame, OneTurnRoot};
-
-/// Every variant by its `UCI_Variant` name, the default first.
-pub const VARIANTS: [&str; 11] = [
-    "freedom",
-    "classic",
-    "brainking",
-    "vegas",
-    "dicechess3",
-    "burmese",
-    "gollon",
-    "gollon2",
-    "diechess",
-    "brainking10",
-    "grand",
-];
+use crate::services::registry::{UnknownVariant, Variant};
 
 /// The dice of a `go roll` or `legalmoves roll`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,11 +52,12 @@ pub struct Diagram {
 /// A game of any variant.
 #[derive(Clone, Debug)]
 pub struct GameHandle {
+    variant: Variant,
     played: Played,
 }
 
 #[derive(Clone, Debug)]
-enum Played {
+pub(crate) enum Played {
     /// The variants of one move a turn, whatever their board.
     OneTurn(Box<dyn OneTurnGame>),
     /// Several micro-moves a turn, whatever their board.
@@ -92,42 +79,28 @@ impl GameHandle {
         recapture: Option<&str>,
         turns: &[String],
     ) -> Result<GameHandle, String> {
-        let mut handle = if let Some(game) = crate::rules::micro_game(variant, chess960, fen, recapture) {
-            GameHandle { played: Played::Micro(game?) }
-        } else {
-            let game = crate::rules::one_turn_game(variant, chess960, fen, recapture)
-                .ok_or_else(|| format!("unknown variant '{variant}' (one of {})", VARIANTS.join(", ")))??;
-            GameHandle { played: Played::OneTurn(game) }
-        };
+        let variant: Variant = variant.parse().map_err(|e: UnknownVariant| e.to_string())?;
+        let mut handle = GameHandle { variant, played: variant.set_up(chess960, fen, recapture)? };
         for (i, turn) in turns.iter().enumerate() {
             handle.play(turn).map_err(|e| format!("turn {} refused: {e}", i + 1))?;
         }
         Ok(handle)
     }
 
-    /// The variant's `UCI_Variant` name.
-    pub fn variant(&self) -> &'static str {
-        match &self.played {
-            Played::OneTurn(g) => g.name(),
-            Played::Micro(g) => g.name(),
-        }
+    /// The variant played.
+    pub fn variant(&self) -> Variant {
+        self.variant
     }
 
     /// The positions `alea bench` searches for this variant, and how deep.
     pub fn bench_suite(&self) -> crate::services::bench::BenchSuite {
-        match &self.played {
-            Played::OneTurn(g) => g.bench_suite(),
-            Played::Micro(g) => g.bench_suite(),
-        }
+        self.variant.row().bench
     }
 
     /// The side to move's turns to the game's end that a clock is shared over
-    /// ([`crate::rules::Rules::clock_turns`]).
+    /// ([`crate::services::registry::Row::clock_turns`]).
     pub fn clock_turns(&self) -> Option<u32> {
-        match &self.played {
-            Played::OneTurn(g) => g.clock_turns(),
-            Played::Micro(g) => g.clock_turns(),
-        }
+        self.variant.row().clock_turns
     }
 
     pub fn chess960(&self) -> bool {
@@ -711,6 +684,7 @@ impl GameHandle {
         if options.eval.as_deref().is_some_and(|params| self.eval_fits(params).is_err()) {
             options.eval = None;
         }
+        options.probcut_margin = self.variant.row().probcut_margin;
         match &self.played {
             Played::OneTurn(g) => {
                 let roll = match root {
@@ -854,7 +828,7 @@ mod tests {
     /// as its dice never show one; a roll in a turn in progress is refused.
     #[test]
     fn an_entered_roll_is_one_the_variant_can_throw() {
-        for variant in VARIANTS {
+        for variant in Variant::ALL.map(Variant::name) {
             let game = GameHandle::new(variant, false).unwrap();
             let outcomes = game.outcomes();
             assert!(!outcomes.is_empty(), "{variant}");
@@ -989,9 +963,9 @@ mod tests {
         assert!(e.contains("turn 2"), "{e}");
         let e = GameHandle::setup("freedom", false, None, None, &["e2e4,e7e5".into()]).unwrap_err();
         assert!(e.contains("one a turn"), "{e}");
-        for name in VARIANTS {
+        for name in Variant::ALL.map(Variant::name) {
             let game = GameHandle::new(name, false).unwrap();
-            assert_eq!(game.variant(), name);
+            assert_eq!(game.variant().name(), name);
             assert!(game.end().is_none());
         }
     }
@@ -1019,7 +993,7 @@ mod tests {
 
     #[test]
     fn rolls_are_drawn_by_weight() {
-        for name in VARIANTS {
+        for name in Variant::ALL.map(Variant::name) {
             let game = GameHandle::new(name, false).unwrap();
             let outcomes = game.outcomes();
             let total = game.total_weight();

@@ -25,8 +25,6 @@ use std::sync::atomic::AtomicBool;
 pub trait MicroTurnGame: fmt::Debug + Send + Sync {
     fn box_clone(&self) -> Box<dyn MicroTurnGame>;
     fn name(&self) -> &'static str;
-    fn bench_suite(&self) -> crate::services::bench::BenchSuite;
-    fn clock_turns(&self) -> Option<u32>;
     fn dice(&self) -> usize;
     fn roll_meaning(&self, roll: &Roll) -> String;
     /// The dice a turn in progress has left.
@@ -129,14 +127,6 @@ where
 
     fn name(&self) -> &'static str {
         self.rules().name()
-    }
-
-    fn bench_suite(&self) -> crate::services::bench::BenchSuite {
-        self.rules().bench_suite()
-    }
-
-    fn clock_turns(&self) -> Option<u32> {
-        self.rules().clock_turns()
     }
 
     fn dice(&self) -> usize {

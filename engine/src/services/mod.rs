@@ -11,4 +11,5 @@ pub mod luck;
 pub mod micro_game;
 pub mod one_turn;
 pub mod pgn;
+pub mod registry;
 pub mod rollout;

@@ -173,8 +173,6 @@ pub enum OneTurnRoot<'a> {
 pub trait OneTurnGame: fmt::Debug + Send + Sync {
     fn box_clone(&self) -> Box<dyn OneTurnGame>;
     fn name(&self) -> &'static str;
-    fn bench_suite(&self) -> crate::services::bench::BenchSuite;
-    fn clock_turns(&self) -> Option<u32>;
     fn chess960(&self) -> bool;
     fn dice(&self) -> usize;
     fn roll_meaning(&self, roll: &Roll) -> String;
@@ -280,14 +278,6 @@ where
 
     fn name(&self) -> &'static str {
         self.rules().name()
-    }
-
-    fn bench_suite(&self) -> crate::services::bench::BenchSuite {
-        self.rules().bench_suite()
-    }
-
-    fn clock_turns(&self) -> Option<u32> {
-        self.rules().clock_turns()
     }
 
     fn chess960(&self) -> bool {

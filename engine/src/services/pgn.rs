@@ -8,7 +8,8 @@
 //! every turn against the rules and its roll.
 
 use crate::rules::Roll;
-use crate::services::handle::{GameHandle, RollSpec, VARIANTS};
+use crate::services::handle::{GameHandle, RollSpec};
+use crate::services::registry::Variant;
 use std::fmt;
 
 /// One turn of a recorded game.
@@ -31,7 +32,7 @@ pub struct GameRecord {
     /// The start as FEN (DFEN where the variant has it); `None` for the standard start.
     pub start: Option<String>,
     pub turns: Vec<RecordedTurn>,
-    /// Tags other than Variant, SetUp, FEN and Result, in order.
+    /// Tags other than ChessRules, SetUp, FEN and Result, in order.
     pub tags: Vec<(String, String)>,
     /// `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: String,
@@ -99,7 +100,7 @@ impl GameRecord {
         game
     }
 
-    /// The value of tag `name` (other than the ones the record keeps apart: Variant, SetUp, FEN,
+    /// The value of tag `name` (other than the ones the record keeps apart: ChessRules, SetUp, FEN,
     /// Result).
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
@@ -214,15 +215,16 @@ impl GameRecord {
     pub fn from_pgn(text: &str) -> Result<GameRecord, PgnError> {
         let (tags, movetext) = split_tags(text)?;
         let tag = |name: &str| tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str());
-        let variant_name = tag("Variant").unwrap_or("freedom").to_ascii_lowercase();
-        let (name, chess960) = match variant_name.strip_suffix("960") {
-            Some(base) if !VARIANTS.contains(&variant_name.as_str()) => (base.trim_end_matches([' ', '-']), true),
-            _ => (variant_name.as_str(), false),
+        let variant_name = tag("Variant").map_or_else(|| Variant::DEFAULT.name().to_string(), str::to_ascii_lowercase);
+        let (variant, chess960) = match variant_name.parse::<Variant>() {
+            Ok(variant) => (Ok(variant), false),
+            Err(unknown) => match variant_name.strip_suffix("960") {
+                Some(base) => (base.trim_end_matches([' ', '-']).parse::<Variant>(), true),
+                None => (Err(unknown), false),
+            },
         };
-        let variant = VARIANTS
-            .into_iter()
-            .find(|v| *v == name)
-            .ok_or_else(|| PgnError(format!("unknown variant '{variant_name}' in the Variant tag")))?;
+        let variant =
+            variant.map_err(|_| PgnError(format!("unknown variant '{variant_name}' in the Variant tag")))?.name();
         let mut record = GameRecord::new(variant, chess960, tag("FEN").map(str::to_string));
         let mut game = record.start_game().map_err(|e| PgnError(format!("FEN tag: {e}")))?;
         if record.start.is_some() && !chess960 && game.fen() == GameHandle::new(variant, false).map_err(PgnError)?.fen()
