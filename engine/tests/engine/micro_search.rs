@@ -4,7 +4,7 @@
 //! value to the centipawn, at turn starts (the roll to come) and in turns (dice left). And what
 //! the search finds: a king capture the dice allow, its probability.
 
-mod reference;
+use crate::reference;
 
 use alea_engine::Board;
 use alea_engine::board::values::PieceValues;
@@ -336,7 +336,7 @@ fn star1_and_star2_equal_plain_expectiminimax_in_endgames_at_depth_2() {
 }
 
 #[test]
-#[ignore = "minutes: cargo test --release -p alea-engine --test micro_search -- --ignored"]
+#[ignore = "minutes: cargo test --release -p alea-engine --test engine micro_search -- --ignored"]
 fn star1_and_star2_equal_plain_expectiminimax_on_many_positions() {
     check(&eval(), &random_positions(2, 100, 40), 1..=1);
     check(&careful_eval(), &random_positions(4, 50, 40), 1..=1);

@@ -2,7 +2,7 @@
 //! micro-moves joined by commas, DFEN with the dice left, `go perft`, and refusals that change
 //! nothing.
 
-mod common;
+use crate::common;
 use common::{Engine, errors, fen_of, listed};
 
 const START: &str = "r2rq2qr2r/nnbb1kk1bbnn/nnbb1kk1bbnn/r2rq2qr2r/pppppppppppp/pppppppppppp/PPPPPPPPPPPP/PPPPPPPPPPPP/R2RQ2QR2R/NNBB1KK1BBNN/NNBB1KK1BBNN/R2RQ2QR2R w - - 0 1";

@@ -2,7 +2,7 @@
 //! turns, DFEN, `legalmoves roll … [first]` and `legalmoves count`, the 56-line outcome table, the
 //! chance of taking the king this turn read from it, and bad input refused with nothing changed.
 
-mod common;
+use crate::common;
 use common::{Engine, errors, fen_of, listed};
 use serde_json::Value;
 use std::io::Read;

@@ -1,7 +1,7 @@
 //! `vegas` through the protocol: two unlike dice (a roll is die A's face, then die B's), "any" on
 //! die B's 6, and no roll in check or after giving check.
 
-mod common;
+use crate::common;
 use common::{Engine, errors, fen_of, listed};
 
 fn vegas() -> Engine {

@@ -1,7 +1,7 @@
 //! `burmese` through the protocol: any die may go unused, so a turn may be shorter than its dice
 //! (a player stops after any micro-move, `0000` in a turn in progress), and there is no castling.
 
-mod common;
+use crate::common;
 use common::{Engine, errors, fen_of, listed};
 
 fn burmese() -> Engine {

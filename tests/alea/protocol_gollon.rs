@@ -1,7 +1,7 @@
 //! `gollon` through the protocol: one count die (1, 2, 3, or 4 micro-moves for a 4, 5 or 6) by
 //! any pieces, the maximum rule; a turn in progress writes its micro-moves left as `A`s.
 
-mod common;
+use crate::common;
 use common::{Engine, errors, fen_of, listed};
 
 fn gollon() -> Engine {

@@ -4,11 +4,11 @@
 //! to the centipawn, before the roll and after it, in every one-move variant.
 //!
 //! The default run checks 120 states of random games of each 8x8 variant at depths 1 and 2, a
-//! sample of them and 24 endgames at depth 3; `cargo test -p alea-engine --test one_move_exact
+//! sample of them and 24 endgames at depth 3; `cargo test -p alea-engine --test engine one_move_exact
 //! -- --ignored` checks all 120 at depth 3. Die Chess is searched here, not read from its
 //! solution; `brainking10` at depths 1 and 2 (its moves are many).
 
-mod reference;
+use crate::reference;
 
 use alea_engine::eval::big::BigEval;
 use alea_engine::eval::{Evaluator, StaticEval};
@@ -227,7 +227,7 @@ fn die_chess_equals_plain_expectiminimax() {
 }
 
 /// Every 8x8 variant's 120 states, and Die Chess's, at depth 3 (about ten minutes):
-/// `cargo test -p alea-engine --test one_move_exact -- --ignored`.
+/// `cargo test -p alea-engine --test engine one_move_exact -- --ignored`.
 #[test]
 #[ignore]
 fn every_variant_at_depth_3() {

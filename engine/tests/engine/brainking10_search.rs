@@ -93,7 +93,7 @@ fn a_search_from_the_start_chooses_a_move_of_the_roll() {
 
 /// Search speed on the big board beside BrainKing's own 8x8 board, from each start and before
 /// the roll, alternately in one run (the machine is shared: compare the ratio).
-/// `cargo test --release -p alea-engine --test brainking10_search -- --ignored --nocapture`
+/// `cargo test --release -p alea-engine --test engine brainking10_search -- --ignored --nocapture`
 #[test]
 #[ignore]
 fn nodes_a_second_beside_the_8x8_board() {
@@ -131,7 +131,7 @@ fn nodes_a_second_beside_the_8x8_board() {
 /// Seeded self-play at depth 1 (`DEPTH`; the first 8 plies random, for variety; the rolls by
 /// their weights) of `GAMES` games (2,000): the README's shares with 95 % intervals, and the
 /// branching: allowed turns a roll.
-/// `cargo test --release -p alea-engine --test brainking10_search self_play -- --ignored --nocapture`
+/// `cargo test --release -p alea-engine --test engine brainking10_search::self_play -- --ignored --nocapture`
 #[test]
 #[ignore]
 fn self_play_shares_and_branching() {

@@ -2,7 +2,7 @@
 //! after it, turns with their rolls in `position ... moves`, the exact table loaded with
 //! `DieChessTable`, and bad input refused with nothing changed.
 
-mod common;
+use crate::common;
 use common::{Engine, errors, fen_of, listed};
 use std::sync::OnceLock;
 

@@ -1,7 +1,7 @@
 //! `gollon2` through the protocol: a roll is the piece die's face, then the count die's; one
 //! piece makes the turn's micro-moves, and a DFEN names it once it has moved (`AA@f3`).
 
-mod common;
+use crate::common;
 use common::{Engine, errors, fen_of, listed};
 
 #[test]

@@ -3,7 +3,7 @@
 //! and saves screenshots (desktop and a 375 px phone) to target/browser-screenshots.
 //!
 //! Needs Debian's chromium and `npm ci` in tests/browser, so it is not in the default run:
-//! `cargo test --release --test web_browser -- --ignored` (.ci/run installs both and runs it).
+//! `cargo test --release --test alea web_browser -- --ignored` (.ci/run installs both and runs it).
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

@@ -157,7 +157,7 @@ fn deep_search_finds_the_formula() {
 /// The README's table: each stand-off's P(W) by the formula and cut after the 10 rolls a depth-9
 /// search sees, and the search's expected result for White (`(1 + value) / 2`) at depth 7 and 9,
 /// plain and as the engine plays (reductions on).
-/// `cargo test --release -p alea-engine --test standoff -- --ignored --nocapture`
+/// `cargo test --release -p alea-engine --test engine standoff -- --ignored --nocapture`
 #[test]
 #[ignore]
 fn stand_off_table() {

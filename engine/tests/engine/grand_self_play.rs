@@ -2,7 +2,7 @@
 //! end plays it: the README's White/Black/draw shares (the source's author reports Black winning
 //! 51 % of 100+ tournament games), game length and the branching (allowed turns a roll).
 //!
-//! `DEPTH=1 cargo test --release -p alea-engine --test grand_self_play -- --ignored --nocapture`:
+//! `DEPTH=1 cargo test --release -p alea-engine --test engine grand_self_play -- --ignored --nocapture`:
 //! `GAMES` games (2,000 unless given) numbered from `FIRST` (0), each seeded by its number, so runs
 //! in parts add up to one; a turn searched `DEPTH` turns deep, or `NODES` nodes (5,000) without
 //! it; two threads. The allowed turns are counted at the random turns and every fiftieth roll.
@@ -84,7 +84,7 @@ fn share(count: usize, games: usize) -> String {
 }
 
 #[test]
-#[ignore = "40 minutes on two cores at depth 1: DEPTH=1 cargo test --release -p alea-engine --test grand_self_play -- --ignored --nocapture"]
+#[ignore = "40 minutes on two cores at depth 1: DEPTH=1 cargo test --release -p alea-engine --test engine grand_self_play -- --ignored --nocapture"]
 fn self_play_shares_and_branching() {
     let games: u64 = std::env::var("GAMES").map_or(2000, |g| g.parse().expect("GAMES"));
     let first: u64 = std::env::var("FIRST").map_or(0, |g| g.parse().expect("FIRST"));

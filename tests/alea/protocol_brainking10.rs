@@ -2,7 +2,7 @@
 //! `j10`, FEN with two-digit runs, `d`, `go perft`, rolls of one die, and refusals that change
 //! nothing.
 
-mod common;
+use crate::common;
 use common::{Engine, errors, fen_of, listed};
 
 const START: &str = "rnbqkkkbnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBQKKKBNR w - - 0 1";

@@ -65,7 +65,7 @@ fn gollon_agrees_with_every_conformance_case() {
 }
 
 /// All of Gollon's turns, listed and hashed (about ten minutes in release):
-/// `cargo test --release --test conformance_micro -- --ignored`.
+/// `cargo test --release --test engine conformance_micro -- --ignored`.
 #[test]
 #[ignore]
 fn gollon_every_turn_of_every_roll() {
