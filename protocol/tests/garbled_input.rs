@@ -17,7 +17,7 @@ use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Panics on any thread since the test began (the search's thread ends silently otherwise).
 static PANICS: AtomicUsize = AtomicUsize::new(0);
@@ -236,17 +236,16 @@ fn snapshot(session: &Session) -> (String, Vec<String>, &'static str, Options) {
     (game.fen(), game.turns(), game.variant().name(), session.options().clone())
 }
 
-/// Hands `line` to the session as the engine loop does and waits for any search it starts
-/// (stopping it after a while, as a GUI's `stop` would).
+/// Hands `line` to the session as the engine loop does and, where it starts a search, stops it
+/// at once as a GUI's `stop` would and waits for its answer.
 fn feed(session: &mut Session, out: &Output, line: &str) -> Option<Command> {
     match parse(line) {
         Ok(cmd) => {
             session.handle(cmd.clone());
-            let start = Instant::now();
+            if session.searching() {
+                session.stop_search();
+            }
             while session.searching() {
-                if start.elapsed() > Duration::from_millis(30) {
-                    session.stop_search();
-                }
                 std::thread::sleep(Duration::from_millis(1));
             }
             Some(cmd)

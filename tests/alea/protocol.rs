@@ -617,31 +617,22 @@ fn fuzz_20000_lines_never_break_the_engine() {
     e.quit();
 }
 
-/// During `go infinite`, isready is answered at once and stop ends the search quickly. The
-/// limits are loose for a loaded CI machine; the README gives the measured figures.
+/// During `go infinite`, a search that never ends by itself, isready is answered and stop ends
+/// the search with its bestmove: answers at all show the command loop does not wait for the
+/// search (the waits are only guards against a hang; the README gives the measured times).
 #[test]
 fn isready_and_stop_during_an_infinite_search() {
     let mut e = Engine::start();
     e.ask("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
     e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(300));
-    let mut worst_ready = Duration::ZERO;
+    e.until("info depth 2 ", Duration::from_secs(60));
     for _ in 0..20 {
-        let start = Instant::now();
         e.send("isready");
-        e.until("readyok", Duration::from_secs(5));
-        worst_ready = worst_ready.max(start.elapsed());
+        assert_eq!(e.until("readyok", Duration::from_secs(10)).last().unwrap(), "readyok");
     }
-    let start = Instant::now();
     e.send("stop");
-    let lines = e.until("bestmove", Duration::from_secs(5));
-    let stop_time = start.elapsed();
-    // PROTOCOL.md promises answers during a search, not a time: the bounds only catch an engine
-    // that waits for the search to end (it never ends here), generous for a loaded machine.
-    assert!(worst_ready < Duration::from_secs(3), "isready took {worst_ready:?}");
-    assert!(stop_time < Duration::from_secs(3), "stop took {stop_time:?}");
+    let lines = e.until("bestmove", Duration::from_secs(10));
     assert!(lines.last().unwrap().starts_with("bestmove "));
-    eprintln!("isready worst {worst_ready:?}, stop {stop_time:?}");
     e.quit();
 }
 
@@ -694,11 +685,10 @@ fn a_go_during_a_search_waits_for_it() {
 #[test]
 fn go_perft_answers_isready_and_stops() {
     let mut e = Engine::start();
+    // Nine plies from the start are trillions of paths: an answer shows isready did not wait.
     e.send("go perft 9");
-    let start = Instant::now();
     e.send("isready");
-    e.until("readyok", Duration::from_secs(5));
-    assert!(start.elapsed() < Duration::from_secs(3), "isready waited for perft: {:?}", start.elapsed());
+    assert_eq!(e.until("readyok", Duration::from_secs(10)).last().unwrap(), "readyok");
     e.send("stop");
     let stopped = e.until("info string perft stopped", Duration::from_secs(10));
     assert!(!stopped.iter().any(|l| l.starts_with("Nodes searched")), "{stopped:?}");

@@ -346,11 +346,11 @@ fn movetime_is_kept() {
             &Shared::new(16),
             &mut |_| {},
         );
-        // The search ends on its own clock (it is infinite without one); how closely it keeps
-        // the time is measured, not asserted: the bound only catches a clock not kept at all.
-        let limit = movetime as f64 + 2000.0;
-        assert!((r.elapsed.as_secs_f64() * 1000.0) <= limit, "{movetime} ms asked, {:?} taken", r.elapsed);
-        assert!(r.depth >= 1);
+        // The search ends on its own clock (it is infinite without one) and answers from a whole
+        // iteration. How closely it keeps the time is measured, not asserted; the budget's
+        // arithmetic is checked in timeman's unit tests, with clocks started in the past.
+        assert!(r.depth >= 1, "{movetime} ms");
+        assert!(matches!(r.best, Choice::Turn(_) | Choice::Roll));
     }
 }
 
@@ -424,27 +424,31 @@ fn stop_flag_ends_an_infinite_search() {
         limits: Limits { infinite: true, ..Default::default() },
         options: SearchOptions::default(),
     };
-    let start = std::time::Instant::now();
+    // The stop is asked once the second iteration has reported: without it the search would
+    // never end, so its end shows the flag worked.
+    let (iterated, waited) = std::sync::mpsc::channel();
+    let shared_ref = &shared;
     let r = std::thread::scope(|s| {
-        s.spawn(|| {
-            std::thread::sleep(std::time::Duration::from_millis(100));
-            shared.request_stop();
+        s.spawn(move || {
+            for _ in 0..2 {
+                waited.recv().unwrap();
+            }
+            shared_ref.request_stop();
         });
-        search::search(&input, &shared, &mut |_| {})
+        search::search(&input, shared_ref, &mut |_| {
+            let _ = iterated.send(());
+        })
     });
-    // Without the stop it would never end: any end within generous time shows the flag worked.
-    assert!(start.elapsed().as_secs() < 30);
-    assert!(r.depth >= 1);
+    assert!(r.depth >= 2);
 }
 
 #[test]
-fn a_mate_is_proven_within_movetime() {
+fn a_mate_is_proven_under_a_movetime() {
     let c = case(ChessKind::Freedom, "6k1/5ppp/8/8/8/8/5PPP/1Q4K1 w - - 0 30", &[], &[]);
     let limits = Limits { movetime: Some(200), move_overhead: 0, ..Default::default() };
     let r =
         search::search_game(&c.game, c.root.clone(), limits, SearchOptions::default(), &Shared::new(16), &mut |_| {});
     assert_eq!(r.mate, Some(1));
-    assert!(r.elapsed.as_millis() <= 2200, "{:?}", r.elapsed);
 }
 
 #[test]
