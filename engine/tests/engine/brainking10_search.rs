@@ -91,43 +91,6 @@ fn a_search_from_the_start_chooses_a_move_of_the_roll() {
     assert_eq!(result.depth, 3);
 }
 
-/// Search speed on the big board beside BrainKing's own 8x8 board, from each start and before
-/// the roll, alternately in one run (the machine is shared: compare the ratio).
-/// `cargo test --release -p alea-engine --test engine brainking10_search -- --ignored --nocapture`
-#[test]
-#[ignore]
-fn nodes_a_second_beside_the_8x8_board() {
-    use alea_engine::eval::StaticEval;
-    use alea_engine::rules::{ChessKind, ChessRules, Position};
-    let small_rules = ChessRules::new(ChessKind::BrainKing, false);
-    let small_eval = StaticEval::default_for(ChessKind::BrainKing);
-    let small = Position::new(alea_engine::Board::startpos());
-    let (mut big_rate, mut small_rate) = (Vec::new(), Vec::new());
-    for _ in 0..3 {
-        let started = std::time::Instant::now();
-        let result = run(&BrainKing10.start(), Root::PreRoll, 6, SearchOptions::default());
-        big_rate.push(result.nodes as f64 / started.elapsed().as_secs_f64());
-        let input = SearchInput {
-            rules: &small_rules,
-            eval: &small_eval,
-            position: &small,
-            root: Root::PreRoll,
-            history: &[],
-            limits: Limits { depth: Some(6), ..Limits::default() },
-            options: SearchOptions::default(),
-        };
-        let started = std::time::Instant::now();
-        let result = search::search(&input, &Shared::new(8), &mut |_| {});
-        small_rate.push(result.nodes as f64 / started.elapsed().as_secs_f64());
-    }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[1]
-    };
-    let (big, small) = (median(&mut big_rate), median(&mut small_rate));
-    println!("brainking10 {big:.0} nps, brainking {small:.0} nps: {:.2}x", big / small);
-}
-
 /// Seeded self-play at depth 1 (`DEPTH`; the first 8 plies random, for variety; the rolls by
 /// their weights) of `GAMES` games (2,000): the README's shares with 95 % intervals, and the
 /// branching: allowed turns a roll.
