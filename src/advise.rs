@@ -85,7 +85,7 @@ fn refuse(message: impl std::fmt::Display) -> ExitCode {
 }
 
 pub fn run(args: AdviseArgs) -> ExitCode {
-    let game = match GameHandle::setup(args.variant.name(), args.chess960, args.fen.as_deref(), None, &args.moves) {
+    let game = match GameHandle::setup_of(args.variant, args.chess960, args.fen.as_deref(), None, &args.moves) {
         Ok(g) => g,
         Err(e) => return refuse(e),
     };

@@ -134,7 +134,7 @@ fn main() -> ExitCode {
             alea_protocol::run(std::io::stdin(), alea_protocol::Output::new(std::io::stdout()));
             ExitCode::SUCCESS
         }
-        Some(Cmd::Perft { depth, fen, chess960, variant }) => perft(depth, fen.as_deref(), chess960, variant.name()),
+        Some(Cmd::Perft { depth, fen, chess960, variant }) => perft(depth, fen.as_deref(), chess960, variant),
         Some(Cmd::Bench { depth, variant, pruning, threads, eval, no_probcut }) => {
             bench(depth, &variant, &pruning, threads, eval, !no_probcut)
         }
@@ -226,9 +226,9 @@ fn bench(
     ExitCode::SUCCESS
 }
 
-fn perft(depth: u32, fen: Option<&str>, chess960: bool, variant: &str) -> ExitCode {
+fn perft(depth: u32, fen: Option<&str>, chess960: bool, variant: Variant) -> ExitCode {
     // The variant's moves, dice ignored (Freedom's are chess legality).
-    let game = match alea_engine::services::handle::GameHandle::setup(variant, chess960, fen, None, &[]) {
+    let game = match alea_engine::services::handle::GameHandle::setup_of(variant, chess960, fen, None, &[]) {
         Ok(game) => game,
         Err(e) => {
             eprintln!("alea perft: {e}");

@@ -234,7 +234,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
         return refuse("give exactly two --engine");
     }
     // The variant and its start, checked once: every game of the match is set up alike.
-    let (variant, several_moves) = match GameHandle::new(args.variant.name(), args.chess960) {
+    let (variant, several_moves) = match GameHandle::of(args.variant, args.chess960) {
         Ok(game) => (game.variant().name(), game.several_moves_a_turn()),
         Err(e) => return refuse(e),
     };
@@ -251,7 +251,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
     // Each spec is checked once here, and each engine started and greeted once, as cutechess
     // does: one that cannot play stops the match before its first game. Every thread then makes
     // its own players from the specs.
-    let start = GameHandle::new(args.variant.name(), args.chess960).expect("checked above");
+    let start = GameHandle::of(args.variant, args.chess960).expect("checked above");
     let mut names = Vec::new();
     for (i, spec) in args.engine.iter().enumerate() {
         match player(spec, &limit, i) {

@@ -165,7 +165,7 @@ enum Answer {
 }
 
 pub fn run(args: PlayArgs) -> ExitCode {
-    let mut game = match GameHandle::new(args.variant.name(), false) {
+    let mut game = match GameHandle::of(args.variant, false) {
         Ok(game) => game,
         Err(e) => {
             eprintln!("alea play: {e}");

@@ -31,7 +31,7 @@ impl Session {
     pub fn new(out: Output) -> Session {
         let options = Options::default();
         Session {
-            game: GameHandle::new(options.variant.name(), options.chess960).expect("the default variant"),
+            game: GameHandle::of(options.variant, options.chess960).expect("the default variant"),
             shared: Arc::new(Shared::new(options.hash_mib)),
             dice: go::new_dice(options.seed),
             options,
@@ -255,7 +255,7 @@ impl Session {
 
     /// Back to the start position under the current rules.
     pub(crate) fn reset_game(&mut self) -> Result<(), String> {
-        self.game = GameHandle::new(self.options.variant.name(), self.options.chess960)?;
+        self.game = GameHandle::of(self.options.variant, self.options.chess960)?;
         Ok(())
     }
 
@@ -265,7 +265,7 @@ impl Session {
             StartSpec::StartPos => None,
             StartSpec::Fen(fen) => Some(fen.as_str()),
         };
-        self.game = GameHandle::setup(self.options.variant.name(), self.options.chess960, fen, recapture, moves)
+        self.game = GameHandle::setup_of(self.options.variant, self.options.chess960, fen, recapture, moves)
             .map_err(|e| format!("position refused: {e}"))?;
         Ok(())
     }

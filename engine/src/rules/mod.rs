@@ -489,8 +489,9 @@ impl micro::MicroRules for MicroVariant {
     }
 }
 
-/// One of the 8x8 variants, chosen at run time (the protocol's `UCI_Variant`). It dispatches to
-/// the variant's own type; code that wants no dispatch uses that type directly.
+/// The rules of one of the 8x8 variants of one move a turn, chosen at run time (the variant
+/// registry sets games up with it). It dispatches to the variant's own type; code that wants no
+/// dispatch uses that type directly.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum ChessRules {
     Freedom(Freedom),

@@ -70,8 +70,9 @@ impl GameHandle {
         GameHandle::setup(variant, chess960, None, None, &[])
     }
 
-    /// A game from `fen` (the start position when `None`; a DFEN where the variant has one), with
-    /// Freedom's recapture square if given, after `turns`. Nothing is kept of a refused setup.
+    /// A game of the variant named `variant` (any case) from `fen` (the start position when
+    /// `None`; a DFEN where the variant has one), with Freedom's recapture square if given, after
+    /// `turns`. Nothing is kept of a refused setup.
     pub fn setup(
         variant: &str,
         chess960: bool,
@@ -80,6 +81,22 @@ impl GameHandle {
         turns: &[String],
     ) -> Result<GameHandle, String> {
         let variant: Variant = variant.parse().map_err(|e: UnknownVariant| e.to_string())?;
+        GameHandle::setup_of(variant, chess960, fen, recapture, turns)
+    }
+
+    /// A new game of `variant` from its start position.
+    pub fn of(variant: Variant, chess960: bool) -> Result<GameHandle, String> {
+        GameHandle::setup_of(variant, chess960, None, None, &[])
+    }
+
+    /// [`GameHandle::setup`] for a variant already read.
+    pub fn setup_of(
+        variant: Variant,
+        chess960: bool,
+        fen: Option<&str>,
+        recapture: Option<&str>,
+        turns: &[String],
+    ) -> Result<GameHandle, String> {
         let mut handle = GameHandle { variant, played: variant.set_up(chess960, fen, recapture)? };
         for (i, turn) in turns.iter().enumerate() {
             handle.play(turn).map_err(|e| format!("turn {} refused: {e}", i + 1))?;

@@ -32,7 +32,7 @@ pub struct GameRecord {
     /// The start as FEN (DFEN where the variant has it); `None` for the standard start.
     pub start: Option<String>,
     pub turns: Vec<RecordedTurn>,
-    /// Tags other than ChessRules, SetUp, FEN and Result, in order.
+    /// Tags other than Variant, SetUp, FEN and Result, in order.
     pub tags: Vec<(String, String)>,
     /// `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: String,
@@ -100,7 +100,7 @@ impl GameRecord {
         game
     }
 
-    /// The value of tag `name` (other than the ones the record keeps apart: ChessRules, SetUp, FEN,
+    /// The value of tag `name` (other than the ones the record keeps apart: Variant, SetUp, FEN,
     /// Result).
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
