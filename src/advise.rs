@@ -76,6 +76,8 @@ pub struct AdviseArgs {
     /// Threads playing the rollout's games [default: the machine's cores].
     #[arg(long, requires = "rollout", value_name = "N")]
     threads: Option<usize>,
+    #[command(flatten)]
+    diechess_table: crate::DieChessTableArg,
 }
 
 /// A refused argument: the message names it.
@@ -85,6 +87,9 @@ fn refuse(message: impl std::fmt::Display) -> ExitCode {
 }
 
 pub fn run(args: AdviseArgs) -> ExitCode {
+    if let Err(e) = args.diechess_table.install() {
+        return refuse(e);
+    }
     let game = match GameHandle::setup_of(args.variant, args.chess960, args.fen.as_deref(), None, &args.moves) {
         Ok(g) => g,
         Err(e) => return refuse(e),

@@ -33,6 +33,8 @@ pub struct AnalyseArgs {
     /// number) [default: the processor's cores].
     #[arg(long)]
     threads: Option<usize>,
+    #[command(flatten)]
+    diechess_table: crate::DieChessTableArg,
 }
 
 /// What one move was worth.
@@ -66,6 +68,9 @@ fn refuse(message: impl std::fmt::Display) -> ExitCode {
 }
 
 pub fn run(args: AnalyseArgs) -> ExitCode {
+    if let Err(e) = args.diechess_table.install() {
+        return refuse(e);
+    }
     let text = match std::fs::read_to_string(&args.pgn) {
         Ok(t) => t,
         Err(e) => return refuse(format!("cannot read {}: {e}", args.pgn.display())),

@@ -97,6 +97,28 @@ enum Cmd {
     },
 }
 
+/// `--diechess-table`, as the protocol's `DieChessTable`: for the commands that play or judge
+/// Die Chess.
+#[derive(clap::Args)]
+pub struct DieChessTableArg {
+    /// Play Die Chess from this exact table (`alea solve diechess --out FILE` writes one) instead
+    /// of the one kept in the cache directory (solved there the first time it is needed).
+    #[arg(long, value_name = "FILE")]
+    diechess_table: Option<std::path::PathBuf>,
+}
+
+impl DieChessTableArg {
+    /// Makes the file's table the one played from, or says why it cannot be (nothing changed).
+    pub fn install(&self) -> Result<(), String> {
+        if let Some(path) = &self.diechess_table {
+            let table =
+                alea_engine::search::solve::DieTable::read(path).map_err(|e| format!("--diechess-table {e}"))?;
+            alea_engine::search::solve::install_table(table);
+        }
+        Ok(())
+    }
+}
+
 /// Output piped into a program that stops reading early (`alea perft 6 | head`) ends the command
 /// quietly, as it ends `cat` or `grep`: Rust ignores SIGPIPE, so each print after the reader left
 /// would fail, and `println!` panics. Only for commands that write to their own output and files:

@@ -82,6 +82,8 @@ pub struct MatchArgs {
     /// or SLURM_ARRAY_TASK_ID (Slurm job arrays).
     #[arg(long, value_name = "N")]
     shards: Option<u64>,
+    #[command(flatten)]
+    diechess_table: crate::DieChessTableArg,
 }
 
 #[derive(clap::Subcommand)]
@@ -232,6 +234,9 @@ pub fn run(args: MatchArgs) -> ExitCode {
     }
     if args.engine.len() != 2 {
         return refuse("give exactly two --engine");
+    }
+    if let Err(e) = args.diechess_table.install() {
+        return refuse(e);
     }
     // The variant and its start, checked once: every game of the match is set up alike.
     let (variant, several_moves) = match GameHandle::of(args.variant, args.chess960) {

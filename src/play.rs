@@ -47,6 +47,8 @@ pub struct PlayArgs {
     /// Where the game is saved.
     #[arg(long, default_value = "alea-game.pgn")]
     pgn: PathBuf,
+    #[command(flatten)]
+    diechess_table: crate::DieChessTableArg,
 }
 
 /// Saves the game whole or not at all: written beside the file, then renamed over it, so a save cut
@@ -165,6 +167,10 @@ enum Answer {
 }
 
 pub fn run(args: PlayArgs) -> ExitCode {
+    if let Err(e) = args.diechess_table.install() {
+        eprintln!("alea play: {e}");
+        return ExitCode::from(2);
+    }
     let mut game = match GameHandle::of(args.variant, false) {
         Ok(game) => game,
         Err(e) => {

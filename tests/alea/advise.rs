@@ -1,10 +1,8 @@
 //! `alea advise` through the binary: rankings, the table of outcomes, the Freedom decision, JSON,
 //! and refused input.
 
-use std::process::Command;
-
 fn advise(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_alea")).arg("advise").args(args).output().unwrap();
+    let out = crate::common::alea().arg("advise").args(args).output().unwrap();
     (out.status.success(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
 
@@ -146,7 +144,8 @@ fn dicechess3_turns_the_outcome_table_and_a_turn_in_progress() {
 
 #[test]
 fn die_chess_advice_gives_the_exact_values() {
-    // The engine solves Die Chess itself (no table given) and reads its advice from it.
+    // The engine reads Die Chess's table from its cache (solving it there first if no test of
+    // this build has) and its advice from it.
     let v = advise_json(&["--variant", "diechess"]);
     // The pass and a1a2 are worth 0.5; the tie goes to the pass (more chances for a fallible
     // opponent), and a1a2 is listed at the same value.
@@ -159,6 +158,14 @@ fn die_chess_advice_gives_the_exact_values() {
     let king_face = &v["outcomes"].as_array().unwrap()[5];
     assert_eq!(king_face["best"], "a1b1");
     assert!((king_face["value"].as_f64().unwrap() - 0.490_413_410_72).abs() < 1e-9, "{king_face}");
+    // The table was kept in the cache directory, and a table of one's own is read instead; one
+    // that cannot be read is refused before any advice.
+    let kept = crate::common::cache_home().join("alea").join(alea_engine::search::solve_cache::file_name());
+    assert!(kept.exists(), "{}", kept.display());
+    let own = advise_json(&["--variant", "diechess", "--diechess-table", kept.to_str().unwrap()]);
+    assert_eq!(own["best"], "0000");
+    let (ok, stdout, stderr) = advise(&["--variant", "diechess", "--diechess-table", "/nonexistent/diechess.table"]);
+    assert!(!ok && stdout.is_empty() && stderr.contains("--diechess-table /nonexistent/diechess.table"), "{stderr}");
 }
 
 /// The text tables keep their columns whatever a move's length: whole turns of three micro-moves

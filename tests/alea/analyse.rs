@@ -7,7 +7,6 @@ use alea_engine::services::handle::{GameHandle, RollSpec, SearchRoot};
 use alea_engine::services::pgn::{GameRecord, RecordedTurn};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use std::process::Command;
 
 /// A game the engine plays against itself at `depth` (fresh table, one thread), with seeded dice.
 fn engine_game(variant: &str, depth: u32, plies: usize) -> GameRecord {
@@ -41,7 +40,7 @@ fn engine_game(variant: &str, depth: u32, plies: usize) -> GameRecord {
 }
 
 fn analyse(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_alea")).arg("analyse").args(args).output().unwrap();
+    let out = crate::common::alea().arg("analyse").args(args).output().unwrap();
     (out.status.success(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
 
@@ -120,7 +119,7 @@ fn every_game_of_a_match_file() {
     let dir = scratch.path();
     let pgn = dir.join("match.pgn");
     let _ = std::fs::remove_file(&pgn);
-    let out = Command::new(env!("CARGO_BIN_EXE_alea"))
+    let out = crate::common::alea()
         .args(["match", "--engine", "builtin=alea depth=1", "--engine", "builtin=random", "--pairs", "1"])
         .args(["--max-plies", "12", "--pgn", pgn.to_str().unwrap()])
         .output()

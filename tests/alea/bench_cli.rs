@@ -1,10 +1,8 @@
 //! `alea bench` through the binary: each variant's rules bring its suite, any variant name picks
 //! suites, and the node count identifies the search (the same on every run and machine).
 
-use std::process::Command;
-
 fn bench(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_alea")).arg("bench").args(args).output().unwrap();
+    let out = crate::common::alea().arg("bench").args(args).output().unwrap();
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).to_string(),

@@ -6,6 +6,26 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+/// Where the engines these tests start keep what they cache (Die Chess's solution): one
+/// directory for each build of the tests, so that the tests of a run share one solve and none
+/// reads what an older build kept, and never the user's own cache.
+pub fn cache_home() -> std::path::PathBuf {
+    let built = std::env::current_exe()
+        .and_then(|exe| exe.metadata())
+        .and_then(|meta| meta.modified())
+        .ok()
+        .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |since| since.as_secs());
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cache-{built}"))
+}
+
+/// The `alea` binary, with the tests' cache directory.
+pub fn alea() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_alea"));
+    command.env("XDG_CACHE_HOME", cache_home());
+    command
+}
+
 /// The engine as a GUI sees it.
 pub struct Engine {
     pub child: Child,
@@ -15,12 +35,8 @@ pub struct Engine {
 
 impl Engine {
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start alea");
+        let mut child =
+            alea().stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("start alea");
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
         let (tx, lines) = channel();

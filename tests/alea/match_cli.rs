@@ -1,10 +1,8 @@
 //! `alea match` through the binary, where a chess-tool user meets its edges: results with no
 //! spread and no games say what can be said, and an SPRT decides when one side wins every pair.
 
-use std::process::Command;
-
 fn alea_match(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_alea")).arg("match").args(args).output().unwrap();
+    let out = crate::common::alea().arg("match").args(args).output().unwrap();
     (out.status.success(), String::from_utf8_lossy(&out.stdout).to_string())
 }
 
@@ -48,7 +46,7 @@ fn a_skill_level_plays_weaker_and_is_checked() {
     let wins: u64 = first.split("(+").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     assert!(wins >= 3 && first.contains(" -0)"), "{first}");
     assert_eq!(alea_match(&weak).1, first, "the same games again");
-    let out = Command::new(env!("CARGO_BIN_EXE_alea"))
+    let out = crate::common::alea()
         .args(["match", "--engine", "builtin=alea skill=21", "--engine", "builtin=random", "--pairs", "1"])
         .output()
         .unwrap();
@@ -63,7 +61,7 @@ fn an_engine_that_cannot_play_stops_the_match() {
     for (engine, words) in
         [("cmd=/nonexistent/engine", "cannot be started"), ("cmd=/bin/true", "ended before answering 'uci'")]
     {
-        let out = Command::new(env!("CARGO_BIN_EXE_alea"))
+        let out = crate::common::alea()
             .args(["match", "--engine", engine, "--engine", "builtin=random", "--pairs", "2"])
             .output()
             .unwrap();
@@ -75,7 +73,7 @@ fn an_engine_that_cannot_play_stops_the_match() {
     // An evaluation file that does not fit the board: the 8x8 tables on 12x12, and the reverse.
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/engine/data/");
     for (variant, file) in [("grand", "freedom.eval"), ("freedom", "grand.eval")] {
-        let out = Command::new(env!("CARGO_BIN_EXE_alea"))
+        let out = crate::common::alea()
             .args(["match", "--variant", variant, "--engine", &format!("builtin=alea eval={data}{file}")])
             .args(["--engine", "builtin=random", "--pairs", "2"])
             .output()
@@ -90,7 +88,7 @@ fn an_engine_that_cannot_play_stops_the_match() {
 /// running score, as cutechess-cli prints one per game, instead of nothing until the end.
 #[test]
 fn progress_lines_when_stderr_is_not_a_terminal() {
-    let out = Command::new(env!("CARGO_BIN_EXE_alea"))
+    let out = crate::common::alea()
         .arg("match")
         .args(ALEA_AND_RANDOM)
         .args(["--pairs", "3", "--seed", "1"])
@@ -192,7 +190,7 @@ fn match_compare_reads_two_runs_of_the_same_dice() {
         if json {
             args.push("--json");
         }
-        let out = Command::new(env!("CARGO_BIN_EXE_alea")).arg("match").args(&args).output().unwrap();
+        let out = crate::common::alea().arg("match").args(&args).output().unwrap();
         (
             out.status.code(),
             String::from_utf8_lossy(&out.stdout).to_string(),
@@ -236,7 +234,7 @@ fn match_compare_reads_two_runs_of_the_same_dice() {
 #[test]
 fn help_texts_describe_every_option() {
     let help = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_alea")).args(args).arg("--help").output().unwrap();
+        let out = crate::common::alea().args(args).arg("--help").output().unwrap();
         String::from_utf8_lossy(&out.stdout).to_string()
     };
     let described = |text: &str, option: &str| {

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn alea() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_alea"))
+    crate::common::alea()
 }
 
 #[test]

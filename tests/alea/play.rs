@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 fn start_play(tag: &str, args: &[&str]) -> (std::process::Child, std::path::PathBuf, tempfile::TempDir) {
     let dir = tempfile::Builder::new().prefix(&format!("alea-{tag}-")).tempdir().unwrap();
     let pgn = dir.path().join("game.pgn");
-    let child = Command::new(env!("CARGO_BIN_EXE_alea"))
+    let child = crate::common::alea()
         .arg("play")
         .args(args)
         .args(["--pgn", pgn.to_str().unwrap()])
@@ -104,7 +104,7 @@ fn unknown_variants_are_refused_with_the_names_there_are() {
         vec!["play", "--variant", "chess"],
         vec!["tune", "datagen", "--variant", "chess", "--games", "1", "--out", "/nonexistent/d.txt"],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_alea")).args(&args).stdin(Stdio::null()).output().unwrap();
+        let out = crate::common::alea().args(&args).stdin(Stdio::null()).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(stderr.contains("unknown variant 'chess'") && stderr.contains("dicechess3"), "{stderr}");
@@ -230,11 +230,7 @@ fn with_own_dice_every_roll_is_entered() {
     let rolls: Vec<Vec<u8>> = record.turns.iter().map(|t| t.roll.unwrap().faces().to_vec()).collect();
     assert_eq!(rolls, [vec![1, 4, 6], vec![2, 2, 5], vec![1, 4, 6], vec![1, 3, 6]], "{transcript}");
 
-    let out = Command::new(env!("CARGO_BIN_EXE_alea"))
-        .args(["play", "--own-dice", "--seed", "3"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let out = crate::common::alea().args(["play", "--own-dice", "--seed", "3"]).stdin(Stdio::null()).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--seed"));
 }
@@ -242,8 +238,7 @@ fn with_own_dice_every_roll_is_entered() {
 /// `--skill` takes the engine's level, 0 to 20, and refuses another.
 #[test]
 fn a_skill_level_past_20_is_refused() {
-    let out =
-        Command::new(env!("CARGO_BIN_EXE_alea")).args(["play", "--skill", "21"]).stdin(Stdio::null()).output().unwrap();
+    let out = crate::common::alea().args(["play", "--skill", "21"]).stdin(Stdio::null()).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--skill"));
     let (mut child, pgn, _dir) = start_play("play-skill", &["--skill", "0", "--seed", "11", "--color", "black"]);

@@ -700,8 +700,7 @@ fn go_perft_answers_isready_and_stops() {
 
 #[test]
 fn end_of_input_ends_the_engine() {
-    let mut child =
-        Command::new(env!("CARGO_BIN_EXE_alea")).stdin(Stdio::piped()).stdout(Stdio::null()).spawn().unwrap();
+    let mut child = crate::common::alea().stdin(Stdio::piped()).stdout(Stdio::null()).spawn().unwrap();
     child.stdin.take().unwrap().write_all(b"position startpos\ngo infinite\n").unwrap();
     let start = Instant::now();
     while child.try_wait().unwrap().is_none() {

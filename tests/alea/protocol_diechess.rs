@@ -4,26 +4,21 @@
 
 use crate::common;
 use common::{Engine, errors, fen_of, listed};
-use std::sync::OnceLock;
 
-/// A table solved once for this file's tests (to 1e-6: the positions below are far from ties),
-/// in cargo's scratch directory for tests: one file, replaced by each run.
-fn table_file() -> &'static str {
-    static PATH: OnceLock<String> = OnceLock::new();
-    PATH.get_or_init(|| {
-        let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("protocol-diechess.table");
-        let table = alea_engine::search::solve::DieTable::solve(1e-6, 2, &mut |_, _| {});
-        let mut bytes = Vec::new();
-        table.write_to(&mut bytes).unwrap();
-        std::fs::write(&path, bytes).unwrap();
-        path.to_str().unwrap().to_string()
-    })
+/// The table the engines of these tests play from: kept in the tests' cache directory as the
+/// engine keeps it, solved by the first test of a build that needs it while the others wait (the
+/// engine's own way), so the engines below read it at once.
+fn table_file() -> String {
+    let dir = common::cache_home().join("alea");
+    alea_engine::search::solve_cache::load_or_solve_in(&dir, &mut |_, _| {}).expect("the tests' cache directory");
+    dir.join(alea_engine::search::solve_cache::file_name()).to_str().unwrap().to_string()
 }
 
 fn diechess() -> Engine {
+    let table = table_file();
     let mut engine = Engine::start();
     assert!(engine.ask("setoption name UCI_Variant value diechess").is_empty());
-    let reply = engine.ask(&format!("setoption name DieChessTable value {}", table_file()));
+    let reply = engine.ask(&format!("setoption name DieChessTable value {table}"));
     assert!(reply.is_empty(), "{reply:?}");
     engine
 }

@@ -4,7 +4,7 @@
 use std::process::Command;
 
 fn alea() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_alea"))
+    crate::common::alea()
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn alea() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_alea"))
+    crate::common::alea()
 }
 
 fn temp_dir(name: &str) -> tempfile::TempDir {

@@ -18,7 +18,7 @@ fn the_page_plays_in_headless_chromium() {
         "run `npm ci` in tests/browser first"
     );
     let games = tempfile::Builder::new().prefix("alea-web-games-").tempdir().unwrap();
-    let mut server = Command::new(env!("CARGO_BIN_EXE_alea"))
+    let mut server = crate::common::alea()
         .args(["serve", "--port", "0", "--games", games.path().to_str().unwrap()])
         .stdout(Stdio::piped())
         .spawn()

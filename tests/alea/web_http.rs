@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::Duration;
 
 struct Server {
@@ -30,7 +30,7 @@ fn start() -> Server {
 
 /// A server keeping its games in `games`.
 fn start_in(games: &std::path::Path) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_alea"))
+    let mut child = crate::common::alea()
         .args(["serve", "--port", "0", "--games", games.to_str().unwrap()])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -801,7 +801,7 @@ fn games_outlive_the_server() {
 fn a_games_directory_that_cannot_be_written_is_refused() {
     let file = tempfile::NamedTempFile::new().unwrap();
     let under_a_file = file.path().join("games");
-    let out = Command::new(env!("CARGO_BIN_EXE_alea"))
+    let out = crate::common::alea()
         .args(["serve", "--port", "0", "--games", under_a_file.to_str().unwrap()])
         .output()
         .unwrap();

@@ -18,6 +18,7 @@ mod ordering;
 mod qsearch;
 pub mod skill;
 pub mod solve;
+pub mod solve_cache;
 pub mod stack;
 mod threads;
 pub mod timeman;

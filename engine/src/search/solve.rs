@@ -647,16 +647,18 @@ pub fn search_loss(table: &DieTable, positions: &[DiePosition], depth: u32) -> S
 }
 
 /// The table the engine plays Die Chess from: one per process, installed from a file
-/// ([`install_table`], the protocol's `DieChessTable`) or solved the first time it is needed.
+/// ([`install_table`], the protocol's `DieChessTable`, `--diechess-table`) or, the first time
+/// it is needed, read from the user's cache (solved and kept there if missing:
+/// [`crate::search::solve_cache`]).
 static TABLE: std::sync::RwLock<Option<std::sync::Arc<DieTable>>> = std::sync::RwLock::new(None);
 
-/// The table in use, solving the game first (about ten seconds on two threads) if none is.
+/// The table in use, reading or solving it first if none is (see [`TABLE`]).
 pub fn shared_table() -> std::sync::Arc<DieTable> {
     if let Some(table) = TABLE.read().unwrap_or_else(|e| e.into_inner()).as_ref() {
         return table.clone();
     }
     let mut slot = TABLE.write().unwrap_or_else(|e| e.into_inner());
-    slot.get_or_insert_with(|| std::sync::Arc::new(DieTable::solve(1e-12, 2, &mut |_, _| {}))).clone()
+    slot.get_or_insert_with(|| std::sync::Arc::new(crate::search::solve_cache::table())).clone()
 }
 
 /// The table in use, if one is solved or installed yet (nothing is solved here).
@@ -679,9 +681,17 @@ mod tests {
     use crate::search::Choice;
     use std::sync::OnceLock;
 
+    /// The solution, solved once for all the tests of a build (each test its own process under
+    /// nextest) and kept as the engine keeps it, beside the test binary.
     fn solved() -> &'static DieTable {
         static TABLE: OnceLock<DieTable> = OnceLock::new();
-        TABLE.get_or_init(|| DieTable::solve(1e-12, 2, &mut |_, _| {}))
+        TABLE.get_or_init(|| {
+            let exe = std::env::current_exe().unwrap();
+            let built = exe.metadata().and_then(|m| m.modified()).unwrap();
+            let stamp = built.duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+            let dir = exe.parent().unwrap().join(format!("alea-solve-tests-{stamp}"));
+            crate::search::solve_cache::load_or_solve_in(&dir, &mut |_, _| {}).unwrap().0
+        })
     }
 
     fn pos(fen: &str) -> DiePosition {
@@ -843,5 +853,19 @@ mod tests {
         assert!(DieTable::read_from(&flipped).unwrap_err().contains("checksum"));
         assert!(DieTable::read_from(&bytes[..bytes.len() / 2]).unwrap_err().contains("checksum"));
         assert!(DieTable::read_from(b"ALEANNUE....").unwrap_err().contains("not a Die Chess table"));
+    }
+
+    /// Tables kept in users' caches are named by [`SOLUTION_VERSION`]: a change of the rules or
+    /// the solver that changes the solution must raise it, or old tables would still be read.
+    #[test]
+    fn the_kept_solution_s_version_names_these_values() {
+        let mut bytes = Vec::new();
+        solved().write_to(&mut bytes).unwrap();
+        let checksum = u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().unwrap());
+        assert_eq!(
+            (crate::search::solve_cache::SOLUTION_VERSION, checksum),
+            (1, 0xc816_bb70),
+            "the solution changed: raise solve_cache::SOLUTION_VERSION and write the new checksum here"
+        );
     }
 }

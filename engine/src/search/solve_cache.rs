@@ -1,0 +1,153 @@
+//! Die Chess's solution kept between runs. Solving the game takes some seconds (more on a busy
+//! machine); every later process reads the table from the user's cache directory instead
+//! (`$XDG_CACHE_HOME/alea` on Linux, the platform's own place elsewhere) in a fraction of a
+//! second. A kept table is used only if its checksum holds, its version is this build's and it
+//! was solved to the engine's tolerance; anything else is solved again and replaced. Processes
+//! starting together (the two engines of a match) solve once: the others wait on a lock file.
+
+use super::solve::DieTable;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// The solution's version, in the file name: raised whenever the rules of Die Chess or the
+/// solver change, so that a table an older build kept is not read.
+pub const SOLUTION_VERSION: u32 = 1;
+
+/// The largest change of the last sweep of a table the engine plays from.
+pub const TOLERANCE: f64 = 1e-12;
+
+/// The directory tables are kept in, if the platform has one for this user.
+pub fn cache_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "alea").map(|dirs| dirs.cache_dir().to_path_buf())
+}
+
+/// The kept table's file name in a cache directory.
+pub fn file_name() -> String {
+    format!("diechess-v{SOLUTION_VERSION}.table")
+}
+
+/// How [`load_or_solve_in`] had its table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Had {
+    /// Read from the cache.
+    Read,
+    /// Solved now and kept; the reason the cache could not serve (missing, damaged, not to
+    /// the tolerance).
+    Solved(String),
+}
+
+/// The kept table at `path`, or why it cannot be used.
+fn usable(path: &Path) -> Result<DieTable, String> {
+    if !path.exists() {
+        return Err("none kept yet".into());
+    }
+    let table = DieTable::read(path)?;
+    if table.last_change > TOLERANCE {
+        return Err(format!("solved only to {:.1e}", table.last_change));
+    }
+    Ok(table)
+}
+
+/// The table kept in `dir`, or solved (`progress` told each sweep) and kept there. Errs, having
+/// solved nothing, only where the directory cannot hold it (it cannot be made or locked).
+pub fn load_or_solve_in(dir: &Path, progress: &mut dyn FnMut(u32, f64)) -> Result<(DieTable, Had), String> {
+    let path = dir.join(file_name());
+    if let Ok(table) = usable(&path) {
+        return Ok((table, Had::Read));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let lock_path = dir.join(format!("{}.lock", file_name()));
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|e| format!("{}: {e}", lock_path.display()))?;
+    lock.lock().map_err(|e| format!("{}: {e}", lock_path.display()))?;
+    // Another process may have solved it while this one waited.
+    let why = match usable(&path) {
+        Ok(table) => return Ok((table, Had::Read)),
+        Err(why) => why,
+    };
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let table = DieTable::solve(TOLERANCE, threads, progress);
+    // Written beside it and renamed over it: a reader never sees half a table.
+    let partial = dir.join(format!(".{}.{}.partial", file_name(), std::process::id()));
+    let mut bytes = Vec::new();
+    table.write_to(&mut bytes).map_err(|e| e.to_string())?;
+    if let Err(e) = std::fs::write(&partial, &bytes).and_then(|()| std::fs::rename(&partial, &path)) {
+        let _ = std::fs::remove_file(&partial);
+        return Ok((table, Had::Solved(format!("{why}; not kept: {}: {e}", path.display()))));
+    }
+    Ok((table, Had::Solved(why)))
+}
+
+/// The table the engine plays from when none was installed: kept in the cache directory, or
+/// solved and kept. While it solves, a terminal on standard error sees its progress; where it
+/// cannot be kept, standard error is told why and it is solved for this process only.
+pub fn table() -> DieTable {
+    let terminal = std::io::stderr().is_terminal();
+    let mut progress = |sweep: u32, change: f64| {
+        if terminal {
+            eprint!("\rSolving Die Chess once for this machine: sweep {sweep}, largest change {change:.1e}   ");
+        }
+    };
+    let result = match cache_dir() {
+        Some(dir) => load_or_solve_in(&dir, &mut progress),
+        None => Err("this platform names no cache directory for the user".into()),
+    };
+    match result {
+        Ok((table, Had::Read)) => table,
+        Ok((table, Had::Solved(_))) => {
+            if terminal {
+                eprintln!(
+                    "\rSolved Die Chess; kept in {} for next time.{:20}",
+                    cache_dir().unwrap_or_default().display(),
+                    ""
+                );
+            }
+            table
+        }
+        Err(e) => {
+            eprintln!("alea: Die Chess's table cannot be kept ({e}); solving it for this run only");
+            let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+            DieTable::solve(TOLERANCE, threads, &mut progress)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table solved coarsely (fast) stands in for the real one to check the keeping.
+    fn coarse() -> Vec<u8> {
+        let mut bytes = Vec::new();
+        DieTable::solve(1e-2, 2, &mut |_, _| {}).write_to(&mut bytes).unwrap();
+        bytes
+    }
+
+    #[test]
+    fn a_damaged_or_coarse_kept_table_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(file_name());
+        assert_eq!(usable(&path).unwrap_err(), "none kept yet");
+        let mut bytes = coarse();
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(usable(&path).unwrap_err().starts_with("solved only to"));
+        bytes[100] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(usable(&path).unwrap_err().contains("checksum"));
+    }
+
+    #[test]
+    fn a_directory_that_cannot_be_made_is_said_before_any_solving() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a-file");
+        std::fs::write(&file, "").unwrap();
+        let mut sweeps = 0;
+        let err = load_or_solve_in(&file.join("cache"), &mut |_, _| sweeps += 1).unwrap_err();
+        assert!(err.contains("a-file"), "{err}");
+        assert_eq!(sweeps, 0);
+    }
+}
