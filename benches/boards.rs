@@ -35,10 +35,11 @@ where
 
 fn big_beside_small(c: &mut Criterion) {
     let big_rules = BrainKing10;
-    let big_eval = BigEval::from_params(&big_rules.default_eval());
+    let big_eval = BigEval::from_params(&alea_engine::services::registry::Variant::BrainKing10.default_eval());
     let big: BigBoard = BrainKing10.start();
     let small_rules = ChessRules::new(ChessKind::BrainKing, false);
-    let small_eval = StaticEval::default_for(ChessKind::BrainKing);
+    let small_eval =
+        StaticEval::new(alea_engine::services::registry::Variant::of_kind(ChessKind::BrainKing).default_eval());
     let small = Position::new(alea_engine::Board::startpos());
 
     let mut group = c.benchmark_group(format!("brainking start, before the roll, depth {DEPTH}"));

@@ -5,7 +5,7 @@
 use alea_engine::Board;
 use alea_engine::RoleSet;
 use alea_engine::board::movegen::{Legality, MoveList, generate};
-use alea_engine::eval::nnue::adopted;
+use alea_engine::services::registry::Variant;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -31,7 +31,7 @@ fn children() -> Vec<Board> {
 }
 
 fn network(c: &mut Criterion) {
-    let net = adopted("freedom").expect("freedom has a network");
+    let net = Variant::Freedom.network().expect("freedom has a network");
     let boards = children();
     let mut group = c.benchmark_group("network");
     group.bench_function(format!("{} children in turn, incremental", boards.len()), |b| {

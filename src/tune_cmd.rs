@@ -427,10 +427,7 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     // new network has not played yet.
     let (inherited, whose) = match start_scale {
         Some(k) => (Some(k), "the starting network's"),
-        None => (
-            alea_engine::eval::nnue::adopted(game.variant().name()).and_then(|adopted| adopted.result_scale),
-            "the adopted network's",
-        ),
+        None => (game.variant().network().and_then(|adopted| adopted.result_scale), "the adopted network's"),
     };
     net.result_scale = inherited;
     std::fs::write(&args.out, net.to_bytes()).map_err(|e| format!("{}: {e}", args.out.display()))?;

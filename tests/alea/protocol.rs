@@ -82,7 +82,7 @@ fn evalfile_loads_tables_and_refuses_bad_files() {
     let scratch = tempfile::Builder::new().prefix("alea-evalfile-").tempdir().unwrap();
     let dir = scratch.path();
     // Tables where a queen is worth nothing: offered a queen or a knight, the rook takes the knight.
-    let mut params = alea_engine::eval::params::EvalParams::starting(alea_engine::ChessKind::Freedom);
+    let mut params = alea_engine::services::registry::Variant::of_kind(alea_engine::ChessKind::Freedom).starting_eval();
     params.material = [[100, 200, 300, 400, 0, 0]; 2];
     let good = dir.join("no-queen.eval");
     std::fs::write(&good, params.to_text()).unwrap();

@@ -69,7 +69,7 @@ impl DatagenConfig {
         self.header_with(&eval)
     }
 
-    /// The network the players score with beside their tables, as the search picks it.
+    /// The network the players score with beside their tables, as the game handle picks it.
     fn playing_net(&self) -> Option<Arc<alea_engine::eval::nnue::Network>> {
         let options = alea_engine::search::SearchOptions {
             eval: self.eval.clone(),
@@ -77,7 +77,8 @@ impl DatagenConfig {
             use_net: self.use_net,
             ..Default::default()
         };
-        options.network_for(&self.variant)
+        let variant: alea_engine::services::registry::Variant = self.variant.parse().ok()?;
+        variant.with_defaults(options).network_for(variant.name())
     }
 
     /// The header as runs wrote it before it named the evaluation: such a file is resumed as it

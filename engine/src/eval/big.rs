@@ -70,6 +70,25 @@ impl BigEval {
     }
 }
 
+impl crate::eval::Evaluated for BigBoard {
+    type Eval = BigEval;
+
+    /// No network is trained for a big board: `net` is not read.
+    fn evaluation(params: &EvalParams, _net: Option<std::sync::Arc<crate::eval::nnue::Network>>) -> BigEval {
+        BigEval::from_params(params)
+    }
+
+    fn uses_tables() -> Result<(), String> {
+        Err("evaluated on its own board (material, pawn progress and the pieces' centrality); the 8x8 \
+             piece-square tables do not fit there"
+            .into())
+    }
+
+    fn eval_terms(&self) -> Option<Vec<i32>> {
+        Some(BigEval::terms(self).to_vec())
+    }
+}
+
 impl<R: Rules<Position = BigBoard, Turn = BigMove>> Evaluator<R> for BigEval {
     fn evaluate(&self, _rules: &R, board: &BigBoard) -> i32 {
         let white = self.white_score(board);

@@ -2,6 +2,7 @@
 //! brings its own; [`StaticEval`] serves the 8x8 variants.
 
 pub mod big;
+pub mod die;
 pub mod free_checks;
 pub mod lone_king;
 pub mod nnue;
@@ -11,7 +12,6 @@ use crate::board::chessmove::Move;
 use crate::board::piece::{Color, Role};
 use crate::board::values::PieceValues;
 use crate::eval::params::EvalParams;
-use crate::rules::ChessKind;
 use crate::rules::{Position, Rules};
 
 /// Largest static score, in centipawns. Wins sit above it (see `search::WIN`), so a bounded
@@ -51,6 +51,47 @@ pub trait Evaluator<R: Rules>: Send + Sync {
     /// the horizon then stands pat without generating a move. `false` is always safe.
     fn surely_quiet(&self, _pos: &R::Position) -> bool {
         false
+    }
+}
+
+/// The evaluation a kind of position is scored with: each board brings its own (the 8x8 board
+/// the tables and networks, the big boards [`big::BigEval`], Die Chess [`die::DieEval`]), so
+/// that no rules name an evaluation and no variant needs one of its own here.
+pub trait Evaluated {
+    /// The evaluation the search scores these positions with.
+    type Eval: Send + Sync;
+
+    /// The evaluation of `params`, with the network `net` scoring beside it where the board
+    /// takes one.
+    fn evaluation(params: &EvalParams, net: Option<std::sync::Arc<nnue::Network>>) -> Self::Eval;
+
+    /// Can the 8x8 piece-square tables of [`EvalParams`] evaluate these positions (so that
+    /// `tune` fits them and `EvalFile` loads them)? If not, why (completing "... is ").
+    fn uses_tables() -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Where the evaluation is not the 8x8 tables: the terms its score is a linear sum of,
+    /// White's minus Black's, for the fit ([`big::BigEval::terms`]); `None` for the tables, which
+    /// the fit reads from the board itself.
+    fn eval_terms(&self) -> Option<Vec<i32>> {
+        None
+    }
+}
+
+impl Evaluated for crate::board::Board {
+    type Eval = StaticEval;
+
+    fn evaluation(params: &EvalParams, net: Option<std::sync::Arc<nnue::Network>>) -> StaticEval {
+        StaticEval::new(params.clone()).with_net(net)
+    }
+}
+
+impl Evaluated for Position {
+    type Eval = StaticEval;
+
+    fn evaluation(params: &EvalParams, net: Option<std::sync::Arc<nnue::Network>>) -> StaticEval {
+        StaticEval::new(params.clone()).with_net(net)
     }
 }
 
@@ -301,11 +342,6 @@ impl StaticEval {
     pub fn material(values: PieceValues) -> StaticEval {
         StaticEval::new(EvalParams::from_values(values))
     }
-
-    /// What the engine plays a variant with by default.
-    pub fn default_for(kind: ChessKind) -> StaticEval {
-        StaticEval::new(EvalParams::default_for(kind))
-    }
 }
 
 impl<R: Rules<Position = Position, Turn = Move>> Evaluator<R> for StaticEval {
@@ -402,13 +438,13 @@ impl<R: Rules<Position = Position, Turn = Move>> Evaluator<R> for StaticEval {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::rules::{ChessRules, Rules};
+    use crate::rules::{ChessKind, ChessRules, Rules};
 
     /// A piece that stands attacked is worth moving first: its value is added to the placement.
     #[test]
     fn quiet_gain_puts_an_attacked_piece_first() {
         let rules = ChessRules::new(ChessKind::Freedom, false);
-        let eval = StaticEval::default_for(ChessKind::Freedom);
+        let eval = StaticEval::new(crate::services::registry::Variant::Freedom.default_eval());
         // The knight on c3 is attacked by the pawn on b4; the one on g1 is not.
         let pos = crate::rules::Position::new(Board::from_fen("4k3/8/8/8/1p6/2N5/8/4K1N1 w - - 0 1").unwrap());
         let mut turns = crate::rules::TurnList::new();
@@ -429,7 +465,10 @@ mod tests {
         use rand::{RngExt, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         for kind in [ChessKind::Freedom, ChessKind::Classic, ChessKind::BrainKing] {
-            for params in [EvalParams::default_for(kind), EvalParams::starting(kind)] {
+            for params in [
+                crate::services::registry::Variant::of_kind(kind).default_eval(),
+                crate::services::registry::Variant::of_kind(kind).starting_eval(),
+            ] {
                 let eval = StaticEval::new(params.clone());
                 let rules = ChessRules::new(kind, false);
                 let mut pos = crate::rules::Position::new(Board::startpos());
@@ -455,9 +494,10 @@ mod tests {
         use crate::board::piece::RoleSet;
         use rand::{RngExt, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(11);
-        let dicechess3 = crate::rules::MicroVariant::ALL[0];
-        let tables =
-            [crate::rules::micro::MicroRules::default_eval(&dicechess3), EvalParams::starting(ChessKind::Freedom)];
+        let tables = [
+            crate::services::registry::Variant::DiceChess3.default_eval(),
+            crate::services::registry::Variant::Freedom.starting_eval(),
+        ];
         let mut checked = 0;
         for params in tables {
             let eval = StaticEval::new(params);

@@ -53,30 +53,6 @@ const FIRST_VERSION: u32 = 1;
 /// The first version with the inputs' flags.
 const FLAGS_VERSION: u32 = 3;
 
-/// The networks variants have adopted (each won its SPRT against the variant's tables at equal
-/// time; the README gives the data, the training and the match), embedded in the binary.
-const ADOPTED: &[(&str, &[u8])] = &[
-    ("freedom", include_bytes!("../../data/freedom.nnue")),
-    ("classic", include_bytes!("../../data/classic.nnue")),
-    ("brainking", include_bytes!("../../data/brainking.nnue")),
-];
-
-/// The network `variant` plays with unless told otherwise, parsed once; `None` where it has
-/// none (its tables alone). A unit test parses every embedded one.
-pub fn adopted(variant: &str) -> Option<std::sync::Arc<Network>> {
-    use std::sync::{Arc, OnceLock};
-    static PARSED: OnceLock<Vec<(&'static str, Arc<Network>)>> = OnceLock::new();
-    let parsed = PARSED.get_or_init(|| {
-        ADOPTED
-            .iter()
-            .map(|&(name, bytes)| {
-                (name, Arc::new(Network::from_bytes(bytes).expect("an adopted network parses (a unit test checks)")))
-            })
-            .collect()
-    });
-    parsed.iter().find(|(name, _)| *name == variant).map(|(_, net)| Arc::clone(net))
-}
-
 thread_local! {
     /// The last position each thread evaluated: the network's id, the position's pieces and
     /// their sums, updated in place from one evaluation to the next.
@@ -590,16 +566,4 @@ fn sub(sums: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 #[inline(always)]
 fn dot_clipped(sums: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
     sums.iter().zip(weights).map(|(&s, &w)| i32::from(s.clamp(0, QA as i16)) * i32::from(w)).sum()
-}
-
-#[cfg(test)]
-mod tests {
-    /// Each embedded network parses and is the one of the variant it is listed under.
-    #[test]
-    fn every_adopted_network_parses_and_is_its_variants() {
-        for &(name, bytes) in super::ADOPTED {
-            let net = super::Network::from_bytes(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert_eq!(net.variant, name);
-        }
-    }
 }

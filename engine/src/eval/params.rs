@@ -9,9 +9,7 @@ use crate::board::Board;
 use crate::board::piece::{Color, Role};
 use crate::board::square::Square;
 use crate::board::values::PieceValues;
-use crate::rules::{ChessKind, ChessRules, Rules};
 use std::fmt::Write;
-use std::sync::OnceLock;
 
 /// Squares of a piece-square table: files a-d (e-h mirror them), ranks 1-8 from the owner's side.
 pub const HALF_SQUARES: usize = 32;
@@ -121,22 +119,6 @@ impl EvalParams {
             pawn_step: 0,
             centre: 0,
         }
-    }
-
-    /// The starting point of a variant: its documents' piece values and nothing else.
-    pub fn starting(kind: ChessKind) -> EvalParams {
-        EvalParams::from_values(ChessRules::new(kind, false).piece_values())
-    }
-
-    /// What the engine plays with unless told otherwise ([`Rules::default_eval`]).
-    pub fn default_for(kind: ChessKind) -> EvalParams {
-        ChessRules::new(kind, false).default_eval()
-    }
-
-    /// Tables a variant has adopted, embedded as `text` and parsed once into `cell` (a unit test
-    /// parses every variant's).
-    pub fn adopted(cell: &'static OnceLock<EvalParams>, text: &'static str) -> EvalParams {
-        cell.get_or_init(|| EvalParams::parse(text).expect("the adopted tables parse (a unit test checks)")).clone()
     }
 
     /// Are the square tables flat (all zero), as the big boards need them?
@@ -340,6 +322,7 @@ impl EvalParams {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Rules;
 
     fn text_with(p: &EvalParams, line: &str) -> String {
         p.to_text().replace(&format!("result-scale {}", p.result_scale), line)
@@ -347,7 +330,9 @@ mod tests {
 
     #[test]
     fn text_round_trips_and_bad_text_is_refused() {
-        let mut p = EvalParams::starting(ChessKind::Classic);
+        let mut p = EvalParams::from_values(
+            crate::rules::ChessRules::new(crate::rules::ChessKind::Classic, false).piece_values(),
+        );
         p.psqt[1][3][17] = -42;
         p.material[1][0] = 130;
         p.result_scale = 0.2711;
@@ -385,20 +370,14 @@ mod tests {
             assert!(EvalParams::parse(&text.replace("centre 3", bad)).is_err(), "{bad}");
         }
         assert!(EvalParams::parse(&format!("{text}psqt eg K {}\n", "0 ".repeat(32))).is_err(), "one table of twelve");
-        for kind in ChessKind::ALL {
-            assert_ne!(EvalParams::default_for(kind), EvalParams::starting(kind), "{kind:?}: the adopted tables");
-        }
-        use crate::rules::micro::MicroRules;
-        let fitted = crate::rules::DiceChess3.default_eval();
-        assert_ne!(fitted, EvalParams::from_values(crate::rules::DiceChess3.piece_values()), "the adopted tables");
-        let fitted = crate::rules::Burmese.default_eval();
-        assert_ne!(fitted, EvalParams::from_values(crate::rules::Burmese.piece_values()), "the adopted tables");
     }
 
     #[test]
     fn score_is_symmetric_and_material_only_from_values() {
         let board = Board::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4").unwrap();
-        let mut p = EvalParams::starting(ChessKind::Freedom);
+        let mut p = EvalParams::from_values(
+            crate::rules::ChessRules::new(crate::rules::ChessKind::Freedom, false).piece_values(),
+        );
         assert_eq!(p.white_score(&board), 0);
         p.psqt[0][1][half_square(Color::White, Square::parse("f3").unwrap())] = 30;
         p.psqt[1][1][half_square(Color::White, Square::parse("f3").unwrap())] = 10;

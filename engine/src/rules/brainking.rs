@@ -9,7 +9,6 @@ use crate::board::chessmove::Move;
 use crate::board::movegen::{Generator, Legality, MoveList, generate, generate_promotions};
 use crate::board::piece::{Role, RoleSet};
 use crate::board::values::PieceValues;
-use crate::eval::params::EvalParams;
 
 /// The BrainKing rules.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -45,12 +44,6 @@ impl Rules for BrainKing {
     /// The usual 1/3/3/5/9, until tuned; the king is capturable.
     fn piece_values(&self) -> PieceValues {
         PieceValues([100, 300, 300, 500, 900, 2000])
-    }
-
-    /// Fitted to 20,000 self-play games at depth 2; they won their SPRT (+46 Elo at depth 2).
-    fn default_eval(&self) -> EvalParams {
-        static FITTED: std::sync::OnceLock<EvalParams> = std::sync::OnceLock::new();
-        EvalParams::adopted(&FITTED, include_str!("../../data/brainking.eval"))
     }
 
     /// Any number of kings (a captured one has ended the game); no rule state but the board.

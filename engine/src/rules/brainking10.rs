@@ -9,19 +9,8 @@ use super::{EndReason, GameEnd, GameResult, OutcomeMask, Rules, TurnList, TurnTa
 use crate::board::big::{BigBoard, BigMove, BigSpec, BigSquare};
 use crate::board::piece::{Color, Piece};
 use crate::board::values::PieceValues;
-use crate::eval::big::BigEval;
-use crate::eval::params::EvalParams;
-use crate::rules::game::Game;
-use crate::search::timeman::Limits;
-use crate::search::{Root, SearchOptions, SearchResult, Shared};
-use crate::services::one_turn::{OneTurnRules, TurnRoles};
+use crate::rules::one_turn::{OneTurnRules, TurnRoles};
 use std::sync::atomic::AtomicBool;
-
-/// Where the fit started: centipawns a pawn gains for each rank it has advanced.
-const START_PAWN_STEP: i32 = 4;
-
-/// The weights `alea tune fit` found (README, Tuning), adopted after they won their match.
-static FITTED: std::sync::OnceLock<EvalParams> = std::sync::OnceLock::new();
 
 /// The start: three kings in the middle of the back rank.
 pub const START: &str = "rnbqkkkbnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBQKKKBNR w - - 0 1";
@@ -86,15 +75,6 @@ impl Rules for BrainKing10 {
     /// BrainKing's 1/3/3/5/9; a king 1000: losing one of three is a heavy blow, not the game.
     fn piece_values(&self) -> PieceValues {
         PieceValues([100, 300, 300, 500, 900, 1000])
-    }
-
-    /// The values above and a little for each rank a pawn has advanced.
-    fn starting_eval(&self) -> EvalParams {
-        EvalParams { pawn_step: START_PAWN_STEP, ..EvalParams::from_values(self.piece_values()) }
-    }
-
-    fn default_eval(&self) -> EvalParams {
-        EvalParams::adopted(&FITTED, include_str!("../../data/brainking10.eval"))
     }
 
     /// A position whose moves would not fit a turn list (a dozen queens) is refused rather
@@ -245,29 +225,6 @@ impl OneTurnRules for BrainKing10 {
         counted: &mut dyn FnMut(&str, u64),
     ) -> Result<bool, String> {
         Ok(crate::board::big::perft::divide_until(board, depth, stop, |m, n| counted(&m.to_string(), n)))
-    }
-
-    fn search_game(
-        game: &Game<BrainKing10>,
-        root: Root<BigMove>,
-        limits: Limits,
-        options: SearchOptions,
-        shared: &Shared,
-        report: &mut (dyn FnMut(&SearchResult<BigMove>) + Send),
-    ) -> SearchResult<BigMove> {
-        let params = options.eval.as_deref().cloned().unwrap_or_else(|| game.rules().default_eval());
-        let eval = BigEval::from_params(&params);
-        crate::search::search_with(game, &eval, root, limits, options, shared, report)
-    }
-
-    fn uses_tables(&self) -> Result<(), String> {
-        Err("brainking10 is evaluated on its own 10x10 board (material and pawn progress); the 8x8 \
-             piece-square tables do not fit there"
-            .into())
-    }
-
-    fn eval_terms(&self, board: &BigBoard) -> Option<Vec<i32>> {
-        Some(BigEval::terms(board).to_vec())
     }
 }
 

@@ -29,13 +29,6 @@ impl MicroRules for Burmese {
         DiceChess3.piece_values()
     }
 
-    /// Tables fitted to 20,000 self-play games (depth 1); they won their SPRT against the
-    /// 1/3/3/5/9 start (+125 Elo [+71, +185] at 50 ms a turn, README).
-    fn default_eval(&self) -> crate::eval::params::EvalParams {
-        static FITTED: std::sync::OnceLock<crate::eval::params::EvalParams> = std::sync::OnceLock::new();
-        crate::eval::params::EvalParams::adopted(&FITTED, include_str!("../../data/burmese.eval"))
-    }
-
     fn dice(&self) -> usize {
         dicechess3::DICE
     }

@@ -11,7 +11,6 @@ use crate::board::chessmove::Move;
 use crate::board::movegen::{Generator, Legality, MoveList, generate, has_legal_move, king_captures};
 use crate::board::piece::{Role, RoleSet};
 use crate::board::values::PieceValues;
-use crate::eval::params::EvalParams;
 
 /// The two-dice rules.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -106,12 +105,6 @@ impl Rules for Classic {
     /// The usual 1/3/3/5/9, until tuned; the king is capturable (after a pass left it in check).
     fn piece_values(&self) -> PieceValues {
         PieceValues([100, 300, 300, 500, 900, 2000])
-    }
-
-    /// Fitted to 20,000 self-play games at depth 2; they won their SPRT (+48 Elo at depth 2).
-    fn default_eval(&self) -> EvalParams {
-        static FITTED: std::sync::OnceLock<EvalParams> = std::sync::OnceLock::new();
-        EvalParams::adopted(&FITTED, include_str!("../../data/classic.eval"))
     }
 
     /// Chess's kings; the side that just moved may stand in check (it passed), so that is not

@@ -93,13 +93,6 @@ impl MicroRules for DiceChess3 {
         PieceValues([100, 300, 300, 500, 900, 0])
     }
 
-    /// Tables fitted to 30,000 self-play games (depth 1); they won their SPRT against the 1/3/3/5/9
-    /// start (+40 Elo [+13, +68] at 50 ms a turn, README).
-    fn default_eval(&self) -> crate::eval::params::EvalParams {
-        static FITTED: std::sync::OnceLock<crate::eval::params::EvalParams> = std::sync::OnceLock::new();
-        crate::eval::params::EvalParams::adopted(&FITTED, include_str!("../../data/dicechess3.eval"))
-    }
-
     fn name(&self) -> &'static str {
         "dicechess3"
     }

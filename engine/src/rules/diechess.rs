@@ -568,7 +568,7 @@ impl super::Rules for DieChess {
 
     /// The state and the turns played (the value depends on the turns left near the limit).
     fn hash(&self, pos: &DiePosition) -> u64 {
-        let mut x = (crate::search::solve::state_index(pos) as u64) << 1 | pos.turn.index() as u64;
+        let mut x = (state_index(pos) as u64) << 1 | pos.turn.index() as u64;
         x ^= u64::from(pos.turns_played) << 40;
         // SplitMix64's finaliser: the table's slots need the bits spread.
         x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -605,7 +605,7 @@ impl super::Rules for DieChess {
 /// Die Chess as front ends see it: two dice on an 8x8 board, played from its exact solution
 /// (or searched with [`DieEval`] when told not to use it); a roll turns the die, so the answer
 /// after a roll is the move alone and the turn joins the roll to it.
-impl crate::services::one_turn::OneTurnRules for DieChess {
+impl crate::rules::one_turn::OneTurnRules for DieChess {
     fn start_position(&self) -> DiePosition {
         DiePosition::start()
     }
@@ -645,10 +645,10 @@ impl crate::services::one_turn::OneTurnRules for DieChess {
 
     /// The die moves as the face it shows (the rolled one after a roll) and takes the enemy die
     /// as the face that one shows.
-    fn turn_roles(&self, pos: &DiePosition, turn: DieTurn) -> crate::services::one_turn::TurnRoles {
-        let Some(m) = turn.mv else { return crate::services::one_turn::TurnRoles::default() };
+    fn turn_roles(&self, pos: &DiePosition, turn: DieTurn) -> crate::rules::one_turn::TurnRoles {
+        let Some(m) = turn.mv else { return crate::rules::one_turn::TurnRoles::default() };
         let enemy = pos.die(!pos.turn);
-        crate::services::one_turn::TurnRoles {
+        crate::rules::one_turn::TurnRoles {
             mover: Some(turn.roll.unwrap_or(pos.die(pos.turn).face)),
             captured: (m.to == enemy.square && pos.king_taken.is_none()).then_some(enemy.face),
             promotion: None,
@@ -665,45 +665,12 @@ impl crate::services::one_turn::OneTurnRules for DieChess {
         Err("diechess has no chess moves to count".into())
     }
 
-    /// From the exact solution (solved here the first time, unless loaded), or by search when
-    /// `options` turn the solution off.
-    fn search_game(
-        game: &crate::rules::game::Game<DieChess>,
-        root: crate::search::Root<DieTurn>,
-        limits: crate::search::timeman::Limits,
-        options: crate::search::SearchOptions,
-        shared: &crate::search::Shared,
-        report: &mut (dyn FnMut(&crate::search::SearchResult<DieTurn>) + Send),
-    ) -> crate::search::SearchResult<DieTurn> {
-        if !options.exact_solution {
-            return crate::search::search_with(game, &DieEval, root, limits, options, shared, report);
-        }
-        let root = match root {
-            crate::search::Root::PreRoll => crate::search::solve::DieRoot::Decision,
-            crate::search::Root::Turns(turns) => crate::search::solve::DieRoot::Only(turns),
-        };
-        let result = crate::search::solve::shared_table().answer(
-            game.position(),
-            &root,
-            crate::eval::params::DEFAULT_RESULT_SCALE,
-        );
-        // A sure win is told once the search is over, as a proven mate is.
-        if result.mate.is_none() {
-            report(&result);
-        }
-        result
-    }
-
     fn state_lines(&self, pos: &DiePosition) -> Vec<String> {
         let hand = |c: Color| pos.die(c).in_hand;
         vec![
             format!("Moves in hand: White {}, Black {}", hand(Color::White), hand(Color::Black)),
             format!("Turns played: {} of {}", pos.turns_played, TURN_LIMIT),
         ]
-    }
-
-    fn solved(&self) -> bool {
-        true
     }
 
     fn read_turn(&self, _pos: &DiePosition, text: &str) -> Option<DieTurn> {
@@ -730,52 +697,37 @@ impl crate::services::one_turn::OneTurnRules for DieChess {
     }
 }
 
-/// A static score for the search, in centipawns for the side to move: a die showing the king
-/// is a target (the only way to lose), the more so within one move of the enemy die; moves in
-/// hand are worth a little. Nothing here is exact: [`crate::search::solve`] is.
-#[derive(Copy, Clone, Debug, Default)]
-pub struct DieEval;
+/// Die states: 64 squares x 6 faces x 0..=2 moves in hand.
+pub const DIE_STATES: usize = 64 * 6 * 3;
+/// Table entries: the mover's die state x the other's (some impossible: one square, or more in
+/// hand than a roll gives; those stay at 1/2 and are never read).
+pub const STATES: usize = DIE_STATES * DIE_STATES;
 
-/// What showing the king costs, and what it costs more within the enemy's reach.
-const KING_SHOWN: i32 = 150;
-const KING_IN_REACH: i32 = 300;
-const MOVE_IN_HAND: i32 = 10;
-
-impl DieEval {
-    fn side_score(pos: &DiePosition, us: Color) -> i32 {
-        let die = pos.die(us);
-        let enemy = pos.die(!us);
-        let mut score = MOVE_IN_HAND * i32::from(die.in_hand);
-        if die.face == Role::King {
-            score -= KING_SHOWN;
-            // Some face of the enemy die could take it from where it stands.
-            let reach = Role::ALL.into_iter().any(|f| targets(!us, f, enemy.square, die.square).contains(die.square));
-            if reach {
-                score -= KING_IN_REACH;
-            }
-        }
-        score
-    }
+/// A die's state code in the mover's frame.
+#[inline]
+pub const fn die_code(square: usize, face: usize, in_hand: usize) -> usize {
+    (square * 6 + face) * 3 + in_hand
 }
 
-impl crate::eval::Evaluator<DieChess> for DieEval {
-    fn evaluate(&self, _rules: &DieChess, pos: &DiePosition) -> i32 {
-        DieEval::side_score(pos, pos.turn) - DieEval::side_score(pos, !pos.turn)
-    }
+/// The square as the other player sees it (turned 180 degrees).
+#[inline]
+pub const fn turned(square: usize) -> usize {
+    63 - square
+}
 
-    fn tactical(&self, pos: &DiePosition, turn: DieTurn) -> Option<i32> {
-        let m = turn.mv?;
-        let enemy = pos.die(!pos.turn);
-        (m.to == enemy.square).then_some(if enemy.face == Role::King { 10_000 } else { 100 })
-    }
+/// The state code of a die seen by `viewer`.
+#[inline]
+pub fn code_seen_by(viewer: Color, die: Die) -> usize {
+    let sq = if viewer == Color::White { die.square.index() } else { turned(die.square.index()) };
+    die_code(sq, die.face.index(), usize::from(die.in_hand))
+}
 
-    fn worth_at_horizon(&self, pos: &DiePosition, turn: DieTurn) -> bool {
-        turn.mv.is_some_and(|m| m.to == pos.die(!pos.turn).square && pos.die(!pos.turn).face == Role::King)
-    }
-
-    fn history_slot(&self, _pos: &DiePosition, turn: DieTurn) -> usize {
-        turn.mv.map_or(0, |m| m.from.index() * 64 + m.to.index())
-    }
+/// The index of a position's state (its side to move is the mover), in the tables of its
+/// values ([`crate::search::solve`]) and in its hash.
+#[inline]
+pub fn state_index(pos: &DiePosition) -> usize {
+    let us = pos.turn;
+    code_seen_by(us, pos.die(us)) * DIE_STATES + code_seen_by(us, pos.die(!us))
 }
 
 #[cfg(test)]

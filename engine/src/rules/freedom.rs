@@ -13,7 +13,6 @@ use crate::board::movegen::{
 };
 use crate::board::piece::{Role, RoleSet};
 use crate::board::values::PieceValues;
-use crate::eval::params::EvalParams;
 
 /// The Freedom Dice Chess rules.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -105,12 +104,6 @@ impl Rules for Freedom {
     /// From the document: P 1, N 2, B 3, R 4, Q 6.5 (the king is never captured).
     fn piece_values(&self) -> PieceValues {
         PieceValues([100, 200, 300, 400, 650, 0])
-    }
-
-    /// Fitted to 20,000 self-play games at depth 2; they won their SPRT (+124 Elo at depth 2).
-    fn default_eval(&self) -> EvalParams {
-        static FITTED: std::sync::OnceLock<EvalParams> = std::sync::OnceLock::new();
-        EvalParams::adopted(&FITTED, include_str!("../../data/freedom.eval"))
     }
 
     /// Chess's kings; the side that just moved is not in check; a recapture square holds the

@@ -11,8 +11,6 @@ use crate::board::big::{BigBoard, BigMove, BigSpec};
 use crate::board::micro_board::MicroBoard;
 use crate::board::piece::{Color, Role};
 use crate::board::values::PieceValues;
-use crate::eval::big::BigEval;
-use crate::eval::params::EvalParams;
 use crate::rules::dice::{OutcomeList, fair_dice};
 use crate::rules::micro::{DicePool, Die, MicroPosition, MicroRules, MovesOf};
 use crate::rules::{EndReason, GameEnd, GameResult};
@@ -27,49 +25,12 @@ pub const START: &str = "r2rq2qr2r/nnbb1kk1bbnn/nnbb1kk1bbnn/r2rq2qr2r/ppppppppp
 /// A middlegame: pawns traded, a queen and a king of each side taken.
 pub const MIDDLEGAME: &str = "r2rq2qr2r/nnbb1k2bbnn/nnbb1kk1bbnn/r2rq3r2r/pp1ppp1ppppp/2p3p5/4P2P4/PP1PP1PPPP2/R2RQ3R2R/NNBB1KK1BBNN/NNBB1K2BBNN/R2RQ2QR2R w - - 0 20";
 
-/// Where the fit started: centipawns a pawn gains for each rank it advances, and a knight,
-/// bishop or queen for each step towards the centre.
-const START_PAWN_STEP: i32 = 4;
-const START_CENTRE: i32 = 3;
-
-/// The weights `alea tune fit` found (README, Tuning), adopted after they won their match.
-static FITTED: std::sync::OnceLock<EvalParams> = std::sync::OnceLock::new();
-
 /// Grand Dice Chess.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
 pub struct Grand;
 
 impl MicroRules for Grand {
     type Board = BigBoard;
-    type Eval = BigEval;
-
-    /// Material, pawn progress and the pieces' development towards the centre ([`BigEval`]);
-    /// the 8x8 tables do not fit 12x12. Without development the start is a stand-off: no piece
-    /// move changes material, so both sides leave their optional dice unused until the position
-    /// repeats.
-    fn evaluation(&self, params: EvalParams) -> BigEval {
-        BigEval::from_params(&params)
-    }
-
-    fn uses_tables(&self) -> Result<(), String> {
-        Err("grand is played on 12x12, which the 8x8 piece-square tables do not fit (it has its own evaluation)".into())
-    }
-
-    /// Chess's values, a little for each pawn step and each step of a piece towards the centre.
-    fn starting_eval(&self) -> EvalParams {
-        let mut params = EvalParams::from_values(self.piece_values());
-        (params.pawn_step, params.centre) = (START_PAWN_STEP, START_CENTRE);
-        params
-    }
-
-    fn default_eval(&self) -> EvalParams {
-        EvalParams::adopted(&FITTED, include_str!("../../data/grand.eval"))
-    }
-
-    fn eval_terms(&self, pos: &MicroPosition<BigBoard>) -> Option<Vec<i32>> {
-        Some(BigEval::terms(&pos.board).to_vec())
-    }
-
     fn name(&self) -> &'static str {
         "grand"
     }

@@ -396,18 +396,6 @@ impl<M: MicroMove> fmt::Debug for MicroTurn<M> {
 pub trait MicroRules {
     /// The board the variant is played on.
     type Board: MicroBoard;
-    /// The evaluation the search scores its leaves with.
-    type Eval: crate::eval::MicroEval<Self::Board>;
-
-    /// The evaluation of these parameters (the board's own where its tables do not apply).
-    fn evaluation(&self, params: crate::eval::params::EvalParams) -> Self::Eval;
-
-    /// Can the piece-square tables ([`crate::eval::params::EvalParams`]) evaluate this variant, so
-    /// that `tune` fits them and `EvalFile` loads them? If not, why.
-    fn uses_tables(&self) -> Result<(), String> {
-        Ok(())
-    }
-
     /// The variant's name as `UCI_Variant` spells it.
     fn name(&self) -> &'static str;
 
@@ -416,24 +404,6 @@ pub trait MicroRules {
 
     /// The piece values the evaluation starts from (and the material the baselines count).
     fn piece_values(&self) -> crate::board::values::PieceValues;
-
-    /// Where a fit of the evaluation starts: the documents' piece values, flat tables.
-    fn starting_eval(&self) -> crate::eval::params::EvalParams {
-        crate::eval::params::EvalParams::from_values(self.piece_values())
-    }
-
-    /// The evaluation the engine plays with: fitted tables once they have won their match
-    /// against the documents' values, else those values alone.
-    fn default_eval(&self) -> crate::eval::params::EvalParams {
-        self.starting_eval()
-    }
-
-    /// Where the evaluation is not the 8x8 tables: the terms its score is a linear sum of,
-    /// White's minus Black's, for the fit ([`crate::eval::big::BigEval::terms`]); `None` for the tables,
-    /// which the fit reads from the board itself.
-    fn eval_terms(&self, _pos: &MicroPosition<Self::Board>) -> Option<Vec<i32>> {
-        None
-    }
 
     /// Reads a DFEN ([`crate::rules::dfen`]).
     fn parse_dfen(&self, text: &str) -> Result<MicroPosition<Self::Board>, String>;

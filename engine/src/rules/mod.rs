@@ -20,6 +20,7 @@ pub mod gollon;
 pub mod gollon2;
 pub mod grand;
 pub mod micro;
+pub mod one_turn;
 pub mod pairing;
 pub mod position;
 pub mod states;
@@ -184,17 +185,6 @@ pub trait Rules {
 
     /// The variant's documents' piece values: the evaluation's starting point.
     fn piece_values(&self) -> crate::board::values::PieceValues;
-
-    /// Where a fit of the evaluation starts: the documents' piece values, flat tables.
-    fn starting_eval(&self) -> crate::eval::params::EvalParams {
-        crate::eval::params::EvalParams::from_values(self.piece_values())
-    }
-
-    /// What the engine plays with unless told otherwise: the variant's fitted tables once they
-    /// have won their match against the starting values (see the README), else those values.
-    fn default_eval(&self) -> crate::eval::params::EvalParams {
-        self.starting_eval()
-    }
 
     /// Checks that a position set up from a FEN can occur under these rules (kings, checks,
     /// rule state); everything by default.
@@ -406,12 +396,6 @@ macro_rules! dispatch_micro {
 
 impl micro::MicroRules for MicroVariant {
     type Board = crate::board::Board;
-    type Eval = crate::eval::StaticEval;
-
-    fn evaluation(&self, params: crate::eval::params::EvalParams) -> crate::eval::StaticEval {
-        crate::eval::StaticEval::new(params)
-    }
-
     fn parse_dfen(&self, text: &str) -> Result<micro::MicroPosition, String> {
         dispatch_micro!(self, r => r.parse_dfen(text))
     }
@@ -426,12 +410,6 @@ impl micro::MicroRules for MicroVariant {
     }
     fn piece_values(&self) -> crate::board::values::PieceValues {
         dispatch_micro!(self, r => r.piece_values())
-    }
-    fn starting_eval(&self) -> crate::eval::params::EvalParams {
-        dispatch_micro!(self, r => r.starting_eval())
-    }
-    fn default_eval(&self) -> crate::eval::params::EvalParams {
-        dispatch_micro!(self, r => r.default_eval())
     }
     fn dice(&self) -> usize {
         dispatch_micro!(self, r => r.dice())
@@ -550,12 +528,6 @@ impl Rules for ChessRules {
     fn piece_values(&self) -> crate::board::values::PieceValues {
         dispatch!(self, r => r.piece_values())
     }
-    fn starting_eval(&self) -> crate::eval::params::EvalParams {
-        dispatch!(self, r => r.starting_eval())
-    }
-    fn default_eval(&self) -> crate::eval::params::EvalParams {
-        dispatch!(self, r => r.default_eval())
-    }
     fn validate(&self, pos: &Position) -> Result<(), String> {
         dispatch!(self, r => r.validate(pos))
     }
@@ -628,7 +600,7 @@ impl Rules for ChessRules {
 }
 
 /// The 8x8 variants as front ends see them: FEN, SAN and squares of the chess board.
-impl crate::services::one_turn::OneTurnRules for ChessRules {
+impl crate::rules::one_turn::OneTurnRules for ChessRules {
     fn start_position(&self) -> Position {
         Position::new(crate::Board::startpos())
     }
@@ -666,12 +638,12 @@ impl crate::services::one_turn::OneTurnRules for ChessRules {
         crate::board::san::from_san(&pos.board, text, candidates)
     }
 
-    fn turn_roles(&self, pos: &Position, m: Move) -> crate::services::one_turn::TurnRoles {
+    fn turn_roles(&self, pos: &Position, m: Move) -> crate::rules::one_turn::TurnRoles {
         if m.is_null() {
-            return crate::services::one_turn::TurnRoles::default();
+            return crate::rules::one_turn::TurnRoles::default();
         }
         let board = &pos.board;
-        crate::services::one_turn::TurnRoles {
+        crate::rules::one_turn::TurnRoles {
             mover: board.role_at(m.from()),
             captured: board.captured_square(m).and_then(|sq| board.role_at(sq)),
             promotion: m.promotion_role(),
@@ -689,17 +661,6 @@ impl crate::services::one_turn::OneTurnRules for ChessRules {
         Ok(crate::board::perft::perft_divide_until(&pos.board, depth, stop, |m, n| {
             counted(&m.to_uci(chess960).to_string(), n)
         }))
-    }
-
-    fn search_game(
-        game: &crate::rules::game::Game<ChessRules>,
-        root: crate::search::Root<Move>,
-        limits: crate::search::timeman::Limits,
-        options: crate::search::SearchOptions,
-        shared: &crate::search::Shared,
-        report: &mut (dyn FnMut(&crate::search::SearchResult<Move>) + Send),
-    ) -> crate::search::SearchResult<Move> {
-        crate::search::search_game(game, root, limits, options, shared, report)
     }
 
     fn chess960(&self) -> bool {
@@ -915,11 +876,6 @@ pub(crate) use chess_rules_common;
 macro_rules! micro_chess_common {
     () => {
         type Board = $crate::board::Board;
-        type Eval = $crate::eval::StaticEval;
-
-        fn evaluation(&self, params: $crate::eval::params::EvalParams) -> $crate::eval::StaticEval {
-            $crate::eval::StaticEval::new(params)
-        }
         fn parse_dfen(&self, text: &str) -> Result<$crate::rules::micro::MicroPosition, String> {
             $crate::rules::dfen::parse(self, text)
         }

@@ -13,7 +13,6 @@ use crate::board::chessmove::Move;
 use crate::board::movegen::{Generator, Legality, checkmating_move, generate, has_legal_move};
 use crate::board::piece::{Role, RoleSet};
 use crate::board::values::PieceValues;
-use crate::eval::params::EvalParams;
 
 /// Vegas Fun Chess.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
@@ -98,12 +97,6 @@ impl Rules for Vegas {
     /// The usual 1/3/3/5/9, until tuned (kings are never captured: checkmate ends the game).
     fn piece_values(&self) -> PieceValues {
         PieceValues([100, 300, 300, 500, 900, 0])
-    }
-
-    /// Fitted to 10,333 self-play games at depth 2; they won their SPRT (+127 Elo at depth 2).
-    fn default_eval(&self) -> EvalParams {
-        static FITTED: std::sync::OnceLock<EvalParams> = std::sync::OnceLock::new();
-        EvalParams::adopted(&FITTED, include_str!("../../data/vegas.eval"))
     }
 
     /// Chess's kings, and the side that just moved is not in check.

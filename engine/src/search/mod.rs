@@ -91,13 +91,15 @@ pub struct SearchOptions {
     pub threads: usize,
     /// How many root choices get exact scores.
     pub multipv: usize,
-    /// Evaluation parameters for [`search_game`]; `None` is the variant's default.
+    /// Evaluation parameters ([`search_evaluated`]). `None`: the variant's own, which the game
+    /// handle fills in from the variant registry (the search alone knows only the rules' piece
+    /// values).
     pub eval: Option<std::sync::Arc<crate::eval::params::EvalParams>>,
     /// A learned evaluation ([`crate::eval::nnue`]) scoring beside the tables, in the 8x8 variant it
     /// was trained for.
     pub net: Option<std::sync::Arc<crate::eval::nnue::Network>>,
-    /// Where neither `eval` nor `net` is given, the network the variant has adopted
-    /// ([`crate::eval::nnue::adopted`]) scores beside its tables; off, its tables alone.
+    /// Where neither `eval` nor `net` is given, the game handle adds the network the variant
+    /// has adopted (from the variant registry) beside its tables; off, its tables alone.
     pub use_net: bool,
     /// Where a variant is solved (Die Chess), answer from the exact solution; off, search it.
     pub exact_solution: bool,
@@ -136,11 +138,15 @@ impl Default for SearchOptions {
 }
 
 impl SearchOptions {
-    /// The network that scores `variant`'s positions beside its tables: the one given, else
-    /// (with no tables given) the one the variant has adopted, and none trained for another.
+    /// The network that scores `variant`'s positions beside its tables: the one given, where it
+    /// was trained for `variant` (a network of another variant's positions is not read).
     pub fn network_for(&self, variant: &str) -> Option<std::sync::Arc<crate::eval::nnue::Network>> {
-        let adopted = || if self.eval.is_none() && self.use_net { crate::eval::nnue::adopted(variant) } else { None };
-        self.net.clone().or_else(adopted).filter(|net| net.variant == variant)
+        self.net.clone().filter(|net| net.variant == variant)
+    }
+
+    /// The evaluation's parameters: those given, else the piece values `values` alone.
+    pub fn eval_or_values(&self, values: crate::board::values::PieceValues) -> crate::eval::params::EvalParams {
+        self.eval.as_deref().cloned().unwrap_or_else(|| crate::eval::params::EvalParams::from_values(values))
     }
 }
 
@@ -455,23 +461,29 @@ pub(crate) fn table_and_groups<R: Rules>(
     group_outcomes(table, groups);
 }
 
-/// Searches the position of a game of one of the 8x8 variants with that variant's evaluation,
-/// calling `report` after each iteration: the front ends' way in (protocol, advice, analysis,
-/// matches).
-pub fn search_game(
-    game: &crate::rules::game::Game<crate::rules::ChessRules>,
-    root: Root<crate::Move>,
+/// Searches the position of a game with the evaluation its positions bring
+/// ([`crate::eval::Evaluated`]) of [`SearchOptions::eval`] and [`SearchOptions::net`], calling
+/// `report` after each iteration. The game handle gives a variant's adopted evaluation in the
+/// options; without one, the rules' piece values alone.
+pub fn search_evaluated<R>(
+    game: &crate::rules::game::Game<R>,
+    root: Root<R::Turn>,
     limits: Limits,
     options: SearchOptions,
     shared: &Shared,
-    report: &mut (dyn FnMut(&SearchResult<crate::Move>) + Send),
-) -> SearchResult<crate::Move> {
-    let rules = *game.rules();
-    let eval = match &options.eval {
-        Some(params) => crate::eval::StaticEval::new((**params).clone()),
-        None => crate::eval::StaticEval::default_for(rules.kind()),
-    }
-    .with_net(options.network_for(rules.name()));
+    report: &mut (dyn FnMut(&SearchResult<R::Turn>) + Send),
+) -> SearchResult<R::Turn>
+where
+    R: Rules + Sync,
+    R::Position: crate::eval::Evaluated + Send + Sync + std::fmt::Debug,
+    <R::Position as crate::eval::Evaluated>::Eval: Evaluator<R>,
+    R::Turn: Send + Sync,
+{
+    let rules = game.rules();
+    let eval = <R::Position as crate::eval::Evaluated>::evaluation(
+        &options.eval_or_values(rules.piece_values()),
+        options.network_for(rules.name()),
+    );
     search_with(game, &eval, root, limits, options, shared, report)
 }
 

@@ -230,7 +230,7 @@ mod tests {
         ];
         for kind in [ChessKind::Freedom, ChessKind::Classic, ChessKind::BrainKing] {
             let rules = ChessRules::new(kind, false);
-            let eval = StaticEval::default_for(kind);
+            let eval = StaticEval::new(crate::services::registry::Variant::of_kind(kind).default_eval());
             for fen in fens {
                 let pos = Position::new(crate::Board::from_fen(fen).unwrap());
                 let mut table = TurnTable::new();

@@ -14,39 +14,9 @@
 
 use crate::board::piece::{Color, Role};
 use crate::board::square::Square;
-use crate::rules::diechess::{Die, DieEnd, DiePosition, DieTurn, moves_after_roll};
-
-/// Die states: 64 squares x 6 faces x 0..=2 moves in hand.
-pub const DIE_STATES: usize = 64 * 6 * 3;
-/// Table entries: the mover's die state x the other's (some impossible: one square, or more in
-/// hand than a roll gives; those stay at 1/2 and are never read).
-pub const STATES: usize = DIE_STATES * DIE_STATES;
-
-/// A die's state code in the mover's frame.
-#[inline]
-const fn die_code(square: usize, face: usize, in_hand: usize) -> usize {
-    (square * 6 + face) * 3 + in_hand
-}
-
-/// The square as the other player sees it (turned 180 degrees).
-#[inline]
-const fn turned(square: usize) -> usize {
-    63 - square
-}
-
-/// The state code of a die seen by `viewer`.
-#[inline]
-fn code_seen_by(viewer: Color, die: Die) -> usize {
-    let sq = if viewer == Color::White { die.square.index() } else { turned(die.square.index()) };
-    die_code(sq, die.face.index(), usize::from(die.in_hand))
-}
-
-/// The table index of a position's state (its side to move is the mover).
-#[inline]
-pub fn state_index(pos: &DiePosition) -> usize {
-    let us = pos.turn;
-    code_seen_by(us, pos.die(us)) * DIE_STATES + code_seen_by(us, pos.die(!us))
-}
+use crate::rules::diechess::{
+    DIE_STATES, Die, DieEnd, DiePosition, DieTurn, STATES, die_code, moves_after_roll, state_index, turned,
+};
 
 /// Could a state with these codes occur (two squares, in hand within what the faces allow)?
 fn is_possible(mover: usize, other: usize) -> bool {
@@ -610,7 +580,8 @@ pub fn undecided_positions(table: &DieTable, count: usize, seed: u64) -> Vec<Die
 /// The generic search on Die Chess (its small evaluation, `depth` turns, one thread) at each
 /// of `positions`, judged by `table`.
 pub fn search_loss(table: &DieTable, positions: &[DiePosition], depth: u32) -> SearchLoss {
-    use crate::rules::diechess::{DieChess, DieEval};
+    use crate::eval::die::DieEval;
+    use crate::rules::diechess::DieChess;
     use crate::search::{Choice, Root, SearchInput, SearchOptions, Shared};
     let search = |pos: &DiePosition, root: Root<DieTurn>| {
         let input = SearchInput {
@@ -644,6 +615,32 @@ pub fn search_loss(table: &DieTable, positions: &[DiePosition], depth: u32) -> S
         before_roll: before / positions.len().max(1) as f64,
         after_roll: after / f64::from(rolls.max(1)),
     }
+}
+
+/// Die Chess played from its exact solution (the table in use, [`shared_table`]), or searched
+/// with its own score ([`crate::eval::die::DieEval`]) where `options` turn the solution off:
+/// the way the variant registry has it searched.
+pub fn search_solved(
+    game: &crate::rules::game::Game<crate::rules::diechess::DieChess>,
+    root: crate::search::Root<DieTurn>,
+    limits: crate::search::timeman::Limits,
+    options: crate::search::SearchOptions,
+    shared: &crate::search::Shared,
+    report: &mut (dyn FnMut(&crate::search::SearchResult<DieTurn>) + Send),
+) -> crate::search::SearchResult<DieTurn> {
+    if !options.exact_solution {
+        return crate::search::search_evaluated(game, root, limits, options, shared, report);
+    }
+    let root = match root {
+        crate::search::Root::PreRoll => DieRoot::Decision,
+        crate::search::Root::Turns(turns) => DieRoot::Only(turns),
+    };
+    let result = shared_table().answer(game.position(), &root, crate::eval::params::DEFAULT_RESULT_SCALE);
+    // A sure win is told once the search is over, as a proven mate is.
+    if result.mate.is_none() {
+        report(&result);
+    }
+    result
 }
 
 /// The table the engine plays Die Chess from: one per process, installed from a file

@@ -64,6 +64,16 @@ pub(crate) enum Played {
     Micro(Box<dyn MicroTurnGame>),
 }
 
+impl Played {
+    /// The rules' piece values.
+    pub(crate) fn piece_values(&self) -> crate::board::values::PieceValues {
+        match self {
+            Played::OneTurn(g) => g.piece_values(),
+            Played::Micro(g) => g.piece_values(),
+        }
+    }
+}
+
 impl GameHandle {
     /// A new game from the start position.
     pub fn new(variant: &str, chess960: bool) -> Result<GameHandle, String> {
@@ -130,7 +140,7 @@ impl GameHandle {
     /// Is the variant solved exactly, so played from its solution rather than an evaluation
     /// (Die Chess)?
     pub fn is_solved(&self) -> bool {
-        matches!(&self.played, Played::OneTurn(g) if g.solved())
+        self.variant.row().solved
     }
 
     /// Does now the work the first search would otherwise begin with and could not stop (Die
@@ -145,10 +155,11 @@ impl GameHandle {
     /// Can the piece-square tables ([`EvalParams`]) evaluate this variant, so that `tune` fits
     /// them and `EvalFile` loads them? If not, why (the big boards have their own evaluation).
     pub fn uses_tables(&self) -> Result<(), String> {
-        match &self.played {
+        let why = match &self.played {
             Played::OneTurn(g) => g.uses_tables(),
             Played::Micro(g) => g.uses_tables(),
-        }
+        };
+        why.map_err(|why| format!("{} is {why}", self.variant))
     }
 
     /// Does a turn have several micro-moves here (so thousands of turns a roll)?
@@ -648,7 +659,7 @@ impl GameHandle {
     pub fn outcome_worths(&self) -> Vec<(Roll, f64, f64)> {
         match &self.played {
             Played::OneTurn(_) => Vec::new(),
-            Played::Micro(g) => g.outcome_worths(&SearchOptions::default()),
+            Played::Micro(g) => g.outcome_worths(&self.variant.with_defaults(SearchOptions::default())),
         }
     }
 
@@ -701,7 +712,7 @@ impl GameHandle {
         if options.eval.as_deref().is_some_and(|params| self.eval_fits(params).is_err()) {
             options.eval = None;
         }
-        options.probcut_margin = self.variant.row().probcut_margin;
+        let options = self.variant.with_defaults(options);
         match &self.played {
             Played::OneTurn(g) => {
                 let roll = match root {
@@ -778,10 +789,7 @@ impl GameHandle {
     /// The evaluation a fit starts from: the documents' piece values, flat square tables (on
     /// the big boards, with their own terms' starting weights).
     pub fn starting_eval(&self) -> EvalParams {
-        match &self.played {
-            Played::OneTurn(g) => g.starting_eval(),
-            Played::Micro(g) => g.starting_eval(),
-        }
+        self.variant.starting_eval()
     }
 
     /// Can this variant play with `params`? The 8x8 tables do not fit a big board, and the big
@@ -808,10 +816,7 @@ impl GameHandle {
 
     /// The evaluation the engine plays with unless told otherwise.
     pub fn default_eval(&self) -> EvalParams {
-        match &self.played {
-            Played::OneTurn(g) => g.default_eval(),
-            Played::Micro(g) => g.default_eval(),
-        }
+        self.variant.default_eval()
     }
 
     /// Dice a turn in progress has left, as DFEN letters (for display).

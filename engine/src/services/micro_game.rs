@@ -6,7 +6,7 @@
 use crate::board::micro_board::{MicroBoard, MicroMove};
 use crate::board::piece::{Color, Piece, Role};
 use crate::board::values::PieceValues;
-use crate::eval::params::EvalParams;
+use crate::eval::{Evaluated, MicroEval};
 use crate::rules::GameEnd;
 use crate::rules::dice::{OutcomeList, Roll, RollError};
 use crate::rules::game::MicroGame;
@@ -88,8 +88,6 @@ pub trait MicroTurnGame: fmt::Debug + Send + Sync {
     fn san(&self, turn: &str) -> String;
     fn parse_san(&self, text: &str) -> Option<String>;
     fn piece_values(&self) -> PieceValues;
-    fn starting_eval(&self) -> EvalParams;
-    fn default_eval(&self) -> EvalParams;
     fn uses_tables(&self) -> Result<(), String>;
     fn eval_terms(&self) -> Option<Vec<i32>>;
     /// The dice a turn in progress has left, as DFEN letters.
@@ -120,6 +118,8 @@ where
 impl<R> MicroTurnGame for MicroGame<R>
 where
     R: MicroRules + Clone + fmt::Debug + Send + Sync + 'static,
+    R::Board: Evaluated,
+    <R::Board as Evaluated>::Eval: MicroEval<R::Board>,
 {
     fn box_clone(&self) -> Box<dyn MicroTurnGame> {
         Box::new(self.clone())
@@ -339,9 +339,8 @@ where
                     .collect::<Result<_, String>>()?,
             ),
         };
-        let params = options.eval.as_deref().cloned().unwrap_or_else(|| self.rules().default_eval());
-        let eval = crate::eval::MicroEval::with_network(
-            self.rules().evaluation(params),
+        let eval = <R::Board as Evaluated>::evaluation(
+            &options.eval_or_values(self.rules().piece_values()),
             options.network_for(self.rules().name()),
         );
         let input = MicroInput {
@@ -363,9 +362,8 @@ where
         if outcomes.is_empty() {
             return Vec::new();
         }
-        let params = options.eval.as_deref().cloned().unwrap_or_else(|| self.rules().default_eval());
-        let eval = crate::eval::MicroEval::with_network(
-            self.rules().evaluation(params),
+        let eval = <R::Board as Evaluated>::evaluation(
+            &options.eval_or_values(self.rules().piece_values()),
             options.network_for(self.rules().name()),
         );
         let equity = crate::search::equity::Equity::new(crate::eval::MicroEval::result_scale(&eval));
@@ -414,20 +412,12 @@ where
         self.rules().piece_values()
     }
 
-    fn starting_eval(&self) -> EvalParams {
-        self.rules().starting_eval()
-    }
-
-    fn default_eval(&self) -> EvalParams {
-        self.rules().default_eval()
-    }
-
     fn uses_tables(&self) -> Result<(), String> {
-        self.rules().uses_tables()
+        <R::Board as Evaluated>::uses_tables()
     }
 
     fn eval_terms(&self) -> Option<Vec<i32>> {
-        self.rules().eval_terms(self.position())
+        self.position().board.eval_terms()
     }
 
     fn dice_letters(&self) -> Option<String> {

@@ -1,14 +1,16 @@
 //! A game of one move a turn as the game handle speaks to it, whatever its board: the 8x8
-//! variants and BrainKing on 10x10 alike. A variant of that shape adds what front ends need
-//! beyond its [`Rules`] ([`OneTurnRules`]: its positions as FEN, its squares, SAN, how it is
-//! searched), and [`OneTurnGame`] turns that into text once for all of them, so the handle has
-//! one arm for every such variant.
+//! variants, BrainKing on 10x10 and Die Chess alike. A variant of that shape says what front
+//! ends need beyond its [`Rules`] in [`OneTurnRules`] (its positions as FEN, its squares, SAN),
+//! its positions bring their evaluation ([`crate::eval::Evaluated`]), the variant registry says
+//! how it is searched ([`SearchFn`]), and [`OneTurnGame`] turns all that into text once for all
+//! of them, so the handle has one arm for every such variant.
 
 use crate::board::piece::{Color, Piece, Role};
 use crate::board::values::PieceValues;
-use crate::eval::params::EvalParams;
+use crate::eval::{Evaluated, Evaluator};
 use crate::rules::dice::{OutcomeList, Roll};
 use crate::rules::game::Game;
+use crate::rules::one_turn::OneTurnRules;
 use crate::rules::{GameEnd, Rules, TurnList};
 use crate::search::timeman::Limits;
 use crate::search::{Choice, OutcomeAdvice, Root, ScoredChoice, SearchOptions, SearchResult, Shared};
@@ -17,144 +19,6 @@ use std::sync::atomic::AtomicBool;
 
 /// A king taken counts this much in [`OneTurnGame::material_gain`]: more than any material.
 pub const KING_GAIN: i32 = 100_000;
-
-/// What a turn does to material: the piece that moves, the one it takes, the one it makes.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct TurnRoles {
-    pub mover: Option<Role>,
-    pub captured: Option<Role>,
-    pub promotion: Option<Role>,
-}
-
-/// What a variant of one move a turn tells front ends beyond its rules.
-pub trait OneTurnRules: Rules + Clone + fmt::Debug + Send + Sync + 'static
-where
-    Self::Position: fmt::Debug + Send + Sync,
-    Self::Turn: Send + Sync,
-{
-    /// The start position.
-    fn start_position(&self) -> Self::Position;
-
-    /// A position from its FEN, or why it is none (rule checks come after, in
-    /// [`Rules::validate`]).
-    fn parse_fen(&self, text: &str) -> Result<Self::Position, String>;
-
-    /// The position as FEN.
-    fn fen(&self, pos: &Self::Position) -> String;
-
-    /// Files and ranks of the board.
-    fn size(&self) -> (u8, u8);
-
-    /// The piece on the square of file and rank (from 0), if any.
-    fn piece_at(&self, pos: &Self::Position, file: u8, rank: u8) -> Option<Piece>;
-
-    /// FEN's move number.
-    fn fullmove(&self, pos: &Self::Position) -> u32;
-
-    /// The turn in SAN, among `candidates` (every turn the rules allow whatever the dice); not
-    /// called for a pass.
-    fn san(&self, pos: &Self::Position, turn: Self::Turn, candidates: &[Self::Turn]) -> String;
-
-    /// The turn a SAN text names among `candidates`.
-    fn parse_san(&self, pos: &Self::Position, text: &str, candidates: &[Self::Turn]) -> Option<Self::Turn>;
-
-    /// The pieces a turn moves, takes and makes.
-    fn turn_roles(&self, pos: &Self::Position, turn: Self::Turn) -> TurnRoles;
-
-    /// `go perft`: each root move's count of move paths `depth` long (dice ignored), handed to
-    /// `counted`; false when `stop` ended the count early. A variant without chess moves says so.
-    fn perft_divide(
-        &self,
-        pos: &Self::Position,
-        depth: u32,
-        stop: &AtomicBool,
-        counted: &mut dyn FnMut(&str, u64),
-    ) -> Result<bool, String>;
-
-    /// Searches the game's position with the variant's evaluation (or the one `options` names,
-    /// where the variant can use it).
-    fn search_game(
-        game: &Game<Self>,
-        root: Root<Self::Turn>,
-        limits: Limits,
-        options: SearchOptions,
-        shared: &Shared,
-        report: &mut (dyn FnMut(&SearchResult<Self::Turn>) + Send),
-    ) -> SearchResult<Self::Turn>;
-
-    /// Does this game start from a Chess960 position (castling written king-takes-rook)?
-    fn chess960(&self) -> bool {
-        false
-    }
-
-    /// Sets Freedom's recapture square; other variants have none.
-    fn set_recapture(&self, _pos: &mut Self::Position, _square: &str) -> Result<(), String> {
-        Err("a recapture square is only part of freedom".into())
-    }
-
-    /// `d`'s lines about the rules' state (checkers, recapture square); none by default.
-    fn state_lines(&self, _pos: &Self::Position) -> Vec<String> {
-        Vec::new()
-    }
-
-    /// Why a pre-roll turn may be played without rolling (Freedom's kinds); none by default.
-    fn pre_roll_kinds(&self, _pos: &Self::Position, _turn: Self::Turn) -> Vec<&'static str> {
-        Vec::new()
-    }
-
-    /// The 8x8 chess board, where the position is one (fitting data reads it).
-    fn chess_board<'a>(&self, _pos: &'a Self::Position) -> Option<&'a crate::Board> {
-        None
-    }
-
-    /// Can the piece-square tables of [`EvalParams`] evaluate this variant (so `tune` can fit
-    /// them and `EvalFile` load them)? If not, why.
-    fn uses_tables(&self) -> Result<(), String> {
-        Ok(())
-    }
-
-    /// Where the evaluation is not the 8x8 tables: the terms its score is a linear sum of,
-    /// White's minus Black's, for the fit ([`crate::eval::big::BigEval::terms`]); `None` for the tables,
-    /// which the fit reads from the board itself.
-    fn eval_terms(&self, _pos: &Self::Position) -> Option<Vec<i32>> {
-        None
-    }
-
-    /// Is the variant solved exactly, so played from its solution (Die Chess)?
-    fn solved(&self) -> bool {
-        false
-    }
-
-    /// The turn a text names, whether or not the position allows it now (for writing it and
-    /// weighing it; playing it checks it). By default [`Rules::parse_turn`].
-    fn read_turn(&self, pos: &Self::Position, text: &str) -> Option<Self::Turn> {
-        self.parse_turn(pos, text)
-    }
-
-    /// A turn after a roll as the player answers it, the roll being known: the whole turn by
-    /// default (Die Chess: the move alone).
-    fn answer(&self, turn: Self::Turn) -> String {
-        self.turn_to_uci(turn)
-    }
-
-    /// The whole turn of the answer `answer` after `roll`: the answer itself by default (Die
-    /// Chess joins the roll to it, `roll2,a1b3`).
-    fn turn_of_answer(&self, _roll: &Roll, answer: &str) -> Result<String, String> {
-        Ok(answer.to_string())
-    }
-
-    /// The position as `roll` leaves it before the move: a roll changes no board by default
-    /// (Die Chess's die turns to the face rolled).
-    fn after_roll(&self, pos: &Self::Position, _roll: &Roll) -> Self::Position {
-        pos.clone()
-    }
-
-    /// May a turn be chosen among every move, whatever the dice (`go roll any`, a GUI's free
-    /// move)? If not, why.
-    fn free_turns(&self) -> Result<(), String> {
-        Ok(())
-    }
-}
 
 /// What a search of a one-move game starts from.
 #[derive(Clone, Copy, Debug)]
@@ -167,6 +31,88 @@ pub enum OneTurnRoot<'a> {
     Free,
     /// Only these turns (UCI text).
     Only(&'a [String]),
+}
+
+/// How a game of one move a turn is searched: [`search_evaluated`] (the evaluation its
+/// positions bring), unless the variant registry gives another way (Die Chess from its exact
+/// solution, [`crate::search::solve::search_solved`]).
+pub type SearchFn<R> = fn(
+    &Game<R>,
+    Root<<R as Rules>::Turn>,
+    Limits,
+    SearchOptions,
+    &Shared,
+    &mut (dyn FnMut(&SearchResult<<R as Rules>::Turn>) + Send),
+) -> SearchResult<<R as Rules>::Turn>;
+
+/// A game of one move a turn with the way it is searched.
+pub struct OneTurn<R: Rules> {
+    game: Game<R>,
+    search: SearchFn<R>,
+}
+
+impl<R: Rules + Clone> Clone for OneTurn<R> {
+    fn clone(&self) -> OneTurn<R> {
+        OneTurn { game: self.game.clone(), search: self.search }
+    }
+}
+
+impl<R: Rules> fmt::Debug for OneTurn<R>
+where
+    Game<R>: fmt::Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OneTurn").field("game", &self.game).finish_non_exhaustive()
+    }
+}
+
+impl<R: OneTurnRules> OneTurn<R>
+where
+    R::Position: fmt::Debug + Send + Sync,
+    R::Turn: Send + Sync,
+{
+    /// A game of `rules` from `fen` (as [`Game::set_up`]), searched by `search`.
+    pub fn set_up(
+        rules: R,
+        fen: Option<&str>,
+        recapture: Option<&str>,
+        search: SearchFn<R>,
+    ) -> Result<OneTurn<R>, String> {
+        Ok(OneTurn { game: Game::set_up(rules, fen, recapture)?, search })
+    }
+}
+
+impl<R: Rules> std::ops::Deref for OneTurn<R> {
+    type Target = Game<R>;
+
+    fn deref(&self) -> &Game<R> {
+        &self.game
+    }
+}
+
+impl<R: Rules> std::ops::DerefMut for OneTurn<R> {
+    fn deref_mut(&mut self) -> &mut Game<R> {
+        &mut self.game
+    }
+}
+
+/// The search of a game of one move a turn by the evaluation its positions bring: the way
+/// every such variant is searched unless its registry row gives another.
+pub fn search_evaluated<R>(
+    game: &Game<R>,
+    root: Root<R::Turn>,
+    limits: Limits,
+    options: SearchOptions,
+    shared: &Shared,
+    report: &mut (dyn FnMut(&SearchResult<R::Turn>) + Send),
+) -> SearchResult<R::Turn>
+where
+    R: Rules + Sync,
+    R::Position: Evaluated + Send + Sync + fmt::Debug,
+    <R::Position as Evaluated>::Eval: Evaluator<R>,
+    R::Turn: Send + Sync,
+{
+    crate::search::search_evaluated(game, root, limits, options, shared, report)
 }
 
 /// A game of one move a turn, with turns and positions as text: what the game handle asks.
@@ -216,12 +162,9 @@ pub trait OneTurnGame: fmt::Debug + Send + Sync {
     fn parse_san(&self, text: &str) -> Option<String>;
     fn pre_roll_kinds(&self, turn: &str) -> Vec<&'static str>;
     fn piece_values(&self) -> PieceValues;
-    fn starting_eval(&self) -> EvalParams;
-    fn default_eval(&self) -> EvalParams;
     fn uses_tables(&self) -> Result<(), String>;
     fn eval_terms(&self) -> Option<Vec<i32>>;
     fn chess_board(&self) -> Option<&crate::Board>;
-    fn solved(&self) -> bool;
     /// The whole turn of an answer after `roll` ([`OneTurnRules::turn_of_answer`]).
     fn turn_of_answer(&self, roll: &Roll, answer: &str) -> Result<String, String>;
     /// The FEN as `roll` leaves the position before the move.
@@ -267,9 +210,9 @@ where
     }
 }
 
-impl<R: OneTurnRules> OneTurnGame for Game<R>
+impl<R: OneTurnRules> OneTurnGame for OneTurn<R>
 where
-    R::Position: fmt::Debug + Send + Sync,
+    R::Position: Evaluated + fmt::Debug + Send + Sync,
     R::Turn: Send + Sync,
 {
     fn box_clone(&self) -> Box<dyn OneTurnGame> {
@@ -367,7 +310,7 @@ where
     }
 
     fn turns(&self) -> Vec<String> {
-        self.turns().iter().map(|&t| self.rules().turn_to_uci(t)).collect()
+        self.game.turns().iter().map(|&t| self.rules().turn_to_uci(t)).collect()
     }
 
     fn pre_roll_turns(&self) -> Vec<String> {
@@ -430,7 +373,7 @@ where
             OneTurnRoot::Only(texts) => Root::Turns(texts.iter().map(|t| self.parse(t)).collect::<Result<_, _>>()?),
         };
         let text = |r: &SearchResult<R::Turn>| map_result(r, |&t| rules.answer(t));
-        let result = R::search_game(self, root, limits, options, shared, &mut |r| report(&text(r)));
+        let result = (self.search)(&self.game, root, limits, options, shared, &mut |r| report(&text(r)));
         Ok(text(&result))
     }
 
@@ -458,28 +401,16 @@ where
         self.rules().piece_values()
     }
 
-    fn starting_eval(&self) -> EvalParams {
-        self.rules().starting_eval()
-    }
-
-    fn default_eval(&self) -> EvalParams {
-        self.rules().default_eval()
-    }
-
     fn uses_tables(&self) -> Result<(), String> {
-        self.rules().uses_tables()
+        <R::Position as Evaluated>::uses_tables()
     }
 
     fn eval_terms(&self) -> Option<Vec<i32>> {
-        self.rules().eval_terms(self.position())
+        self.position().eval_terms()
     }
 
     fn chess_board(&self) -> Option<&crate::Board> {
         self.rules().chess_board(self.position())
-    }
-
-    fn solved(&self) -> bool {
-        self.rules().solved()
     }
 
     fn turn_of_answer(&self, roll: &Roll, answer: &str) -> Result<String, String> {

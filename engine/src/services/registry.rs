@@ -1,18 +1,26 @@
 //! The variants Alea plays, each one row of one table: its name, a phrase for help texts, how a
-//! game of it is set up, and the engine's settings for it (the positions `alea bench` searches,
-//! the turns a clock is shared over, ChanceProbCut's margin). Front ends list, parse and print
-//! variants through [`Variant`]; nothing else matches on a variant's name.
+//! game of it is set up and searched, its evaluation data (the tables and network it adopted,
+//! embedded from `engine/data/`), and the engine's settings for it (the positions `alea bench`
+//! searches, the turns a clock is shared over, ChanceProbCut's margin). Front ends list, parse
+//! and print variants through [`Variant`]; nothing else matches on a variant's name.
 
-use crate::rules::game::{Game, MicroGame};
+use crate::eval::nnue::Network;
+use crate::eval::params::EvalParams;
+use crate::eval::{Evaluated, Evaluator};
+use crate::rules::game::MicroGame;
 use crate::rules::micro::MicroRules;
+use crate::rules::one_turn::OneTurnRules;
 use crate::rules::{
-    BrainKing10, Burmese, ChessKind, ChessRules, DiceChess3, Gollon, Gollon2, Grand, MicroVariant, diechess, grand,
+    BrainKing10, Burmese, ChessKind, ChessRules, DiceChess3, Gollon, Gollon2, Grand, MicroVariant, Rules, diechess,
+    grand,
 };
+use crate::search::SearchOptions;
 use crate::services::bench::{BenchCase, BenchSuite, GIUOCO, KIWIPETE, QGD, START, case};
 use crate::services::handle::Played;
-use crate::services::one_turn::OneTurnRules;
+use crate::services::one_turn::{OneTurn, SearchFn, search_evaluated};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::{Arc, OnceLock};
 
 /// A variant Alea plays, as `UCI_Variant` names it.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -62,6 +70,72 @@ impl Variant {
     /// Every variant's name, comma-separated, the default first (for help texts and errors).
     pub fn names() -> String {
         Variant::ALL.map(Variant::name).join(", ")
+    }
+
+    /// Where a fit of the evaluation starts: the rules' piece values, and the row's
+    /// [`Row::start_terms`].
+    pub fn starting_eval(self) -> EvalParams {
+        static VALUES: [OnceLock<EvalParams>; Variant::ALL.len()] = [const { OnceLock::new() }; Variant::ALL.len()];
+        VALUES[self as usize]
+            .get_or_init(|| {
+                let start = self.set_up(false, None, None).expect("every variant's start sets up (a test checks)");
+                let (pawn_step, centre) = self.row().start_terms;
+                EvalParams { pawn_step, centre, ..EvalParams::from_values(start.piece_values()) }
+            })
+            .clone()
+    }
+
+    /// What the engine plays with unless told otherwise: the tables the variant adopted
+    /// ([`Row::tables`]), else [`Variant::starting_eval`].
+    pub fn default_eval(self) -> EvalParams {
+        (*self.default_eval_shared()).clone()
+    }
+
+    /// [`Variant::default_eval`], parsed once.
+    fn default_eval_shared(self) -> Arc<EvalParams> {
+        static TABLES: [OnceLock<Arc<EvalParams>>; Variant::ALL.len()] =
+            [const { OnceLock::new() }; Variant::ALL.len()];
+        TABLES[self as usize]
+            .get_or_init(|| {
+                Arc::new(match self.row().tables {
+                    Some(text) => EvalParams::parse(text).expect("the adopted tables parse (a test checks)"),
+                    None => self.starting_eval(),
+                })
+            })
+            .clone()
+    }
+
+    /// The network the variant adopted ([`Row::network`]), parsed once; `None` where it has
+    /// none (its tables alone).
+    pub fn network(self) -> Option<Arc<Network>> {
+        static NETWORKS: [OnceLock<Option<Arc<Network>>>; Variant::ALL.len()] =
+            [const { OnceLock::new() }; Variant::ALL.len()];
+        NETWORKS[self as usize]
+            .get_or_init(|| {
+                self.row().network.map(|bytes| {
+                    Arc::new(Network::from_bytes(bytes).expect("an adopted network parses (a test checks)"))
+                })
+            })
+            .clone()
+    }
+
+    /// `options` with what they leave to the variant filled in from its row: its evaluation
+    /// where none is given (and its network beside it, where `use_net` and no network is
+    /// given), and its ChanceProbCut margin.
+    pub fn with_defaults(self, mut options: SearchOptions) -> SearchOptions {
+        if options.eval.is_none() {
+            if options.net.is_none() && options.use_net {
+                options.net = self.network();
+            }
+            options.eval = Some(self.default_eval_shared());
+        }
+        options.probcut_margin = self.row().probcut_margin;
+        options
+    }
+
+    /// The variant an 8x8 kind of rules plays.
+    pub fn of_kind(kind: ChessKind) -> Variant {
+        ChessRules::new(kind, false).name().parse().expect("every kind of 8x8 rules is a variant (a test checks)")
     }
 
     /// A new game of this variant from `fen` (its start when `None`; a DFEN where the variant has
@@ -124,25 +198,53 @@ pub struct Row {
     /// mean for the roll to be cut unsearched. `None`: every roll is searched in full. A variant
     /// gives one where it measured stronger with it (docs/search.md).
     pub probcut_margin: Option<i32>,
+    /// The evaluation tables the engine plays with (`engine/data/NAME.eval`, adopted once they
+    /// won their match against the starting values: docs/journal); `None`, the starting ones.
+    pub tables: Option<&'static str>,
+    /// The network scoring beside the tables (`engine/data/NAME.nnue`, adopted once it won its
+    /// SPRT against the tables alone at equal time); `None` for none.
+    pub network: Option<&'static [u8]>,
+    /// Where a fit starts besides the rules' piece values: centipawns for each pawn step and
+    /// each step of a piece towards the centre (the big boards' own terms).
+    pub start_terms: (i32, i32),
+    /// Played from its exact solution (Die Chess), not by search unless asked.
+    pub solved: bool,
     set_up: SetUp,
 }
 
 /// Sets up a game of a row's variant: (Chess960, FEN or DFEN, recapture square).
 type SetUp = fn(bool, Option<&str>, Option<&str>) -> Result<Played, String>;
 
-/// A game of one move a turn.
+/// A game of one move a turn, searched with the evaluation its positions bring.
 fn one_turn<R: OneTurnRules>(rules: R, fen: Option<&str>, recapture: Option<&str>) -> Result<Played, String>
 where
-    R::Position: fmt::Debug + Send + Sync,
+    R::Position: Evaluated + fmt::Debug + Send + Sync,
+    <R::Position as Evaluated>::Eval: Evaluator<R>,
     R::Turn: Send + Sync,
 {
-    Ok(Played::OneTurn(Box::new(Game::set_up(rules, fen, recapture)?)))
+    one_turn_searched(rules, fen, recapture, search_evaluated::<R>)
+}
+
+/// A game of one move a turn, searched by `search`.
+fn one_turn_searched<R: OneTurnRules>(
+    rules: R,
+    fen: Option<&str>,
+    recapture: Option<&str>,
+    search: SearchFn<R>,
+) -> Result<Played, String>
+where
+    R::Position: Evaluated + fmt::Debug + Send + Sync,
+    R::Turn: Send + Sync,
+{
+    Ok(Played::OneTurn(Box::new(OneTurn::set_up(rules, fen, recapture, search)?)))
 }
 
 /// A game of several micro-moves a turn.
 fn micro<R>(rules: R, fen: Option<&str>, recapture: Option<&str>) -> Result<Played, String>
 where
     R: MicroRules + Clone + fmt::Debug + Send + Sync + 'static,
+    R::Board: Evaluated,
+    <R::Board as Evaluated>::Eval: crate::eval::MicroEval<R::Board>,
 {
     if recapture.is_some() {
         return Err("a recapture square is only part of freedom".into());
@@ -166,6 +268,10 @@ static ROWS: [Row; 11] = [
         // On freedom's bench the mean of a roll two turns deep and the same roll searched one
         // turn deep differ by 112 (one standard deviation), three turns against two by 64.
         probcut_margin: Some(160),
+        tables: Some(include_str!("../../data/freedom.eval")),
+        network: Some(include_bytes!("../../data/freedom.nnue")),
+        start_terms: (0, 0),
+        solved: false,
         set_up: |c, f, r| one_turn(ChessRules::new(ChessKind::Freedom, c), f, r),
     },
     Row {
@@ -177,6 +283,10 @@ static ROWS: [Row; 11] = [
         bench: BenchSuite { depth: 3, cases: &CLASSIC_BENCH },
         clock_turns: None,
         probcut_margin: None,
+        tables: Some(include_str!("../../data/classic.eval")),
+        network: Some(include_bytes!("../../data/classic.nnue")),
+        start_terms: (0, 0),
+        solved: false,
         set_up: |c, f, r| one_turn(ChessRules::new(ChessKind::Classic, c), f, r),
     },
     Row {
@@ -188,6 +298,10 @@ static ROWS: [Row; 11] = [
         bench: BenchSuite { depth: 3, cases: &BRAINKING_BENCH },
         clock_turns: None,
         probcut_margin: None,
+        tables: Some(include_str!("../../data/brainking.eval")),
+        network: Some(include_bytes!("../../data/brainking.nnue")),
+        start_terms: (0, 0),
+        solved: false,
         set_up: |c, f, r| one_turn(ChessRules::new(ChessKind::BrainKing, c), f, r),
     },
     Row {
@@ -199,6 +313,10 @@ static ROWS: [Row; 11] = [
         bench: BenchSuite { depth: 3, cases: &VEGAS_BENCH },
         clock_turns: None,
         probcut_margin: None,
+        tables: Some(include_str!("../../data/vegas.eval")),
+        network: None,
+        start_terms: (0, 0),
+        solved: false,
         set_up: |c, f, r| one_turn(ChessRules::new(ChessKind::Vegas, c), f, r),
     },
     Row {
@@ -212,6 +330,10 @@ static ROWS: [Row; 11] = [
         // games of `alea tune datagen --nodes 30000`).
         clock_turns: Some(8),
         probcut_margin: None,
+        tables: Some(include_str!("../../data/dicechess3.eval")),
+        network: None,
+        start_terms: (0, 0),
+        solved: false,
         set_up: |_, f, r| micro(MicroVariant::DiceChess3(DiceChess3), f, r),
     },
     Row {
@@ -224,6 +346,10 @@ static ROWS: [Row; 11] = [
         // The mean own turns left over self-play positions is 10.2 (2,000 depth-1 games).
         clock_turns: Some(10),
         probcut_margin: None,
+        tables: Some(include_str!("../../data/burmese.eval")),
+        network: None,
+        start_terms: (0, 0),
+        solved: false,
         set_up: |_, f, r| micro(MicroVariant::Burmese(Burmese), f, r),
     },
     Row {
@@ -237,6 +363,10 @@ static ROWS: [Row; 11] = [
         // on the first player's first 4, 5 or 6).
         clock_turns: Some(1),
         probcut_margin: None,
+        tables: None,
+        network: None,
+        start_terms: (0, 0),
+        solved: false,
         set_up: |_, f, r| micro(MicroVariant::Gollon(Gollon), f, r),
     },
     Row {
@@ -249,6 +379,10 @@ static ROWS: [Row; 11] = [
         // The mean own turns left over self-play positions is 2.7 (2,000 depth-1 games).
         clock_turns: Some(3),
         probcut_margin: None,
+        tables: None,
+        network: None,
+        start_terms: (0, 0),
+        solved: false,
         set_up: |_, f, r| micro(MicroVariant::Gollon2(Gollon2), f, r),
     },
     Row {
@@ -261,7 +395,11 @@ static ROWS: [Row; 11] = [
         bench: BenchSuite { depth: 3, cases: &[] },
         clock_turns: None,
         probcut_margin: None,
-        set_up: |_, f, r| one_turn(diechess::DieChess, f, r),
+        tables: None,
+        network: None,
+        start_terms: (0, 0),
+        solved: true,
+        set_up: |_, f, r| one_turn_searched(diechess::DieChess, f, r, crate::search::solve::search_solved),
     },
     Row {
         variant: Variant::BrainKing10,
@@ -272,6 +410,10 @@ static ROWS: [Row; 11] = [
         bench: BenchSuite { depth: 2, cases: &BRAINKING10_BENCH },
         clock_turns: None,
         probcut_margin: None,
+        tables: Some(include_str!("../../data/brainking10.eval")),
+        network: None,
+        start_terms: (4, 0),
+        solved: false,
         set_up: |_, f, r| one_turn(BrainKing10, f, r),
     },
     Row {
@@ -285,6 +427,10 @@ static ROWS: [Row; 11] = [
         // than a chess game's plan.
         clock_turns: Some(14),
         probcut_margin: None,
+        tables: Some(include_str!("../../data/grand.eval")),
+        network: None,
+        start_terms: (4, 3),
+        solved: false,
         set_up: |_, f, r| micro(Grand, f, r),
     },
 ];
@@ -438,5 +584,41 @@ mod tests {
             "unknown variant 'chess' (one of freedom, classic, brainking, vegas, dicechess3, burmese, gollon, \
              gollon2, diechess, brainking10, grand)"
         );
+    }
+
+    /// The evaluation data embedded in the rows: every adopted table parses, fits its board
+    /// and differs from the starting values it was fitted from; every adopted network parses
+    /// and was trained for its row's variant; a big board starts from its own terms.
+    #[test]
+    fn each_row_s_evaluation_data_is_its_variant_s() {
+        for v in Variant::ALL {
+            let game = crate::services::handle::GameHandle::of(v, false).unwrap();
+            let (start, default) = (v.starting_eval(), v.default_eval());
+            assert!(game.eval_fits(&start).is_ok() && game.eval_fits(&default).is_ok(), "{v}");
+            assert_eq!(v.row().tables.is_some(), default != start, "{v}: adopted tables are fitted ones");
+            if let Some(net) = v.network() {
+                assert_eq!(net.variant, v.name());
+            }
+            assert_eq!(v.network().is_some(), v.row().network.is_some(), "{v}");
+            assert_eq!(game.uses_tables().is_ok(), v.row().start_terms == (0, 0) && !v.row().solved, "{v}");
+        }
+        for kind in ChessKind::ALL {
+            assert_eq!(Variant::of_kind(kind).name(), ChessRules::new(kind, false).name());
+        }
+    }
+
+    /// Options the front end left to the variant are filled in from its row; those it gave stay.
+    #[test]
+    fn the_row_fills_in_what_the_options_leave_to_the_variant() {
+        let filled = Variant::Freedom.with_defaults(SearchOptions::default());
+        assert_eq!(filled.eval.as_deref(), Some(&Variant::Freedom.default_eval()));
+        assert!(filled.net.is_some() && filled.probcut_margin == Some(160));
+        let tables_alone = Variant::Freedom.with_defaults(SearchOptions { use_net: false, ..SearchOptions::default() });
+        assert!(tables_alone.net.is_none() && tables_alone.eval.is_some());
+        let own = Arc::new(Variant::Freedom.starting_eval());
+        let given =
+            Variant::Freedom.with_defaults(SearchOptions { eval: Some(own.clone()), ..SearchOptions::default() });
+        assert!(Arc::ptr_eq(given.eval.as_ref().unwrap(), &own) && given.net.is_none());
+        assert!(Variant::Gollon.with_defaults(SearchOptions::default()).net.is_none());
     }
 }

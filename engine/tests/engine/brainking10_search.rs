@@ -10,7 +10,7 @@ use alea_engine::search::{self, ChancePruning, Choice, Root, SearchInput, Search
 
 fn run(board: &BigBoard, root: Root<BigMove>, depth: u32, options: SearchOptions) -> SearchResult<BigMove> {
     let rules = BrainKing10;
-    let eval = BigEval::from_params(&rules.default_eval());
+    let eval = BigEval::from_params(&alea_engine::services::registry::Variant::BrainKing10.default_eval());
     let input = SearchInput {
         rules: &rules,
         eval: &eval,
@@ -103,7 +103,7 @@ fn self_play_shares_and_branching() {
     let games: usize = std::env::var("GAMES").map_or(2000, |g| g.parse().unwrap());
     let depth: u32 = std::env::var("DEPTH").map_or(1, |d| d.parse().unwrap());
     let rules = BrainKing10;
-    let eval = BigEval::from_params(&rules.default_eval());
+    let eval = BigEval::from_params(&alea_engine::services::registry::Variant::BrainKing10.default_eval());
     let shared = Shared::new(16);
     let mut state = 0x1234_5678_9abc_def1_u64;
     let mut random = move || {

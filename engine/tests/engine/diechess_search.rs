@@ -2,7 +2,8 @@
 //! judged by the exact solution: the exact value its choices give up, depth by depth.
 
 use alea_engine::board::piece::Color;
-use alea_engine::rules::diechess::{DieChess, DieEval, DiePosition};
+use alea_engine::eval::die::DieEval;
+use alea_engine::rules::diechess::{DieChess, DiePosition};
 use alea_engine::search::solve::{DieTable, search_loss, undecided_positions};
 use alea_engine::search::timeman::Limits;
 use alea_engine::search::{self, Choice, Root, SearchInput, SearchOptions, Shared};

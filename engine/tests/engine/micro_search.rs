@@ -199,7 +199,8 @@ fn check_in<R: MicroRules + Sync, E: MicroEval<R::Board>>(
 /// Material with a network beside it: Freedom's, read as if trained for dicechess3 (its
 /// weights are as good a test as any: they score each position differently).
 fn learned_eval() -> StaticEval {
-    let freedom = alea_engine::eval::nnue::adopted("freedom").expect("freedom's network");
+    let freedom =
+        "freedom".parse::<alea_engine::services::registry::Variant>().unwrap().network().expect("freedom's network");
     let mut net = alea_engine::eval::nnue::Network::from_bytes(&freedom.to_bytes()).expect("it reads back");
     net.variant = "dicechess3".into();
     eval().with_net(Some(std::sync::Arc::new(net)))
@@ -232,10 +233,12 @@ fn a_network_for_the_variant_scores_its_searches() {
     let with_net = score(SearchOptions { net: net.clone(), ..Default::default() });
     let tables = score(SearchOptions::default());
     assert_ne!(with_net, tables, "the network changes nothing here: choose another position");
-    let tables_and_net = alea_engine::eval::StaticEval::new(DiceChess3.default_eval()).with_net(net);
+    let tables_and_net =
+        alea_engine::eval::StaticEval::new(alea_engine::services::registry::Variant::DiceChess3.default_eval())
+            .with_net(net);
     let pos = DiceChess3.parse_dfen(&format!("{dfen} NBK")).expect("the same position rolled");
     assert_eq!(searched_with(&DiceChess3, &tables_and_net, &pos, 1, SearchOptions::default()), with_net);
-    let freedom = alea_engine::eval::nnue::adopted("freedom");
+    let freedom = "freedom".parse::<alea_engine::services::registry::Variant>().unwrap().network();
     assert_eq!(score(SearchOptions { net: freedom, ..Default::default() }), tables);
 }
 

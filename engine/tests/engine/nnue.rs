@@ -169,7 +169,6 @@ fn the_file_round_trips_and_defects_are_refused() {
 fn the_result_scale_round_trips_and_the_evaluation_uses_it() {
     use alea_engine::board::checksum::fnv1a;
     use alea_engine::eval::StaticEval;
-    use alea_engine::eval::params::EvalParams;
     use alea_engine::rules::ChessKind;
     let mut net = scrambled();
     net.result_scale = Some(0.3709);
@@ -193,7 +192,7 @@ fn the_result_scale_round_trips_and_the_evaluation_uses_it() {
     wild.extend(fnv1a(&wild).to_le_bytes());
     assert!(Network::from_bytes(&wild).unwrap_err().contains("result scale"));
 
-    let tables = EvalParams::default_for(ChessKind::Freedom);
+    let tables = alea_engine::services::registry::Variant::of_kind(ChessKind::Freedom).default_eval();
     let eval = StaticEval::new(tables.clone());
     assert_eq!(eval.result_scale(), tables.result_scale);
     assert_eq!(eval.clone().with_net(Some(std::sync::Arc::new(old))).result_scale(), tables.result_scale);

@@ -11,8 +11,9 @@
 use crate::reference;
 
 use alea_engine::eval::big::BigEval;
+use alea_engine::eval::die::DieEval;
 use alea_engine::eval::{Evaluator, StaticEval};
-use alea_engine::rules::diechess::{DieChess, DieEval, DiePosition};
+use alea_engine::rules::diechess::{DieChess, DiePosition};
 use alea_engine::rules::states::{OneMoveStates, TurnState};
 use alea_engine::rules::{BrainKing10, ChessKind, ChessRules, Position, Rules, TurnList};
 use alea_engine::search::equity::Equity;
@@ -128,7 +129,7 @@ fn eight_by_eight(
 ) -> (ChessRules, StaticEval, Vec<TurnState<Position>>) {
     let rules = ChessRules::new(kind, false);
     let states = states_of(&rules, Position::new(alea_engine::Board::startpos()), seed, count, turns);
-    (rules, StaticEval::default_for(kind), states)
+    (rules, StaticEval::new(alea_engine::services::registry::Variant::of_kind(kind).default_eval()), states)
 }
 
 /// Endgames, where a plain expectiminimax three turns deep ends in seconds even over two dice:
@@ -214,7 +215,7 @@ fn vegas_equals_plain_expectiminimax() {
 #[test]
 fn brainking10_equals_plain_expectiminimax() {
     let rules = BrainKing10;
-    let eval = BigEval::from_params(&rules.default_eval());
+    let eval = BigEval::from_params(&alea_engine::services::registry::Variant::BrainKing10.default_eval());
     let states = states_of(&rules, rules.start(), 2, 40, 0..=40);
     check(&rules, &eval, &states, 1..=2);
 }

@@ -41,7 +41,7 @@ fn run_reporting(
     report: &mut (dyn FnMut(&SearchResult<Move>) + Send),
 ) -> SearchResult<Move> {
     let rules = *c.game.rules();
-    let eval = StaticEval::default_for(rules.kind());
+    let eval = StaticEval::new(alea_engine::services::registry::Variant::of_kind(rules.kind()).default_eval());
     let input = SearchInput {
         rules: &rules,
         eval: &eval,
@@ -214,7 +214,7 @@ fn finds_a_certain_mate_by_check_in_freedom_and_reports_mate() {
 
 /// The horizon's value of `position` for its side to move, as the leaves of a search score it.
 fn horizon_value(kind: ChessKind, position: &Position) -> i32 {
-    let eval = StaticEval::default_for(kind);
+    let eval = StaticEval::new(alea_engine::services::registry::Variant::of_kind(kind).default_eval());
     search::Horizon::new().value(&ChessRules::new(kind, false), &eval, position, 0)
 }
 
@@ -254,7 +254,7 @@ fn takes_a_free_queen_when_the_roll_allows_it() {
     let r = best(&c, 3);
     assert_eq!(uci(&c, r.best), "d1d5");
     // A rook up in a bare endgame: most of a rook's endgame value (the square tables move it a little).
-    let rook = alea_engine::eval::params::EvalParams::default_for(ChessKind::Freedom).material[1]
+    let rook = alea_engine::services::registry::Variant::of_kind(ChessKind::Freedom).default_eval().material[1]
         [alea_engine::Role::Rook.index()];
     assert!(r.score >= rook * 3 / 4, "a rook up: {} (a rook: {rook})", r.score);
 }
@@ -338,7 +338,7 @@ fn movetime_is_kept() {
     let c = case(ChessKind::Freedom, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[], &[]);
     for movetime in [50u64, 300] {
         let limits = Limits { movetime: Some(movetime), move_overhead: 0, ..Default::default() };
-        let r = search::search_game(
+        let r = search::search_evaluated(
             &c.game,
             c.root.clone(),
             limits,
@@ -413,7 +413,7 @@ fn a_stopped_search_before_the_roll_keeps_its_outcome_table() {
 fn stop_flag_ends_an_infinite_search() {
     let c = case(ChessKind::Classic, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[], &[]);
     let rules = *c.game.rules();
-    let eval = StaticEval::default_for(rules.kind());
+    let eval = StaticEval::new(alea_engine::services::registry::Variant::of_kind(rules.kind()).default_eval());
     let shared = Shared::new(16);
     let input = SearchInput {
         rules: &rules,
@@ -446,8 +446,14 @@ fn stop_flag_ends_an_infinite_search() {
 fn a_mate_is_proven_under_a_movetime() {
     let c = case(ChessKind::Freedom, "6k1/5ppp/8/8/8/8/5PPP/1Q4K1 w - - 0 30", &[], &[]);
     let limits = Limits { movetime: Some(200), move_overhead: 0, ..Default::default() };
-    let r =
-        search::search_game(&c.game, c.root.clone(), limits, SearchOptions::default(), &Shared::new(16), &mut |_| {});
+    let r = search::search_evaluated(
+        &c.game,
+        c.root.clone(),
+        limits,
+        SearchOptions::default(),
+        &Shared::new(16),
+        &mut |_| {},
+    );
     assert_eq!(r.mate, Some(1));
 }
 
@@ -466,7 +472,7 @@ fn win_chances_follow_the_fitted_result_scale() {
     // The search reports the scale of the evaluation it used.
     let c = case(ChessKind::Freedom, "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", &[], &[4]);
     let r = best(&c, 1);
-    let fitted = alea_engine::eval::params::EvalParams::default_for(ChessKind::Freedom).result_scale;
+    let fitted = alea_engine::services::registry::Variant::of_kind(ChessKind::Freedom).default_eval().result_scale;
     assert_eq!(r.result_scale, fitted);
     assert!(r.wdl().0 > 500);
 }
@@ -547,11 +553,15 @@ fn the_adopted_network_scores_its_variant_unless_the_tables_are_asked_for() {
     for (kind, name) in
         [(ChessKind::Freedom, "freedom"), (ChessKind::Classic, "classic"), (ChessKind::BrainKing, "brainking")]
     {
-        let net = alea_engine::eval::nnue::adopted(name).expect("the variant's network");
+        let net = alea_engine::services::registry::Variant::of_kind(kind).network().expect("the variant's network");
         assert_eq!(net.variant, name);
         let c = case(kind, fen, &[], &[]);
+        // The game's search as the game handle gives it: the options filled in from the registry.
+        let variant = alea_engine::services::registry::Variant::of_kind(kind);
         let game_search = |options: SearchOptions| {
-            search::search_game(&c.game, Root::PreRoll, limits.clone(), options, &Shared::new(4), &mut |_| {}).score
+            let options = variant.with_defaults(options);
+            search::search_evaluated(&c.game, Root::PreRoll, limits.clone(), options, &Shared::new(4), &mut |_| {})
+                .score
         };
         let with_eval = |eval: &StaticEval| {
             let input = SearchInput {
@@ -561,11 +571,11 @@ fn the_adopted_network_scores_its_variant_unless_the_tables_are_asked_for() {
                 root: Root::PreRoll,
                 history: c.game.hashes(),
                 limits: limits.clone(),
-                options: SearchOptions::default(),
+                options: SearchOptions { probcut_margin: variant.row().probcut_margin, ..SearchOptions::default() },
             };
             search::search(&input, &Shared::new(4), &mut |_| {}).score
         };
-        let tables = StaticEval::default_for(kind);
+        let tables = StaticEval::new(alea_engine::services::registry::Variant::of_kind(kind).default_eval());
         let by_net = with_eval(&tables.clone().with_net(Some(net)));
         let by_tables = with_eval(&tables);
         assert_ne!(by_net, by_tables, "{name}: the network changes nothing here: choose another position");
@@ -574,10 +584,12 @@ fn the_adopted_network_scores_its_variant_unless_the_tables_are_asked_for() {
         let file = SearchOptions { eval: Some(std::sync::Arc::new(tables.params.clone())), ..SearchOptions::default() };
         assert_eq!(game_search(file), by_tables, "{name}");
     }
-    assert!(alea_engine::eval::nnue::adopted("vegas").is_none());
+    assert!(alea_engine::services::registry::Variant::Vegas.network().is_none());
     let vegas = case(ChessKind::Vegas, fen, &[], &[]);
     let vegas_search = |options: SearchOptions| {
-        search::search_game(&vegas.game, Root::PreRoll, limits.clone(), options, &Shared::new(4), &mut |_| {}).score
+        let options = alea_engine::services::registry::Variant::Vegas.with_defaults(options);
+        search::search_evaluated(&vegas.game, Root::PreRoll, limits.clone(), options, &Shared::new(4), &mut |_| {})
+            .score
     };
     assert_eq!(
         vegas_search(SearchOptions::default()),

@@ -51,11 +51,11 @@ fn synthetic(truth: &EvalParams, games: u64, seed: u64) -> Vec<Sample> {
 
 #[test]
 fn the_fit_recovers_the_values_synthetic_results_were_drawn_from() {
-    let mut truth = EvalParams::starting(ChessKind::Classic);
+    let mut truth = alea_engine::services::registry::Variant::of_kind(ChessKind::Classic).starting_eval();
     truth.material = [[100, 250, 350, 450, 1000, 2000]; 2];
     let samples = synthetic(&truth, 1500, 9);
     assert!(samples.len() > 40_000, "{}", samples.len());
-    let start = EvalParams::starting(ChessKind::Classic);
+    let start = alea_engine::services::registry::Variant::of_kind(ChessKind::Classic).starting_eval();
     let config = FitConfig { epochs: 300, material_only: true, learning_rate: 2.0, ..FitConfig::default() };
     let fitted = fit(&samples, &start, &config, &mut |_, _| {});
     assert!(fitted.loss < fitted.start_loss);
@@ -80,7 +80,7 @@ fn the_fit_recovers_the_values_synthetic_results_were_drawn_from() {
 #[test]
 fn square_tables_are_fitted_too() {
     // The truth rewards a knight in the centre: the fitted knight table must learn it.
-    let mut truth = EvalParams::starting(ChessKind::Classic);
+    let mut truth = alea_engine::services::registry::Variant::of_kind(ChessKind::Classic).starting_eval();
     for rank in 2..6 {
         for file in 2..4 {
             for stage in 0..2 {
@@ -89,7 +89,7 @@ fn square_tables_are_fitted_too() {
         }
     }
     let samples = synthetic(&truth, 800, 4);
-    let start = EvalParams::starting(ChessKind::Classic);
+    let start = alea_engine::services::registry::Variant::of_kind(ChessKind::Classic).starting_eval();
     let config = FitConfig { epochs: 300, learning_rate: 2.0, ..FitConfig::default() };
     let fitted = fit(&samples, &start, &config, &mut |_, _| {});
     let table = &fitted.params.psqt[0][1];
