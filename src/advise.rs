@@ -77,7 +77,7 @@ pub struct AdviseArgs {
     #[arg(long, requires = "rollout", value_name = "N")]
     threads: Option<usize>,
     #[command(flatten)]
-    diechess_table: crate::DieChessTableArg,
+    solution: crate::SolutionArg,
 }
 
 /// A refused argument: the message names it.
@@ -87,7 +87,7 @@ fn refuse(message: impl std::fmt::Display) -> ExitCode {
 }
 
 pub fn run(args: AdviseArgs) -> ExitCode {
-    if let Err(e) = args.diechess_table.install() {
+    if let Err(e) = args.solution.install() {
         return refuse(e);
     }
     let game = match GameHandle::setup_of(args.variant, args.chess960, args.fen.as_deref(), None, &args.moves) {

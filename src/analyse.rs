@@ -34,7 +34,7 @@ pub struct AnalyseArgs {
     #[arg(long)]
     threads: Option<usize>,
     #[command(flatten)]
-    diechess_table: crate::DieChessTableArg,
+    solution: crate::SolutionArg,
 }
 
 /// What one move was worth.
@@ -68,7 +68,7 @@ fn refuse(message: impl std::fmt::Display) -> ExitCode {
 }
 
 pub fn run(args: AnalyseArgs) -> ExitCode {
-    if let Err(e) = args.diechess_table.install() {
+    if let Err(e) = args.solution.install() {
         return refuse(e);
     }
     let text = match std::fs::read_to_string(&args.pgn) {

@@ -97,20 +97,20 @@ enum Cmd {
     },
 }
 
-/// `--diechess-table`, as the protocol's `DieChessTable`: for the commands that play or judge
-/// Die Chess.
+/// The exact table a solved variant is played from (`--diechess-table`, as the protocol's
+/// `DieChessTable`): for the commands that play or judge games.
 #[derive(clap::Args)]
-pub struct DieChessTableArg {
+pub struct SolutionArg {
     /// Play Die Chess from this exact table (`alea solve diechess --out FILE` writes one) instead
     /// of the one kept in the cache directory (solved there the first time it is needed).
-    #[arg(long, value_name = "FILE")]
-    diechess_table: Option<std::path::PathBuf>,
+    #[arg(long = "diechess-table", value_name = "FILE")]
+    table: Option<std::path::PathBuf>,
 }
 
-impl DieChessTableArg {
+impl SolutionArg {
     /// Makes the file's table the one played from, or says why it cannot be (nothing changed).
     pub fn install(&self) -> Result<(), String> {
-        if let Some(path) = &self.diechess_table {
+        if let Some(path) = &self.table {
             let table =
                 alea_engine::search::solve::DieTable::read(path).map_err(|e| format!("--diechess-table {e}"))?;
             alea_engine::search::solve::install_table(table);

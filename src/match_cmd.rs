@@ -83,7 +83,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N")]
     shards: Option<u64>,
     #[command(flatten)]
-    diechess_table: crate::DieChessTableArg,
+    solution: crate::SolutionArg,
 }
 
 #[derive(clap::Subcommand)]
@@ -235,7 +235,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
     if args.engine.len() != 2 {
         return refuse("give exactly two --engine");
     }
-    if let Err(e) = args.diechess_table.install() {
+    if let Err(e) = args.solution.install() {
         return refuse(e);
     }
     // The variant and its start, checked once: every game of the match is set up alike.

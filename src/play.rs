@@ -48,7 +48,7 @@ pub struct PlayArgs {
     #[arg(long, default_value = "alea-game.pgn")]
     pgn: PathBuf,
     #[command(flatten)]
-    diechess_table: crate::DieChessTableArg,
+    solution: crate::SolutionArg,
 }
 
 /// Saves the game whole or not at all: written beside the file, then renamed over it, so a save cut
@@ -167,7 +167,7 @@ enum Answer {
 }
 
 pub fn run(args: PlayArgs) -> ExitCode {
-    if let Err(e) = args.diechess_table.install() {
+    if let Err(e) = args.solution.install() {
         eprintln!("alea play: {e}");
         return ExitCode::from(2);
     }

@@ -8,8 +8,9 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct SolveArgs {
-    /// The game to solve: diechess (the only one small enough).
-    game: String,
+    /// The variant to solve: one the registry marks as solved exactly (diechess, the only one
+    /// small enough).
+    game: alea_engine::services::registry::Variant,
     /// Write the table here (the engine's `DieChessTable` option reads it).
     #[arg(long)]
     out: Option<std::path::PathBuf>,
@@ -46,8 +47,10 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: SolveArgs) -> ExitCode {
-    if args.game != "diechess" {
-        eprintln!("alea solve: only diechess is small enough to solve, not '{}'", args.game);
+    if !args.game.row().solved {
+        let solvable: Vec<&str> =
+            alea_engine::services::registry::Variant::ALL.iter().filter(|v| v.row().solved).map(|v| v.name()).collect();
+        eprintln!("alea solve: only {} is small enough to solve, not {}", solvable.join(", "), args.game);
         return ExitCode::from(2);
     }
     let tolerance_ok = args.tolerance > 0.0 && args.tolerance < 0.5;

@@ -38,6 +38,7 @@ fn solve_writes_a_table_the_engine_reads() {
 fn solve_refuses_other_games_and_bad_settings() {
     for args in [
         &["solve", "freedom"][..],
+        &["solve", "chess"],
         &["solve", "diechess", "--tolerance", "0"],
         &["solve", "diechess", "--threads", "0"],
         &["solve", "diechess", "--search-depths", "0"],

@@ -200,7 +200,7 @@ fn state_of(entry: &Entry, id: &str) -> Response {
 
 async fn create(State(app): State<AppState>, body: Bytes) -> ApiResult {
     let body = body_json(&body)?;
-    let variant = text_field(&body, "variant", "freedom")?;
+    let variant = text_field(&body, "variant", alea_engine::services::registry::Variant::DEFAULT.name())?;
     let chess960 = match body.get("chess960") {
         None | Some(Value::Null) => false,
         Some(v) => v.as_bool().ok_or_else(|| bad("chess960 is true or false"))?,

@@ -12,6 +12,9 @@ use crate::board::values::PieceValues;
 use crate::rules::one_turn::{OneTurnRules, TurnRoles};
 use std::sync::atomic::AtomicBool;
 
+/// The board: 10x10, three kings a side, pawns double-step (with en passant).
+pub const SPEC: BigSpec = BigSpec { files: 10, ranks: 10, kings: 3, double_step: true };
+
 /// The start: three kings in the middle of the back rank.
 pub const START: &str = "rnbqkkkbnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBQKKKBNR w - - 0 1";
 
@@ -22,7 +25,7 @@ pub struct BrainKing10;
 impl BrainKing10 {
     /// The start position.
     pub fn start(&self) -> BigBoard {
-        BigBoard::from_fen(START, BigSpec::BRAINKING10).expect("the start is a position")
+        BigBoard::from_fen(START, SPEC).expect("the start is a position")
     }
 
     /// The die faces (bit `face - 1`) that allow `m`: its piece's face, and for a promotion the
@@ -179,7 +182,7 @@ impl OneTurnRules for BrainKing10 {
     }
 
     fn parse_fen(&self, text: &str) -> Result<BigBoard, String> {
-        BigBoard::from_fen(text, BigSpec::BRAINKING10)
+        BigBoard::from_fen(text, SPEC)
     }
 
     fn fen(&self, board: &BigBoard) -> String {
@@ -187,7 +190,7 @@ impl OneTurnRules for BrainKing10 {
     }
 
     fn size(&self) -> (u8, u8) {
-        (BigSpec::BRAINKING10.files, BigSpec::BRAINKING10.ranks)
+        (SPEC.files, SPEC.ranks)
     }
 
     fn piece_at(&self, board: &BigBoard, file: u8, rank: u8) -> Option<Piece> {
@@ -233,7 +236,7 @@ mod tests {
     use super::*;
 
     fn board(fen: &str) -> BigBoard {
-        BigBoard::from_fen(fen, BigSpec::BRAINKING10).unwrap()
+        BigBoard::from_fen(fen, SPEC).unwrap()
     }
 
     fn allowed(b: &BigBoard, face: u8) -> Vec<String> {

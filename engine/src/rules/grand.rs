@@ -19,6 +19,9 @@ use arrayvec::ArrayVec;
 /// Dice rolled at the start of a turn.
 pub const DICE: usize = 4;
 
+/// The board: 12x12, four kings a side, pawns step one square.
+pub const SPEC: BigSpec = BigSpec { files: 12, ranks: 12, kings: 4, double_step: false };
+
 /// The start position (RULES.md).
 pub const START: &str = "r2rq2qr2r/nnbb1kk1bbnn/nnbb1kk1bbnn/r2rq2qr2r/pppppppppppp/pppppppppppp/PPPPPPPPPPPP/PPPPPPPPPPPP/R2RQ2QR2R/NNBB1KK1BBNN/NNBB1KK1BBNN/R2RQ2QR2R w - - 0 1";
 
@@ -36,7 +39,7 @@ impl MicroRules for Grand {
     }
 
     fn startpos(&self) -> MicroPosition<BigBoard> {
-        MicroPosition::new(BigBoard::from_fen(START, BigSpec::GRAND).expect("the start position reads"), ())
+        MicroPosition::new(BigBoard::from_fen(START, SPEC).expect("the start position reads"), ())
     }
 
     /// The source gives no values: chess's 1/3/3/5/9 (a king counted as nothing: the search
@@ -61,7 +64,7 @@ impl MicroRules for Grand {
         if fields[3] != "-" {
             return Err(format!("invalid DFEN: grand has no en passant ({:?})", fields[3]));
         }
-        let board = BigBoard::from_fen(&fields[..fields.len().min(6)].join(" "), BigSpec::GRAND)
+        let board = BigBoard::from_fen(&fields[..fields.len().min(6)].join(" "), SPEC)
             .map_err(|e| format!("invalid DFEN: {e}"))?;
         let mut pos = MicroPosition::new(board, ());
         if let Some(&dice) = fields.get(6)

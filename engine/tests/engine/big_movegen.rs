@@ -308,13 +308,13 @@ struct Coverage {
 
 #[test]
 fn brainking10_moves_agree_with_the_reference_over_random_games() {
-    let c = compare_random_games(BRAINKING10, BigSpec::BRAINKING10, 10_000, 300);
+    let c = compare_random_games(BRAINKING10, alea_engine::rules::brainking10::SPEC, 10_000, 300);
     assert!(c.en_passant > 0 && c.promotions > 0 && c.kings_taken > 0, "{c:?}");
 }
 
 #[test]
 fn grand_moves_agree_with_the_reference_over_random_games() {
-    let c = compare_random_games(GRAND, BigSpec::GRAND, 10_000, 300);
+    let c = compare_random_games(GRAND, alea_engine::rules::grand::SPEC, 10_000, 300);
     assert!(c.en_passant == 0 && c.promotions > 0 && c.kings_taken > 0, "{c:?}");
 }
 
@@ -323,13 +323,13 @@ fn grand_moves_agree_with_the_reference_over_random_games() {
 fn perft_of_hand_made_positions() {
     let cases: [(&str, BigSpec, u32, u64); 4] = [
         // En passant on 10x10: White's b-pawn double-steps past Black's c4 pawn.
-        ("k9/10/10/10/10/10/2p7/10/1P8/K9 w - - 0 1", BigSpec::BRAINKING10, 4, 581),
+        ("k9/10/10/10/10/10/2p7/10/1P8/K9 w - - 0 1", alea_engine::rules::brainking10::SPEC, 4, 581),
         // Promotions on rank 10 with captures and three kings a side.
-        ("1r1k1k1k2/P1P7/10/10/10/10/10/10/10/K1K1K5 w - - 0 1", BigSpec::BRAINKING10, 3, 21_840),
+        ("1r1k1k1k2/P1P7/10/10/10/10/10/10/10/K1K1K5 w - - 0 1", alea_engine::rules::brainking10::SPEC, 3, 21_840),
         // Four kings a side on 12x12, one of them en prise, and a promotion square on rank 12.
-        ("k1k1k1k5/2P9/12/12/12/5q6/12/12/12/12/12/K1K1K1K5 w - - 0 1", BigSpec::GRAND, 3, 20_675),
+        ("k1k1k1k5/2P9/12/12/12/5q6/12/12/12/12/12/K1K1K1K5 w - - 0 1", alea_engine::rules::grand::SPEC, 3, 20_675),
         // Black promotes on rank 1 of 12x12.
-        ("k11/12/12/12/12/12/12/12/12/12/p1p9/2K1K1K1K3 b - - 0 1", BigSpec::GRAND, 3, 1_981),
+        ("k11/12/12/12/12/12/12/12/12/12/p1p9/2K1K1K1K3 b - - 0 1", alea_engine::rules::grand::SPEC, 3, 1_981),
     ];
     for (fen, spec, depth, count) in cases {
         let fast = perft(&BigBoard::from_fen(fen, spec).unwrap(), depth);
@@ -342,7 +342,10 @@ fn perft_of_hand_made_positions() {
 /// by the fast one alone in `start_perft_to_depth_4` (ignored: the reference takes minutes).
 #[test]
 fn start_perft_to_depth_3() {
-    for (fen, spec, counts) in [(BRAINKING10, BigSpec::BRAINKING10, START_10), (GRAND, BigSpec::GRAND, START_12)] {
+    for (fen, spec, counts) in [
+        (BRAINKING10, alea_engine::rules::brainking10::SPEC, START_10),
+        (GRAND, alea_engine::rules::grand::SPEC, START_12),
+    ] {
         let board = BigBoard::from_fen(fen, spec).unwrap();
         for depth in 1..=3 {
             let fast = perft(&board, depth);
@@ -355,7 +358,10 @@ fn start_perft_to_depth_3() {
 #[test]
 #[ignore]
 fn start_perft_to_depth_4() {
-    for (fen, spec, counts) in [(BRAINKING10, BigSpec::BRAINKING10, START_10), (GRAND, BigSpec::GRAND, START_12)] {
+    for (fen, spec, counts) in [
+        (BRAINKING10, alea_engine::rules::brainking10::SPEC, START_10),
+        (GRAND, alea_engine::rules::grand::SPEC, START_12),
+    ] {
         let board = BigBoard::from_fen(fen, spec).unwrap();
         let started = std::time::Instant::now();
         let fast = perft(&board, 4);
@@ -370,7 +376,9 @@ fn start_perft_to_depth_4() {
 /// part of treating the colours alike.
 #[test]
 fn both_colours_meet_their_moves_in_the_same_order() {
-    for (start, spec) in [(BRAINKING10, BigSpec::BRAINKING10), (GRAND, BigSpec::GRAND)] {
+    for (start, spec) in
+        [(BRAINKING10, alea_engine::rules::brainking10::SPEC), (GRAND, alea_engine::rules::grand::SPEC)]
+    {
         let ranks = u32::from(spec.ranks);
         let flip = |m: &str| -> String {
             // Each square's rank r becomes ranks + 1 - r.

@@ -2,7 +2,7 @@
 //! (Star1 and Star2 give plain expectimax's value to the last unit), the last king taken when the
 //! dice allow it, and a search from the start.
 
-use alea_engine::board::big::{BigBoard, BigMove, BigSpec};
+use alea_engine::board::big::{BigBoard, BigMove};
 use alea_engine::eval::big::BigEval;
 use alea_engine::rules::{BrainKing10, Roll, Rules, TurnList};
 use alea_engine::search::timeman::Limits;
@@ -72,7 +72,9 @@ fn star1_and_star2_equal_plain_expectimax() {
 #[test]
 fn the_last_king_is_taken_when_the_die_allows() {
     // After a rook roll White's rook takes Black's only king: a win in one.
-    let board = BigBoard::from_fen("4k5/10/10/10/10/10/10/10/P9/K1K1R5 w - - 0 1", BigSpec::BRAINKING10).unwrap();
+    let board =
+        BigBoard::from_fen("4k5/10/10/10/10/10/10/10/P9/K1K1R5 w - - 0 1", alea_engine::rules::brainking10::SPEC)
+            .unwrap();
     let mut turns = TurnList::new();
     BrainKing10.allowed_turns(&board, &Roll::new(&[4]).unwrap(), &mut turns);
     let result = run(&board, Root::Turns(turns.to_vec()), 2, SearchOptions::default());
@@ -114,8 +116,10 @@ fn self_play_shares_and_branching() {
     };
     let (mut white, mut black, mut draws, mut plies, mut rolls, mut turns_allowed) = (0, 0, 0, 0usize, 0usize, 0usize);
     for _ in 0..games {
-        let start = std::env::var("START")
-            .map_or_else(|_| rules.start(), |fen| BigBoard::from_fen(&fen, BigSpec::BRAINKING10).unwrap());
+        let start = std::env::var("START").map_or_else(
+            |_| rules.start(),
+            |fen| BigBoard::from_fen(&fen, alea_engine::rules::brainking10::SPEC).unwrap(),
+        );
         let mut game = Game::new(rules, start);
         let mut ply = 0;
         let end = loop {
@@ -190,7 +194,11 @@ fn the_search_favours_neither_colour() {
         let swap = |c: char| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() };
         let rows: Vec<String> = f[0].split('/').rev().map(|r| r.chars().map(swap).collect()).collect();
         let side = if f[1] == "w" { "b" } else { "w" };
-        BigBoard::from_fen(&format!("{} {side} - - {} {}", rows.join("/"), f[4], f[5]), BigSpec::BRAINKING10).unwrap()
+        BigBoard::from_fen(
+            &format!("{} {side} - - {} {}", rows.join("/"), f[4], f[5]),
+            alea_engine::rules::brainking10::SPEC,
+        )
+        .unwrap()
     }
     let options = SearchOptions { use_tt: false, ..SearchOptions::default() };
     let positions: Vec<BigBoard> = random_positions(16, 40).into_iter().filter(|b| b.ep_square().is_none()).collect();

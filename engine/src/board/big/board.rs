@@ -17,13 +17,6 @@ pub struct BigSpec {
     pub double_step: bool,
 }
 
-impl BigSpec {
-    /// BrainKing on 10x10: three kings a side, pawns double-step (with en passant).
-    pub const BRAINKING10: BigSpec = BigSpec { files: 10, ranks: 10, kings: 3, double_step: true };
-    /// Grand Dice Chess: 12x12, four kings a side, pawns step one square.
-    pub const GRAND: BigSpec = BigSpec { files: 12, ranks: 12, kings: 4, double_step: false };
-}
-
 /// A cell of the padded array: off the board, empty, or a piece.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Cell {
@@ -514,14 +507,14 @@ mod tests {
 
     #[test]
     fn the_start_positions_read_and_write_back() {
-        for (fen, spec) in [(GRAND, BigSpec::GRAND), (BRAINKING10, BigSpec::BRAINKING10)] {
+        for (fen, spec) in [(GRAND, crate::rules::grand::SPEC), (BRAINKING10, crate::rules::brainking10::SPEC)] {
             let board = BigBoard::from_fen(fen, spec).unwrap();
             assert_eq!(board.fen(), fen);
             assert_eq!(board.kings(Color::White), spec.kings);
             assert_eq!(board.kings(Color::Black), spec.kings);
             assert_eq!(board.hash(), board.hash_from_scratch());
         }
-        let b = BigBoard::from_fen(BRAINKING10, BigSpec::BRAINKING10).unwrap();
+        let b = BigBoard::from_fen(BRAINKING10, crate::rules::brainking10::SPEC).unwrap();
         assert_eq!(b.piece_at(BigSquare::new(9, 9)), Some(Piece { color: Color::Black, role: Role::Rook }));
         assert_eq!(b.piece_at(BigSquare::new(5, 0)), Some(Piece { color: Color::White, role: Role::King }));
     }
@@ -533,27 +526,31 @@ mod tests {
             assert!(e.contains(words), "{fen}: {e}");
         };
         // A 12x12 FEN for a 10x10 board, and the reverse.
-        refused(GRAND, BigSpec::BRAINKING10, "10 ranks");
-        refused(BRAINKING10, BigSpec::GRAND, "12 ranks");
+        refused(GRAND, crate::rules::brainking10::SPEC, "10 ranks");
+        refused(BRAINKING10, crate::rules::grand::SPEC, "12 ranks");
         // A rank of 13 squares on 12x12, of 11 on 10x10.
-        refused(&GRAND.replacen("r2rq2qr2r", "r2rq2qr3r", 1), BigSpec::GRAND, "13 squares");
-        refused(&BRAINKING10.replace("/10/10/10/10/10/10/", "/10/11/10/10/10/10/"), BigSpec::BRAINKING10, "11 squares");
+        refused(&GRAND.replacen("r2rq2qr2r", "r2rq2qr3r", 1), crate::rules::grand::SPEC, "13 squares");
+        refused(
+            &BRAINKING10.replace("/10/10/10/10/10/10/", "/10/11/10/10/10/10/"),
+            crate::rules::brainking10::SPEC,
+            "11 squares",
+        );
         // A fifth king, a fourth on 10x10, and none.
-        refused(&GRAND.replacen("nnbb1kk1bbnn", "nnbbkkk1bbnn", 1), BigSpec::GRAND, "5 kings");
-        refused(&BRAINKING10.replace("RNBQKKKBNR", "RNKQKKKBNR"), BigSpec::BRAINKING10, "4 kings");
-        refused(&BRAINKING10.replace("rnbqkkkbnr", "rnbqqqqbnr"), BigSpec::BRAINKING10, "0 kings");
-        refused(&BRAINKING10.replace(" - - ", " KQ - "), BigSpec::BRAINKING10, "castling");
-        refused(&BRAINKING10.replace("RNBQKKKBNR", "RNBQKKKBNP"), BigSpec::BRAINKING10, "pawn on j1");
-        refused(&BRAINKING10.replace(" w - - ", " w - e9 "), BigSpec::BRAINKING10, "double-stepped");
-        refused(&BRAINKING10.replace("pppppppppp/10", "pppppppppx/10"), BigSpec::BRAINKING10, "'x'");
-        refused(&BRAINKING10.replace("/10/10/10/10/10/10/", "/10/10/10/10/10/"), BigSpec::BRAINKING10, "9");
-        refused(&BRAINKING10.replace(" 0 1", " 0 0"), BigSpec::BRAINKING10, "starts at 1");
-        refused("10/10 w - - 0 1", BigSpec::BRAINKING10, "ranks");
+        refused(&GRAND.replacen("nnbb1kk1bbnn", "nnbbkkk1bbnn", 1), crate::rules::grand::SPEC, "5 kings");
+        refused(&BRAINKING10.replace("RNBQKKKBNR", "RNKQKKKBNR"), crate::rules::brainking10::SPEC, "4 kings");
+        refused(&BRAINKING10.replace("rnbqkkkbnr", "rnbqqqqbnr"), crate::rules::brainking10::SPEC, "0 kings");
+        refused(&BRAINKING10.replace(" - - ", " KQ - "), crate::rules::brainking10::SPEC, "castling");
+        refused(&BRAINKING10.replace("RNBQKKKBNR", "RNBQKKKBNP"), crate::rules::brainking10::SPEC, "pawn on j1");
+        refused(&BRAINKING10.replace(" w - - ", " w - e9 "), crate::rules::brainking10::SPEC, "double-stepped");
+        refused(&BRAINKING10.replace("pppppppppp/10", "pppppppppx/10"), crate::rules::brainking10::SPEC, "'x'");
+        refused(&BRAINKING10.replace("/10/10/10/10/10/10/", "/10/10/10/10/10/"), crate::rules::brainking10::SPEC, "9");
+        refused(&BRAINKING10.replace(" 0 1", " 0 0"), crate::rules::brainking10::SPEC, "starts at 1");
+        refused("10/10 w - - 0 1", crate::rules::brainking10::SPEC, "ranks");
     }
 
     #[test]
     fn moves_keep_the_key_and_the_kings_counted() {
-        let b = BigBoard::from_fen("k9/10/10/10/10/10/1p8/10/P9/K1K7 w - - 0 1", BigSpec::BRAINKING10);
+        let b = BigBoard::from_fen("k9/10/10/10/10/10/1p8/10/P9/K1K7 w - - 0 1", crate::rules::brainking10::SPEC);
         let b = b.unwrap();
         // a2a4 double-steps over a3; b4 takes en passant; the en-passant file is in the key.
         let m = |from: &str, to: &str, promotion: Option<Role>| BigMove {
@@ -568,7 +565,8 @@ mod tests {
         assert_eq!(taken.fen(), "k9/10/10/10/10/10/10/p9/10/K1K7 w - - 0 2");
         assert_eq!(taken.hash(), taken.hash_from_scratch());
         // Taking a king counts it off.
-        let b = BigBoard::from_fen("k9/10/10/10/10/10/10/10/1r8/K1K7 b - - 0 1", BigSpec::BRAINKING10).unwrap();
+        let b =
+            BigBoard::from_fen("k9/10/10/10/10/10/10/10/1r8/K1K7 b - - 0 1", crate::rules::brainking10::SPEC).unwrap();
         let after = b.play(m("b2", "a1", None));
         assert_eq!((after.kings(Color::White), after.halfmove_clock()), (1, 0));
         assert_eq!(after.hash(), after.hash_from_scratch());

@@ -247,18 +247,18 @@ mod tests {
     fn pieces_move_as_in_chess_on_the_bigger_board() {
         // A knight in the corner of 12x12, a rook along the tenth rank, a king beside its own.
         let fen = "11k/12/10r1/12/12/12/12/12/12/12/1K10/N1K9 w - - 0 1";
-        let moves = moves_of(fen, BigSpec::GRAND);
+        let moves = moves_of(fen, crate::rules::grand::SPEC);
         for m in ["a1b3", "a1c2", "b2a2", "b2a3", "c1d2", "c1d1", "b2b1"] {
             assert!(moves.contains(&m.to_string()), "{m} in {moves:?}");
         }
         assert_eq!(moves.len(), 2 + 6 + 4, "{moves:?}");
-        let black = moves_of(&fen.replace(" w ", " b "), BigSpec::GRAND);
+        let black = moves_of(&fen.replace(" w ", " b "), crate::rules::grand::SPEC);
         assert!(black.contains(&"k10a10".to_string()) && black.contains(&"k10l10".to_string()), "{black:?}");
         assert!(black.contains(&"k10k1".to_string()) && black.contains(&"k10k12".to_string()), "{black:?}");
         // The rook's 22 squares and the king's three.
         assert_eq!(black.len(), 10 + 1 + 9 + 2 + 3, "{black:?}");
         // Promotion on rank 10 of 10x10, to four pieces, capturing included.
-        let promoting = moves_of("1r8/P9/10/10/10/10/10/10/k9/K9 w - - 0 1", BigSpec::BRAINKING10);
+        let promoting = moves_of("1r8/P9/10/10/10/10/10/10/k9/K9 w - - 0 1", crate::rules::brainking10::SPEC);
         for m in ["a9a10n", "a9a10b", "a9a10r", "a9a10q", "a9b10q"] {
             assert!(promoting.contains(&m.to_string()), "{m} in {promoting:?}");
         }
@@ -266,7 +266,8 @@ mod tests {
 
     #[test]
     fn attacks_are_seen_from_every_kind_of_piece() {
-        let board = BigBoard::from_fen("k9/10/10/3p6/10/10/10/1N8/10/K5R3 w - - 0 1", BigSpec::BRAINKING10).unwrap();
+        let board =
+            BigBoard::from_fen("k9/10/10/3p6/10/10/10/1N8/10/K5R3 w - - 0 1", crate::rules::brainking10::SPEC).unwrap();
         let sq = |s: &str| BigSquare::parse(s, 10, 10).unwrap();
         // The knight on b3, the rook on g1 (rank and file), the king on a1, the pawn on d7.
         for (target, by, expected) in [
@@ -286,9 +287,9 @@ mod tests {
 
     #[test]
     fn pawns_double_step_only_where_the_variant_allows() {
-        let ten = moves_of("k9/10/10/10/10/10/10/10/P9/K9 w - - 0 1", BigSpec::BRAINKING10);
+        let ten = moves_of("k9/10/10/10/10/10/10/10/P9/K9 w - - 0 1", crate::rules::brainking10::SPEC);
         assert_eq!(ten, ["a1b1", "a1b2", "a2a3", "a2a4"]);
-        let twelve = moves_of("k11/12/12/12/12/12/12/12/12/12/P11/K11 w - - 0 1", BigSpec::GRAND);
+        let twelve = moves_of("k11/12/12/12/12/12/12/12/12/12/P11/K11 w - - 0 1", crate::rules::grand::SPEC);
         assert_eq!(twelve, ["a1b1", "a1b2", "a2a3"]);
     }
 }

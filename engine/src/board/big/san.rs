@@ -81,7 +81,7 @@ mod tests {
 
     #[test]
     fn writes_san_on_ten_and_twelve_squares() {
-        let ten = BigSpec::BRAINKING10;
+        let ten = crate::rules::brainking10::SPEC;
         let start = "rnbqkkkbnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBQKKKBNR w - - 0 1";
         assert_eq!(san_of(start, ten, "e2e4"), "e4");
         assert_eq!(san_of(start, ten, "b1c3"), "Nc3");
@@ -93,16 +93,22 @@ mod tests {
         assert_eq!(san_of("k9/10/10/10/10/10/10/10/10/4K1K3 w - - 0 1", ten, "e1f2"), "Kef2");
         // En passant on 10x10, a promotion taking a king on 12x12.
         assert_eq!(san_of("k9/10/10/10/10/10/2pP6/10/10/K9 b - d3 0 1", ten, "c4d3"), "cxd3");
-        assert_eq!(san_of("1k10/P11/12/12/12/12/12/12/12/12/12/K11 w - - 0 1", BigSpec::GRAND, "a11b12q"), "axb12=Q");
+        assert_eq!(
+            san_of("1k10/P11/12/12/12/12/12/12/12/12/12/K11 w - - 0 1", crate::rules::grand::SPEC, "a11b12q"),
+            "axb12=Q"
+        );
     }
 
     #[test]
     fn every_move_reads_back_from_its_san() {
         let rules = [
-            ("rnbqkkkbnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBQKKKBNR w - - 0 1", BigSpec::BRAINKING10),
+            (
+                "rnbqkkkbnr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RNBQKKKBNR w - - 0 1",
+                crate::rules::brainking10::SPEC,
+            ),
             (
                 "r2rq2qr2r/nnbb1kk1bbnn/nnbb1kk1bbnn/r2rq2qr2r/pppppppppppp/pppppppppppp/PPPPPPPPPPPP/PPPPPPPPPPPP/R2RQ2QR2R/NNBB1KK1BBNN/NNBB1KK1BBNN/R2RQ2QR2R w - - 0 1",
-                BigSpec::GRAND,
+                crate::rules::grand::SPEC,
             ),
         ];
         let mut state = 0x0123_4567_89ab_cdef_u64;
@@ -136,7 +142,8 @@ mod tests {
 
     #[test]
     fn unknown_and_ambiguous_san_is_refused() {
-        let board = BigBoard::from_fen("R8k/10/10/10/10/10/10/10/10/R8K w - - 0 1", BigSpec::BRAINKING10).unwrap();
+        let board =
+            BigBoard::from_fen("R8k/10/10/10/10/10/10/10/10/R8K w - - 0 1", crate::rules::brainking10::SPEC).unwrap();
         let list = moves(&board);
         assert_eq!(from_san(&board, "Ra5", &list), None, "two rooks reach a5");
         assert_eq!(from_san(&board, "Qa5", &list), None, "no queen");
