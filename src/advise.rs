@@ -5,8 +5,9 @@
 
 use crate::rollout_table::{self, RolloutAsk};
 use alea_engine::search::timeman::Limits;
-use alea_engine::search::{self, Choice, SearchOptions, Shared};
-use alea_engine::services::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
+use alea_engine::search::{self, SearchOptions, Shared};
+use alea_engine::services::advice::{Advice, AdvisedOutcome, AdvisedRoll};
+use alea_engine::services::handle::{GameHandle, RollSpec, SearchRoot};
 use alea_engine::services::registry::Variant;
 use alea_engine::services::rollout::RolloutSettings;
 use serde_json::json;
@@ -147,15 +148,16 @@ pub fn run(args: AdviseArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return refuse(e),
     };
+    let advice = Advice::of(&game, roll.as_ref(), &result);
     if !args.json {
-        print!("{}", to_text(&game, roll.as_ref(), &result));
+        print!("{}", to_text(&game, &advice));
     }
     let rolled = match rollout.map(|ask| rollout_table::run(&game, &root, &result, &ask)).transpose() {
         Ok(rolled) => rolled,
         Err(e) => return refuse(format!("--rollout: {e}")),
     };
     if args.json {
-        let mut value = to_json(&game, roll.as_ref(), &result);
+        let mut value = serde_json::to_value(&advice).expect("advice serialises");
         if let Some(rolled) = &rolled {
             value["rollout"] = rolled.to_json();
         }
@@ -245,190 +247,125 @@ pub(crate) fn game_diagram(game: &GameHandle) -> String {
     out
 }
 
-fn roll_text(game: &GameHandle, roll: Option<&RollSpec>) -> String {
-    match roll {
-        None => "before the roll".into(),
-        Some(RollSpec::Any) => "any move".into(),
-        Some(RollSpec::Faces(faces)) => {
-            let r = game.check_roll(faces).expect("a checked roll");
-            format!("roll {} ({})", r, game.roll_meaning(&r))
+fn roll_text(advice: &Advice) -> String {
+    match &advice.roll {
+        AdvisedRoll::Before => "before the roll".into(),
+        AdvisedRoll::Any => "any move".into(),
+        AdvisedRoll::Faces(faces) => {
+            let text: Vec<String> = faces.iter().map(u8::to_string).collect();
+            format!("roll {} ({})", text.join(" "), advice.roll_meaning.as_deref().unwrap_or(""))
         }
     }
 }
 
-fn to_text(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> String {
+/// The advice as text: the board, then the choices ranked after a roll (or the outcomes of
+/// the roll and the Freedom moves before it), then the verdict.
+fn to_text(game: &GameHandle, advice: &Advice) -> String {
     let mut out = game_diagram(game);
     out.push_str(&format!(
         "{}, depth {}, {} nodes; scores in centipawns for {}\n\n",
-        roll_text(game, roll),
-        r.depth,
-        r.nodes,
-        game.side_to_move().name()
+        roll_text(advice),
+        advice.depth,
+        advice.nodes,
+        advice.side
     ));
-    let best_score = r.choices.first().map_or(0, |c| c.score);
+    let turns = || advice.choices.iter().filter(|c| c.uci != "roll");
     // The move column as wide as its longest entry (a whole turn of three micro-moves is wider
     // than a chess move).
-    let width = |sans: &mut dyn Iterator<Item = String>| sans.map(|s| s.chars().count()).max().unwrap_or(0).max(8);
-    let turn_sans = |n: usize| -> Vec<String> {
-        r.choices
-            .iter()
-            .take(n)
-            .filter_map(|c| match &c.choice {
-                Choice::Turn(t) => Some(game.san(t)),
-                Choice::Roll => None,
-            })
-            .collect()
-    };
-    match roll {
+    let width = |sans: &mut dyn Iterator<Item = &String>| sans.map(|s| s.chars().count()).max().unwrap_or(0).max(8);
+    match &advice.roll {
         // A solved variant: each turn's exact expected result (a win 1, a draw 1/2).
-        Some(_) if r.value.is_some() => {
-            let mw = width(&mut turn_sans(r.choices.len()).into_iter());
+        AdvisedRoll::Any | AdvisedRoll::Faces(_) if advice.value.is_some() => {
+            let mw = width(&mut turns().map(|c| &c.san));
             out.push_str(&format!("   #  {:<mw$}     exact value       loss\n", "move"));
-            let best = r.value.unwrap_or(0.5);
-            for (i, c) in r.choices.iter().enumerate() {
-                let Choice::Turn(t) = &c.choice else { continue };
+            let best = advice.value.unwrap_or(0.5);
+            for (i, c) in advice.choices.iter().enumerate().filter(|(_, c)| c.uci != "roll") {
                 let v = c.value.unwrap_or(0.5);
-                out.push_str(&format!("{:>4}  {:<mw$} {:>14.12} {:>10.8}\n", i + 1, game.san(t), v, best - v));
+                out.push_str(&format!("{:>4}  {:<mw$} {:>14.12} {:>10.8}\n", i + 1, c.san, v, best - v));
             }
         }
-        Some(_) => {
+        AdvisedRoll::Any | AdvisedRoll::Faces(_) => {
             // Thousands of turns (several micro-moves a turn): the exact ones, then a summary.
             let shown = if game.several_moves_a_turn() {
-                r.choices.iter().filter(|c| c.exact).count()
+                advice.choices.iter().filter(|c| c.exact).count()
             } else {
-                r.choices.len()
+                advice.choices.len()
             };
-            let mw = width(&mut turn_sans(shown).into_iter());
+            let mw = width(&mut turns().take(shown).map(|c| &c.san));
             out.push_str(&format!("   #  {:<mw$}  score    loss   win  draw  loss\n", "move"));
-            for (i, c) in r.choices.iter().enumerate().take(shown) {
-                let Choice::Turn(t) = &c.choice else { continue };
-                let (w, d, l) = r.wdl_of(c.score);
+            for (i, c) in advice.choices.iter().enumerate().take(shown).filter(|(_, c)| c.uci != "roll") {
+                let [w, d, l] = c.wdl;
                 let bound = if c.exact { " " } else { "≤" };
                 out.push_str(&format!(
                     "{:>4}  {:<mw$} {}{:>6} {:>7}  {:>3}%  {:>3}%  {:>3}%\n",
                     i + 1,
-                    game.san(t),
+                    c.san,
                     bound,
                     score_text(c.score),
-                    if c.exact { (best_score - c.score).to_string() } else { format!("≥{}", best_score - c.score) },
+                    if c.exact { c.loss.to_string() } else { format!("≥{}", c.loss) },
                     w / 10,
                     d / 10,
                     l / 10
                 ));
             }
-            if let Some(next) = r.choices.get(shown) {
+            if let Some(next) = advice.choices.get(shown) {
                 out.push_str(&format!(
                     "        ({} more turns, each at most {})\n",
-                    r.choices.len() - shown,
+                    advice.choices.len() - shown,
                     score_text(next.score)
                 ));
             }
         }
-        None => {
-            let mw = width(&mut r.outcomes.iter().map(|o| game.san(&o.best)));
-            let rw = r.outcomes.iter().map(|o| o.roll.to_string().len()).max().unwrap_or(0).max(5);
+        AdvisedRoll::Before => {
+            let mw = width(&mut advice.outcomes.iter().map(|o| &o.san));
+            let faces = |o: &AdvisedOutcome| o.roll.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
+            let rw = advice.outcomes.iter().map(|o| faces(o).len()).max().unwrap_or(0).max(5);
             out.push_str(&format!("  {:<rw$}  prob   {:<mw$}  score\n", "roll", "best"));
-            for o in &r.outcomes {
+            for o in &advice.outcomes {
                 out.push_str(&format!(
                     "  {:<rw$} {:>5.1}%  {:<mw$} {:>6}{}\n",
-                    o.roll.to_string(),
+                    faces(o),
                     o.probability * 100.0,
-                    game.san(&o.best),
+                    o.san,
                     score_text(o.score),
                     o.value.map_or(String::new(), |v| format!("  exact value {v:.12}"))
                 ));
             }
-            if let Some(e) = r.roll_score {
-                let exact = r.choices.iter().find(|c| c.choice == Choice::Roll).and_then(|c| c.value);
+            if let Some(e) = advice.expected {
+                let exact = advice.choices.iter().find(|c| c.uci == "roll").and_then(|c| c.value);
                 let exact = exact.map_or(String::new(), |v| format!(" (exact value {v:.12})"));
                 out.push_str(&format!("  expected score of rolling: {}{exact}\n", score_text(e)));
             }
-            let freedom: Vec<_> = r.choices.iter().filter(|c| matches!(c.choice, Choice::Turn(_))).collect();
-            let mw = width(&mut turn_sans(r.choices.len()).into_iter());
-            if !freedom.is_empty() {
+            let mw = width(&mut turns().map(|c| &c.san));
+            if turns().next().is_some() {
                 out.push_str("\n  before rolling (Freedom):\n");
-                for c in freedom {
-                    let Choice::Turn(t) = &c.choice else { continue };
+                for c in turns() {
                     let exact = c.value.map_or(String::new(), |v| format!("  exact value {v:.12}"));
                     out.push_str(&format!(
                         "    {:<mw$} {}{:>6}  ({}){exact}\n",
-                        game.san(t),
+                        c.san,
                         if c.exact { " " } else { "≤" },
                         score_text(c.score),
-                        game.pre_roll_kinds(t).join(", ")
+                        c.freedom.join(", ")
                     ));
                 }
             }
         }
     }
-    let verdict = match &r.best {
-        Choice::Roll => "roll".to_string(),
-        Choice::Turn(t) if roll.is_none() && game.dice_left().is_none() => {
-            format!("play {} without rolling", game.san(t))
-        }
-        Choice::Turn(t) => format!("play {}", game.san(t)),
+    let verdict = match advice.best.as_str() {
+        "roll" => "roll".to_string(),
+        _ if advice.before_roll => format!("play {} without rolling", advice.best_san),
+        _ => format!("play {}", advice.best_san),
     };
-    let score = match r.mate {
+    let score = match advice.mate {
         Some(n) if n > 0 => format!("a certain win in {n}"),
         Some(n) => format!("a certain loss in {}", -n),
-        None => format!("expected score {}", score_text(r.score)),
+        None => format!("expected score {}", score_text(advice.score)),
     };
-    let score = match r.value {
+    let score = match advice.value {
         Some(v) => format!("{score}, exact value {v:.12}"),
         None => score,
     };
-    out.push_str(&format!("\nbest: {verdict} ({score}; uci {})\n", choice_text(&r.best)));
+    out.push_str(&format!("\nbest: {verdict} ({score}; uci {})\n", advice.best));
     out
-}
-
-fn choice_text(choice: &Choice<String>) -> String {
-    match choice {
-        Choice::Turn(t) => t.clone(),
-        Choice::Roll => "roll".into(),
-    }
-}
-
-fn to_json(game: &GameHandle, roll: Option<&RollSpec>, r: &SearchReport) -> serde_json::Value {
-    let best_score = r.choices.first().map_or(0, |c| c.score);
-    let choices: Vec<_> = r
-        .choices
-        .iter()
-        .map(|c| {
-            let (w, d, l) = r.wdl_of(c.score);
-            let (uci, san_text, freedom) = match &c.choice {
-                Choice::Turn(t) => (t.clone(), game.san(t), game.pre_roll_kinds(t)),
-                Choice::Roll => ("roll".into(), "roll".into(), Vec::new()),
-            };
-            json!({
-                "move": uci, "san": san_text, "score": c.score, "exact": c.exact,
-                "loss": best_score - c.score, "wdl": [w, d, l], "freedom": freedom, "value": c.value,
-            })
-        })
-        .collect();
-    let outcomes: Vec<_> = r
-        .outcomes
-        .iter()
-        .map(|o| {
-            json!({
-                "roll": o.roll.faces(), "probability": o.probability,
-                "best": o.best, "san": game.san(&o.best), "score": o.score, "value": o.value,
-            })
-        })
-        .collect();
-    json!({
-        "variant": game.variant().name(),
-        "chess960": game.chess960(),
-        "fen": game.fen(),
-        "side": game.side_to_move().name(),
-        "roll": match roll { None => serde_json::Value::Null, Some(RollSpec::Any) => json!("any"), Some(RollSpec::Faces(f)) => json!(f) },
-        "depth": r.depth,
-        "nodes": r.nodes,
-        "best": choice_text(&r.best),
-        "score": r.score,
-        "mate": r.mate,
-        "choices": choices,
-        "outcomes": outcomes,
-        "expected": r.roll_score,
-        "value": r.value,
-    })
 }

@@ -13,6 +13,7 @@ use alea_engine::rules::pairing;
 use alea_engine::search::skill::{self, Skill};
 use alea_engine::search::timeman::Limits;
 use alea_engine::search::{Choice, SearchOptions, Shared};
+use alea_engine::services::advice::Advice;
 use alea_engine::services::analysis::analyse_game;
 use alea_engine::services::driver::{TurnEvent, TurnRequest, play_turn};
 use alea_engine::services::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
@@ -658,45 +659,8 @@ impl WebGame {
         let (root, choices) = self.decision_root();
         let options = SearchOptions { multipv: choices.max(1), ..SearchOptions::default() };
         let r = self.game.search(&root, limits, options, shared, report).map_err(Refusal::Bad)?;
-        let best_score = r.choices.first().map_or(r.score, |c| c.score);
-        let choices: Vec<Value> = r
-            .choices
-            .iter()
-            .map(|c| {
-                let (w, d, l) = r.wdl_of(c.score);
-                let (uci, san) = match &c.choice {
-                    Choice::Turn(t) => (t.clone(), self.game.san(t)),
-                    Choice::Roll => ("roll".into(), "roll".into()),
-                };
-                json!({"move": uci, "san": san, "score": c.score, "exact": c.exact,
-                       "loss": best_score - c.score, "wdl": [w, d, l]})
-            })
-            .collect();
-        let outcomes: Vec<Value> = r
-            .outcomes
-            .iter()
-            .map(|o| {
-                json!({"roll": o.roll.faces(), "meaning": self.game.roll_meaning(&o.roll), "probability": o.probability,
-                       "best": o.best, "san": self.game.san(&o.best), "score": o.score})
-            })
-            .collect();
-        let (w, d, l) = r.wdl();
-        let side = self.side_to_move();
-        let white_score = if side == Color::White { r.score } else { -r.score };
-        Ok(json!({
-            "side": side.name(),
-            "roll": self.roll.map(|r| r.faces().to_vec()),
-            "best": match &r.best { Choice::Turn(t) => t.clone(), Choice::Roll => "roll".into() },
-            "score": r.score,
-            "white_score": white_score,
-            "mate": r.mate,
-            "wdl": [w, d, l],
-            "depth": r.depth,
-            "nodes": r.nodes,
-            "choices": choices,
-            "outcomes": outcomes,
-            "expected": r.roll_score,
-        }))
+        let roll = self.roll.map(|r| RollSpec::Faces(r.faces().to_vec()));
+        Ok(serde_json::to_value(Advice::of(&self.game, roll.as_ref(), &r)).expect("advice serialises"))
     }
 
     /// Each turn of the game judged within `limits`, `threads` turns at a time: the loss of the

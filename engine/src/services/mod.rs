@@ -3,6 +3,7 @@
 //! engine's turn; analysis, luck, rollouts, the bench
 //! suites and PGN are each one service over it.
 
+pub mod advice;
 pub mod analysis;
 pub mod bench;
 pub mod driver;
