@@ -159,7 +159,7 @@ pub fn run(args: AdviseArgs) -> ExitCode {
     if args.json {
         let mut value = serde_json::to_value(&advice).expect("advice serialises");
         if let Some(rolled) = &rolled {
-            value["rollout"] = rolled.to_json();
+            value["rollout"] = rolled.to_json(&game);
         }
         println!("{value}");
     } else if let Some(rolled) = &rolled {

@@ -2,10 +2,9 @@
 //! `rollout`), shown as a table for people and as JSON for programs.
 
 use crate::progress::Progress;
-use alea_engine::search::Choice;
 use alea_engine::services::handle::{GameHandle, SearchReport, SearchRoot};
-use alea_engine::services::rollout::{ChoiceRollout, RolloutSettings, best_choices, roll_out, rows};
-use serde_json::{Value, json};
+use alea_engine::services::rollout::{ChoiceRollout, RolloutSettings, RolloutTable, best_choices, roll_out};
+use serde_json::Value;
 use std::time::Instant;
 
 /// The rollout asked for on the command line.
@@ -38,20 +37,6 @@ pub fn run(game: &GameHandle, root: &SearchRoot, r: &SearchReport, ask: &Rollout
     let rolled = roll_out(game, root, &choices, &ask.settings, &|done, _| progress.update(done as u64, ""));
     progress.finish();
     Ok(Rolled { ask: ask.clone(), choices: rolled?, seconds: started.elapsed().as_secs_f64() })
-}
-
-fn name(game: &GameHandle, choice: &Choice<String>) -> String {
-    match choice {
-        Choice::Turn(t) => game.san(t),
-        Choice::Roll => "roll".into(),
-    }
-}
-
-fn uci(choice: &Choice<String>) -> String {
-    match choice {
-        Choice::Turn(t) => t.clone(),
-        Choice::Roll => "roll".into(),
-    }
 }
 
 impl Rolled {
@@ -88,33 +73,38 @@ impl Rolled {
         )
     }
 
+    /// The table every front end shows ([`RolloutTable`]).
+    fn table(&self, game: &GameHandle) -> RolloutTable {
+        RolloutTable::of(game, &self.choices, &self.ask.settings)
+    }
+
     pub fn to_text(&self, game: &GameHandle) -> String {
-        let rows = rows(&self.choices);
-        let Some(best) = rows.first() else { return String::new() };
-        let mw = rows.iter().map(|r| name(game, &r.choice).chars().count()).max().unwrap_or(0).max(8);
+        let table = self.table(game);
+        let Some(best) = table.choices.first() else { return String::new() };
+        let mw = table.choices.iter().map(|r| r.san.chars().count()).max().unwrap_or(0).max(8);
         let mut out = format!(
             "\n{}\nresults for {}, in per cent (a draw half a game), ± the 95 % interval\n\n",
             self.how(),
-            game.side_to_move().name()
+            table.side
         );
         out.push_str(&format!(
             "   #  {:<mw$}  search   result        loss vs best    win  draw  loss   cut  turns\n",
             "move"
         ));
-        for (rank, r) in rows.iter().enumerate() {
+        for (rank, r) in table.choices.iter().enumerate() {
             let loss = if rank == 0 {
                 "0".to_string()
             } else {
-                format!("{:.1} ± {:.1}", r.loss.mean * 100.0, r.loss.ci95 * 100.0)
+                format!("{:.1} ± {:.1}", r.loss * 100.0, r.loss_ci95 * 100.0)
             };
             let share = |n: u32| f64::from(n) * 100.0 / r.games.max(1) as f64;
             out.push_str(&format!(
                 "{:>4}  {:<mw$}  {:>6}   {:>5.1} ± {:<4.1}  {:<14}  {:>4.0}% {:>4.0}% {:>4.0}% {:>4.0}%  {:>5.1}\n",
                 rank + 1,
-                name(game, &r.choice),
-                format!("#{}", r.search_rank + 1),
-                r.result.mean * 100.0,
-                r.result.ci95 * 100.0,
+                r.san,
+                format!("#{}", r.search_rank),
+                r.result * 100.0,
+                r.ci95 * 100.0,
                 loss,
                 share(r.wins),
                 share(r.draws),
@@ -123,25 +113,14 @@ impl Rolled {
                 r.mean_turns
             ));
         }
-        out.push_str(&format!("\nbest by rollout: {} ({})\n", name(game, &best.choice), uci(&best.choice)));
+        out.push_str(&format!("\nbest by rollout: {} ({})\n", best.san, best.uci));
         out
     }
 
-    pub fn to_json(&self) -> Value {
-        let s = &self.ask.settings;
-        let choices: Vec<Value> = rows(&self.choices)
-            .iter()
-            .map(|r| {
-                json!({
-                    "move": uci(&r.choice), "search_rank": r.search_rank + 1, "result": r.result.mean,
-                    "ci95": r.result.ci95, "loss": r.loss.mean, "loss_ci95": r.loss.ci95, "wins": r.wins,
-                    "draws": r.draws, "losses": r.losses, "cut": r.cut, "mean_turns": r.mean_turns,
-                })
-            })
-            .collect();
-        json!({
-            "games": self.played(), "asked": s.games, "depth": s.depth, "turns": s.turns, "seed": s.seed, "threads": s.threads,
-            "luck_adjusted": s.luck_adjusted, "seconds": self.seconds, "choices": choices,
-        })
+    /// The table as JSON, with the seconds the rollout took.
+    pub fn to_json(&self, game: &GameHandle) -> Value {
+        let mut value = serde_json::to_value(self.table(game)).expect("a rollout serialises");
+        value["seconds"] = serde_json::json!(self.seconds);
+        value
     }
 }

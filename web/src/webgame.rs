@@ -18,7 +18,7 @@ use alea_engine::services::analysis::analyse_game;
 use alea_engine::services::driver::{TurnEvent, TurnRequest, play_turn};
 use alea_engine::services::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
 use alea_engine::services::pgn::{GameRecord, RecordedTurn};
-use alea_engine::services::rollout::{self, RolloutSettings, roll_out};
+use alea_engine::services::rollout::{self, RolloutSettings, RolloutTable, roll_out};
 use serde_json::{Value, json};
 
 /// Why a request about a game was refused; the status tells the HTTP layer how.
@@ -625,26 +625,7 @@ impl WebGame {
         let r = self.game.search(&root, limits, options, shared, &mut |_| {}).map_err(Refusal::Bad)?;
         let candidates = rollout::best_choices(&r, choices);
         let rolled = roll_out(&self.game, &root, &candidates, &settings, &|_, _| {}).map_err(Refusal::Bad)?;
-        let shown: Vec<Value> = rollout::rows(&rolled)
-            .iter()
-            .map(|r| {
-                let (uci, san) = match &r.choice {
-                    Choice::Turn(t) => (t.clone(), self.game.san(t)),
-                    Choice::Roll => ("roll".into(), "roll".into()),
-                };
-                json!({"move": uci, "san": san, "search_rank": r.search_rank + 1, "result": r.result.mean,
-                       "ci95": r.result.ci95, "loss": r.loss.mean, "loss_ci95": r.loss.ci95, "wins": r.wins,
-                       "draws": r.draws, "losses": r.losses, "cut": r.cut, "mean_turns": r.mean_turns})
-            })
-            .collect();
-        Ok(json!({
-            "side": self.side_to_move().name(),
-            "games": rolled.first().map_or(0, |c| c.results.len()),
-            "asked": settings.games,
-            "depth": settings.depth,
-            "luck_adjusted": settings.luck_adjusted,
-            "choices": shown,
-        }))
+        Ok(serde_json::to_value(RolloutTable::of(&self.game, &rolled, &settings)).expect("a rollout serialises"))
     }
 
     pub fn advice(

@@ -164,6 +164,87 @@ pub fn rows(rollouts: &[ChoiceRollout]) -> Vec<RolloutRow> {
         .collect()
 }
 
+/// One choice's line of a [`RolloutTable`].
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct RolledChoice {
+    /// The choice in UCI (or `roll`), and in SAN.
+    #[serde(rename = "move")]
+    pub uci: String,
+    pub san: String,
+    /// Its place in the search's order, from 1.
+    pub search_rank: usize,
+    /// The mean result for the side choosing (a win 1, a draw 1/2) and its 95 % half-interval.
+    pub result: f64,
+    pub ci95: f64,
+    /// What it gives up against the rollout's best, game by game, and its 95 % half-interval.
+    pub loss: f64,
+    pub loss_ci95: f64,
+    pub games: usize,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Games cut short and valued by a search.
+    pub cut: u32,
+    pub mean_turns: f64,
+}
+
+/// A rollout as every front end shows it: how it was played, and its choices best first.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct RolloutTable {
+    /// The side choosing: `white` or `black`.
+    pub side: &'static str,
+    /// Games played out from each choice (fewer than asked where the time ran out).
+    pub games: usize,
+    pub asked: u32,
+    pub depth: u32,
+    pub turns: Option<u32>,
+    pub seed: u64,
+    pub threads: usize,
+    pub luck_adjusted: bool,
+    pub choices: Vec<RolledChoice>,
+}
+
+impl RolloutTable {
+    /// The table of `rollouts` played from `game` with `settings`.
+    pub fn of(game: &GameHandle, rollouts: &[ChoiceRollout], settings: &RolloutSettings) -> RolloutTable {
+        let choices = rows(rollouts)
+            .into_iter()
+            .map(|r| {
+                let (uci, san) = match &r.choice {
+                    Choice::Turn(t) => (t.clone(), game.san(t)),
+                    Choice::Roll => ("roll".to_string(), "roll".to_string()),
+                };
+                RolledChoice {
+                    uci,
+                    san,
+                    search_rank: r.search_rank + 1,
+                    result: r.result.mean,
+                    ci95: r.result.ci95,
+                    loss: r.loss.mean,
+                    loss_ci95: r.loss.ci95,
+                    games: r.games,
+                    wins: r.wins,
+                    draws: r.draws,
+                    losses: r.losses,
+                    cut: r.cut,
+                    mean_turns: r.mean_turns,
+                }
+            })
+            .collect();
+        RolloutTable {
+            side: game.side_to_move().name(),
+            games: rollouts.first().map_or(0, |c| c.results.len()),
+            asked: settings.games,
+            depth: settings.depth,
+            turns: settings.turns,
+            seed: settings.seed,
+            threads: settings.threads,
+            luck_adjusted: settings.luck_adjusted,
+            choices,
+        }
+    }
+}
+
 /// Plays `settings.games` games out from each of `choices` at `root` of `handle`'s position
 /// (before the roll: a pre-roll turn or [`Choice::Roll`]; after a roll: the turns it allows).
 /// `progress(done, total)` is told after each game. Refuses a choice the position does not allow.
