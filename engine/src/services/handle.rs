@@ -1,17 +1,14 @@
-//! The game as front ends see it: a variant chosen by name, positions and turns as text, rolls,
-//! the lists of what a roll allows, and the search. The protocol (and, in turn, every other
-//! front end) speaks to this handle alone; which board, which move type and which search serve
-//! a variant is decided here, once.
+//! The game as front ends see it: a variant (its registry row) and its game behind the one game
+//! interface ([`PlayedGame`], which the handle derefs to: positions and turns as text, rolls,
+//! the lists of what a roll allows). The handle adds what needs the variant's row (the search's
+//! defaults, the evaluation data) and what is alike for every game (typed rolls, the diagram).
 
 use crate::Board;
-use crate::board::piece::Color;
 use crate::eval::params::EvalParams;
-use crate::rules::GameEnd;
-use crate::rules::dice::{OutcomeList, Roll};
+use crate::rules::dice::Roll;
 use crate::search::timeman::Limits;
 use crate::search::{SearchOptions, SearchResult, Shared};
-use crate::services::micro_game::MicroTurnGame;
-use crate::services::one_turn::{OneTurnGame, OneTurnRoot};
+use crate::services::game::PlayedGame;
 use crate::services::registry::{UnknownVariant, Variant};
 
 /// The dice of a `go roll` or `legalmoves roll`.
@@ -53,26 +50,27 @@ pub struct Diagram {
 #[derive(Clone, Debug)]
 pub struct GameHandle {
     variant: Variant,
-    played: Played,
+    game: Played,
 }
 
-#[derive(Clone, Debug)]
-pub(crate) enum Played {
-    /// The variants of one move a turn, whatever their board.
-    OneTurn(Box<dyn OneTurnGame>),
-    /// Several micro-moves a turn, whatever their board.
-    Micro(Box<dyn MicroTurnGame>),
-}
+/// A game of any variant behind the one game interface ([`PlayedGame`]): every question the
+/// game answers by itself is asked of it directly through the handle.
+impl std::ops::Deref for GameHandle {
+    type Target = dyn PlayedGame;
 
-impl Played {
-    /// The rules' piece values.
-    pub(crate) fn piece_values(&self) -> crate::board::values::PieceValues {
-        match self {
-            Played::OneTurn(g) => g.piece_values(),
-            Played::Micro(g) => g.piece_values(),
-        }
+    fn deref(&self) -> &(dyn PlayedGame + 'static) {
+        self.game.as_ref()
     }
 }
+
+impl std::ops::DerefMut for GameHandle {
+    fn deref_mut(&mut self) -> &mut (dyn PlayedGame + 'static) {
+        self.game.as_mut()
+    }
+}
+
+/// The game a variant's registry row sets up.
+pub(crate) type Played = Box<dyn PlayedGame>;
 
 impl GameHandle {
     /// A new game from the start position.
@@ -107,7 +105,7 @@ impl GameHandle {
         recapture: Option<&str>,
         turns: &[String],
     ) -> Result<GameHandle, String> {
-        let mut handle = GameHandle { variant, played: variant.set_up(chess960, fen, recapture)? };
+        let mut handle = GameHandle { variant, game: variant.set_up(chess960, fen, recapture)? };
         for (i, turn) in turns.iter().enumerate() {
             handle.play(turn).map_err(|e| format!("turn {} refused: {e}", i + 1))?;
         }
@@ -130,13 +128,6 @@ impl GameHandle {
         self.variant.row().clock_turns
     }
 
-    pub fn chess960(&self) -> bool {
-        match &self.played {
-            Played::OneTurn(g) => g.chess960(),
-            Played::Micro(_) => false,
-        }
-    }
-
     /// Is the variant solved exactly, so played from its solution rather than an evaluation
     /// (Die Chess)?
     pub fn is_solved(&self) -> bool {
@@ -155,165 +146,7 @@ impl GameHandle {
     /// Can the piece-square tables ([`EvalParams`]) evaluate this variant, so that `tune` fits
     /// them and `EvalFile` loads them? If not, why (the big boards have their own evaluation).
     pub fn uses_tables(&self) -> Result<(), String> {
-        let why = match &self.played {
-            Played::OneTurn(g) => g.uses_tables(),
-            Played::Micro(g) => g.uses_tables(),
-        };
-        why.map_err(|why| format!("{} is {why}", self.variant))
-    }
-
-    /// Does a turn have several micro-moves here (so thousands of turns a roll)?
-    pub fn several_moves_a_turn(&self) -> bool {
-        matches!(self.played, Played::Micro(_))
-    }
-
-    /// How many dice a roll has.
-    pub fn dice(&self) -> usize {
-        match &self.played {
-            Played::OneTurn(g) => g.dice(),
-            Played::Micro(g) => g.dice(),
-        }
-    }
-
-    /// What `roll` lets the player do, in words, by the variant's dice: "pawn, knight, king";
-    /// Gollon's "4 micro-moves by any pieces".
-    pub fn roll_meaning(&self, roll: &Roll) -> String {
-        match &self.played {
-            Played::OneTurn(g) => g.roll_meaning(roll),
-            Played::Micro(g) => g.roll_meaning(roll),
-        }
-    }
-
-    /// The dice still to use in a turn in progress (a DFEN with dice), if there is one.
-    pub fn dice_left(&self) -> Option<Roll> {
-        match &self.played {
-            Played::OneTurn(_) => None,
-            Played::Micro(g) => g.roll_left(),
-        }
-    }
-
-    /// Plays a turn written in UCI (several micro-moves joined by commas where the variant has
-    /// them; `0000` for a pass) after checking that some roll (or Freedom) allows it.
-    pub fn play(&mut self, turn: &str) -> Result<(), String> {
-        match &mut self.played {
-            Played::OneTurn(g) => g.play(turn),
-            Played::Micro(g) => g.play(turn, None),
-        }
-    }
-
-    /// Rolls for a turn made one micro-move at a time (as a person makes it at a board), in the
-    /// variants of several moves a turn: the position becomes the turn in progress, whose
-    /// micro-moves [`GameHandle::first_moves`] lists. `true` when the roll allows nothing and the
-    /// turn passed at once.
-    pub fn start_turn(&mut self, roll: &Roll) -> Result<bool, String> {
-        match &mut self.played {
-            Played::OneTurn(g) => Err(format!("{} plays one move a turn: play the turn whole", g.name())),
-            Played::Micro(g) => g.start_turn(roll),
-        }
-    }
-
-    /// Plays one micro-move (UCI) of the turn in progress; `true` when it ended the turn.
-    pub fn play_step(&mut self, micro: &str) -> Result<bool, String> {
-        match &mut self.played {
-            Played::OneTurn(g) => Err(format!("{} plays one move a turn: play the turn whole", g.name())),
-            Played::Micro(g) => g.play_step(micro),
-        }
-    }
-
-    /// The micro-moves played so far of a turn made one at a time (`0000` when none).
-    pub fn partial_turn(&self) -> String {
-        match &self.played {
-            Played::OneTurn(_) => "0000".into(),
-            Played::Micro(g) => g.partial_turn(),
-        }
-    }
-
-    /// Plays a turn after a known roll (`None`: without rolling) that the caller has checked
-    /// against the lists ([`GameHandle::allowed_turns`], [`GameHandle::pre_roll_turns`]): a
-    /// referee's way, which need not find a roll that allows it.
-    pub fn play_checked(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), String> {
-        match &mut self.played {
-            // The game records the whole turn (Die Chess's answer after a roll is the move
-            // alone; the roll joins it).
-            Played::OneTurn(g) => match roll {
-                Some(roll) => {
-                    let whole = g.turn_of_answer(roll, turn)?;
-                    g.play(&whole)
-                }
-                None => g.play(turn),
-            },
-            Played::Micro(g) => g.play(turn, roll),
-        }
-    }
-
-    /// The turn as `position ... moves` writes it, of the answer `answer` after `roll`: the
-    /// answer itself, but in Die Chess, whose roll changes the die, the roll joined to it
-    /// (`roll2,a1b3`; `roll2` for not moving).
-    pub fn turn_with_roll(&self, answer: &str, roll: &Roll) -> String {
-        match &self.played {
-            Played::OneTurn(g) => g.turn_of_answer(roll, answer).unwrap_or_else(|_| answer.to_string()),
-            Played::Micro(_) => answer.to_string(),
-        }
-    }
-
-    /// The turn `text` names here in the variant's own UCI spelling (castling either way,
-    /// `e1g1` or `e1h1`), whatever the dice; `None` if it names none.
-    pub fn canonical(&self, text: &str) -> Option<String> {
-        match &self.played {
-            Played::OneTurn(g) => g.canonical(text),
-            Played::Micro(g) => g.canonical(text),
-        }
-    }
-
-    /// Is the side to move in check (variants with check)?
-    pub fn in_check(&self) -> bool {
-        match &self.played {
-            Played::OneTurn(g) => g.in_check(),
-            Played::Micro(_) => false,
-        }
-    }
-
-    /// The start position's FEN (DFEN where the variant has it).
-    pub fn start_fen(&self) -> String {
-        match &self.played {
-            Played::OneTurn(g) => g.start_fen(),
-            Played::Micro(g) => g.start_fen(),
-        }
-    }
-
-    /// The material a turn wins at once, in centipawns by the documents' values (a king taken
-    /// counts 100,000): what the `greedy` baseline plays for.
-    pub fn material_gain(&self, turn: &str) -> i32 {
-        match &self.played {
-            Played::OneTurn(g) => g.material_gain(turn),
-            Played::Micro(g) => g.material_gain(turn),
-        }
-    }
-
-    /// The end of the game, if it is over.
-    pub fn end(&self) -> Option<GameEnd> {
-        match &self.played {
-            Played::OneTurn(g) => g.end(),
-            Played::Micro(g) => g.end(),
-        }
-    }
-
-    /// The position as FEN (DFEN in the variants that have it).
-    pub fn fen(&self) -> String {
-        match &self.played {
-            Played::OneTurn(g) => g.fen(),
-            Played::Micro(g) => g.fen(),
-        }
-    }
-
-    /// The position as FEN as it stands after `roll`, before the move: a roll changes no board
-    /// but Die Chess's, where it turns the die to the face rolled (a board drawn between the roll
-    /// and the move shows this).
-    pub fn fen_after_roll(&self, roll: &Roll) -> String {
-        match &self.played {
-            Played::OneTurn(g) => g.fen_after_roll(roll),
-            Played::Micro(_) => self.fen(),
-        }
+        self.game.uses_tables().map_err(|why| format!("{} is {why}", self.variant))
     }
 
     /// The board as front ends draw it, whatever its size.
@@ -329,29 +162,12 @@ impl GameHandle {
         Diagram { ranks, files: (0..files).map(|f| char::from(b'a' + f).to_string()).collect() }
     }
 
-    /// The board's files and ranks (8 and 8 but on the big boards).
-    pub fn size(&self) -> (u8, u8) {
-        match &self.played {
-            Played::OneTurn(g) => g.size(),
-            Played::Micro(g) => g.size(),
-        }
-    }
-
     /// The board alone as chess FEN writes it (no dice left or en-passant targets of a turn of
     /// micro-moves): the position as the evaluation sees it, for fitting data.
     pub fn board_fen(&self) -> String {
         match self.chess_board() {
             Some(board) => board.fen(),
             None => self.fen(),
-        }
-    }
-
-    /// The kind of piece a turn moves (its first micro-move's), after `roll` where there was one:
-    /// the piece on its origin square, but in Die Chess the face the roll shows.
-    pub fn moving_role(&self, turn: &str, roll: Option<&Roll>) -> Option<crate::Role> {
-        match &self.played {
-            Played::OneTurn(g) => g.moving_role(turn, roll),
-            Played::Micro(g) => g.moving_role(turn),
         }
     }
 
@@ -374,67 +190,10 @@ impl GameHandle {
         (file < files && rank < ranks).then_some((file, rank))
     }
 
-    fn piece_at(&self, file: u8, rank: u8) -> Option<crate::Piece> {
-        match &self.played {
-            Played::OneTurn(g) => g.piece_at(file, rank),
-            Played::Micro(g) => g.piece_at(file, rank),
-        }
-    }
-
     /// The FEN of Chess960 start number `index` (0 to 959; larger numbers wrap), in the
     /// standard numbering.
     pub fn chess960_start(index: u64) -> String {
         Board::chess960((index % 960) as u16).fen()
-    }
-
-    /// The 8x8 chess board, in the variants that have one (Die Chess holds two dice instead,
-    /// the big boards are no chess board).
-    pub(crate) fn chess_board(&self) -> Option<&Board> {
-        match &self.played {
-            Played::OneTurn(g) => g.chess_board(),
-            Played::Micro(g) => g.chess_board(),
-        }
-    }
-
-    /// The side to move (whose turn it is).
-    pub fn side_to_move(&self) -> Color {
-        match &self.played {
-            Played::OneTurn(g) => g.side_to_move(),
-            Played::Micro(g) => g.side_to_move(),
-        }
-    }
-
-    /// The move number (FEN's sixth field).
-    pub fn fullmove_number(&self) -> u32 {
-        match &self.played {
-            Played::OneTurn(g) => g.fullmove(),
-            Played::Micro(g) => g.fullmove(),
-        }
-    }
-
-    /// The position's key (repetitions, `d`).
-    pub fn key(&self) -> u64 {
-        match &self.played {
-            Played::OneTurn(g) => g.key(),
-            Played::Micro(g) => g.key(),
-        }
-    }
-
-    /// The turns played so far, as text.
-    pub fn turns(&self) -> Vec<String> {
-        match &self.played {
-            Played::OneTurn(g) => g.turns(),
-            Played::Micro(g) => g.turns(),
-        }
-    }
-
-    /// Checks a roll against the variant: as many faces as it rolls, or in a turn in progress
-    /// exactly the dice left.
-    pub fn check_roll(&self, faces: &[u8]) -> Result<Roll, String> {
-        match &self.played {
-            Played::OneTurn(g) => g.roll_of(faces),
-            Played::Micro(g) => g.check_roll(faces),
-        }
     }
 
     /// A roll as a person or a program types it: faces as words, run together or joined by
@@ -467,179 +226,11 @@ impl GameHandle {
         Ok(roll)
     }
 
-    /// The turns playable without rolling (Freedom moves), sorted; empty when there are none.
-    pub fn pre_roll_turns(&self) -> Vec<String> {
-        if self.end().is_some() {
-            return Vec::new();
-        }
-        match &self.played {
-            Played::OneTurn(g) => g.pre_roll_turns(),
-            Played::Micro(_) => Vec::new(),
-        }
-    }
-
-    /// Every whole turn the roll allows, sorted (`0000` alone when it allows nothing). In a
-    /// turn in progress, `None` stands for the dice left.
-    pub fn allowed_turns(&self, roll: &RollSpec) -> Result<Vec<String>, String> {
-        if let Some(end) = self.end() {
-            return Err(format!("the game is over ({end}); no roll can be played"));
-        }
-        match &self.played {
-            // After a roll, what the player answers (in Die Chess the move alone, or `0000`).
-            Played::OneTurn(g) => match roll {
-                RollSpec::Any => {
-                    g.free_turns()?;
-                    Ok(g.allowed_turns(None))
-                }
-                RollSpec::Faces(faces) => Ok(g.allowed_turns(Some(&self.check_roll(faces)?))),
-            },
-            Played::Micro(g) => Ok(sorted_texts(g.allowed_turns(&self.rolled_micro(g.as_ref(), roll)?))),
-        }
-    }
-
-    /// Is `roll` one that [`GameHandle::allowed_turns`] takes here? The same check and error,
-    /// without listing the turns (four dice allow hundreds of thousands).
-    pub fn check_roll_spec(&self, roll: &RollSpec) -> Result<(), String> {
-        if let Some(end) = self.end() {
-            return Err(format!("the game is over ({end}); no roll can be played"));
-        }
-        match (&self.played, roll) {
-            (Played::OneTurn(g), RollSpec::Any) => g.free_turns(),
-            (Played::OneTurn(_), RollSpec::Faces(faces)) => self.check_roll(faces).map(|_| ()),
-            (Played::Micro(g), _) => self.rolled_micro(g.as_ref(), roll).map(|_| ()),
-        }
-    }
-
-    /// Are `turns` allowed after `roll` ([`SearchRoot::Only`]'s check, `go searchmoves`')? With
-    /// several moves a turn each is checked on its own against the roll, or a turn in
-    /// progress's dice (four dice allow hundreds of thousands of turns); a one-move variant
-    /// lists what the roll allows, or any roll without one.
-    pub fn check_only(&self, roll: Option<&RollSpec>, turns: &[String]) -> Result<(), String> {
-        if turns.is_empty() {
-            return Err("no turn named".into());
-        }
-        let refused = match &self.played {
-            Played::Micro(g) => {
-                let dice = match (roll, self.dice_left()) {
-                    (Some(spec), _) => self.rolled_micro(g.as_ref(), spec)?,
-                    (None, Some(left)) => left,
-                    (None, None) => return Err("the turns of several micro-moves need the roll".into()),
-                };
-                turns.iter().find(|t| !self.allows(t, &dice))
-            }
-            Played::OneTurn(_) => {
-                let allowed = self.allowed_turns(roll.unwrap_or(&RollSpec::Any))?;
-                turns.iter().find(|t| !allowed.contains(t))
-            }
-        };
-        match refused {
-            Some(t) => Err(format!("{t} is not allowed here")),
-            None => Ok(()),
-        }
-    }
-
-    /// How many whole turns the roll allows (for lists too long to print).
-    pub fn count_turns(&self, roll: &RollSpec) -> Result<u64, String> {
-        match &self.played {
-            Played::OneTurn(_) => Ok(self.allowed_turns(roll)?.len() as u64),
-            Played::Micro(g) => {
-                if let Some(end) = self.end() {
-                    return Err(format!("the game is over ({end}); no roll can be played"));
-                }
-                Ok(g.count_turns(&self.rolled_micro(g.as_ref(), roll)?))
-            }
-        }
-    }
-
-    /// The `k`-th (from 0) of the turns the roll allows in [`GameHandle::allowed_turns`]'s
-    /// order, without listing them (a Gollon roll allows millions); `None` past the last.
-    pub fn nth_turn(&self, roll: &RollSpec, k: u64) -> Result<Option<String>, String> {
-        match &self.played {
-            Played::OneTurn(_) => Ok(self.allowed_turns(roll)?.into_iter().nth(k as usize)),
-            Played::Micro(g) => {
-                if let Some(end) = self.end() {
-                    return Err(format!("the game is over ({end}); no roll can be played"));
-                }
-                Ok(g.nth_turn(&self.rolled_micro(g.as_ref(), roll)?, k))
-            }
-        }
-    }
-
-    /// Does `roll` allow `turn`, written as the game writes it ([`GameHandle::canonical`])? The
-    /// referee's check, which needs no list of every turn.
-    pub fn allows(&self, turn: &str, roll: &Roll) -> bool {
-        if self.canonical(turn).as_deref() != Some(turn) {
-            return false;
-        }
-        match &self.played {
-            Played::OneTurn(_) => {
-                self.allowed_turns(&RollSpec::Faces(roll.faces().to_vec())).is_ok_and(|l| l.iter().any(|t| t == turn))
-            }
-            Played::Micro(g) => self
-                .rolled_micro(g.as_ref(), &RollSpec::Faces(roll.faces().to_vec()))
-                .is_ok_and(|roll| g.allows(turn, &roll)),
-        }
-    }
-
-    /// The `greedy` baseline's turn after `roll`: the allowed turn that wins the most material at
-    /// once ([`GameHandle::material_gain`]), the first in [`GameHandle::allowed_turns`]'s order
-    /// among equals; and that gain.
-    pub fn greedy_turn(&self, roll: &RollSpec) -> Result<(String, i32), String> {
-        match &self.played {
-            Played::OneTurn(_) => {
-                let allowed = self.allowed_turns(roll)?;
-                let best = allowed.iter().map(|t| self.material_gain(t)).max().unwrap_or(0);
-                let turn = allowed.into_iter().find(|t| self.material_gain(t) == best).unwrap_or_else(|| "0000".into());
-                Ok((turn, best))
-            }
-            Played::Micro(g) => {
-                if let Some(end) = self.end() {
-                    return Err(format!("the game is over ({end}); no roll can be played"));
-                }
-                Ok(g.greedy_turn(&self.rolled_micro(g.as_ref(), roll)?))
-            }
-        }
-    }
-
-    /// The first micro-moves of the turns the roll allows, sorted (what a GUI offers while the
-    /// player makes a turn one micro-move at a time); one-move variants list their moves.
-    pub fn first_moves(&self, roll: &RollSpec) -> Result<Vec<String>, String> {
-        match &self.played {
-            Played::OneTurn(_) => self.allowed_turns(roll),
-            Played::Micro(g) => {
-                if let Some(end) = self.end() {
-                    return Err(format!("the game is over ({end}); no roll can be played"));
-                }
-                let first = sorted_texts(g.first_moves(&self.rolled_micro(g.as_ref(), roll)?));
-                Ok(if first.is_empty() { vec!["0000".into()] } else { first })
-            }
-        }
-    }
-
-    /// The roll a micro-move game is asked about, checked (in a turn in progress, its dice).
-    fn rolled_micro(&self, g: &dyn MicroTurnGame, roll: &RollSpec) -> Result<Roll, String> {
-        match roll {
-            RollSpec::Any => Err(format!("{} has no free turn: give the dice", g.name())),
-            RollSpec::Faces(faces) => g.check_roll(faces),
-        }
-    }
-
     /// May the side to move roll now? Not once the game is over or in a turn in progress, nor
     /// where the rules forbid it (Vegas: in check, or after giving check): the turn is then one
     /// of [`GameHandle::pre_roll_turns`].
     pub fn may_roll(&self) -> bool {
         !self.outcomes().is_empty()
-    }
-
-    /// The outcomes of the roll to come (none once the game is over or in a turn in progress).
-    pub fn outcomes(&self) -> OutcomeList {
-        if self.end().is_some() {
-            return OutcomeList::new();
-        }
-        match &self.played {
-            Played::OneTurn(g) => g.outcomes(),
-            Played::Micro(g) => g.outcomes(),
-        }
     }
 
     /// A roll drawn by the outcomes' weights from `pick`, a number below their total weight
@@ -657,25 +248,12 @@ impl GameHandle {
     /// turn, by dice that name the roles); empty elsewhere, in a turn in progress and in a
     /// finished game.
     pub fn outcome_worths(&self) -> Vec<(Roll, f64, f64)> {
-        match &self.played {
-            Played::OneTurn(_) => Vec::new(),
-            Played::Micro(g) => g.outcome_worths(&self.variant.with_defaults(SearchOptions::default())),
-        }
+        self.game.outcome_worths(&self.variant.with_defaults(SearchOptions::default()))
     }
 
     /// The sum of the outcomes' weights (what [`GameHandle::roll_for`] draws below).
     pub fn total_weight(&self) -> u32 {
         self.outcomes().iter().map(|o| o.weight).sum()
-    }
-
-    /// `d`'s lines about the rules' state: recapture square, passes in check, dice left.
-    pub fn state_lines(&self) -> Vec<String> {
-        let mut lines = Vec::new();
-        match &self.played {
-            Played::OneTurn(g) => lines.extend(g.state_lines()),
-            Played::Micro(g) => lines.extend(g.state_lines()),
-        }
-        lines
     }
 
     /// Stockfish's `go perft`: each root move's count of legal chess move paths (dice ignored),
@@ -689,10 +267,7 @@ impl GameHandle {
         if depth == 0 {
             return Err("perft depth must be at least 1".into());
         }
-        match &self.played {
-            Played::OneTurn(g) => g.perft(depth, stop, &mut counted),
-            Played::Micro(g) => Ok(g.perft(depth, stop, &mut counted)),
-        }
+        self.game.perft(depth, stop, &mut counted)
     }
 
     /// Searches the position. `eval` replaces the variant's evaluation where it fits
@@ -713,77 +288,7 @@ impl GameHandle {
             options.eval = None;
         }
         let options = self.variant.with_defaults(options);
-        match &self.played {
-            Played::OneTurn(g) => {
-                let roll = match root {
-                    SearchRoot::Rolled(RollSpec::Faces(faces)) => Some(self.check_roll(faces)?),
-                    _ => None,
-                };
-                let root = match (root, &roll) {
-                    (SearchRoot::Decision, _) => OneTurnRoot::Decision,
-                    (SearchRoot::Rolled(_), Some(roll)) => OneTurnRoot::Rolled(roll),
-                    (SearchRoot::Rolled(_), None) => OneTurnRoot::Free,
-                    (SearchRoot::Only { turns, .. }, _) => OneTurnRoot::Only(turns),
-                };
-                g.search(root, limits, options, shared, report)
-            }
-            Played::Micro(g) => {
-                let (roll, only) = match root {
-                    SearchRoot::Decision => (None, None),
-                    SearchRoot::Rolled(spec) => (Some(self.rolled_micro(g.as_ref(), spec)?), None),
-                    SearchRoot::Only { roll: None, turns } => (None, Some(turns.as_slice())),
-                    SearchRoot::Only { roll: Some(spec), turns } => {
-                        (Some(self.rolled_micro(g.as_ref(), spec)?), Some(turns.as_slice()))
-                    }
-                };
-                g.search(roll.as_ref(), only, limits, options, shared, report)
-            }
-        }
-    }
-
-    /// The turn the `expectimax2` baseline plays after `roll` ([`crate::search::baseline`]), in
-    /// the variants of several moves a turn.
-    pub fn baseline_turn(&self, roll: &RollSpec) -> Result<String, String> {
-        if let Some(end) = self.end() {
-            return Err(format!("the game is over ({end})"));
-        }
-        match &self.played {
-            Played::OneTurn(g) => {
-                Err(format!("expectimax2 plays the variants of several moves a turn, not {}", g.name()))
-            }
-            Played::Micro(g) => Ok(g.baseline_turn(&self.rolled_micro(g.as_ref(), roll)?)),
-        }
-    }
-
-    /// A turn of this position in SAN for people (`Nf3`, `exd5,Qxd5`; `--` for a pass): chess
-    /// SAN with check marks where the variant has check, plain where it has none. A text that is
-    /// no turn here comes back as it is.
-    pub fn san(&self, turn: &str) -> String {
-        match &self.played {
-            Played::OneTurn(g) => g.san(turn),
-            Played::Micro(g) => g.san(turn),
-        }
-    }
-
-    /// The turn a SAN text names here (`exd5`; `e4,Qh5,Nc3` for several micro-moves; `--` for a
-    /// pass), in UCI, or `None`. Whether a roll allows it is another question.
-    pub fn parse_san(&self, text: &str) -> Option<String> {
-        if text == "--" {
-            return Some("0000".into());
-        }
-        match &self.played {
-            Played::OneTurn(g) => g.parse_san(text),
-            Played::Micro(g) => g.parse_san(text),
-        }
-    }
-
-    /// Why a pre-roll turn may be played without rolling (Freedom: `recapture`, `check`,
-    /// `defend`); empty for other turns and variants.
-    pub fn pre_roll_kinds(&self, turn: &str) -> Vec<&'static str> {
-        match &self.played {
-            Played::OneTurn(g) => g.pre_roll_kinds(turn),
-            Played::Micro(_) => Vec::new(),
-        }
+        self.game.search(root, limits, options, shared, report)
     }
 
     /// The evaluation a fit starts from: the documents' piece values, flat square tables (on
@@ -805,34 +310,10 @@ impl GameHandle {
         }
     }
 
-    /// The terms the variant's evaluation sums where it is not the 8x8 tables (the big boards:
-    /// [`crate::eval::big::BigEval::terms`]), White's minus Black's, in the position now.
-    pub fn eval_terms(&self) -> Option<Vec<i32>> {
-        match &self.played {
-            Played::OneTurn(g) => g.eval_terms(),
-            Played::Micro(g) => g.eval_terms(),
-        }
-    }
-
     /// The evaluation the engine plays with unless told otherwise.
     pub fn default_eval(&self) -> EvalParams {
         self.variant.default_eval()
     }
-
-    /// Dice a turn in progress has left, as DFEN letters (for display).
-    pub fn dice_letters(&self) -> Option<String> {
-        match &self.played {
-            Played::Micro(g) => g.dice_letters(),
-            Played::OneTurn(_) => None,
-        }
-    }
-}
-
-fn sorted_texts(texts: impl IntoIterator<Item = String>) -> Vec<String> {
-    let mut v: Vec<String> = texts.into_iter().collect();
-    v.sort();
-    v.dedup();
-    v
 }
 
 /// Faces as typed (`1 4 6`, `146`, `1,4,6`), not yet checked against a variant.
@@ -844,6 +325,7 @@ fn typed_roll(text: &str) -> Result<Roll, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::piece::Color;
 
     /// Every roll a variant can throw from its start is taken as typed (faces as words, the
     /// variant's own order kept), and in BrainKing a face on which nothing can move is refused,

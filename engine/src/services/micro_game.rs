@@ -1,6 +1,6 @@
 //! The game handle's way into every variant of several micro-moves a turn, whatever its board:
-//! [`MicroTurnGame`] speaks positions, rolls and turns as text, and is written once for every
-//! [`MicroGame`] of rules ([`MicroRules`]) on any board ([`MicroBoard`]). A variant on a new
+//! the one game interface ([`PlayedGame`]), written once for every [`MicroGame`] of rules
+//! ([`MicroRules`]) on any board ([`MicroBoard`]). A variant on a new
 //! board is then its rules and its board, and nothing in the handle.
 
 use crate::board::micro_board::{MicroBoard, MicroMove};
@@ -16,94 +16,11 @@ use crate::rules::micro::{
 };
 use crate::search::timeman::Limits;
 use crate::search::{MicroInput, SearchOptions, SearchResult, Shared};
+use crate::services::game::{PlayedGame, over, sorted_texts};
+use crate::services::handle::{RollSpec, SearchReport, SearchRoot};
 use crate::services::one_turn::map_result;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
-
-/// A game of several micro-moves a turn as text. Rolls given here are checked already
-/// ([`MicroTurnGame::check_roll`]); in a turn in progress they stand for its dice.
-pub trait MicroTurnGame: fmt::Debug + Send + Sync {
-    fn box_clone(&self) -> Box<dyn MicroTurnGame>;
-    fn name(&self) -> &'static str;
-    fn dice(&self) -> usize;
-    fn roll_meaning(&self, roll: &Roll) -> String;
-    /// The dice a turn in progress has left.
-    fn roll_left(&self) -> Option<Roll>;
-    /// Is a turn in progress (the dice rolled and some left)?
-    fn in_turn(&self) -> bool;
-    /// The roll of these faces: as many as the variant rolls, or in a turn in progress exactly
-    /// the dice left.
-    fn check_roll(&self, faces: &[u8]) -> Result<Roll, String>;
-    /// Plays a whole turn; with `roll`, the one it must be allowed by (else some roll's).
-    fn play(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), String>;
-    /// Rolls for a turn made one micro-move at a time; `true` when it passed at once.
-    fn start_turn(&mut self, roll: &Roll) -> Result<bool, String>;
-    /// One micro-move of the turn in progress; `true` when it ended the turn.
-    fn play_step(&mut self, micro: &str) -> Result<bool, String>;
-    fn partial_turn(&self) -> String;
-    fn canonical(&self, text: &str) -> Option<String>;
-    fn start_fen(&self) -> String;
-    fn fen(&self) -> String;
-    /// The material a turn wins at once by the documents' values (a king taken
-    /// [`crate::search::baseline::KING_TAKEN`]).
-    fn material_gain(&self, turn: &str) -> i32;
-    /// The piece the turn's first micro-move moves.
-    fn moving_role(&self, turn: &str) -> Option<Role>;
-    fn end(&self) -> Option<GameEnd>;
-    fn size(&self) -> (u8, u8);
-    fn piece_at(&self, file: u8, rank: u8) -> Option<Piece>;
-    fn chess_board(&self) -> Option<&crate::Board>;
-    fn side_to_move(&self) -> Color;
-    fn fullmove(&self) -> u32;
-    fn key(&self) -> u64;
-    fn turns(&self) -> Vec<String>;
-    /// The outcomes of the roll to come (none in a turn in progress or once the game is over).
-    fn outcomes(&self) -> OutcomeList;
-    fn state_lines(&self) -> Vec<String>;
-    fn perft(&self, depth: u32, stop: &AtomicBool, counted: &mut dyn FnMut(&str, u64)) -> bool;
-    /// Every whole turn `roll` allows, in generation order (`0000` where it allows nothing).
-    fn allowed_turns(&self, roll: &Roll) -> Vec<String>;
-    fn count_turns(&self, roll: &Roll) -> u64;
-    fn nth_turn(&self, roll: &Roll, k: u64) -> Option<String>;
-    /// Does `roll` allow the turn `turn`?
-    fn allows(&self, turn: &str, roll: &Roll) -> bool;
-    /// The first micro-moves `roll` allows, in generation order.
-    fn first_moves(&self, roll: &Roll) -> Vec<String>;
-    /// The `greedy` baseline's turn after `roll` and what it wins.
-    fn greedy_turn(&self, roll: &Roll) -> (String, i32);
-    /// The `expectimax2` baseline's turn after `roll`.
-    fn baseline_turn(&self, roll: &Roll) -> String;
-    /// Searches the turn's start (`roll` `None`) or the turn after `roll` (a turn in progress:
-    /// its dice left), among `only` these whole turns where given; a turn the dice do not allow
-    /// is refused.
-    fn search(
-        &self,
-        roll: Option<&Roll>,
-        only: Option<&[String]>,
-        limits: Limits,
-        options: SearchOptions,
-        shared: &Shared,
-        report: &mut (dyn FnMut(&SearchResult<String>) + Send),
-    ) -> Result<SearchResult<String>, String>;
-    fn san(&self, turn: &str) -> String;
-    fn parse_san(&self, text: &str) -> Option<String>;
-    fn piece_values(&self) -> PieceValues;
-    fn uses_tables(&self) -> Result<(), String>;
-    fn eval_terms(&self) -> Option<Vec<i32>>;
-    /// The dice a turn in progress has left, as DFEN letters.
-    fn dice_letters(&self) -> Option<String>;
-    /// At a turn's start, each outcome of the roll with its probability and a quick reading of
-    /// its worth to the mover, an expected result (the search's horizon: the captures its dice
-    /// allow, a king taken a win); empty in a turn in progress, a finished game, and where every
-    /// outcome lets the same roles move (Gollon's counts: the horizon reads them all alike).
-    fn outcome_worths(&self, options: &SearchOptions) -> Vec<(Roll, f64, f64)>;
-}
-
-impl Clone for Box<dyn MicroTurnGame> {
-    fn clone(&self) -> Box<dyn MicroTurnGame> {
-        self.box_clone()
-    }
-}
 
 impl<R> MicroGame<R>
 where
@@ -115,13 +32,13 @@ where
     }
 }
 
-impl<R> MicroTurnGame for MicroGame<R>
+impl<R> PlayedGame for MicroGame<R>
 where
     R: MicroRules + Clone + fmt::Debug + Send + Sync + 'static,
     R::Board: Evaluated,
     <R::Board as Evaluated>::Eval: MicroEval<R::Board>,
 {
-    fn box_clone(&self) -> Box<dyn MicroTurnGame> {
+    fn box_clone(&self) -> Box<dyn PlayedGame> {
         Box::new(self.clone())
     }
 
@@ -137,12 +54,8 @@ where
         self.rules().roll_meaning(roll)
     }
 
-    fn roll_left(&self) -> Option<Roll> {
+    fn dice_left(&self) -> Option<Roll> {
         self.rules().roll_left(self.position())
-    }
-
-    fn in_turn(&self) -> bool {
-        self.position().in_turn()
     }
 
     fn check_roll(&self, faces: &[u8]) -> Result<Roll, String> {
@@ -157,11 +70,6 @@ where
             )),
             _ => Ok(roll),
         }
-    }
-
-    fn play(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), String> {
-        let roll = roll.filter(|_| !self.position().in_turn());
-        self.play_text(turn, roll).map(|_| ())
     }
 
     fn start_turn(&mut self, roll: &Roll) -> Result<bool, String> {
@@ -204,7 +112,7 @@ where
         total
     }
 
-    fn moving_role(&self, turn: &str) -> Option<Role> {
+    fn moving_role(&self, turn: &str, _roll: Option<&Roll>) -> Option<Role> {
         let moves = parse_turn(self.rules(), self.position(), turn).ok()?;
         self.position().board.mover_role(*moves.first()?)
     }
@@ -229,7 +137,7 @@ where
         self.position().turn()
     }
 
-    fn fullmove(&self) -> u32 {
+    fn fullmove_number(&self) -> u32 {
         self.position().board.fullmove_number()
     }
 
@@ -261,11 +169,191 @@ where
         lines
     }
 
-    fn perft(&self, depth: u32, stop: &AtomicBool, counted: &mut dyn FnMut(&str, u64)) -> bool {
-        self.position().board.perft_divide(depth, stop, counted)
+    fn perft(&self, depth: u32, stop: &AtomicBool, counted: &mut dyn FnMut(&str, u64)) -> Result<bool, String> {
+        Ok(self.position().board.perft_divide(depth, stop, counted))
     }
 
-    fn allowed_turns(&self, roll: &Roll) -> Vec<String> {
+    fn outcome_worths(&self, options: &SearchOptions) -> Vec<(Roll, f64, f64)> {
+        let outcomes = PlayedGame::outcomes(self);
+        if outcomes.is_empty() {
+            return Vec::new();
+        }
+        let eval = <R::Board as Evaluated>::evaluation(
+            &options.eval_or_values(self.rules().piece_values()),
+            options.network_for(self.rules().name()),
+        );
+        let equity = crate::search::equity::Equity::new(crate::eval::MicroEval::result_scale(&eval));
+        let dice = crate::search::micro::HorizonDice::new(self.rules(), &outcomes);
+        if !dice.tell_roles_apart() {
+            return Vec::new();
+        }
+        let values = crate::search::micro::horizon_outcome_values(self.rules(), &eval, &equity, self.position(), &dice);
+        outcomes.iter().zip(values).map(|(o, v)| (o.roll, o.probability, equity.expected_result_of(v))).collect()
+    }
+
+    fn san(&self, turn: &str) -> String {
+        let Ok(moves) = parse_turn(self.rules(), self.position(), turn) else {
+            return turn.to_string();
+        };
+        if moves.is_empty() {
+            return "--".into();
+        }
+        let mut pos = self.position().clone();
+        let mut parts = Vec::new();
+        for m in moves {
+            pos.dice = DicePool::ONE_EACH;
+            let mut candidates = MovesOf::<R>::default();
+            self.rules().micro_moves(&pos, &mut candidates);
+            parts.push(pos.board.san(m, &candidates));
+            pos = pos.after_micro(m, &[]);
+        }
+        parts.join(",")
+    }
+
+    fn parse_san(&self, text: &str) -> Option<String> {
+        if text == "--" {
+            return Some("0000".into());
+        }
+        let mut pos = self.position().clone();
+        let mut moves = Vec::new();
+        for part in text.split(',') {
+            pos.dice = DicePool::ONE_EACH;
+            let mut candidates = MovesOf::<R>::default();
+            self.rules().micro_moves(&pos, &mut candidates);
+            let m = pos.board.parse_san(part, &candidates)?;
+            moves.push(m.uci(false));
+            pos = pos.after_micro(m, &[]);
+        }
+        (moves.len() <= crate::rules::dice::MAX_DICE).then(|| moves.join(","))
+    }
+
+    fn piece_values(&self) -> PieceValues {
+        self.rules().piece_values()
+    }
+
+    fn uses_tables(&self) -> Result<(), String> {
+        <R::Board as Evaluated>::uses_tables()
+    }
+
+    fn eval_terms(&self) -> Option<Vec<i32>> {
+        self.position().board.eval_terms()
+    }
+
+    fn dice_letters(&self) -> Option<String> {
+        let pos = self.position();
+        pos.in_turn().then(|| pos.dice.letters(pos.turn()))
+    }
+
+    fn several_moves_a_turn(&self) -> bool {
+        true
+    }
+
+    fn play(&mut self, turn: &str) -> Result<(), String> {
+        self.play_with(turn, None)
+    }
+
+    fn play_checked(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), String> {
+        self.play_with(turn, roll)
+    }
+
+    fn allowed_turns(&self, roll: &RollSpec) -> Result<Vec<String>, String> {
+        over(MicroGame::end(self))?;
+        Ok(sorted_texts(self.allowed(&self.rolled(roll)?)))
+    }
+
+    fn check_roll_spec(&self, roll: &RollSpec) -> Result<(), String> {
+        over(MicroGame::end(self))?;
+        self.rolled(roll).map(|_| ())
+    }
+
+    fn check_only(&self, roll: Option<&RollSpec>, turns: &[String]) -> Result<(), String> {
+        if turns.is_empty() {
+            return Err("no turn named".into());
+        }
+        // Each turn on its own against the roll, or a turn in progress's dice (four dice allow
+        // hundreds of thousands of turns).
+        let dice = match (roll, self.dice_left()) {
+            (Some(spec), _) => self.rolled(spec)?,
+            (None, Some(left)) => left,
+            (None, None) => return Err("the turns of several micro-moves need the roll".into()),
+        };
+        match turns.iter().find(|t| !self.allows_rolled(t, &dice)) {
+            Some(t) => Err(format!("{t} is not allowed here")),
+            None => Ok(()),
+        }
+    }
+
+    fn count_turns(&self, roll: &RollSpec) -> Result<u64, String> {
+        over(MicroGame::end(self))?;
+        Ok(self.count(&self.rolled(roll)?))
+    }
+
+    fn nth_turn(&self, roll: &RollSpec, k: u64) -> Result<Option<String>, String> {
+        over(MicroGame::end(self))?;
+        Ok(self.nth(&self.rolled(roll)?, k))
+    }
+
+    fn allows(&self, turn: &str, roll: &Roll) -> bool {
+        self.canonical(turn).as_deref() == Some(turn)
+            && self.rolled(&RollSpec::Faces(roll.faces().to_vec())).is_ok_and(|roll| self.allows_rolled(turn, &roll))
+    }
+
+    fn greedy_turn(&self, roll: &RollSpec) -> Result<(String, i32), String> {
+        over(MicroGame::end(self))?;
+        Ok(self.greedy(&self.rolled(roll)?))
+    }
+
+    fn first_moves(&self, roll: &RollSpec) -> Result<Vec<String>, String> {
+        over(MicroGame::end(self))?;
+        let first = sorted_texts(self.first(&self.rolled(roll)?));
+        Ok(if first.is_empty() { vec!["0000".into()] } else { first })
+    }
+
+    fn baseline_turn(&self, roll: &RollSpec) -> Result<String, String> {
+        over(MicroGame::end(self))?;
+        Ok(self.baseline(&self.rolled(roll)?))
+    }
+
+    fn search(
+        &self,
+        root: &SearchRoot,
+        limits: Limits,
+        options: SearchOptions,
+        shared: &Shared,
+        report: &mut (dyn FnMut(&SearchReport) + Send),
+    ) -> Result<SearchReport, String> {
+        let (roll, only) = match root {
+            SearchRoot::Decision => (None, None),
+            SearchRoot::Rolled(spec) => (Some(self.rolled(spec)?), None),
+            SearchRoot::Only { roll: None, turns } => (None, Some(turns.as_slice())),
+            SearchRoot::Only { roll: Some(spec), turns } => (Some(self.rolled(spec)?), Some(turns.as_slice())),
+        };
+        self.search_rolled(roll.as_ref(), only, limits, options, shared, report)
+    }
+}
+
+impl<R> MicroGame<R>
+where
+    R: MicroRules + Clone + fmt::Debug + Send + Sync + 'static,
+    R::Board: Evaluated,
+    <R::Board as Evaluated>::Eval: MicroEval<R::Board>,
+{
+    /// The roll a question is asked about, checked (in a turn in progress, its dice).
+    fn rolled(&self, roll: &RollSpec) -> Result<Roll, String> {
+        match roll {
+            RollSpec::Any => Err(format!("{} has no free turn: give the dice", self.rules().name())),
+            RollSpec::Faces(faces) => self.check_roll(faces),
+        }
+    }
+
+    /// Plays a whole turn; with `roll`, the one it must be allowed by (else some roll's).
+    fn play_with(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), String> {
+        let roll = roll.filter(|_| !self.position().in_turn());
+        self.play_text(turn, roll).map(|_| ())
+    }
+
+    /// Every whole turn `roll` allows, in generation order (`0000` where it allows nothing).
+    fn allowed(&self, roll: &Roll) -> Vec<String> {
         let mut turns = Vec::new();
         for_each_turn(self.rules(), &self.rolled_position(roll), &mut PlanCache::default(), &mut |t, _| {
             turns.push(t.to_uci(false))
@@ -273,7 +361,8 @@ where
         turns
     }
 
-    fn count_turns(&self, roll: &Roll) -> u64 {
+    /// How many whole turns `roll` allows.
+    fn count(&self, roll: &Roll) -> u64 {
         let pos = self.rolled_position(roll);
         crate::rules::micro::count_turns(
             self.rules(),
@@ -283,34 +372,42 @@ where
         )
     }
 
-    fn nth_turn(&self, roll: &Roll, k: u64) -> Option<String> {
+    /// The `k`-th of the turns `roll` allows, in generation order.
+    fn nth(&self, roll: &Roll, k: u64) -> Option<String> {
         crate::rules::micro::nth_turn(self.rules(), &self.rolled_position(roll), k, &mut PlanCache::default())
             .map(|t| t.to_uci(false))
     }
 
-    fn allows(&self, turn: &str, roll: &Roll) -> bool {
+    /// Does `roll` allow the turn `turn`?
+    fn allows_rolled(&self, turn: &str, roll: &Roll) -> bool {
         let pos = self.rolled_position(roll);
         let Ok(moves) = parse_turn(self.rules(), &pos, turn) else { return false };
         play_turn(self.rules(), &pos, &moves, &mut PlanCache::new(12)).is_ok()
     }
 
-    fn first_moves(&self, roll: &Roll) -> Vec<String> {
+    /// The first micro-moves `roll` allows, in generation order.
+    fn first(&self, roll: &Roll) -> Vec<String> {
         let mut steps = StepsOf::<R>::new();
         allowed_steps(self.rules(), &self.rolled_position(roll), &mut PlanCache::default(), &mut steps);
         steps.iter().map(|s| s.mv.uci(false)).collect()
     }
 
-    fn greedy_turn(&self, roll: &Roll) -> (String, i32) {
+    /// The `greedy` baseline's turn after `roll` and what it wins.
+    fn greedy(&self, roll: &Roll) -> (String, i32) {
         let pos = self.rolled_position(roll);
         let (turn, gain) = crate::search::baseline::greedy(self.rules(), &pos, &self.rules().piece_values());
         (turn.to_uci(false), gain)
     }
 
-    fn baseline_turn(&self, roll: &Roll) -> String {
+    /// The `expectimax2` baseline's turn after `roll`.
+    fn baseline(&self, roll: &Roll) -> String {
         crate::search::baseline::expectimax2(self.rules(), &self.rolled_position(roll)).0.to_uci(false)
     }
 
-    fn search(
+    /// Searches the turn's start (`roll` `None`) or the turn after `roll` (a turn in progress:
+    /// its dice left), among `only` these whole turns where given; a turn the dice do not allow
+    /// is refused.
+    fn search_rolled(
         &self,
         roll: Option<&Roll>,
         only: Option<&[String]>,
@@ -355,73 +452,5 @@ where
         let text = |r: &SearchResult<TurnOf<R>>| map_result(r, |t| t.to_uci(false));
         let result = crate::search::search_micro(&input, shared, &mut |r| report(&text(r)));
         Ok(text(&result))
-    }
-
-    fn outcome_worths(&self, options: &SearchOptions) -> Vec<(Roll, f64, f64)> {
-        let outcomes = MicroTurnGame::outcomes(self);
-        if outcomes.is_empty() {
-            return Vec::new();
-        }
-        let eval = <R::Board as Evaluated>::evaluation(
-            &options.eval_or_values(self.rules().piece_values()),
-            options.network_for(self.rules().name()),
-        );
-        let equity = crate::search::equity::Equity::new(crate::eval::MicroEval::result_scale(&eval));
-        let dice = crate::search::micro::HorizonDice::new(self.rules(), &outcomes);
-        if !dice.tell_roles_apart() {
-            return Vec::new();
-        }
-        let values = crate::search::micro::horizon_outcome_values(self.rules(), &eval, &equity, self.position(), &dice);
-        outcomes.iter().zip(values).map(|(o, v)| (o.roll, o.probability, equity.expected_result_of(v))).collect()
-    }
-
-    fn san(&self, turn: &str) -> String {
-        let Ok(moves) = parse_turn(self.rules(), self.position(), turn) else {
-            return turn.to_string();
-        };
-        if moves.is_empty() {
-            return "--".into();
-        }
-        let mut pos = self.position().clone();
-        let mut parts = Vec::new();
-        for m in moves {
-            pos.dice = DicePool::ONE_EACH;
-            let mut candidates = MovesOf::<R>::default();
-            self.rules().micro_moves(&pos, &mut candidates);
-            parts.push(pos.board.san(m, &candidates));
-            pos = pos.after_micro(m, &[]);
-        }
-        parts.join(",")
-    }
-
-    fn parse_san(&self, text: &str) -> Option<String> {
-        let mut pos = self.position().clone();
-        let mut moves = Vec::new();
-        for part in text.split(',') {
-            pos.dice = DicePool::ONE_EACH;
-            let mut candidates = MovesOf::<R>::default();
-            self.rules().micro_moves(&pos, &mut candidates);
-            let m = pos.board.parse_san(part, &candidates)?;
-            moves.push(m.uci(false));
-            pos = pos.after_micro(m, &[]);
-        }
-        (moves.len() <= crate::rules::dice::MAX_DICE).then(|| moves.join(","))
-    }
-
-    fn piece_values(&self) -> PieceValues {
-        self.rules().piece_values()
-    }
-
-    fn uses_tables(&self) -> Result<(), String> {
-        <R::Board as Evaluated>::uses_tables()
-    }
-
-    fn eval_terms(&self) -> Option<Vec<i32>> {
-        self.position().board.eval_terms()
-    }
-
-    fn dice_letters(&self) -> Option<String> {
-        let pos = self.position();
-        pos.in_turn().then(|| pos.dice.letters(pos.turn()))
     }
 }

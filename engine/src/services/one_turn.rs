@@ -2,7 +2,7 @@
 //! variants, BrainKing on 10x10 and Die Chess alike. A variant of that shape says what front
 //! ends need beyond its [`Rules`] in [`OneTurnRules`] (its positions as FEN, its squares, SAN),
 //! its positions bring their evaluation ([`crate::eval::Evaluated`]), the variant registry says
-//! how it is searched ([`SearchFn`]), and [`OneTurnGame`] turns all that into text once for all
+//! how it is searched ([`SearchFn`]), and [`OneTurn`] turns all that into the one game interface ([`PlayedGame`]) once for all
 //! of them, so the handle has one arm for every such variant.
 
 use crate::board::piece::{Color, Piece, Role};
@@ -14,15 +14,17 @@ use crate::rules::one_turn::OneTurnRules;
 use crate::rules::{GameEnd, Rules, TurnList};
 use crate::search::timeman::Limits;
 use crate::search::{Choice, OutcomeAdvice, Root, ScoredChoice, SearchOptions, SearchResult, Shared};
+use crate::services::game::{PlayedGame, over};
+use crate::services::handle::{RollSpec, SearchReport, SearchRoot};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 
-/// A king taken counts this much in [`OneTurnGame::material_gain`]: more than any material.
+/// A king taken counts this much in [`PlayedGame::material_gain`]: more than any material.
 pub const KING_GAIN: i32 = 100_000;
 
 /// What a search of a one-move game starts from.
 #[derive(Clone, Copy, Debug)]
-pub enum OneTurnRoot<'a> {
+enum OneTurnRoot<'a> {
     /// Before the roll.
     Decision,
     /// After this roll: every turn it allows.
@@ -115,63 +117,6 @@ where
     crate::search::search_evaluated(game, root, limits, options, shared, report)
 }
 
-/// A game of one move a turn, with turns and positions as text: what the game handle asks.
-pub trait OneTurnGame: fmt::Debug + Send + Sync {
-    fn box_clone(&self) -> Box<dyn OneTurnGame>;
-    fn name(&self) -> &'static str;
-    fn chess960(&self) -> bool;
-    fn dice(&self) -> usize;
-    fn roll_meaning(&self, roll: &Roll) -> String;
-    /// The roll of these faces, with its shape checked.
-    fn roll_of(&self, faces: &[u8]) -> Result<Roll, String>;
-    /// Plays a turn after checking that some roll (or Freedom) allows it.
-    fn play(&mut self, turn: &str) -> Result<(), String>;
-    /// The turn in the variant's own UCI spelling, if `text` names one.
-    fn canonical(&self, text: &str) -> Option<String>;
-    fn in_check(&self) -> bool;
-    fn start_fen(&self) -> String;
-    fn fen(&self) -> String;
-    /// The material a turn wins at once by the documents' values (a king [`KING_GAIN`]).
-    fn material_gain(&self, turn: &str) -> i32;
-    /// The piece a turn moves (after `roll`, where the roll decides it).
-    fn moving_role(&self, turn: &str, roll: Option<&Roll>) -> Option<Role>;
-    fn end(&self) -> Option<GameEnd>;
-    /// Files and ranks.
-    fn size(&self) -> (u8, u8);
-    fn piece_at(&self, file: u8, rank: u8) -> Option<Piece>;
-    fn side_to_move(&self) -> Color;
-    fn fullmove(&self) -> u32;
-    fn key(&self) -> u64;
-    fn turns(&self) -> Vec<String>;
-    fn pre_roll_turns(&self) -> Vec<String>;
-    /// The turns a roll allows (`None`: whatever the dice), sorted.
-    fn allowed_turns(&self, roll: Option<&Roll>) -> Vec<String>;
-    fn outcomes(&self) -> OutcomeList;
-    fn state_lines(&self) -> Vec<String>;
-    fn perft(&self, depth: u32, stop: &AtomicBool, counted: &mut dyn FnMut(&str, u64)) -> Result<bool, String>;
-    /// Searches from `root`; turns after a roll come back as the player answers them.
-    fn search(
-        &self,
-        root: OneTurnRoot<'_>,
-        limits: Limits,
-        options: SearchOptions,
-        shared: &Shared,
-        report: &mut (dyn FnMut(&SearchResult<String>) + Send),
-    ) -> Result<SearchResult<String>, String>;
-    fn san(&self, turn: &str) -> String;
-    fn parse_san(&self, text: &str) -> Option<String>;
-    fn pre_roll_kinds(&self, turn: &str) -> Vec<&'static str>;
-    fn piece_values(&self) -> PieceValues;
-    fn uses_tables(&self) -> Result<(), String>;
-    fn eval_terms(&self) -> Option<Vec<i32>>;
-    fn chess_board(&self) -> Option<&crate::Board>;
-    /// The whole turn of an answer after `roll` ([`OneTurnRules::turn_of_answer`]).
-    fn turn_of_answer(&self, roll: &Roll, answer: &str) -> Result<String, String>;
-    /// The FEN as `roll` leaves the position before the move.
-    fn fen_after_roll(&self, roll: &Roll) -> String;
-    fn free_turns(&self) -> Result<(), String>;
-}
-
 impl<R: OneTurnRules> Game<R>
 where
     R::Position: fmt::Debug + Send + Sync,
@@ -210,12 +155,12 @@ where
     }
 }
 
-impl<R: OneTurnRules> OneTurnGame for OneTurn<R>
+impl<R: OneTurnRules> PlayedGame for OneTurn<R>
 where
     R::Position: Evaluated + fmt::Debug + Send + Sync,
     R::Turn: Send + Sync,
 {
-    fn box_clone(&self) -> Box<dyn OneTurnGame> {
+    fn box_clone(&self) -> Box<dyn PlayedGame> {
         Box::new(self.clone())
     }
 
@@ -235,7 +180,7 @@ where
         self.rules().roll_meaning(roll)
     }
 
-    fn roll_of(&self, faces: &[u8]) -> Result<Roll, String> {
+    fn check_roll(&self, faces: &[u8]) -> Result<Roll, String> {
         self.rules().roll_of(faces).map_err(|e| e.to_string())
     }
 
@@ -301,7 +246,7 @@ where
         self.rules().turn(self.position())
     }
 
-    fn fullmove(&self) -> u32 {
+    fn fullmove_number(&self) -> u32 {
         self.rules().fullmove(self.position())
     }
 
@@ -314,22 +259,19 @@ where
     }
 
     fn pre_roll_turns(&self) -> Vec<String> {
+        if Game::end(&self.game).is_some() {
+            return Vec::new();
+        }
         let mut list = TurnList::new();
         self.rules().pre_roll_turns(self.position(), &mut list);
         self.texts(&list)
     }
 
-    fn allowed_turns(&self, roll: Option<&Roll>) -> Vec<String> {
-        let mut list = TurnList::new();
-        match roll {
-            None => self.rules().any_turns(self.position(), &mut list),
-            Some(roll) => self.rules().allowed_turns(self.position(), roll, &mut list),
-        }
-        self.texts(&list)
-    }
-
     fn outcomes(&self) -> OutcomeList {
         let mut out = OutcomeList::new();
+        if Game::end(&self.game).is_some() {
+            return out;
+        }
         self.rules().outcomes(self.position(), &mut out);
         out
     }
@@ -342,7 +284,177 @@ where
         self.rules().perft_divide(self.position(), depth, stop, counted)
     }
 
+    fn san(&self, turn: &str) -> String {
+        let Some(t) = self.rules().read_turn(self.position(), turn) else { return turn.to_string() };
+        if self.rules().turn_to_uci(t) == "0000" {
+            return "--".into();
+        }
+        self.rules().san(self.position(), t, &self.candidates())
+    }
+
+    fn parse_san(&self, text: &str) -> Option<String> {
+        if text == "--" {
+            return Some("0000".into());
+        }
+        let t = self.rules().parse_san(self.position(), text, &self.candidates())?;
+        Some(self.rules().turn_to_uci(t))
+    }
+
+    fn pre_roll_kinds(&self, turn: &str) -> Vec<&'static str> {
+        match self.parse(turn) {
+            Ok(t) => self.rules().pre_roll_kinds(self.position(), t),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    fn piece_values(&self) -> PieceValues {
+        self.rules().piece_values()
+    }
+
+    fn uses_tables(&self) -> Result<(), String> {
+        <R::Position as Evaluated>::uses_tables()
+    }
+
+    fn eval_terms(&self) -> Option<Vec<i32>> {
+        self.position().eval_terms()
+    }
+
+    fn chess_board(&self) -> Option<&crate::Board> {
+        self.rules().chess_board(self.position())
+    }
+
+    fn fen_after_roll(&self, roll: &Roll) -> String {
+        self.rules().fen(&self.rules().after_roll(self.position(), roll))
+    }
+
+    fn several_moves_a_turn(&self) -> bool {
+        false
+    }
+
+    fn play_checked(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), String> {
+        // The game records the whole turn (Die Chess's answer after a roll is the move alone;
+        // the roll joins it).
+        match roll {
+            Some(roll) => {
+                let whole = self.turn_of_answer(roll, turn)?;
+                PlayedGame::play(self, &whole)
+            }
+            None => PlayedGame::play(self, turn),
+        }
+    }
+
+    fn start_turn(&mut self, _roll: &Roll) -> Result<bool, String> {
+        Err(format!("{} plays one move a turn: play the turn whole", self.rules().name()))
+    }
+
+    fn play_step(&mut self, _micro: &str) -> Result<bool, String> {
+        Err(format!("{} plays one move a turn: play the turn whole", self.rules().name()))
+    }
+
+    fn turn_with_roll(&self, answer: &str, roll: &Roll) -> String {
+        self.turn_of_answer(roll, answer).unwrap_or_else(|_| answer.to_string())
+    }
+
+    fn allowed_turns(&self, roll: &RollSpec) -> Result<Vec<String>, String> {
+        over(Game::end(&self.game))?;
+        // After a roll, what the player answers (in Die Chess the move alone, or `0000`).
+        match roll {
+            RollSpec::Any => {
+                self.rules().free_turns()?;
+                Ok(self.allowed(None))
+            }
+            RollSpec::Faces(faces) => Ok(self.allowed(Some(&self.check_roll(faces)?))),
+        }
+    }
+
+    fn check_roll_spec(&self, roll: &RollSpec) -> Result<(), String> {
+        over(Game::end(&self.game))?;
+        match roll {
+            RollSpec::Any => self.rules().free_turns(),
+            RollSpec::Faces(faces) => self.check_roll(faces).map(|_| ()),
+        }
+    }
+
+    fn check_only(&self, roll: Option<&RollSpec>, turns: &[String]) -> Result<(), String> {
+        if turns.is_empty() {
+            return Err("no turn named".into());
+        }
+        // The turns are the same whatever roll allows them: any roll's, without one.
+        let allowed = self.allowed_turns(roll.unwrap_or(&RollSpec::Any))?;
+        match turns.iter().find(|t| !allowed.contains(t)) {
+            Some(t) => Err(format!("{t} is not allowed here")),
+            None => Ok(()),
+        }
+    }
+
+    fn count_turns(&self, roll: &RollSpec) -> Result<u64, String> {
+        Ok(self.allowed_turns(roll)?.len() as u64)
+    }
+
+    fn nth_turn(&self, roll: &RollSpec, k: u64) -> Result<Option<String>, String> {
+        Ok(self.allowed_turns(roll)?.into_iter().nth(k as usize))
+    }
+
+    fn allows(&self, turn: &str, roll: &Roll) -> bool {
+        self.canonical(turn).as_deref() == Some(turn)
+            && self.allowed_turns(&RollSpec::Faces(roll.faces().to_vec())).is_ok_and(|l| l.iter().any(|t| t == turn))
+    }
+
+    fn greedy_turn(&self, roll: &RollSpec) -> Result<(String, i32), String> {
+        let allowed = self.allowed_turns(roll)?;
+        let best = allowed.iter().map(|t| self.material_gain(t)).max().unwrap_or(0);
+        let turn = allowed.into_iter().find(|t| self.material_gain(t) == best).unwrap_or_else(|| "0000".into());
+        Ok((turn, best))
+    }
+
+    fn first_moves(&self, roll: &RollSpec) -> Result<Vec<String>, String> {
+        self.allowed_turns(roll)
+    }
+
+    fn baseline_turn(&self, _roll: &RollSpec) -> Result<String, String> {
+        over(Game::end(&self.game))?;
+        Err(format!("expectimax2 plays the variants of several moves a turn, not {}", self.rules().name()))
+    }
+
     fn search(
+        &self,
+        root: &SearchRoot,
+        limits: Limits,
+        options: SearchOptions,
+        shared: &Shared,
+        report: &mut (dyn FnMut(&SearchReport) + Send),
+    ) -> Result<SearchReport, String> {
+        let roll = match root {
+            SearchRoot::Rolled(RollSpec::Faces(faces)) => Some(self.check_roll(faces)?),
+            _ => None,
+        };
+        let root = match (root, &roll) {
+            (SearchRoot::Decision, _) => OneTurnRoot::Decision,
+            (SearchRoot::Rolled(_), Some(roll)) => OneTurnRoot::Rolled(roll),
+            (SearchRoot::Rolled(_), None) => OneTurnRoot::Free,
+            (SearchRoot::Only { turns, .. }, _) => OneTurnRoot::Only(turns),
+        };
+        self.search_from(root, limits, options, shared, report)
+    }
+}
+
+impl<R: OneTurnRules> OneTurn<R>
+where
+    R::Position: Evaluated + fmt::Debug + Send + Sync,
+    R::Turn: Send + Sync,
+{
+    /// The turns a roll allows (`None`: whatever the dice), sorted.
+    fn allowed(&self, roll: Option<&Roll>) -> Vec<String> {
+        let mut list = TurnList::new();
+        match roll {
+            None => self.rules().any_turns(self.position(), &mut list),
+            Some(roll) => self.rules().allowed_turns(self.position(), roll, &mut list),
+        }
+        self.texts(&list)
+    }
+
+    /// Searches from `root`; turns after a roll come back as the player answers them.
+    fn search_from(
         &self,
         root: OneTurnRoot<'_>,
         limits: Limits,
@@ -377,58 +489,9 @@ where
         Ok(text(&result))
     }
 
-    fn san(&self, turn: &str) -> String {
-        let Some(t) = self.rules().read_turn(self.position(), turn) else { return turn.to_string() };
-        if self.rules().turn_to_uci(t) == "0000" {
-            return "--".into();
-        }
-        self.rules().san(self.position(), t, &self.candidates())
-    }
-
-    fn parse_san(&self, text: &str) -> Option<String> {
-        let t = self.rules().parse_san(self.position(), text, &self.candidates())?;
-        Some(self.rules().turn_to_uci(t))
-    }
-
-    fn pre_roll_kinds(&self, turn: &str) -> Vec<&'static str> {
-        match self.parse(turn) {
-            Ok(t) => self.rules().pre_roll_kinds(self.position(), t),
-            Err(_) => Vec::new(),
-        }
-    }
-
-    fn piece_values(&self) -> PieceValues {
-        self.rules().piece_values()
-    }
-
-    fn uses_tables(&self) -> Result<(), String> {
-        <R::Position as Evaluated>::uses_tables()
-    }
-
-    fn eval_terms(&self) -> Option<Vec<i32>> {
-        self.position().eval_terms()
-    }
-
-    fn chess_board(&self) -> Option<&crate::Board> {
-        self.rules().chess_board(self.position())
-    }
-
+    /// The whole turn of an answer after `roll` ([`OneTurnRules::turn_of_answer`]).
     fn turn_of_answer(&self, roll: &Roll, answer: &str) -> Result<String, String> {
         self.rules().turn_of_answer(roll, answer)
-    }
-
-    fn fen_after_roll(&self, roll: &Roll) -> String {
-        self.rules().fen(&self.rules().after_roll(self.position(), roll))
-    }
-
-    fn free_turns(&self) -> Result<(), String> {
-        self.rules().free_turns()
-    }
-}
-
-impl Clone for Box<dyn OneTurnGame> {
-    fn clone(&self) -> Self {
-        self.box_clone()
     }
 }
 

@@ -236,7 +236,7 @@ where
     R::Position: Evaluated + fmt::Debug + Send + Sync,
     R::Turn: Send + Sync,
 {
-    Ok(Played::OneTurn(Box::new(OneTurn::set_up(rules, fen, recapture, search)?)))
+    Ok(Box::new(OneTurn::set_up(rules, fen, recapture, search)?))
 }
 
 /// A game of several micro-moves a turn.
@@ -253,7 +253,7 @@ where
         Some(text) => rules.parse_dfen(text)?,
         None => rules.startpos(),
     };
-    Ok(Played::Micro(Box::new(MicroGame::new(rules, start))))
+    Ok(Box::new(MicroGame::new(rules, start)))
 }
 
 static ROWS: [Row; 11] = [
@@ -562,10 +562,7 @@ mod tests {
         for (i, v) in Variant::ALL.into_iter().enumerate() {
             assert_eq!(v as usize, i, "ALL is in the enum's order");
             assert_eq!(v.row().variant, v);
-            let rules_name = match v.set_up(false, None, None).unwrap() {
-                Played::OneTurn(game) => game.name(),
-                Played::Micro(game) => game.name(),
-            };
+            let rules_name = v.set_up(false, None, None).unwrap().name();
             assert_eq!(rules_name, v.name(), "the rules call {v:?} by another name");
         }
     }
