@@ -258,7 +258,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         }
         let played: (String, Option<Roll>);
         let ply = record.lock().expect("record").turns.len();
-        let may_take_back = last_turn_of(&record.lock().expect("record"), human).is_some();
+        let may_take_back = record.lock().expect("record").last_turn_of(human).is_some();
         if game.side_to_move() == human {
             let pre = game.pre_roll_turns();
             let mut freedom = None;
@@ -438,33 +438,11 @@ fn ask_roll(
 /// The answer to `undo` where the person has not played yet.
 const NOTHING_TO_TAKE_BACK: &str = "Nothing to take back: no turn of yours is played yet.";
 
-/// The index of the person's last turn in `record`, if they have played one.
-fn last_turn_of(record: &GameRecord, human: Color) -> Option<usize> {
-    let mut game = record.start_game().expect("the start of a game played here");
-    let mut last = None;
-    for (i, t) in record.turns.iter().enumerate() {
-        if game.side_to_move() == human {
-            last = Some(i);
-        }
-        game.play_checked(&t.turn, t.roll.as_ref()).expect("a turn played here");
-    }
-    last
-}
-
 /// Takes back the person's last turn and the engine's after it (the dice of those plies come
 /// again: a take-back undoes a mistake, not a roll), and says which.
 fn take_back(record: &Mutex<GameRecord>, game: &mut GameHandle, human: Color) {
     let mut record = record.lock().expect("record");
-    let Some(last) = last_turn_of(&record, human) else { return };
-    let mut replay = record.start_game().expect("the start of a game played here");
-    let mut taken = Vec::new();
-    for (i, t) in record.turns.iter().enumerate() {
-        if i >= last {
-            taken.push(replay.san(&t.turn));
-        }
-        replay.play_checked(&t.turn, t.roll.as_ref()).expect("a turn played here");
-    }
-    record.turns.truncate(last);
+    let Some(taken) = record.take_back(human) else { return };
     *game = record.game();
     println!("Took back {}.", taken.join(" "));
 }

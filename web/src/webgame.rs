@@ -426,22 +426,9 @@ impl WebGame {
             self.last_engine = None;
             return Ok(());
         }
-        let human_turns: Vec<usize> = {
-            let mut game = self.record.start_game().map_err(Refusal::Bad)?;
-            let mut plies = Vec::new();
-            for (i, t) in self.record.turns.iter().enumerate() {
-                if game.side_to_move() == self.human {
-                    plies.push(i);
-                }
-                game.play_checked(&t.turn, t.roll.as_ref()).map_err(Refusal::Bad)?;
-            }
-            plies
-        };
-        let Some(&last) = human_turns.last() else {
+        if self.record.take_back(self.human).is_none() {
             return Err(Refusal::Conflict("nothing of yours to take back".into()));
-        };
-        self.record.turns.truncate(last);
-        self.record.result = "*".into();
+        }
         self.game = self.record.game();
         self.roll = self.game.dice_left();
         self.last_engine = None;

@@ -100,6 +100,37 @@ impl GameRecord {
         game
     }
 
+    /// The index of `side`'s last turn, if it has played one.
+    pub fn last_turn_of(&self, side: crate::board::piece::Color) -> Option<usize> {
+        let mut game = self.start_game().ok()?;
+        let mut last = None;
+        for (i, t) in self.turns.iter().enumerate() {
+            if game.side_to_move() == side {
+                last = Some(i);
+            }
+            game.play_checked(&t.turn, t.roll.as_ref()).ok()?;
+        }
+        last
+    }
+
+    /// Takes back `side`'s last turn and every turn after it (a person's take-back: their turn
+    /// and the engine's reply), the result back to `*`. The turns taken back, in SAN each in its
+    /// own position; `None` where `side` has played no turn, and nothing changes.
+    pub fn take_back(&mut self, side: crate::board::piece::Color) -> Option<Vec<String>> {
+        let last = self.last_turn_of(side)?;
+        let mut replay = self.start_game().ok()?;
+        let mut taken = Vec::new();
+        for (i, t) in self.turns.iter().enumerate() {
+            if i >= last {
+                taken.push(replay.san(&t.turn));
+            }
+            replay.play_checked(&t.turn, t.roll.as_ref()).ok()?;
+        }
+        self.turns.truncate(last);
+        self.result = "*".into();
+        Some(taken)
+    }
+
     /// The value of tag `name` (other than the ones the record keeps apart: Variant, SetUp, FEN,
     /// Result).
     pub fn tag(&self, name: &str) -> Option<&str> {
@@ -450,6 +481,28 @@ fn parse_commands(comment: &str) -> (Vec<(String, String)>, String) {
 
 #[cfg(test)]
 mod tests {
+    use super::{GameRecord, RecordedTurn};
+    use crate::board::piece::Color;
+    use crate::rules::Roll;
+
+    /// A take-back takes the side's last turn and the replies after it, says which in SAN, and
+    /// leaves a side that has played nothing, and the record, as they were.
+    #[test]
+    fn a_take_back_takes_the_side_s_last_turn_and_what_followed() {
+        let mut record = GameRecord::new("freedom", false, None);
+        for (turn, face) in [("e2e4", 1), ("e7e5", 1), ("g1f3", 2), ("b8c6", 2)] {
+            let roll = Some(Roll::new(&[face]).unwrap());
+            record.turns.push(RecordedTurn { turn: turn.into(), roll, comment: None });
+        }
+        record.result = "1/2-1/2".into();
+        assert_eq!(record.last_turn_of(Color::White), Some(2));
+        assert_eq!(record.take_back(Color::White), Some(vec!["Nf3".to_string(), "Nc6".to_string()]));
+        assert_eq!((record.turns.len(), record.result.as_str()), (2, "*"));
+        assert_eq!(record.take_back(Color::Black), Some(vec!["e5".to_string()]));
+        assert_eq!(record.take_back(Color::Black), None);
+        assert_eq!(record.turns.len(), 1);
+    }
+
     #[test]
     fn commands_other_than_the_dice_and_unclosed_ones_stay_in_the_text() {
         let (commands, text) = super::parse_commands("[%roll 5,1] note {[%roll 5,4");
