@@ -14,6 +14,7 @@ mod protocol_brainking10;
 mod protocol_burmese;
 mod protocol_dicechess3;
 mod protocol_diechess;
+mod protocol_every_variant;
 mod protocol_gollon;
 mod protocol_gollon2;
 mod protocol_grand;

@@ -2,7 +2,7 @@
 //! wins; only faces with a move are ever rolled; a pawn may promote on a 1 (to any piece) or on
 //! the face of the piece it becomes.
 
-use super::common::{automatic_draw, king_captured, no_recapture};
+use super::common::{automatic_draw, king_capture_kings, king_captured, no_recapture};
 use super::dice::{Outcome, OutcomeList, Roll, dice_outcomes, one_die};
 use super::{GameEnd, OutcomeMask, Position, Rules, TurnList, TurnTable, chess_rules_common};
 use crate::board::chessmove::Move;
@@ -48,7 +48,8 @@ impl Rules for BrainKing {
 
     /// Any number of kings (a captured one has ended the game); no rule state but the board.
     fn validate(&self, pos: &Position) -> Result<(), String> {
-        no_recapture(pos)
+        no_recapture(pos)?;
+        king_capture_kings(&pos.board)
     }
 
     fn dice(&self) -> usize {

@@ -22,11 +22,7 @@ pub fn parse<R: MicroRules<Board = Board> + ?Sized>(rules: &R, text: &str) -> Re
     fen[3] = "-";
     let board = Board::from_fen(&fen.join(" ")).map_err(|e| e.to_string())?;
     let us = board.turn();
-    for color in Color::ALL {
-        if board.pieces(color, Role::King).count() > 1 {
-            return Err(format!("invalid DFEN: {} has more than one king", color.name()));
-        }
-    }
+    crate::rules::common::king_capture_kings(&board).map_err(|e| format!("invalid DFEN: {e}"))?;
     let ep_targets = parse_targets(fields[3], &board)?;
     let mut pos = MicroPosition::new(board, ep_targets);
     if let Some(&field) = fields.get(6)

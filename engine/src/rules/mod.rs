@@ -765,6 +765,19 @@ pub(crate) mod common {
         }
     }
 
+    /// The kings of a game of king capture: at most one a side, and not none on both (a side
+    /// without its king lost it, and the game ended there, the other side's king still on).
+    pub fn king_capture_kings(board: &Board) -> Result<(), String> {
+        let count = |c: Color| board.pieces(c, crate::board::piece::Role::King).count();
+        if let Some(c) = Color::ALL.into_iter().find(|&c| count(c) > 1) {
+            return Err(format!("{} has more than one king", c.name()));
+        }
+        if Color::ALL.into_iter().all(|c| count(c) == 0) {
+            return Err("neither side has a king: a game ends when the first one is taken".into());
+        }
+        Ok(())
+    }
+
     /// A side without its king has lost it to a capture.
     pub fn king_captured(board: &Board) -> Option<GameEnd> {
         Color::ALL
