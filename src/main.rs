@@ -7,6 +7,7 @@ mod match_cmd;
 mod play;
 mod progress;
 mod rollout_table;
+mod selfplay_cmd;
 mod solve_cmd;
 mod tune_cmd;
 
@@ -68,6 +69,9 @@ enum Cmd {
     },
     /// Die Chess solved exactly: every state's value, the table written for the engine.
     Solve(solve_cmd::SolveArgs),
+    /// Seeded games of the engine against itself: White's, Black's and the draws' shares with
+    /// their intervals, the games' length, and the turns a roll allows.
+    Selfplay(selfplay_cmd::SelfPlayArgs),
     /// Self-play data, the evaluation fitted to it, and a report on both.
     #[command(subcommand)]
     Tune(tune_cmd::TuneCmd),
@@ -166,6 +170,7 @@ fn main() -> ExitCode {
         Some(Cmd::Match(args)) => match_cmd::run(args),
         Some(Cmd::Tune(cmd)) => tune_cmd::run(cmd),
         Some(Cmd::Solve(args)) => solve_cmd::run(args),
+        Some(Cmd::Selfplay(args)) => selfplay_cmd::run(args),
         Some(Cmd::Serve { host, port, games }) => serve(std::net::SocketAddr::new(host, port), games),
     }
 }

@@ -20,6 +20,7 @@ mod protocol_gollon2;
 mod protocol_grand;
 mod protocol_vegas;
 mod python_client;
+mod selfplay_cli;
 mod shards;
 mod solve_cli;
 mod tune_cli;

@@ -15,3 +15,4 @@ pub mod one_turn;
 pub mod pgn;
 pub mod registry;
 pub mod rollout;
+pub mod selfplay;

@@ -11,7 +11,6 @@ mod diechess_prepare;
 mod diechess_search;
 mod gollon2_rules;
 mod grand_rules;
-mod grand_self_play;
 mod micro_search;
 mod nnue;
 mod one_move_exact;
