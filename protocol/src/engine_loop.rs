@@ -69,6 +69,8 @@ enum Held {
     Command(Command),
     /// A `go` that could not be read: its error and its `bestmove (none)`, in turn.
     BadGo(String),
+    /// A `position` that could not be read: its error, and no position from then on, in turn.
+    BadPosition(String),
 }
 
 /// How often the loop looks whether the running search has ended while commands wait for it.
@@ -133,6 +135,11 @@ pub fn run(input: impl Read + Send + 'static, out: Output) {
                     out.line("bestmove (none)");
                     Flow::Continue
                 }
+                Held::BadPosition(why) => {
+                    out.error(why);
+                    session.position_refused();
+                    Flow::Continue
+                }
             };
             if flow == Flow::Quit {
                 return;
@@ -172,6 +179,7 @@ pub fn run(input: impl Read + Send + 'static, out: Output) {
             }
         };
         let is_go = line.split_whitespace().next() == Some("go");
+        let is_position = line.split_whitespace().next() == Some("position");
         // As in Stockfish, only `stop`, `ponderhit` and `quit` act on a running search, and the
         // commands that only read are answered beside it; anything else (another `go`, a new
         // position, an option) waits for its `bestmove`, so a script of commands gives the same
@@ -184,8 +192,16 @@ pub fn run(input: impl Read + Send + 'static, out: Output) {
                 held.push_back(Held::BadGo(e.to_string()));
                 continue;
             }
+            Err(e) if is_position && waits => {
+                held.push_back(Held::BadPosition(e.to_string()));
+                continue;
+            }
             Err(e) => {
                 out.error(e.to_string());
+                // A position that cannot be read is refused like one that cannot be set up.
+                if is_position {
+                    session.position_refused();
+                }
                 // Every `go` gets its `bestmove`, even one we cannot read.
                 if is_go {
                     out.line("bestmove (none)");

@@ -25,7 +25,13 @@ pub struct Session {
     shared: Arc<Shared>,
     dice: Dice,
     job: Option<SearchJob>,
+    /// The last `position` command was refused: the engine holds no position (a GUI must not
+    /// get an answer for the one before) until a position is set again.
+    no_position: bool,
 }
+
+/// What `go`, `legalmoves` and `d` answer while the engine holds no position.
+const NO_POSITION: &str = "no position (the last position command was refused)";
 
 impl Session {
     pub fn new(out: Output) -> Session {
@@ -38,7 +44,14 @@ impl Session {
             debug: false,
             out,
             job: None,
+            no_position: false,
         }
+    }
+
+    /// A `position` command was refused (here, or as a line that could not be read): the engine
+    /// holds no position until the next one is set.
+    pub fn position_refused(&mut self) {
+        self.no_position = true;
     }
 
     /// Is a search running?
@@ -97,6 +110,11 @@ impl Session {
                 // Anything else changes state or starts work: a running search ends first.
                 self.stop_search();
                 match cmd {
+                    Command::Go(_) if self.no_position => {
+                        self.out.error(NO_POSITION);
+                        self.out.line("bestmove (none)");
+                        Flow::Continue
+                    }
                     Command::Go(GoParams { perft: Some(depth), .. }) => {
                         self.job =
                             Some(go::start_perft(self.game.clone(), depth, Arc::clone(&self.shared), self.out.clone()));
@@ -184,9 +202,11 @@ impl Session {
             Command::UciNewGame => self.new_game(),
             Command::Position { start, recapture, moves } => {
                 if let Err(e) = self.set_position(&start, recapture.as_deref(), &moves) {
+                    self.position_refused();
                     self.out.error(e);
                 }
             }
+            Command::LegalMoves(_) | Command::Display if self.no_position => self.out.error(NO_POSITION),
             Command::LegalMoves(query) => self.legal_moves(query),
             Command::Display => self.display(),
             Command::Help => self.out.lines(HELP),
@@ -256,6 +276,7 @@ impl Session {
     /// Back to the start position under the current rules.
     pub(crate) fn reset_game(&mut self) -> Result<(), String> {
         self.game = GameHandle::of(self.options.variant, self.options.chess960)?;
+        self.no_position = false;
         Ok(())
     }
 
@@ -267,6 +288,7 @@ impl Session {
         };
         self.game = GameHandle::setup_of(self.options.variant, self.options.chess960, fen, recapture, moves)
             .map_err(|e| format!("position refused: {e}"))?;
+        self.no_position = false;
         Ok(())
     }
 

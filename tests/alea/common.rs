@@ -129,3 +129,22 @@ pub fn fen_of(engine: &mut Engine) -> String {
     let lines = engine.ask("d");
     lines.iter().find_map(|l| l.strip_prefix("Fen: ")).expect("d prints the FEN").to_string()
 }
+
+/// After a refused `position` the engine holds none (so that a GUI never gets an answer for the
+/// position before): `d`, `legalmoves` and `go` say so, until a position is set again.
+pub fn assert_no_position(e: &mut Engine, after: &str) {
+    let no_position = "info string error: no position (the last position command was refused)";
+    assert_eq!(e.ask("d"), [no_position], "{after}: d");
+    assert_eq!(e.ask("legalmoves roll 1"), [no_position], "{after}: legalmoves");
+    assert_eq!(e.go("go depth 1"), [no_position, "bestmove (none)"], "{after}: go");
+}
+
+/// After a bad line: where it was a `position`, the engine holds none until `setup` sets the
+/// position again; either way the position is then `before`.
+pub fn after_refusal(e: &mut Engine, bad: &str, setup: &str, before: &str) {
+    if bad.starts_with("position") {
+        assert_no_position(e, bad);
+        assert!(e.ask(setup).is_empty(), "{setup}");
+    }
+    assert_eq!(fen_of(e), before, "{bad} changed the position");
+}

@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common;
-use common::{Engine, errors, score_cp};
+use common::{Engine, assert_no_position, errors, score_cp};
 
 #[test]
 fn uci_handshake_lists_every_option() {
@@ -168,7 +168,9 @@ fn positions_moves_passes_and_recapture() {
     e.ask("setoption name UCI_Variant value classic");
     e.ask("position fen rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2 moves 0000");
     assert_eq!(e.ask("legalmoves roll 5 1")[0].split(' ').filter(|m| *m == "h5e8").count(), 1);
-    // Refused commands keep the previous position.
+    // A refused position leaves none (a GUI must not get a move for the one before), until the
+    // next is set.
+    let good = "position fen rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2 moves 0000";
     for bad in [
         "position startpos moves e2e5",
         "position startpos moves e2e4 e2e4",
@@ -179,8 +181,15 @@ fn positions_moves_passes_and_recapture() {
     ] {
         let replies = e.ask(bad);
         assert_eq!(errors(&replies), 1, "{bad}: {replies:?}");
+        assert_no_position(&mut e, bad);
+        assert!(e.ask(good).is_empty());
         assert!(e.ask("d").iter().any(|l| l == "Fen: rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 2 3"));
     }
+    // A position line that cannot be read is refused alike; ucinewgame sets the start.
+    assert_eq!(errors(&e.ask("position sideways")), 1);
+    assert_no_position(&mut e, "position sideways");
+    assert!(e.ask("ucinewgame").is_empty());
+    assert!(e.ask("d").iter().any(|l| l.starts_with("Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w")));
     e.quit();
 }
 

@@ -2,7 +2,7 @@
 //! (a player stops after any micro-move, `0000` in a turn in progress), and there is no castling.
 
 use crate::common;
-use common::{Engine, errors, fen_of, listed};
+use common::{Engine, after_refusal, errors, fen_of, listed};
 
 fn burmese() -> Engine {
     let mut engine = Engine::start();
@@ -46,7 +46,7 @@ fn the_engine_answers_a_roll_and_refuses_castling() {
     let reply = e.go("go depth 1 roll 1 3 5");
     let best = reply.last().unwrap().strip_prefix("bestmove ").unwrap().to_string();
     assert!(listed(&e.ask("legalmoves roll 1 3 5")).contains(&best), "{best}");
-    // No castling in burmese, even with a rook's and a king's die: refused, nothing changed.
+    // No castling in burmese, even with a rook's and a king's die: refused.
     let open = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
     assert!(e.ask(&format!("position fen {open}")).is_empty());
     assert!(!listed(&e.ask("legalmoves roll 4 6 6")).iter().any(|t| t.starts_with("e1g1") || t.starts_with("e1c1")));
@@ -54,6 +54,6 @@ fn the_engine_answers_a_roll_and_refuses_castling() {
     let refused = e.ask(&format!("position fen {open} moves e1g1"));
     assert_eq!(errors(&refused), 1);
     assert!(refused[0].contains("burmese has no castling"), "{refused:?}");
-    assert_eq!(fen_of(&mut e), before);
+    after_refusal(&mut e, "position ... moves e1g1", &format!("position fen {open}"), &before);
     e.quit();
 }

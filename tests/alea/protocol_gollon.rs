@@ -2,7 +2,7 @@
 //! any pieces, the maximum rule; a turn in progress writes its micro-moves left as `A`s.
 
 use crate::common;
-use common::{Engine, errors, fen_of, listed};
+use common::{Engine, after_refusal, errors, fen_of, listed};
 
 fn gollon() -> Engine {
     let mut engine = Engine::start();
@@ -54,17 +54,17 @@ fn a_turn_in_progress_counts_down_and_refuses_more() {
     assert_eq!(errors(&e.ask(&format!("position fen {dfen} moves e2e4"))), 1);
     assert!(e.ask(&format!("position fen {dfen} moves e2e4,d2d4")).is_empty());
     assert_eq!(fen_of(&mut e), "rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq d3e3 0 1");
-    // A turn longer than its count: one clear error, nothing changed.
+    // A turn longer than its count: one clear error, and no position until one is set again.
     e.ask("position startpos");
     let before = fen_of(&mut e);
     let reply = e.ask("position startpos moves e2e4,e4e5,d2d4,d4d5,g1f3");
     assert_eq!(errors(&reply), 1, "{reply:?}");
-    assert_eq!(fen_of(&mut e), before);
+    after_refusal(&mut e, "position startpos moves e2e4,...", "position startpos", &before);
     // Piece letters are not Gollon's dice; five micro-moves are more than a turn has.
     for bad in ["PN", "AAAAA", "aa"] {
         let reply = e.ask(&format!("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 {bad}"));
         assert_eq!(errors(&reply), 1, "{bad}: {reply:?}");
-        assert_eq!(fen_of(&mut e), before);
+        after_refusal(&mut e, &format!("position fen ... {bad}"), "position startpos", &before);
     }
     e.quit();
 }

@@ -3,7 +3,7 @@
 //! nothing.
 
 use crate::common;
-use common::{Engine, errors, fen_of, listed};
+use common::{Engine, after_refusal, errors, fen_of, listed};
 
 const START: &str = "r2rq2qr2r/nnbb1kk1bbnn/nnbb1kk1bbnn/r2rq2qr2r/pppppppppppp/pppppppppppp/PPPPPPPPPPPP/PPPPPPPPPPPP/R2RQ2QR2R/NNBB1KK1BBNN/NNBB1KK1BBNN/R2RQ2QR2R w - - 0 1";
 
@@ -44,10 +44,10 @@ fn grand_dice_chess_is_played_through_the_protocol() {
     assert!(turns.contains(&"f1g3,e2e3".to_string()) && !turns.contains(&"f1g3".to_string()), "{turns:?}");
     let best = e.go("go depth 2").last().unwrap().strip_prefix("bestmove ").unwrap().to_string();
     assert!(turns.contains(&best), "{best} not in {turns:?}");
-    // A turn leaving the pawn die unused, and a double step: refused, nothing changed.
+    // A turn leaving the pawn die unused, and a double step: refused.
     for bad in ["f1g3", "e2e4"] {
         assert_eq!(errors(&e.ask(&format!("position fen {dfen} moves {bad}"))), 1, "{bad}");
-        assert_eq!(fen_of(&mut e), dfen, "{bad}");
+        after_refusal(&mut e, &format!("position ... moves {bad}"), &format!("position fen {dfen}"), dfen);
     }
     e.quit();
 }

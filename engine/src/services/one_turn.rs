@@ -133,7 +133,7 @@ where
         if let Some(square) = recapture {
             rules.set_recapture(&mut pos, square)?;
         }
-        rules.validate(&pos).map_err(|e| format!("position refused: {e}"))?;
+        rules.validate(&pos)?;
         Ok(Game::new(rules, pos))
     }
 
