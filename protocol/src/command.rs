@@ -235,10 +235,29 @@ fn parse_roll(words: &[&str]) -> Result<RollSpec, ParseError> {
     }
 }
 
-fn parse_number<T: std::str::FromStr>(key: &str, value: Option<&&str>) -> Result<T, ParseError> {
-    match value {
-        Some(v) => v.parse().map_err(|_| ParseError(format!("{key} needs a number, not '{}'", truncate(v)))),
-        None => err(format!("{key} needs a number")),
+/// A count after `key` (`depth`, `movetime`, `nodes`, ...): a whole number from 0 to `max`, or
+/// an error that says which of those it is not.
+fn parse_count(key: &str, value: Option<&&str>, max: u64) -> Result<u64, ParseError> {
+    let Some(v) = value else { return err(format!("{key} needs a number")) };
+    let digits = v.strip_prefix('-').unwrap_or(v);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return err(format!("{key} needs a number, not '{}'", truncate(v)));
+    }
+    if v.starts_with('-') && digits.bytes().any(|b| b != b'0') {
+        return err(format!("{key} cannot be negative, not '{}'", truncate(v)));
+    }
+    match digits.parse::<u64>() {
+        Ok(n) if n <= max => Ok(n),
+        _ => err(format!("{key} {} is too large: at most {max}", truncate(v))),
+    }
+}
+
+/// A clock (`wtime`, `btime`, `winc`, `binc`) in milliseconds: some GUIs send a negative one
+/// after a flag fall, read as zero, as engines do.
+fn parse_clock(key: &str, value: Option<&&str>) -> Result<u64, ParseError> {
+    match value.filter(|v| v.starts_with('-')) {
+        Some(v) if v.len() > 1 && v[1..].bytes().all(|b| b.is_ascii_digit()) => Ok(0),
+        _ => parse_count(key, value, u64::MAX),
     }
 }
 
@@ -266,31 +285,38 @@ fn parse_go(words: &[&str]) -> Result<GoParams, ParseError> {
             }
             "infinite" => go.infinite = true,
             "ponder" => go.ponder = true,
-            "wtime" | "btime" | "winc" | "binc" | "movestogo" | "nodes" | "movetime" | "mate" => {
-                // Clocks can be negative in some GUIs after a flag fall: read as zero.
-                let raw = words.get(i);
-                let value: u64 = match raw.and_then(|w| w.parse::<i64>().ok()) {
-                    Some(v) => v.max(0) as u64,
-                    None => parse_number(key, raw)?,
-                };
+            "wtime" | "btime" | "winc" | "binc" => {
+                let value = parse_clock(key, words.get(i))?;
                 i += 1;
                 match key {
                     "wtime" => go.wtime = Some(value),
                     "btime" => go.btime = Some(value),
                     "winc" => go.winc = Some(value),
-                    "binc" => go.binc = Some(value),
-                    "movestogo" => go.movestogo = Some(value),
-                    "nodes" => go.nodes = Some(value),
-                    "movetime" => go.movetime = Some(value),
-                    _ => go.depth = Some(value.saturating_mul(2).min(u64::from(u32::MAX)) as u32),
+                    _ => go.binc = Some(value),
                 }
             }
+            "movestogo" | "nodes" | "movetime" => {
+                let value = parse_count(key, words.get(i), u64::MAX)?;
+                i += 1;
+                match key {
+                    "movestogo" => go.movestogo = Some(value),
+                    "nodes" => go.nodes = Some(value),
+                    _ => go.movetime = Some(value),
+                }
+            }
+            "mate" => {
+                // A mate in n moves: searched 2n turns deep.
+                let moves = parse_count(key, words.get(i), u64::from(u32::MAX / 2))?;
+                i += 1;
+                go.depth = Some((moves * 2) as u32);
+            }
             "depth" => {
-                go.depth = Some(parse_number(key, words.get(i))?);
+                // Deeper than the search goes (it stops at 127 turns) is allowed, as GUIs ask it.
+                go.depth = Some(parse_count(key, words.get(i), u64::from(u32::MAX))? as u32);
                 i += 1;
             }
             "perft" => {
-                go.perft = Some(parse_number(key, words.get(i))?);
+                go.perft = Some(parse_count(key, words.get(i), u64::from(u32::MAX))? as u32);
                 i += 1;
             }
             other => return err(format!("unknown go parameter '{}'", truncate(other))),
@@ -302,6 +328,27 @@ fn parse_go(words: &[&str]) -> Result<GoParams, ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A count that is too large, negative or no number says which; a negative clock is zero.
+    #[test]
+    fn go_numbers_say_what_is_wrong_with_them() {
+        let error = |line: &str| parse(line).unwrap_err().to_string();
+        assert_eq!(error("go depth 99999999999"), "depth 99999999999 is too large: at most 4294967295");
+        assert_eq!(error("go depth -1"), "depth cannot be negative, not '-1'");
+        assert_eq!(error("go movetime -5"), "movetime cannot be negative, not '-5'");
+        assert_eq!(error("go nodes -5"), "nodes cannot be negative, not '-5'");
+        assert_eq!(error("go depth x"), "depth needs a number, not 'x'");
+        assert_eq!(error("go depth"), "depth needs a number");
+        assert_eq!(
+            error("go nodes 99999999999999999999999"),
+            "nodes 99999999999999999999999 is too large: at most 18446744073709551615"
+        );
+        let Command::Go(go) = parse("go wtime -100 btime 5000 winc -1 binc 0").unwrap() else { panic!("a go") };
+        assert_eq!((go.wtime, go.btime, go.winc, go.binc), (Some(0), Some(5000), Some(0), Some(0)));
+        let Command::Go(go) = parse("go mate 3 depth 4294967295").unwrap() else { panic!("a go") };
+        assert_eq!(go.depth, Some(u32::MAX));
+        assert!(parse("go depth -0").is_ok());
+    }
 
     #[test]
     fn parses_the_dice_words() {

@@ -84,6 +84,7 @@ fn search_options(options: &Options) -> SearchOptions {
         net: options.net.clone(),
         use_net: options.use_net,
         exact_solution: options.die_chess_solution,
+        chance_probcut: options.chance_probcut,
         ..SearchOptions::default()
     }
 }

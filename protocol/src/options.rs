@@ -29,6 +29,9 @@ pub struct Options {
     /// `Skill Level`, 0 to 20 ([`alea_engine::search::skill`]); 20 is full strength.
     pub skill_level: u8,
     pub chance_pruning: ChancePruningOption,
+    /// ChanceProbCut, the forward pruning at rolls (`ChanceProbCut`); off, Star1 and Star2 give
+    /// plain expectiminimax's value exactly.
+    pub chance_probcut: bool,
     /// Evaluation parameters read from `EvalFile`; `None` is the variant's built-in table.
     pub eval: Option<Arc<EvalParams>>,
     /// A learned evaluation read from `EvalFile` (used for the variant it was trained for).
@@ -55,6 +58,7 @@ impl Default for Options {
             skill_level: alea_engine::search::skill::FULL,
             die_chess_solution: true,
             chance_pruning: ChancePruningOption::Star2,
+            chance_probcut: true,
             eval: None,
             net: None,
             use_net: true,
@@ -96,6 +100,7 @@ impl Options {
             format!("option name Seed type spin default {} min 0 max {MAX_SEED}", d.seed),
             format!("option name Skill Level type spin default {0} min 0 max {0}", d.skill_level),
             "option name ChancePruning type combo default star2 var none var star1 var star2".into(),
+            "option name ChanceProbCut type check default true".into(),
             "option name EvalFile type string default <empty>".into(),
             "option name DieChessTable type string default <empty>".into(),
             "option name DieChessSolution type check default true".into(),
@@ -165,6 +170,10 @@ impl Options {
             }
             "skill level" => {
                 self.skill_level = spin(0, u64::from(alea_engine::search::skill::FULL))? as u8;
+                Ok(Changed::Other)
+            }
+            "chanceprobcut" => {
+                self.chance_probcut = check()?;
                 Ok(Changed::Other)
             }
             "chancepruning" => {

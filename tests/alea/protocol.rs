@@ -27,6 +27,7 @@ fn uci_handshake_lists_every_option() {
         "option name EngineRolls type check default false",
         "option name Seed type spin",
         "option name ChancePruning type combo default star2 var none var star1 var star2",
+        "option name ChanceProbCut type check default true",
         "option name EvalFile type string default <empty>",
         "option name Skill Level type spin default 20 min 0 max 20",
     ] {
@@ -34,6 +35,28 @@ fn uci_handshake_lists_every_option() {
     }
     e.send("isready");
     assert_eq!(e.until("readyok", Duration::from_secs(5)), vec!["readyok".to_string()]);
+    e.quit();
+}
+
+/// Star1 and Star2 are exact: with ChanceProbCut (the forward pruning at rolls) off they give
+/// plain expectiminimax's value to the centipawn, which a GUI can check; with it on, a roll may
+/// be cut on a shallower search's bound, and the value moves (here by 32).
+#[test]
+fn chance_pruning_is_exact_without_chance_probcut() {
+    let mut e = Engine::start();
+    assert!(e.ask("position fen 2N4b/1Q1kn2P/8/6nK/8/7P/8/8 b - - 1 64").is_empty());
+    let score = |e: &mut Engine, pruning: &str, probcut: bool| {
+        assert!(e.ask(&format!("setoption name ChancePruning value {pruning}")).is_empty());
+        assert!(e.ask(&format!("setoption name ChanceProbCut value {probcut}")).is_empty());
+        assert!(e.ask("setoption name Clear Hash").is_empty());
+        let reply = e.go("go depth 4");
+        reply.iter().rev().find(|l| l.starts_with("info depth 4 ")).and_then(|l| score_cp(l)).expect("a depth-4 score")
+    };
+    let plain = score(&mut e, "none", false);
+    assert_eq!(score(&mut e, "star1", false), plain);
+    assert_eq!(score(&mut e, "star2", false), plain);
+    assert_ne!(score(&mut e, "star2", true), plain, "ProbCut cuts nothing here: choose another position");
+    assert_eq!(errors(&e.ask("setoption name ChanceProbCut value maybe")), 1);
     e.quit();
 }
 
@@ -52,6 +75,7 @@ fn setoption_accepts_good_values_and_refuses_bad_ones() {
         "setoption name Seed value 7",
         "setoption name Skill Level value 0",
         "setoption name ChancePruning value star1",
+        "setoption name ChanceProbCut value false",
         "setoption name Clear Hash",
         "setoption name uci_variant value BrainKing",
     ] {
@@ -808,7 +832,8 @@ fn go_numbers_near_the_integer_limits_search_until_stopped() {
         "go roll 1 wtime 9223372036854775819 btime 9223372036854775819",
         "go roll 1 wtime 18446744073709551615 winc 18446744073709551615 btime 1 binc 1",
         "go roll 1 movetime 18446744073709551615",
-        "go roll 1 mate 9223372036854775807",
+        "go roll 1 mate 2147483647",
+        "go roll 1 depth 4294967295",
         "go roll 1 nodes 18446744073709551615",
         "go roll 1 wtime 1000000 movestogo 18446744073709551615",
     ] {
@@ -821,6 +846,9 @@ fn go_numbers_near_the_integer_limits_search_until_stopped() {
         assert_eq!(errors(&lines), 0, "{go}: {lines:?}");
         assert!(lines.last().unwrap().starts_with("bestmove ") && !lines.last().unwrap().contains("none"), "{go}");
     }
+    // Past the largest: refused, saying the largest.
+    let lines = e.go("go roll 1 mate 9223372036854775807");
+    assert!(errors(&lines) == 1 && lines[0].contains("at most 2147483647"), "{lines:?}");
     // Move counters at their largest stay there (the fuzz found a wrap-around in a turn's end).
     for (variant, roll) in [("freedom", "6"), ("dicechess3", "6 6 6")] {
         e.ask(&format!("setoption name UCI_Variant value {variant}"));

@@ -607,7 +607,7 @@ impl crate::rules::one_turn::OneTurnRules for ChessRules {
 
     /// A FEN of another board's size (a 10x10 or 12x12 one) is refused by its size.
     fn parse_fen(&self, text: &str) -> Result<Position, String> {
-        crate::Board::from_fen(text).map(Position::new).map_err(|e| wrong_size(text).unwrap_or_else(|| e.to_string()))
+        crate::Board::from_fen(text).map(Position::new).map_err(|e| fen_mistake(text).unwrap_or_else(|| e.to_string()))
     }
 
     fn fen(&self, pos: &Position) -> String {
@@ -698,14 +698,27 @@ impl crate::rules::one_turn::OneTurnRules for ChessRules {
     }
 }
 
-/// Why a FEN's placement is no 8x8 board, when its ranks are too many or too few or one of
-/// them too long or short (counting two-digit runs of empty squares as big boards write them).
-fn wrong_size(fen: &str) -> Option<String> {
-    let rows: Vec<&str> = fen.split_whitespace().next()?.split('/').collect();
+/// What is wrong in a FEN the 8x8 board refused, named in the text given: its placement's ranks
+/// too many or too few, a rank too long or short (counting two-digit runs of empty squares as big
+/// boards write them), a letter that is no piece, the side to move, a clock.
+fn fen_mistake(fen: &str) -> Option<String> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let placement = *fields.first()?;
+    let rows: Vec<&str> = placement.split('/').collect();
     if rows.len() != 8 {
-        return Some(format!("invalid FEN: this board has 8 ranks, the FEN {}", rows.len()));
+        let ranks = if rows.len() == 1 { "rank" } else { "ranks" };
+        return Some(format!(
+            "invalid FEN: its placement '{placement}' has {} {ranks}: this board has 8 ranks",
+            rows.len()
+        ));
     }
-    rows.iter().enumerate().find_map(|(i, row)| {
+    for (i, row) in rows.iter().enumerate() {
+        if let Some(c) = row.chars().find(|c| !c.is_ascii_digit() && !"pnbrqkPNBRQK".contains(*c)) {
+            return Some(format!(
+                "invalid FEN: '{c}' in rank {} '{row}' is no piece letter (PNBRQK for White, pnbrqk for Black) nor a count of empty squares",
+                8 - i
+            ));
+        }
         let (mut width, mut run) = (0, 0);
         for c in row.chars() {
             match c.to_digit(10) {
@@ -717,8 +730,19 @@ fn wrong_size(fen: &str) -> Option<String> {
             }
         }
         width += run;
-        (width != 8).then(|| format!("invalid FEN: rank {} has {width} squares, this board 8", 8 - i))
-    })
+        if width != 8 {
+            return Some(format!("invalid FEN: rank {} '{row}' has {width} squares, this board 8", 8 - i));
+        }
+    }
+    if let Some(side) = fields.get(1).filter(|s| !matches!(**s, "w" | "b")) {
+        return Some(format!("invalid FEN: the side to move is 'w' or 'b', not '{side}'"));
+    }
+    for (name, field) in [("halfmove clock", fields.get(4)), ("move number", fields.get(5))] {
+        if let Some(field) = field.filter(|f| f.parse::<u32>().is_err()) {
+            return Some(format!("invalid FEN: the {name} is a whole number, not '{field}'"));
+        }
+    }
+    None
 }
 
 /// What the chess variants share: positions are [`Position`], turns are one [`Move`].

@@ -113,7 +113,12 @@ impl BigBoard {
         }
         let rows: Vec<&str> = fields[0].split('/').collect();
         if rows.len() != usize::from(spec.ranks) {
-            return Err(format!("this board has {} ranks, the FEN {}", spec.ranks, rows.len()));
+            return Err(format!(
+                "its placement '{}' has {} ranks: this board has {} ranks",
+                fields[0],
+                rows.len(),
+                spec.ranks
+            ));
         }
         let mut board = BigBoard {
             spec,
