@@ -322,13 +322,27 @@ fn to_text(game: &GameHandle, advice: &Advice) -> String {
             let rw = advice.outcomes.iter().map(|o| faces(o).len()).max().unwrap_or(0).max(5);
             out.push_str(&format!("  {:<rw$}  prob   {:<mw$}  score\n", "roll", "best"));
             for o in &advice.outcomes {
+                let note = match (o.value, o.estimated) {
+                    (Some(v), _) => format!("  exact value {v:.12}"),
+                    (None, true) => "  (estimated)".into(),
+                    (None, false) => String::new(),
+                };
                 out.push_str(&format!(
-                    "  {:<rw$} {:>5.1}%  {:<mw$} {:>6}{}\n",
+                    "  {:<rw$} {:>5.1}%  {:<mw$} {:>6}{note}\n",
                     faces(o),
                     o.probability * 100.0,
-                    o.san,
+                    if o.estimated { "-" } else { o.san.as_str() },
                     score_text(o.score),
-                    o.value.map_or(String::new(), |v| format!("  exact value {v:.12}"))
+                ));
+            }
+            let estimated = advice.outcomes.iter().filter(|o| o.estimated).count();
+            if estimated > 0 {
+                out.push_str(&format!(
+                    "  The search did not finish one turn in the time given: {} of {} outcomes searched, the \
+                     other {estimated} estimated by the horizon alone (captures the dice allow). Give more \
+                     --time (or --depth 1) for every outcome searched.\n",
+                    advice.outcomes.len() - estimated,
+                    advice.outcomes.len()
                 ));
             }
             if let Some(e) = advice.expected {

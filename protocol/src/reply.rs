@@ -58,5 +58,14 @@ pub fn outcome_lines(result: &SearchReport) -> Vec<String> {
     if let Some(expected) = result.roll_score {
         lines.push(format!("info string expected score cp {expected}"));
     }
+    let estimated = result.outcomes.iter().filter(|o| o.estimated).count();
+    if estimated > 0 {
+        lines.push(format!(
+            "info string the search did not finish one turn: {} of {} outcomes searched, the other {estimated} \
+             estimated by the horizon alone (their pv only some allowed turn); give more time",
+            result.outcomes.len() - estimated,
+            result.outcomes.len()
+        ));
+    }
     lines
 }

@@ -126,6 +126,9 @@ pub(crate) struct MicroWorker<'a, R: MicroRules, E> {
     root: RootShare<'a>,
     /// Does the root's roll allow more turns than [`ROOT_TURNS_LISTED`] (once counted)?
     many_root_turns: Option<bool>,
+    /// Before the roll, the outcomes the first iteration finished (in equities), for the answer
+    /// of a search stopped before that iteration ended.
+    first_outcomes: Vec<OutcomeAdvice<TurnOf<R>>>,
 }
 
 /// What the tree asks of a variant of several micro-moves a turn: the horizon of captures the
@@ -185,6 +188,7 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             root_turns: Vec::new(),
             root: RootShare { alpha: None, start: (0, 1) },
             many_root_turns: None,
+            first_outcomes: Vec::new(),
         }
     }
 
@@ -261,7 +265,11 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
                     best: turn,
                     score,
                     value: None,
+                    estimated: false,
                 });
+                if depth == 1 {
+                    self.first_outcomes = outcomes.clone();
+                }
             }
             let expected = floor_div(sum, i64::from(self.total_weight)) as i32;
             (Choice::Roll, expected, Some(expected))
@@ -532,9 +540,54 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
             let (turn, _) = self.follow(pos, |_, _, _| Some(0));
             Choice::Turn(turn)
         } else {
-            Choice::Roll
+            return self.partial_outcome_table(pos);
         };
         SearchResult::unsearched(best, self.shared.nodes(), self.tree.visits.budget.elapsed(), self.equity.scale())
+    }
+
+    /// Before the roll, stopped before the first iteration ended (four dice's turns take long):
+    /// the outcomes that iteration finished, searched, and the rest read by the horizon alone and
+    /// marked estimated, their turn only some allowed one; the roll's expected score from both.
+    /// Never an empty table under a confident answer.
+    fn partial_outcome_table(&mut self, pos: &PositionOf<R>) -> SearchResult<TurnOf<R>> {
+        let estimates = horizon_outcome_values(
+            self.rules,
+            self.eval,
+            &self.equity,
+            pos,
+            &HorizonDice::new(self.rules, &self.outcomes),
+        );
+        let mut sum = 0i64;
+        let mut outcomes = Vec::with_capacity(self.outcomes.len());
+        for (o, estimate) in self.outcomes.clone().iter().zip(estimates) {
+            let advice = match self.first_outcomes.iter().find(|f| f.roll == o.roll) {
+                Some(searched) => *searched,
+                None => {
+                    let rolled = self.rules.rolled(pos, &o.roll);
+                    let (turn, _) = self.follow(&rolled, |_, _, _| Some(0));
+                    OutcomeAdvice {
+                        roll: o.roll,
+                        probability: o.probability,
+                        best: turn,
+                        score: estimate,
+                        value: None,
+                        estimated: true,
+                    }
+                }
+            };
+            sum += i64::from(o.weight) * i64::from(advice.score);
+            outcomes.push(advice);
+        }
+        let expected = floor_div(sum, i64::from(self.total_weight.max(1))) as i32;
+        let mut result = SearchResult::unsearched(
+            Choice::Roll,
+            self.shared.nodes(),
+            self.tree.visits.budget.elapsed(),
+            self.equity.scale(),
+        );
+        result.choices[0].score = expected;
+        (result.score, result.roll_score, result.outcomes) = (expected, Some(expected), outcomes);
+        result.in_centipawns(&self.equity)
     }
 }
 

@@ -179,6 +179,9 @@ pub struct OutcomeAdvice<T> {
     pub score: i32,
     /// Where the variant is solved: the exact expected result after that outcome.
     pub value: Option<f64>,
+    /// Not searched: a search stopped before its first iteration ended gives the outcomes it
+    /// had not reached the horizon's quick estimate, and `best` only some allowed turn.
+    pub estimated: bool,
 }
 
 /// The state of the search after an iteration (for `info` lines) and at its end.

@@ -429,6 +429,7 @@ impl DieTable {
                 best: turn,
                 score: centipawns(v),
                 value: Some(v),
+                estimated: false,
             })
             .collect();
         let mate = if value >= 1.0 {

@@ -323,6 +323,7 @@ impl<'a, R: Rules, E: Evaluator<R>> OneMoveTree<'a, R, E> {
                                 best,
                                 score: values[g],
                                 value: None,
+                                estimated: false,
                             });
                         }
                     }

@@ -68,6 +68,9 @@ pub struct AdvisedOutcome {
     pub san: String,
     pub score: i32,
     pub value: Option<f64>,
+    /// Not searched (the search stopped before its first iteration ended): the horizon's quick
+    /// estimate, and `best` only some allowed turn.
+    pub estimated: bool,
 }
 
 /// The engine's advice on a decision.
@@ -145,6 +148,7 @@ impl Advice {
                 san: game.san(&o.best),
                 score: o.score,
                 value: o.value,
+                estimated: o.estimated,
             })
             .collect();
         let (best, best_san) = text(&report.best);

@@ -523,6 +523,7 @@ pub(crate) fn map_result<T>(r: &SearchResult<T>, text: impl Fn(&T) -> String) ->
                 best: text(&o.best),
                 score: o.score,
                 value: o.value,
+                estimated: o.estimated,
             })
             .collect(),
         roll_score: r.roll_score,

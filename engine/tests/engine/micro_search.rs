@@ -573,3 +573,29 @@ fn each_outcome_before_the_roll_is_worth_what_the_search_after_it_finds() {
         }
     }
 }
+
+/// Four dice before the roll: a search stopped before its first iteration ended still answers
+/// with every outcome, those it finished searched and the rest marked estimated by the horizon,
+/// and the roll's expected score is their mean (of equities: within their range in centipawns);
+/// never an empty table.
+#[test]
+fn a_search_stopped_in_its_first_iteration_still_values_every_outcome() {
+    use alea_engine::search::timeman::Limits;
+    use alea_engine::search::{SearchOptions, Shared};
+    use alea_engine::services::handle::{GameHandle, SearchRoot};
+    let game = GameHandle::new("grand", false).unwrap();
+    let limits = Limits { nodes: Some(300_000), ..Limits::default() };
+    let r =
+        game.search(&SearchRoot::Decision, limits, SearchOptions::default(), &Shared::new(16), &mut |_| {}).unwrap();
+    assert_eq!(r.depth, 0, "the first iteration ended: give fewer nodes");
+    assert_eq!(r.outcomes.len(), game.outcomes().len());
+    let estimated = r.outcomes.iter().filter(|o| o.estimated).count();
+    assert!(estimated > 0 && estimated < r.outcomes.len(), "{estimated} of {} estimated", r.outcomes.len());
+    for o in &r.outcomes {
+        assert!(game.allows(&o.best, &o.roll), "{} after {}", o.best, o.roll);
+    }
+    let (low, high) = (r.outcomes.iter().map(|o| o.score).min(), r.outcomes.iter().map(|o| o.score).max());
+    let expected = r.roll_score.expect("the roll's expected score");
+    assert!(low.unwrap() <= expected && expected <= high.unwrap(), "{expected} outside {low:?}..{high:?}");
+    assert_eq!(r.score, expected);
+}
