@@ -362,9 +362,13 @@ function renderAdvice(advice) {
   if (!advice.roll) {
     html += '<table aria-label="Outcomes of the roll"><thead><tr><th>roll</th><th>chance</th><th>best move</th><th>score</th></tr></thead><tbody>';
     for (const o of advice.outcomes) {
-      html += `<tr><td>${o.roll.join('+')} ${o.meaning}</td><td class="num">${(o.probability * 100).toFixed(1)}%</td><td>${o.san}</td><td class="num">${scoreText(o.score)}</td></tr>`;
+      const best = o.estimated ? '<em>not searched</em>' : o.san;
+      const score = scoreText(o.score) + (o.estimated ? ' (estimate)' : '');
+      html += `<tr><td>${o.roll.join('+')} ${o.meaning}</td><td class="num">${(o.probability * 100).toFixed(1)}%</td><td>${best}</td><td class="num">${score}</td></tr>`;
     }
     html += '</tbody></table>';
+    const estimated = advice.outcomes.filter((o) => o.estimated).length;
+    if (estimated) html += `<p>The search did not finish one turn in its time: ${advice.outcomes.length - estimated} of ${advice.outcomes.length} outcomes searched, the rest estimated by the captures the dice allow.</p>`;
     if (advice.expected !== null && advice.expected !== undefined) html += `<p>Expected score of rolling: ${scoreText(advice.expected)}</p>`;
     const free = advice.choices.filter((c) => c.move !== 'roll');
     if (free.length) {
