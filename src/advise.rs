@@ -103,6 +103,9 @@ pub fn run(args: AdviseArgs) -> ExitCode {
             Err(e) => return refuse(format!("--roll {text}: {e}")),
         },
     };
+    if args.multipv == Some(0) {
+        return refuse("--multipv takes how many moves to score exactly: 1 or more");
+    }
     if args.time.is_some_and(|t| !(t > 0.0 && t <= 86_400.0)) || args.depth == Some(0) {
         return refuse("--time takes seconds above 0 (at most a day) and --depth a whole number above 0");
     }
@@ -292,7 +295,7 @@ fn to_text(game: &GameHandle, advice: &Advice) -> String {
                 advice.choices.len()
             };
             let mw = width(&mut turns().take(shown).map(|c| &c.san));
-            out.push_str(&format!("   #  {:<mw$}  score    loss   win  draw  loss\n", "move"));
+            out.push_str(&format!("   #  {:<mw$}  score cp lost   win  draw  loss\n", "move"));
             for (i, c) in advice.choices.iter().enumerate().take(shown).filter(|(_, c)| c.uci != "roll") {
                 let [w, d, l] = c.wdl;
                 let bound = if c.exact { " " } else { "≤" };
@@ -352,15 +355,19 @@ fn to_text(game: &GameHandle, advice: &Advice) -> String {
             }
             let mw = width(&mut turns().map(|c| &c.san));
             if turns().next().is_some() {
-                out.push_str("\n  before rolling (Freedom):\n");
+                // Freedom's moves say why they need no roll; other variants' (a pass, Die
+                // Chess's moves in hand) need no word.
+                let freedom = turns().any(|c| !c.freedom.is_empty());
+                out.push_str(if freedom { "\n  before rolling (Freedom):\n" } else { "\n  without rolling:\n" });
                 for c in turns() {
                     let exact = c.value.map_or(String::new(), |v| format!("  exact value {v:.12}"));
+                    let why =
+                        if c.freedom.is_empty() { String::new() } else { format!("  ({})", c.freedom.join(", ")) };
                     out.push_str(&format!(
-                        "    {:<mw$} {}{:>6}  ({}){exact}\n",
+                        "    {:<mw$} {}{:>6}{why}{exact}\n",
                         c.san,
                         if c.exact { " " } else { "≤" },
                         score_text(c.score),
-                        c.freedom.join(", ")
                     ));
                 }
             }

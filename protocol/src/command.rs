@@ -105,7 +105,7 @@ const GO_KEYWORDS: [&str; 14] = [
 /// Longest line we look at; longer ones are refused whole (a GUI never sends one).
 pub const MAX_LINE: usize = 64 * 1024;
 
-/// Parses one line. Blank lines are an error too: PROTOCOL.md wants every bad input answered.
+/// Parses one line (the engine loop passes over blank ones before: they are no command).
 pub fn parse(line: &str) -> Result<Command, ParseError> {
     if line.len() > MAX_LINE {
         return err(format!("line of {} bytes is longer than {MAX_LINE}", line.len()));

@@ -163,6 +163,8 @@ pub fn run(input: impl Read + Send + 'static, out: Output) {
             }
         };
         let line = match msg {
+            // A blank line is no command: UCI engines pass over it without a word.
+            Input::Line(line) if line.trim().is_empty() => continue,
             Input::Line(line) => line,
             Input::Bad(why) => {
                 out.error(why);

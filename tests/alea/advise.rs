@@ -83,6 +83,7 @@ fn bad_input_is_refused_with_a_reason() {
         (vec!["--fen", "rnbqkbnr/8 w - - 0 1"], "invalid FEN"),
         (vec!["--moves", "e2e5"], "illegal move e2e5"),
         (vec!["--depth", "0"], "--depth"),
+        (vec!["--multipv", "0"], "--multipv"),
         (vec!["--time", "-1"], "--time"),
     ] {
         let (ok, stdout, stderr) = advise(&args);
@@ -158,6 +159,9 @@ fn die_chess_advice_gives_the_exact_values() {
     let king_face = &v["outcomes"].as_array().unwrap()[5];
     assert_eq!(king_face["best"], "a1b1");
     assert!((king_face["value"].as_f64().unwrap() - 0.490_413_410_72).abs() < 1e-9, "{king_face}");
+    // The text names what needs no roll in Die Chess's own way: no Freedom, no empty reasons.
+    let (ok, text, _) = advise(&["--variant", "diechess"]);
+    assert!(ok && text.contains("without rolling:") && !text.contains("()") && !text.contains("Freedom"), "{text}");
     // The table was kept in the cache directory, and a table of one's own is read instead; one
     // that cannot be read is refused before any advice.
     let kept = crate::common::cache_home().join("alea").join(alea_engine::search::solve_cache::file_name());

@@ -774,9 +774,10 @@ fn debug_ponderhit_newgame_empty_lines_multipv_and_wdl() {
     // Nothing is searching: stop and ponderhit change nothing and say nothing.
     assert_eq!(e.ask("stop"), Vec::<String>::new());
     assert_eq!(e.ask("ponderhit"), Vec::<String>::new());
-    // An empty line is bad input too: one error, nothing changed.
+    // A blank line is no command: passed over without a word, as UCI engines do.
     e.ask("position startpos moves e2e4");
-    assert_eq!(e.ask(""), vec!["info string error: empty line".to_string()]);
+    assert_eq!(e.ask(""), Vec::<String>::new());
+    assert_eq!(e.ask("   \t "), Vec::<String>::new());
     assert!(e.ask("d").iter().any(|l| l.starts_with("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b")));
     // ucinewgame goes back to the start.
     e.ask("ucinewgame");
