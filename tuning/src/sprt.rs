@@ -78,6 +78,14 @@ impl Pentanomial {
     pub fn elo_text(&self) -> String {
         match self.elo_bounds() {
             (Some(lo), Some(elo), Some(hi)) => format!("Elo {elo:+.1} [{lo:+.1}, {hi:+.1}]"),
+            // Too few games won in a row bound it only below zero: said so, not as a negative
+            // bound for a match the first engine won outright.
+            (Some(lo), None, None) if lo <= 0.0 => {
+                format!("Elo: every game won, too few ({}) to put it above 0 at 95 %", 2 * self.pairs())
+            }
+            (None, None, Some(hi)) if hi >= 0.0 => {
+                format!("Elo: every game lost, too few ({}) to put it below 0 at 95 %", 2 * self.pairs())
+            }
             (Some(lo), None, None) => format!("Elo > {lo:+.0} (every game won; no upper bound)"),
             (None, None, Some(hi)) => format!("Elo < {hi:+.0} (every game lost; no lower bound)"),
             (None, Some(elo), None) => format!("Elo {elo:+.1} (no interval: every pair scored alike)"),
@@ -205,7 +213,14 @@ impl LuckAdjusted {
             (lo, Some(elo), hi) => {
                 format!("Elo {elo:+.1} [{}, {}]", bound(lo, "no lower bound"), bound(hi, "no upper bound"))
             }
-            _ => format!("no Elo (a score of {mean:.3} a game, past a whole win or loss)"),
+            _ if mean >= 1.0 => {
+                "no Elo: with the luck taken out the games score more than a whole win (every game won, \
+                 and by more than its rolls' luck)"
+                    .into()
+            }
+            _ => "no Elo: with the luck taken out the games score less than a whole loss (every game lost, \
+                  and by more than its rolls' luck)"
+                .into(),
         }
     }
 }
@@ -279,6 +294,15 @@ mod tests {
         assert_eq!(four.elo_bounds().1, None);
         assert!((four.elo_bounds().0.unwrap() - 92.9).abs() < 0.1, "{:?}", four.elo_bounds());
         assert_eq!(four.elo_text(), "Elo > +93 (every game won; no upper bound)");
+        // Two games won bound it only below zero (0.025^(1/2) = 0.158): no negative bound printed.
+        assert_eq!(
+            Pentanomial([0, 0, 0, 0, 1]).elo_text(),
+            "Elo: every game won, too few (2) to put it above 0 at 95 %"
+        );
+        assert_eq!(
+            Pentanomial([1, 0, 0, 0, 0]).elo_text(),
+            "Elo: every game lost, too few (2) to put it below 0 at 95 %"
+        );
         assert_eq!(Pentanomial([4, 0, 0, 0, 0]).elo_text(), "Elo < -93 (every game lost; no lower bound)");
         assert_eq!(Pentanomial::default().elo_text(), "Elo: no games");
         assert_eq!(Pentanomial([0, 0, 5, 0, 0]).elo_text(), "Elo +0.0 (no interval: every pair scored alike)");
@@ -307,7 +331,7 @@ mod luck_tests {
         won.add(2.0, 2.2);
         won.add(2.0, 2.1);
         assert_eq!(won.elo().1, None);
-        assert!(won.elo_text().starts_with("no Elo"), "{}", won.elo_text());
+        assert!(won.elo_text().starts_with("no Elo") && !won.elo_text().contains("1.0"), "{}", won.elo_text());
         // Adjusted scores above a half: a positive Elo, and the ratio leans to H1.
         let mut m = LuckAdjusted::default();
         for (points, adjusted) in [(2.0, 1.3), (1.0, 1.1), (1.0, 1.2), (0.0, 1.0)] {
