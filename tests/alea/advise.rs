@@ -84,6 +84,9 @@ fn bad_input_is_refused_with_a_reason() {
         (vec!["--moves", "e2e5"], "illegal move e2e5"),
         (vec!["--depth", "0"], "--depth"),
         (vec!["--multipv", "0"], "--multipv"),
+        // Die Chess names the fault: the move the die cannot make, or the face.
+        (vec!["--variant", "diechess", "--moves", "roll2,a1h8"], "a die showing a knight on a1 cannot make that move"),
+        (vec!["--variant", "diechess", "--moves", "roll7"], "the face rolled must be 1 to 6"),
         (vec!["--time", "-1"], "--time"),
     ] {
         let (ok, stdout, stderr) = advise(&args);

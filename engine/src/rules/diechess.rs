@@ -673,6 +673,10 @@ impl crate::rules::one_turn::OneTurnRules for DieChess {
         ]
     }
 
+    fn why_not(&self, pos: &DiePosition, text: &str) -> Option<String> {
+        pos.parse_turn(text).err()
+    }
+
     fn read_turn(&self, _pos: &DiePosition, text: &str) -> Option<DieTurn> {
         DieTurn::parse(text).ok()
     }

@@ -86,6 +86,12 @@ where
         None
     }
 
+    /// Why `text` is no turn the position allows, where the rules can say more than "illegal"
+    /// (Die Chess: the face, or the move the die cannot make); `None` by default.
+    fn why_not(&self, _pos: &Self::Position, _text: &str) -> Option<String> {
+        None
+    }
+
     /// The turn a text names, whether or not the position allows it now (for writing it and
     /// weighing it; playing it checks it). By default [`Rules::parse_turn`].
     fn read_turn(&self, pos: &Self::Position, text: &str) -> Option<Self::Turn> {

@@ -185,9 +185,15 @@ where
     }
 
     fn play(&mut self, turn: &str) -> Result<(), String> {
-        // (Die Chess joins a roll to its move with a comma: `roll3,b2a1` is one turn.)
-        if turn.contains(',') && self.rules().parse_turn(self.position(), turn).is_none() {
-            return Err(format!("'{turn}' has several moves, but {} plays one a turn", self.rules().name()));
+        if self.rules().parse_turn(self.position(), turn).is_none() {
+            // The rules' own reason where they have one (Die Chess joins a roll to its move with
+            // a comma: `roll3,b2a1` is one turn, and the fault is the face or the move).
+            if let Some(why) = self.rules().why_not(self.position(), turn) {
+                return Err(why);
+            }
+            if turn.contains(',') {
+                return Err(format!("'{turn}' has several moves, but {} plays one a turn", self.rules().name()));
+            }
         }
         let rules = self.rules().clone();
         self.play_uci(turn, |p| rules.fen(p)).map(|_| ()).map_err(|e| e.to_string())
