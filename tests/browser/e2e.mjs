@@ -96,6 +96,9 @@ try {
   const page = await context.newPage();
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
+  // Every request the page makes is answered (no favicon 404 in the console).
+  const notFound = [];
+  page.on('response', (r) => { if (r.status() === 404) notFound.push(r.url()); });
   await page.goto(url);
   await page.waitForFunction(() => document.querySelectorAll('#board .sq').length === 64);
   check(true, 'the page shows a board of 64 squares');
@@ -273,6 +276,9 @@ try {
     'a reloaded game shows its own settings in the form');
   await page.uncheck('#own-dice');
   check(pageErrors.length === 0, `no script errors (${pageErrors.join('; ')})`);
+  check(notFound.length === 0, `no request of the page answered 404 (${notFound.join(', ')})`);
+  // An icon of its own, given in the page: a browser then asks no /favicon.ico to be refused.
+  check(await page.evaluate(() => !!document.querySelector('link[rel="icon"]')), 'the page names its icon');
   await context.close();
 
   // --- Phone-sized, by keyboard --------------------------------------------------------------
