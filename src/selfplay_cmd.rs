@@ -66,11 +66,12 @@ fn read_done(path: &Path, header: &str) -> Result<Vec<SelfPlayed>, String> {
         }
     }
     let mut games = Vec::new();
+    let last = text.lines().count();
     for (i, line) in lines.enumerate() {
         // A last line cut off mid-write is played again; anything else damaged is refused.
         match line.parse::<SelfPlayed>() {
             Ok(game) => games.push(game),
-            Err(_) if i + 2 == text.lines().count() && !text.ends_with('\n') => break,
+            Err(_) if i + 2 == last && !text.ends_with('\n') => break,
             Err(e) => return Err(format!("{} line {}: {e}", path.display(), i + 2)),
         }
     }

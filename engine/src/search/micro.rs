@@ -253,23 +253,27 @@ impl<'a, R: MicroRules, E: MicroEval<R::Board>> MicroWorker<'a, R, E> {
         } else {
             // Every outcome searched exactly: the advice table and the expected value of the roll.
             let mut sum = 0i64;
+            if depth == 1 {
+                self.first_outcomes.clear();
+            }
             for o in self.outcomes.clone() {
                 let (score, turn) = self.root_decision(&self.rules.rolled(pos, &o.roll), depth, -INF, INF)?;
                 if self.tree.aborted {
                     return None;
                 }
                 sum += i64::from(o.weight) * i64::from(score);
-                outcomes.push(OutcomeAdvice {
+                let advice = OutcomeAdvice {
                     roll: o.roll,
                     probability: o.probability,
                     best: turn,
                     score,
                     value: None,
                     estimated: false,
-                });
+                };
                 if depth == 1 {
-                    self.first_outcomes = outcomes.clone();
+                    self.first_outcomes.push(advice);
                 }
+                outcomes.push(advice);
             }
             let expected = floor_div(sum, i64::from(self.total_weight)) as i32;
             (Choice::Roll, expected, Some(expected))
