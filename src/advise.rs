@@ -91,7 +91,7 @@ pub fn run(args: AdviseArgs) -> ExitCode {
     if let Err(e) = args.solution.install() {
         return refuse(e);
     }
-    let game = match GameHandle::setup_of(args.variant, args.chess960, args.fen.as_deref(), None, &args.moves) {
+    let game = match GameHandle::setup(args.variant, args.chess960, args.fen.as_deref(), None, &args.moves) {
         Ok(g) => g,
         Err(e) => return refuse(e),
     };

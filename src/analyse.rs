@@ -153,7 +153,7 @@ fn analyse_game(record: &mut GameRecord, limits: &Limits, threads: usize) -> Res
     // longest turn played (a best turn of several micro-moves may be longer: room for one of
     // five characters a die) and the longest roll.
     let (mut turn_width, mut roll_width) = (7, 6);
-    let positions = analysis::positions(record)?;
+    let positions = analysis::positions(record).map_err(|e| e.to_string())?;
     for (game, turn) in positions.iter().zip(&record.turns) {
         turn_width = turn_width.max(game.san(&turn.turn).chars().count());
         roll_width = roll_width.max(turn.roll.map_or(0, |r| r.to_string().len()));
@@ -166,7 +166,8 @@ fn analyse_game(record: &mut GameRecord, limits: &Limits, threads: usize) -> Res
         let report = move_report(game, judged);
         print_row(&report, turn_width, roll_width);
         reports.push(report);
-    })?;
+    })
+    .map_err(|e| e.to_string())?;
     for (t, r) in record.turns.iter_mut().zip(&reports) {
         let mut note = format!("best {} {}", r.best, score_text(r.best_score));
         if r.loss > 0 {

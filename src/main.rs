@@ -255,7 +255,7 @@ fn bench(
 
 fn perft(depth: u32, fen: Option<&str>, chess960: bool, variant: Variant) -> ExitCode {
     // The variant's moves, dice ignored (Freedom's are chess legality).
-    let game = match alea_engine::services::handle::GameHandle::setup_of(variant, chess960, fen, None, &[]) {
+    let game = match alea_engine::services::handle::GameHandle::setup(variant, chess960, fen, None, &[]) {
         Ok(game) => game,
         Err(e) => {
             eprintln!("alea perft: {e}");

@@ -126,8 +126,8 @@ impl MatchArgs {
 }
 
 /// Can the referee read the luck of `variant`'s rolls (at its start)?
-fn luck_readable(variant: &str, chess960: bool) -> bool {
-    alea_engine::services::handle::GameHandle::new(variant, chess960).is_ok_and(|game| {
+fn luck_readable(variant: Variant, chess960: bool) -> bool {
+    alea_engine::services::handle::GameHandle::of(variant, chess960).is_ok_and(|game| {
         alea_engine::services::luck::LuckTable::searched(&game, &alea_engine::search::Shared::new(1)).is_some()
     })
 }
@@ -278,7 +278,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
         match Sprt::parse(&args.sprt.join(" ")) {
             // Pairs whose luck is not read do not count for it: a variant whose rolls' luck the
             // referee cannot read (too many outcomes to value) would never decide.
-            Ok(s) if s.luck && !luck_readable(variant, args.chess960) => {
+            Ok(s) if s.luck && !luck_readable(args.variant, args.chess960) => {
                 return refuse(format!("--sprt luck=1: the luck of a {variant} roll is not read (too many outcomes)"));
             }
             Ok(s) => Some(s),
@@ -303,7 +303,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
     let openings = match &args.openings {
         Some(path) => match std::fs::read_to_string(path)
             .map_err(|e| e.to_string())
-            .and_then(|t| read_openings(&t, variant, args.chess960))
+            .and_then(|t| read_openings(&t, args.variant, args.chess960))
         {
             Ok(boards) => Openings::Fens(boards),
             Err(e) => return refuse(format!("--openings {}: {e}", path.display())),
@@ -312,7 +312,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
         None => Openings::StartPos,
     };
     let config = MatchConfig {
-        variant: variant.to_string(),
+        variant: args.variant,
         chess960: args.chess960,
         pairs: args.pairs,
         seed: args.seed,

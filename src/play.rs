@@ -186,7 +186,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         eprintln!("alea play: --time takes seconds above 0 and --depth a whole number above 0");
         return ExitCode::from(2);
     }
-    let record = Arc::new(Mutex::new(GameRecord::new(game.variant().name(), false, None)));
+    let record = Arc::new(Mutex::new(GameRecord::new(game.variant(), false, None)));
     {
         let mut r = record.lock().expect("record");
         let (white, black) = if human == Color::White { ("You", "Alea") } else { ("Alea", "You") };
@@ -515,7 +515,7 @@ fn micro_turn(
                     let allowed = next.first_moves(&RollSpec::Faces(left)).unwrap_or_default();
                     read_turn(&next, part, &allowed, None).and_then(|m| {
                         sans.push(next.san(&m));
-                        next.play_step(&m)
+                        next.play_step(&m).map_err(|e| e.to_string())
                     })
                 }
                 Ok(true) => Err(format!("the turn is over before {part}")),

@@ -36,7 +36,11 @@ pub fn run(game: &GameHandle, root: &SearchRoot, r: &SearchReport, ask: &Rollout
     let started = Instant::now();
     let rolled = roll_out(game, root, &choices, &ask.settings, &|done, _| progress.update(done as u64, ""));
     progress.finish();
-    Ok(Rolled { ask: ask.clone(), choices: rolled?, seconds: started.elapsed().as_secs_f64() })
+    Ok(Rolled {
+        ask: ask.clone(),
+        choices: rolled.map_err(|e| e.to_string())?,
+        seconds: started.elapsed().as_secs_f64(),
+    })
 }
 
 impl Rolled {

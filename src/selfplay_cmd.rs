@@ -146,7 +146,7 @@ pub fn run(args: SelfPlayArgs) -> ExitCode {
                             played.lock().expect("played").push(game);
                         }
                         Err(e) => {
-                            *failed.lock().expect("failed") = Some(e);
+                            *failed.lock().expect("failed") = Some(e.to_string());
                             break;
                         }
                     }

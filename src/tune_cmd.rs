@@ -3,7 +3,7 @@
 use alea_engine::eval::NamedEval;
 use alea_engine::eval::params::EvalParams;
 use alea_engine::services::handle::GameHandle;
-use alea_engine::services::registry::Variant;
+use alea_engine::services::registry::{UnknownVariant, Variant};
 use alea_tuning::datagen::{DatagenConfig, merge_data, read_data, run_datagen};
 use alea_tuning::fit::{FitConfig, fit, fit_terms, term_samples};
 use alea_tuning::players::MoveLimit;
@@ -203,7 +203,8 @@ fn refuse(message: impl std::fmt::Display) -> ExitCode {
 
 /// The variant by name (a game of it at its start), with Chess960 starts if asked.
 fn parse_variant(name: &str, chess960: bool) -> Result<GameHandle, String> {
-    let game = GameHandle::new(name, chess960)?;
+    let variant: Variant = name.parse().map_err(|e: UnknownVariant| e.to_string())?;
+    let game = GameHandle::of(variant, chess960).map_err(|e| e.to_string())?;
     if game.is_solved() {
         return Err(format!(
             "{} is solved exactly (alea solve {}): there is no evaluation to tune",
@@ -264,7 +265,7 @@ fn datagen(args: DatagenArgs) -> Result<(), String> {
         None => {}
     }
     let config = DatagenConfig {
-        variant: variant.variant().name().to_string(),
+        variant: variant.variant(),
         chess960: args.chess960,
         games: args.games,
         limit,
@@ -353,7 +354,7 @@ fn nnue(args: NnueArgs) -> Result<(), String> {
     let (game, sets) = network_data(&args.data)?;
     let start = match &args.start_from {
         Some(path) => {
-            let net = alea_engine::eval::nnue::Network::read(path)?;
+            let net = alea_engine::eval::nnue::Network::read(path).map_err(|e| e.to_string())?;
             if net.variant != game.variant().name() {
                 return Err(format!(
                     "{}: a network for {}, the data is {}'s",
@@ -479,7 +480,7 @@ fn network_data(paths: &[PathBuf]) -> Result<(GameHandle, Vec<alea_tuning::datag
     let name = name.ok_or("no data files")?;
     let game = parse_variant(name.trim_end_matches("960"), name.ends_with("960"))?;
     // A network adds to the 8x8 tables and reads 8x8 boards.
-    game.uses_tables()?;
+    game.uses_tables().map_err(|e| e.to_string())?;
     for (data, path) in sets.iter().zip(paths) {
         data.boards().map_err(|e| format!("{}: {e}", path.display()))?;
     }
@@ -520,7 +521,7 @@ fn static_scores(
 }
 
 fn scale(args: ScaleArgs) -> Result<(), String> {
-    let mut net = alea_engine::eval::nnue::Network::read(&args.net)?;
+    let mut net = alea_engine::eval::nnue::Network::read(&args.net).map_err(|e| e.to_string())?;
     let same_variant = |game: &GameHandle| {
         if net.variant == game.variant().name() {
             Ok(())
@@ -533,8 +534,8 @@ fn scale(args: ScaleArgs) -> Result<(), String> {
             let text = std::fs::read_to_string(pgn).map_err(|e| format!("{}: {e}", pgn.display()))?;
             let file =
                 alea_tuning::match_file::read_match_file(&text).map_err(|e| format!("{}: {e}", pgn.display()))?;
-            let variant = file.games.first().map(|g| g.record.variant.clone()).ok_or("no finished game in the file")?;
-            let game = parse_variant(&variant, false)?;
+            let variant = file.games.first().map(|g| g.record.variant).ok_or("no finished game in the file")?;
+            let game = parse_variant(variant.name(), false)?;
             same_variant(&game)?;
             let scored = alea_tuning::reported_scores::reported_scores(&file, player)?;
             let source = format!("{} scores {player} reported", scored.len());
@@ -600,7 +601,7 @@ fn run_fit(args: FitArgs) -> Result<(), String> {
         alea_tuning::datafile::boards_of(&samples)?;
         fit(&samples, &start, &config, &mut on_epoch)
     } else {
-        fit_terms(&term_samples(variant.variant().name(), &samples)?, &start, &config, &mut on_epoch)
+        fit_terms(&term_samples(variant.variant(), &samples)?, &start, &config, &mut on_epoch)
     };
     if tables {
         println!("scale K = {:.4} (fitted to the starting values first)", fitted.k);
@@ -669,7 +670,7 @@ fn report(args: ReportArgs) -> Result<(), String> {
             }
             games.extend(data.games);
         }
-        let params = fitted.as_deref().map(EvalParams::read).transpose()?;
+        let params = fitted.as_deref().map(EvalParams::read).transpose().map_err(|e| e.to_string())?;
         let history = match &fitted {
             Some(f) => {
                 let log = PathBuf::from(format!("{}.csv", f.display()));

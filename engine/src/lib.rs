@@ -22,8 +22,8 @@ pub use board::movegen::{Legality, MoveList};
 pub use board::piece::{Color, Piece, Role, RoleSet};
 pub use board::square::Square;
 pub use board::{Board, CastlingSide};
-pub use rules::game::{Game, GameError};
-pub use rules::{ChessKind, ChessRules, GameEnd, GameResult, Position, Roll, Rules};
+pub use rules::game::Game;
+pub use rules::{ChessKind, ChessRules, GameEnd, GameError, GameResult, Position, Roll, Rules};
 
 #[cfg(test)]
 mod layers;

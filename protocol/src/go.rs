@@ -30,7 +30,7 @@ pub fn root(game: &GameHandle, go: &GoParams) -> Result<SearchRoot, String> {
     if go.searchmoves.is_empty() {
         return Ok(match &go.roll {
             Some(spec) => {
-                game.check_roll_spec(spec)?;
+                game.check_roll_spec(spec).map_err(|e| e.to_string())?;
                 SearchRoot::Rolled(spec.clone())
             }
             None => SearchRoot::Decision,

@@ -33,7 +33,7 @@ impl Output {
     }
 
     /// `info string error: ...`, the answer to every bad input.
-    pub fn error(&self, what: impl AsRef<str>) {
-        self.line(format!("info string error: {}", what.as_ref()));
+    pub fn error(&self, what: impl std::fmt::Display) {
+        self.line(format!("info string error: {what}"));
     }
 }

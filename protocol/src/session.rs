@@ -274,7 +274,7 @@ impl Session {
     }
 
     /// Back to the start position under the current rules.
-    pub(crate) fn reset_game(&mut self) -> Result<(), String> {
+    pub(crate) fn reset_game(&mut self) -> Result<(), alea_engine::GameError> {
         self.game = GameHandle::of(self.options.variant, self.options.chess960)?;
         self.no_position = false;
         Ok(())
@@ -286,7 +286,7 @@ impl Session {
             StartSpec::StartPos => None,
             StartSpec::Fen(fen) => Some(fen.as_str()),
         };
-        self.game = GameHandle::setup_of(self.options.variant, self.options.chess960, fen, recapture, moves)
+        self.game = GameHandle::setup(self.options.variant, self.options.chess960, fen, recapture, moves)
             .map_err(|e| format!("position refused: {e}"))?;
         self.no_position = false;
         Ok(())

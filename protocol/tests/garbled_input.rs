@@ -136,7 +136,7 @@ const JUNK: &[&str] = &[
 
 /// A few lines of `variant`'s games as a GUI would send them.
 fn lines_for(variant: &str, rng: &mut StdRng) -> Vec<String> {
-    let mut game = GameHandle::new(variant, false).expect("a variant");
+    let mut game = GameHandle::of(variant.parse().unwrap(), false).expect("a variant");
     let mut turns: Vec<String> = Vec::new();
     let mut fens = vec![game.fen()];
     let plies = rng.random_range(0..24);
@@ -161,7 +161,8 @@ fn lines_for(variant: &str, rng: &mut StdRng) -> Vec<String> {
         fens.push(game.fen());
     }
     let faces = |rng: &mut StdRng| {
-        let roll = GameHandle::new(variant, false).unwrap().roll_for(rng.random_range(0..1000)).unwrap();
+        let roll =
+            GameHandle::of(variant.parse().unwrap(), false).unwrap().roll_for(rng.random_range(0..1000)).unwrap();
         roll.faces().iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
     };
     let cut = rng.random_range(0..=turns.len());

@@ -10,8 +10,8 @@ use rand::{RngExt, SeedableRng};
 
 /// A game the engine plays against itself at `depth` (fresh table, one thread), with seeded dice.
 fn engine_game(variant: &str, depth: u32, plies: usize) -> GameRecord {
-    let mut game = GameHandle::new(variant, false).unwrap();
-    let mut record = GameRecord::new(variant, false, None);
+    let mut game = GameHandle::of(variant.parse().unwrap(), false).unwrap();
+    let mut record = GameRecord::new(variant.parse().unwrap(), false, None);
     let mut rng = StdRng::seed_from_u64(99);
     let limits = Limits { depth: Some(depth), ..Default::default() };
     let options = SearchOptions { threads: 1, ..SearchOptions::default() };

@@ -159,7 +159,7 @@ fn a_person_plays_dicechess3_one_micro_move_at_a_time() {
     let after_undo = transcript.split("Took back ").nth(1).expect("the undo answered");
     assert!(after_undo.lines().nth(1).is_some_and(|l| l.starts_with("Your micro-move, dice")), "{transcript}");
     let record = GameRecord::from_pgn(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
-    assert_eq!(record.variant, "dicechess3");
+    assert_eq!(record.variant.name(), "dicechess3");
     assert!(record.turns.len() >= 2, "{transcript}");
     assert!(record.turns.iter().all(|t| t.roll.is_some_and(|r| r.dice() == 3)));
     assert!(record.turns.iter().any(|t| t.turn.contains(',')), "{:?}", record.turns);

@@ -408,9 +408,9 @@ mod tests {
         // A flipped byte in a game followed by a whole one is damage, not a cut.
         let mut damaged = file.clone();
         damaged[whole - 10] ^= 1;
-        assert!(decode(&damaged).unwrap_err().contains("checksum"));
-        assert!(decode(b"# alea datagen variant=freedom\n").unwrap_err().contains("older text format"));
-        assert!(decode(b"hello").unwrap_err().contains("not an alea datagen file"));
+        assert!(decode(&damaged).unwrap_err().to_string().contains("checksum"));
+        assert!(decode(b"# alea datagen variant=freedom\n").unwrap_err().to_string().contains("older text format"));
+        assert!(decode(b"hello").unwrap_err().to_string().contains("not an alea datagen file"));
     }
 
     #[test]
@@ -434,7 +434,7 @@ mod tests {
         assert_eq!(len, file.len());
         assert_eq!(data.samples.len(), 3);
         assert_eq!(data.samples[0], big.positions[0]);
-        assert!(data.boards().unwrap_err().contains("big board"));
+        assert!(data.boards().unwrap_err().to_string().contains("big board"));
         assert_eq!(data.samples[0].board(), None);
         // Cut inside the text game: it is left out; damaged with a game after it: refused.
         let (cut, cut_len) = decode(&file[..big_end - 3]).unwrap();

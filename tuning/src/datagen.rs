@@ -15,6 +15,7 @@ use alea_engine::eval::params::EvalParams;
 use alea_engine::rules::Roll;
 use alea_engine::search::stack::spawn_deep;
 use alea_engine::services::handle::{GameHandle, RollSpec};
+use alea_engine::services::registry::Variant;
 use alea_engine::{Board, Color, GameResult};
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
@@ -27,7 +28,7 @@ use std::sync::{Arc, Mutex};
 #[derive(Clone, Debug)]
 pub struct DatagenConfig {
     /// The `UCI_Variant` name.
-    pub variant: String,
+    pub variant: Variant,
     pub chess960: bool,
     pub games: u64,
     pub limit: MoveLimit,
@@ -57,10 +58,9 @@ impl DatagenConfig {
     /// shard last (` shard=3/64`), which a merge takes off.
     pub fn header(&self) -> String {
         // (A variant that does not exist plays no game: its header is never written.)
-        let text = match (&self.eval, GameHandle::new(&self.variant, self.chess960)) {
-            (Some(params), _) => params.to_text(),
-            (None, Ok(game)) => game.default_eval().to_text(),
-            (None, Err(e)) => e,
+        let text = match &self.eval {
+            Some(params) => params.to_text(),
+            None => self.variant.default_eval().to_text(),
         };
         let mut eval = format!(" eval={:08x}", alea_engine::board::checksum::fnv1a(text.as_bytes()));
         if let Some(net) = self.playing_net() {
@@ -77,7 +77,7 @@ impl DatagenConfig {
             use_net: self.use_net,
             ..Default::default()
         };
-        let variant: alea_engine::services::registry::Variant = self.variant.parse().ok()?;
+        let variant = self.variant;
         variant.with_defaults(options).network_for(variant.name())
     }
 
@@ -149,7 +149,7 @@ pub fn generate_game_with(config: &DatagenConfig, index: u64, tables: &mut Table
     let played = play_game(
         white,
         black,
-        &config.variant,
+        config.variant,
         config.chess960,
         start_fen.as_deref(),
         config.seed,

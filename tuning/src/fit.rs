@@ -8,6 +8,7 @@ use alea_engine::Role;
 use alea_engine::eval::big::{BIG_TERMS, BigEval};
 use alea_engine::eval::params::{EvalParams, PARAM_COUNT, PHASE_MAX, features};
 use alea_engine::services::handle::GameHandle;
+use alea_engine::services::registry::Variant;
 
 /// How to fit.
 #[derive(Clone, Debug)]
@@ -256,7 +257,7 @@ pub struct TermSample {
 
 /// A big board's samples as the terms its evaluation sums, each position set up afresh in a
 /// game of `variant` (a position the variant refuses is named).
-pub fn term_samples(variant: &str, samples: &[Sample]) -> Result<Vec<TermSample>, String> {
+pub fn term_samples(variant: Variant, samples: &[Sample]) -> Result<Vec<TermSample>, String> {
     samples
         .iter()
         .enumerate()

@@ -301,9 +301,11 @@ mod tests {
     fn runs_of_other_dice_or_without_common_pairs_are_refused() {
         let a = file(&[("1.1", "1-0"), ("1.2", "0-1")], 7, "new", A_MOVES);
         let other_seed = file(&[("1.1", "1-0"), ("1.2", "0-1")], 8, "new", A_MOVES);
-        assert!(compare_runs(&a, &other_seed).unwrap_err().contains("not dealt the same dice"));
+        assert!(compare_runs(&a, &other_seed).unwrap_err().to_string().contains("not dealt the same dice"));
         let half = file(&[("1.1", "1-0"), ("2.2", "0-1")], 7, "new", A_MOVES);
-        assert!(compare_runs(&a, &half).unwrap_err().contains("no pair that both finished"));
-        assert!(compare_runs(&a, &MatchFile::default()).unwrap_err().contains("run B holds no finished game"));
+        assert!(compare_runs(&a, &half).unwrap_err().to_string().contains("no pair that both finished"));
+        assert!(
+            compare_runs(&a, &MatchFile::default()).unwrap_err().to_string().contains("run B holds no finished game")
+        );
     }
 }

@@ -246,13 +246,15 @@ mod tests {
         assert!(file.cut_off.unwrap().contains("game 1.2 is cut off"));
         // A damaged game before the last, two settings, or no PGN at all: errors.
         let damaged = format!("{}\n{}", &game("1.1", "1-0", "s")[..60], game("1.2", "1-0", "s"));
-        assert!(read_match_file(&damaged).unwrap_err().contains("damaged"));
+        assert!(read_match_file(&damaged).unwrap_err().to_string().contains("damaged"));
         // Half a game with the next glued to it on the same line: one odd game, not two.
         let glued = format!("{}{}", &game("1.1", "1-0", "s")[..60], game("1.2", "1-0", "s"));
         assert!(read_match_file(&glued).unwrap().cut_off.unwrap().contains("repeated or misspelt"));
         let mixed = format!("{}{}", game("1.1", "1-0", "s"), game("1.2", "1-0", "t"));
-        assert!(read_match_file(&mixed).unwrap_err().contains("different settings"));
-        assert!(read_match_file("# alea datagen variant=freedom\n").unwrap_err().contains("not a PGN file"));
+        assert!(read_match_file(&mixed).unwrap_err().to_string().contains("different settings"));
+        assert!(
+            read_match_file("# alea datagen variant=freedom\n").unwrap_err().to_string().contains("not a PGN file")
+        );
         assert_eq!(read_match_file("").unwrap().games.len(), 0);
     }
 }

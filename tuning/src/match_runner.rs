@@ -8,6 +8,7 @@ use crate::shard::Shard;
 use crate::sprt::{LuckAdjusted, Pentanomial, sprt_bounds};
 use alea_engine::search::stack::spawn_deep;
 use alea_engine::services::handle::GameHandle;
+use alea_engine::services::registry::Variant;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -40,7 +41,7 @@ pub struct Sprt {
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
     /// The `UCI_Variant` name.
-    pub variant: String,
+    pub variant: Variant,
     pub chess960: bool,
     pub pairs: u64,
     pub seed: u64,
@@ -231,7 +232,7 @@ impl MatchReport {
 /// Opening positions of `variant` from a file of FENs or EPD lines (the first four fields are the
 /// position; blank lines and `#` comments skipped), each as the game writes it. Every line must be
 /// a position the variant can start from; the first bad one is named.
-pub fn read_openings(text: &str, variant: &str, chess960: bool) -> Result<Vec<String>, String> {
+pub fn read_openings(text: &str, variant: Variant, chess960: bool) -> Result<Vec<String>, String> {
     let mut boards = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -395,7 +396,7 @@ fn play_pair(
         let mut refereed = play_game(
             white,
             black,
-            &config.variant,
+            config.variant,
             config.chess960,
             start.as_deref(),
             config.seed,
@@ -480,17 +481,20 @@ mod tests {
     fn openings_from_fen_and_epd_lines() {
         let text = "# comment\n\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n\
                     rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - id \"open\";\n";
-        let boards = read_openings(text, "freedom", false).unwrap();
+        let boards = read_openings(text, Variant::Freedom, false).unwrap();
         assert_eq!(boards.len(), 2);
         assert_eq!(boards[1], "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1");
-        assert!(read_openings("", "freedom", false).is_err());
-        assert!(read_openings("8/8 w\n", "freedom", false).unwrap_err().starts_with("line 1:"));
+        assert!(read_openings("", Variant::Freedom, false).is_err());
+        assert!(read_openings("8/8 w\n", Variant::Freedom, false).unwrap_err().starts_with("line 1:"));
         // Each line is checked against the variant: no kings is BrainKing's business only.
         let kingless = "8/8/8/8/8/8/PPPPPPPP/RNBQ1BNR w - - 0 1\n";
-        assert!(read_openings(kingless, "freedom", false).unwrap_err().starts_with("line 1:"));
+        assert!(read_openings(kingless, Variant::Freedom, false).unwrap_err().starts_with("line 1:"));
         // dicechess3 keeps its DFEN (en-passant targets of the last turn's double steps).
-        let dfen =
-            read_openings("rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq d3e3 0 1\n", "dicechess3", false);
+        let dfen = read_openings(
+            "rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq d3e3 0 1\n",
+            Variant::DiceChess3,
+            false,
+        );
         assert_eq!(dfen.unwrap(), ["rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq d3e3 0 1"]);
     }
 }

@@ -288,10 +288,10 @@ impl Player for RandomPlayer {
     }
     fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, Failure> {
         let spec = RollSpec::Faces(roll.faces().to_vec());
-        let n = game.count_turns(&spec).map_err(Failure::Garbage)?;
+        let n = game.count_turns(&spec).map_err(|e| Failure::Garbage(e.to_string()))?;
         let k = self.pick(game, n as usize) as u64;
         game.nth_turn(&spec, k)
-            .map_err(Failure::Garbage)?
+            .map_err(|e| Failure::Garbage(e.to_string()))?
             .ok_or_else(|| Failure::Garbage(format!("no turn {k} of {n}")))
     }
 }
@@ -314,7 +314,9 @@ impl Player for GreedyPlayer {
     }
     fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, Failure> {
         // The first of the best, so the choice is reproducible.
-        game.greedy_turn(&RollSpec::Faces(roll.faces().to_vec())).map(|(turn, _)| turn).map_err(Failure::Garbage)
+        game.greedy_turn(&RollSpec::Faces(roll.faces().to_vec()))
+            .map(|(turn, _)| turn)
+            .map_err(|e| Failure::Garbage(e.to_string()))
     }
 }
 
@@ -333,7 +335,7 @@ impl Player for Expectimax2Player {
         GreedyPlayer.before_roll(game, freedom)
     }
     fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, Failure> {
-        game.baseline_turn(&RollSpec::Faces(roll.faces().to_vec())).map_err(Failure::Garbage)
+        game.baseline_turn(&RollSpec::Faces(roll.faces().to_vec())).map_err(|e| Failure::Garbage(e.to_string()))
     }
 }
 
@@ -584,7 +586,7 @@ impl Player for EngineProcess {
         let word = match self.proto {
             Proto::Alea => self.ask(game, &format!("roll {roll}"))?,
             Proto::Uci(_) => {
-                let allowed = game.allowed_turns(&spec).map_err(Failure::Garbage)?;
+                let allowed = game.allowed_turns(&spec).map_err(|e| Failure::Garbage(e.to_string()))?;
                 self.ask(game, &format!("searchmoves {}", allowed.join(" ")))?
             }
         };
@@ -602,7 +604,7 @@ mod tests {
 
     fn middlegame() -> GameHandle {
         GameHandle::setup(
-            "dicechess3",
+            alea_engine::services::registry::Variant::DiceChess3,
             false,
             Some("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 1"),
             None,

@@ -8,6 +8,7 @@ use alea_engine::search::Shared;
 use alea_engine::services::handle::GameHandle;
 use alea_engine::services::luck::LuckTable;
 use alea_engine::services::pgn::{GameRecord, RecordedTurn};
+use alea_engine::services::registry::Variant;
 use alea_engine::{Color, GameResult};
 
 /// The tag of a refereed game that holds White's luck less Black's, as an expected result.
@@ -40,7 +41,7 @@ pub struct TimeControl {
 pub fn play_game(
     white: &mut dyn Player,
     black: &mut dyn Player,
-    variant: &str,
+    variant: Variant,
     chess960: bool,
     start: Option<&str>,
     seed: u64,

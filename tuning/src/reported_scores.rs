@@ -82,6 +82,6 @@ mod tests {
         assert_eq!(scores, [(35.0, 1.0), (-125.0, 0.0), (-200.0, 0.0)]);
         let scores = reported_scores(&file, "b").expect("b's games");
         assert_eq!(scores, [(-10.0, 0.0), (50.0, 1.0)]);
-        assert!(reported_scores(&file, "c").unwrap_err().contains("no finished game of 'c'"));
+        assert!(reported_scores(&file, "c").unwrap_err().to_string().contains("no finished game of 'c'"));
     }
 }

@@ -120,9 +120,16 @@ mod tests {
         // --array=1-8: the first task is shard 0.
         let slurm = env(&[("SLURM_ARRAY_TASK_ID", "8"), ("SLURM_ARRAY_TASK_MIN", "1")]);
         assert_eq!(Shard::from_env(8, slurm), Ok(Shard { index: 7, count: 8 }));
-        assert!(Shard::from_env(8, env(&[("JOB_COMPLETION_INDEX", "8")])).unwrap_err().contains("only 8 shards"));
-        assert!(Shard::from_env(8, env(&[("JOB_COMPLETION_INDEX", "x")])).unwrap_err().contains("not a number"));
-        assert!(Shard::from_env(8, env(&[])).unwrap_err().contains("neither"));
+        assert!(
+            Shard::from_env(8, env(&[("JOB_COMPLETION_INDEX", "8")]))
+                .unwrap_err()
+                .to_string()
+                .contains("only 8 shards")
+        );
+        assert!(
+            Shard::from_env(8, env(&[("JOB_COMPLETION_INDEX", "x")])).unwrap_err().to_string().contains("not a number")
+        );
+        assert!(Shard::from_env(8, env(&[])).unwrap_err().to_string().contains("neither"));
         assert!(Shard::from_args(Some("1/2"), Some(2)).is_err());
         assert_eq!(Shard::from_args(None, None), Ok(Shard::WHOLE));
     }

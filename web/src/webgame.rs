@@ -8,8 +8,8 @@
 //! waits for its dice where it rolls.
 
 use alea_engine::Color;
-use alea_engine::rules::Roll;
 use alea_engine::rules::pairing;
+use alea_engine::rules::{GameError, Roll};
 use alea_engine::search::skill::{self, Skill};
 use alea_engine::search::timeman::Limits;
 use alea_engine::search::{Choice, SearchOptions, Shared};
@@ -18,6 +18,7 @@ use alea_engine::services::analysis::analyse_game;
 use alea_engine::services::driver::{TurnEvent, TurnRequest, play_turn};
 use alea_engine::services::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
 use alea_engine::services::pgn::{GameRecord, RecordedTurn};
+use alea_engine::services::registry::{UnknownVariant, Variant};
 use alea_engine::services::rollout::{self, RolloutSettings, RolloutTable, roll_out};
 use serde_json::{Value, json};
 
@@ -28,6 +29,19 @@ pub enum Refusal {
     Bad(String),
     /// Not allowed now: not your turn, the engine is thinking, the game is over (409).
     Conflict(String),
+}
+
+/// The game's refusals answer by their kind: what the game's state refuses now is a conflict.
+impl From<GameError> for Refusal {
+    fn from(e: GameError) -> Refusal {
+        if e.is_not_now() { Refusal::Conflict(e.to_string()) } else { Refusal::Bad(e.to_string()) }
+    }
+}
+
+impl From<alea_engine::services::error::Error> for Refusal {
+    fn from(e: alea_engine::services::error::Error) -> Refusal {
+        if e.is_not_now() { Refusal::Conflict(e.to_string()) } else { Refusal::Bad(e.to_string()) }
+    }
 }
 
 /// What the side to move is deciding.
@@ -92,10 +106,10 @@ impl WebGame {
             }
             None => None,
         };
-        let game = GameHandle::setup(variant, chess960, start, None, &[]).map_err(Refusal::Bad)?;
-        let standard =
-            start.is_none() || game.start_fen() == GameHandle::new(variant, false).map_err(Refusal::Bad)?.fen();
-        let mut record = GameRecord::new(game.variant().name(), chess960, (!standard).then(|| game.start_fen()));
+        let variant: Variant = variant.parse().map_err(|e: UnknownVariant| Refusal::Bad(e.to_string()))?;
+        let game = GameHandle::setup(variant, chess960, start, None, &[])?;
+        let standard = start.is_none() || game.start_fen() == GameHandle::of(variant, false)?.fen();
+        let mut record = GameRecord::new(variant, chess960, (!standard).then(|| game.start_fen()));
         let (white, black) = if human == Color::White { ("You", "Alea") } else { ("Alea", "You") };
         record.tags.push(("Event".into(), "Alea web game".into()));
         record.tags.push(("Date".into(), alea_engine::services::pgn::today()));
@@ -181,17 +195,17 @@ impl WebGame {
                 .map(|f| f.as_u64().and_then(|f| u8::try_from(f).ok()))
                 .collect::<Option<_>>()
                 .ok_or("a die face is not a number")?;
-            let roll = web.game.check_roll(&faces)?;
+            let roll = web.game.check_roll(&faces).map_err(|e| e.to_string())?;
             // The person's roll in a turn of several micro-moves began the turn; the engine's
             // (own dice) waits for its search.
             if web.game.several_moves_a_turn() && web.game.dice_left().is_none() && web.side_to_move() == human {
-                web.game.start_turn(&roll)?;
+                web.game.start_turn(&roll).map_err(|e| e.to_string())?;
             }
             web.roll = Some(roll);
         }
         for step in v.get("partial").and_then(Value::as_array).into_iter().flatten() {
             let step = step.as_str().ok_or("a micro-move is not text")?;
-            if web.game.play_step(step)? {
+            if web.game.play_step(step).map_err(|e| e.to_string())? {
                 return Err(format!("the micro-move {step} ends a turn kept as in progress"));
             }
         }
@@ -272,7 +286,7 @@ impl WebGame {
                 }));
             }
             // The engine's dice: its turn is searched on them when it is asked to play.
-            self.roll = Some(self.game.entered_roll(faces.unwrap_or_default()).map_err(Refusal::Bad)?);
+            self.roll = Some(self.game.entered_roll(faces.unwrap_or_default()).map_err(Refusal::from)?);
             self.engine_chose_roll = false;
             return Ok(());
         }
@@ -287,13 +301,13 @@ impl WebGame {
             ));
         }
         let roll = match faces {
-            Some(text) => self.game.entered_roll(text).map_err(Refusal::Bad)?,
+            Some(text) => self.game.entered_roll(text).map_err(Refusal::from)?,
             None => self.dice(),
         };
         if self.game.several_moves_a_turn() {
             // The turn is made one micro-move at a time from here; a roll that allows nothing
             // passes at once.
-            let passed = self.game.start_turn(&roll).map_err(Refusal::Bad)?;
+            let passed = self.game.start_turn(&roll).map_err(Refusal::from)?;
             self.roll = Some(roll);
             if passed {
                 self.turn_done();
@@ -374,7 +388,8 @@ impl WebGame {
                 }
             }
             Some(roll) => {
-                let allowed = self.game.allowed_turns(&RollSpec::Faces(roll.faces().to_vec())).map_err(Refusal::Bad)?;
+                let allowed =
+                    self.game.allowed_turns(&RollSpec::Faces(roll.faces().to_vec())).map_err(Refusal::from)?;
                 let turn = known.unwrap_or_else(|| text.to_string());
                 if !allowed.contains(&turn) {
                     return Err(Refusal::Bad(format!("illegal move {text}: the roll {roll} does not allow it")));
@@ -421,7 +436,7 @@ impl WebGame {
             let starting_turn = self.in_starting_turn();
             self.game = self.record.game();
             if !starting_turn {
-                self.game.start_turn(&roll).map_err(Refusal::Bad)?;
+                self.game.start_turn(&roll).map_err(Refusal::from)?;
             }
             self.last_engine = None;
             return Ok(());
@@ -483,7 +498,7 @@ impl WebGame {
             }
             TurnEvent::Outcomes(_) => {}
         })
-        .map_err(Refusal::Bad)?;
+        .map_err(Refusal::from)?;
         if turn == "roll" {
             // Own dice: the engine rolls; the person enters what it rolled.
             self.engine_chose_roll = true;
@@ -609,9 +624,9 @@ impl WebGame {
         let (root, _) = self.decision_root();
         let limits = Limits { movetime: Some(ROLLOUT_SEARCH_MS), ..Limits::default() };
         let options = SearchOptions { multipv: choices.max(1), ..SearchOptions::default() };
-        let r = self.game.search(&root, limits, options, shared, &mut |_| {}).map_err(Refusal::Bad)?;
+        let r = self.game.search(&root, limits, options, shared, &mut |_| {}).map_err(Refusal::from)?;
         let candidates = rollout::best_choices(&r, choices);
-        let rolled = roll_out(&self.game, &root, &candidates, &settings, &|_, _| {}).map_err(Refusal::Bad)?;
+        let rolled = roll_out(&self.game, &root, &candidates, &settings, &|_, _| {}).map_err(Refusal::from)?;
         Ok(serde_json::to_value(RolloutTable::of(&self.game, &rolled, &settings)).expect("a rollout serialises"))
     }
 
@@ -626,7 +641,7 @@ impl WebGame {
         }
         let (root, choices) = self.decision_root();
         let options = SearchOptions { multipv: choices.max(1), ..SearchOptions::default() };
-        let r = self.game.search(&root, limits, options, shared, report).map_err(Refusal::Bad)?;
+        let r = self.game.search(&root, limits, options, shared, report).map_err(Refusal::from)?;
         let roll = self.roll.map(|r| RollSpec::Faces(r.faces().to_vec()));
         Ok(serde_json::to_value(Advice::of(&self.game, roll.as_ref(), &r)).expect("advice serialises"))
     }
@@ -667,7 +682,7 @@ impl WebGame {
             }));
             progress(turns.len(), total);
         })
-        .map_err(Refusal::Bad)?;
+        .map_err(Refusal::from)?;
         let summary: Vec<Value> = [Color::White, Color::Black]
             .into_iter()
             .map(|side| {

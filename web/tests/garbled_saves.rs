@@ -14,8 +14,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// A saved game of `variant` after some random turns, perhaps with the dice rolled for the next.
 fn saved_game(variant: &str, rng: &mut StdRng) -> String {
-    let mut game = GameHandle::new(variant, false).expect("a variant");
-    let mut record = GameRecord::new(variant, false, None);
+    let mut game = GameHandle::of(variant.parse().unwrap(), false).expect("a variant");
+    let mut record = GameRecord::new(variant.parse().unwrap(), false, None);
     for _ in 0..rng.random_range(0..30) {
         if game.end().is_some() {
             break;

@@ -21,6 +21,9 @@ pub enum FenError {
     BadCastling(Color),
     /// An en-passant square with no pawn that could just have double-stepped past it.
     BadEnPassant(Square),
+    /// A position a big board cannot hold (kings beyond its number, a pawn on a first or last
+    /// rank, an en-passant target no pawn just passed), in words.
+    Impossible(String),
 }
 
 impl fmt::Display for FenError {
@@ -40,6 +43,7 @@ impl fmt::Display for FenError {
             FenError::BadEnPassant(sq) => {
                 write!(f, "invalid FEN: en-passant square {sq} is impossible")
             }
+            FenError::Impossible(why) => write!(f, "invalid FEN: {why}"),
         }
     }
 }

@@ -30,10 +30,10 @@ impl PieceValues {
     }
 
     /// Reads the form [`PieceValues::to_text`] writes; every role once, values 0..=10000.
-    pub fn parse(text: &str) -> Result<PieceValues, String> {
+    pub fn parse(text: &str) -> Result<PieceValues, ValuesError> {
         let words: Vec<&str> = text.split_whitespace().collect();
         if words.len() != 12 {
-            return Err(format!("piece values need six 'LETTER VALUE' pairs, got {:?}", text.trim()));
+            return Err(ValuesError(format!("piece values need six 'LETTER VALUE' pairs, got {:?}", text.trim())));
         }
         let mut values = [None; 6];
         for pair in words.chunks(2) {
@@ -42,19 +42,24 @@ impl PieceValues {
                 .next()
                 .filter(|_| pair[0].len() == 1)
                 .and_then(Role::from_char)
-                .ok_or_else(|| format!("'{}' is not a piece letter", pair[0]))?;
+                .ok_or_else(|| ValuesError(format!("'{}' is not a piece letter", pair[0])))?;
             let value: i32 = pair[1]
                 .parse()
                 .ok()
                 .filter(|v| (0..=10_000).contains(v))
-                .ok_or_else(|| format!("'{}' is not a value from 0 to 10000", pair[1]))?;
+                .ok_or_else(|| ValuesError(format!("'{}' is not a value from 0 to 10000", pair[1])))?;
             if values[role.index()].replace(value).is_some() {
-                return Err(format!("{} is given twice", pair[0]));
+                return Err(ValuesError(format!("{} is given twice", pair[0])));
             }
         }
         Ok(PieceValues(values.map(|v| v.expect("six distinct roles"))))
     }
 }
+
+/// Why a text of piece values was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ValuesError(pub String);
 
 #[cfg(test)]
 mod tests {

@@ -78,10 +78,9 @@ impl crate::eval::Evaluated for BigBoard {
         BigEval::from_params(params)
     }
 
-    fn uses_tables() -> Result<(), String> {
+    fn uses_tables() -> Result<(), &'static str> {
         Err("evaluated on its own board (material, pawn progress and the pieces' centrality); the 8x8 \
-             piece-square tables do not fit there"
-            .into())
+             piece-square tables do not fit there")
     }
 
     fn eval_terms(&self) -> Option<Vec<i32>> {

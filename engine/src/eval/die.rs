@@ -60,7 +60,7 @@ impl crate::eval::Evaluated for DiePosition {
         DieEval
     }
 
-    fn uses_tables() -> Result<(), String> {
-        Err("played from its exact solution, or searched with a score of its own; no tables fit one die".into())
+    fn uses_tables() -> Result<(), &'static str> {
+        Err("played from its exact solution, or searched with a score of its own; no tables fit one die")
     }
 }

@@ -2,6 +2,7 @@
 //! brings its own; [`StaticEval`] serves the 8x8 variants.
 
 pub mod big;
+pub mod data;
 pub mod die;
 pub mod free_checks;
 pub mod lone_king;
@@ -67,7 +68,7 @@ pub trait Evaluated {
 
     /// Can the 8x8 piece-square tables of [`EvalParams`] evaluate these positions (so that
     /// `tune` fits them and `EvalFile` loads them)? If not, why (completing "... is ").
-    fn uses_tables() -> Result<(), String> {
+    fn uses_tables() -> Result<(), &'static str> {
         Ok(())
     }
 
@@ -195,7 +196,7 @@ pub enum NamedEval {
 }
 
 impl NamedEval {
-    pub fn read(text: &str) -> Result<NamedEval, String> {
+    pub fn read(text: &str) -> Result<NamedEval, data::DataError> {
         if text.eq_ignore_ascii_case("tables") {
             return Ok(NamedEval::OwnTables);
         }

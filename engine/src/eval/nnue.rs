@@ -24,6 +24,7 @@
 use crate::board::Board;
 use crate::board::checksum::fnv1a;
 use crate::board::piece::{Color, Role};
+use crate::eval::data::DataError;
 
 /// Inputs per side: own or enemy, 6 roles, 64 squares.
 pub const INPUTS: usize = 768;
@@ -450,49 +451,50 @@ impl Network {
     }
 
     /// A network from its file's bytes; every defect is refused with what it is.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let body_len = bytes.len().checked_sub(4).ok_or("too short to be a network")?;
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, DataError> {
+        let body_len = bytes.len().checked_sub(4).ok_or(DataError::Damaged("too short to be a network".into()))?;
         if !bytes.starts_with(MAGIC) {
-            return Err("not an Alea network (no ALEANNUE at its start)".into());
+            return Err(DataError::Damaged("not an Alea network (no ALEANNUE at its start)".into()));
         }
         let (body, checksum) = bytes.split_at(body_len);
         let mut at = MAGIC.len();
-        let mut take = |n: usize| -> Result<&[u8], String> {
-            let slice = body.get(at..at + n).ok_or("the network is cut off")?;
+        let mut take = |n: usize| -> Result<&[u8], DataError> {
+            let slice = body.get(at..at + n).ok_or(DataError::Damaged("the network is cut off".into()))?;
             at += n;
             Ok(slice)
         };
         let version = u32::from_le_bytes(take(4)?.try_into().expect("4"));
         if !(FIRST_VERSION..=VERSION).contains(&version) {
-            return Err(format!(
+            return Err(DataError::Damaged(format!(
                 "network format version {version}; this engine reads versions {FIRST_VERSION} to {VERSION}"
-            ));
+            )));
         }
         let name_len = usize::from(take(1)?[0]);
-        let variant = String::from_utf8(take(name_len)?.to_vec()).map_err(|_| "a damaged variant name")?;
+        let variant = String::from_utf8(take(name_len)?.to_vec())
+            .map_err(|_| DataError::Damaged("a damaged variant name".into()))?;
         let hidden = usize::from(u16::from_le_bytes(take(2)?.try_into().expect("2")));
         if hidden != HIDDEN {
-            return Err(format!("a network of {hidden} hidden sums; this engine has {HIDDEN}"));
+            return Err(DataError::Damaged(format!("a network of {hidden} hidden sums; this engine has {HIDDEN}")));
         }
         let flags = if version >= FLAGS_VERSION { take(1)?[0] } else { 0 };
         if flags & !FLAG_MOBILITY != 0 {
-            return Err(format!(
+            return Err(DataError::Damaged(format!(
                 "inputs flagged {flags:#04x}; this engine knows only {FLAG_MOBILITY:#04x} (dice-aware)"
-            ));
+            )));
         }
         let with_mobility = flags & FLAG_MOBILITY != 0;
         let rows = INPUTS + if with_mobility { MOBILITY_INPUTS } else { 0 };
         let weights_end = at + (rows * HIDDEN + HIDDEN + 2 * HIDDEN) * 2;
         let expected = weights_end + 4 + if version >= 2 { 4 } else { 0 };
         if body.len() != expected {
-            return Err(format!(
+            return Err(DataError::Damaged(format!(
                 "the network has {} bytes, {} expected (cut off or padded)",
                 bytes.len(),
                 expected + 4
-            ));
+            )));
         }
         if fnv1a(body).to_le_bytes() != checksum {
-            return Err("the network fails its checksum (damaged)".into());
+            return Err(DataError::Damaged("the network fails its checksum (damaged)".into()));
         }
         let mut words = body[at..weights_end].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut net = Network::zeros_with(&variant, with_mobility);
@@ -509,7 +511,12 @@ impl Network {
             net.result_scale = match field {
                 0 => None,
                 f if f <= MAX_SCALE_FIELD => Some(f64::from(f) / SCALE_FIELD_UNIT),
-                f => return Err(format!("a result scale of {}, beyond 10", f64::from(f) / SCALE_FIELD_UNIT)),
+                f => {
+                    return Err(DataError::Damaged(format!(
+                        "a result scale of {}, beyond 10",
+                        f64::from(f) / SCALE_FIELD_UNIT
+                    )));
+                }
             };
         }
         Ok(net)
@@ -523,9 +530,9 @@ impl Network {
     }
 
     /// A network from a file.
-    pub fn read(path: &std::path::Path) -> Result<Network, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn read(path: &std::path::Path) -> Result<Network, DataError> {
+        let bytes = std::fs::read(path).map_err(|e| DataError::io(path, &e))?;
+        Network::from_bytes(&bytes).map_err(|e| e.in_file(path))
     }
 }
 

@@ -9,6 +9,7 @@ use crate::board::Board;
 use crate::board::piece::{Color, Role};
 use crate::board::square::Square;
 use crate::board::values::PieceValues;
+use crate::eval::data::DataError;
 use std::fmt::Write;
 
 /// Squares of a piece-square table: files a-d (e-h mirror them), ranks 1-8 from the owner's side.
@@ -230,15 +231,15 @@ impl EvalParams {
     }
 
     /// Reads a file in [`EvalParams::to_text`]'s form; the error names the file.
-    pub fn read(path: &std::path::Path) -> Result<EvalParams, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        EvalParams::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn read(path: &std::path::Path) -> Result<EvalParams, DataError> {
+        let text = std::fs::read_to_string(path).map_err(|e| DataError::io(path, &e))?;
+        EvalParams::parse(&text).map_err(|e| e.in_file(path))
     }
 
     /// Reads [`EvalParams::to_text`]'s form: both material lines and all twelve tables or none
     /// (flat), each once, values within ±10000; `#` starts a comment. `result-scale`,
     /// `king-danger`, `free-checks`, `pawn-step` and `centre` are optional.
-    pub fn parse(text: &str) -> Result<EvalParams, String> {
+    pub fn parse(text: &str) -> Result<EvalParams, DataError> {
         let mut p = EvalParams::from_values(PieceValues([0; 6]));
         let mut seen_material = [false; 2];
         let mut seen_psqt = [[false; 6]; 2];
@@ -247,7 +248,7 @@ impl EvalParams {
             if line.is_empty() {
                 continue;
             }
-            let at = |e: String| format!("line {}: {e}", n + 1);
+            let at = |why: String| DataError::Line { line: n + 1, why };
             let words: Vec<&str> = line.split_whitespace().collect();
             if words[0] == "result-scale" {
                 p.result_scale = words
@@ -282,7 +283,7 @@ impl EvalParams {
             };
             match words[0] {
                 "material" => {
-                    let values = PieceValues::parse(&words[2..].join(" ")).map_err(at)?;
+                    let values = PieceValues::parse(&words[2..].join(" ")).map_err(|e| at(e.0))?;
                     if std::mem::replace(&mut seen_material[stage], true) {
                         return Err(at("material given twice".into()));
                     }
@@ -313,7 +314,9 @@ impl EvalParams {
             }
         }
         if seen_material != [true; 2] || (seen_psqt != [[true; 6]; 2] && seen_psqt != [[false; 6]; 2]) {
-            return Err("incomplete: both material lines and all twelve psqt lines (or none) are needed".into());
+            return Err(DataError::Damaged(
+                "incomplete: both material lines and all twelve psqt lines (or none) are needed".into(),
+            ));
         }
         Ok(p)
     }

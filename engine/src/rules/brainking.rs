@@ -47,7 +47,7 @@ impl Rules for BrainKing {
     }
 
     /// Any number of kings (a captured one has ended the game); no rule state but the board.
-    fn validate(&self, pos: &Position) -> Result<(), String> {
+    fn validate(&self, pos: &Position) -> Result<(), crate::rules::GameError> {
         no_recapture(pos)?;
         king_capture_kings(&pos.board)
     }

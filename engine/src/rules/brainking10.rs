@@ -9,6 +9,7 @@ use super::{EndReason, GameEnd, GameResult, OutcomeMask, Rules, TurnList, TurnTa
 use crate::board::big::{BigBoard, BigMove, BigSpec, BigSquare};
 use crate::board::piece::{Color, Piece};
 use crate::board::values::PieceValues;
+use crate::rules::GameError;
 use crate::rules::one_turn::{OneTurnRules, TurnRoles};
 use std::sync::atomic::AtomicBool;
 
@@ -82,15 +83,15 @@ impl Rules for BrainKing10 {
 
     /// A position whose moves would not fit a turn list (a dozen queens) is refused rather
     /// than played.
-    fn validate(&self, board: &BigBoard) -> Result<(), String> {
+    fn validate(&self, board: &BigBoard) -> Result<(), GameError> {
         for side in [board.clone(), board.pass()] {
             let count = side.with_moves(|moves| moves.len());
             if count > crate::board::movegen::MAX_MOVES {
-                return Err(format!(
+                return Err(GameError::Position(format!(
                     "{} would have {count} moves here; the engine handles at most {}",
                     side.turn().name(),
                     crate::board::movegen::MAX_MOVES
-                ));
+                )));
             }
         }
         Ok(())
@@ -181,8 +182,8 @@ impl OneTurnRules for BrainKing10 {
         self.start()
     }
 
-    fn parse_fen(&self, text: &str) -> Result<BigBoard, String> {
-        BigBoard::from_fen(text, SPEC)
+    fn parse_fen(&self, text: &str) -> Result<BigBoard, GameError> {
+        Ok(BigBoard::from_fen(text, SPEC)?)
     }
 
     fn fen(&self, board: &BigBoard) -> String {
@@ -226,7 +227,7 @@ impl OneTurnRules for BrainKing10 {
         depth: u32,
         stop: &AtomicBool,
         counted: &mut dyn FnMut(&str, u64),
-    ) -> Result<bool, String> {
+    ) -> Result<bool, GameError> {
         Ok(crate::board::big::perft::divide_until(board, depth, stop, |m, n| counted(&m.to_string(), n)))
     }
 }

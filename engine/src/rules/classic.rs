@@ -109,7 +109,7 @@ impl Rules for Classic {
 
     /// Chess's kings; the side that just moved may stand in check (it passed), so that is not
     /// refused.
-    fn validate(&self, pos: &Position) -> Result<(), String> {
+    fn validate(&self, pos: &Position) -> Result<(), crate::rules::GameError> {
         one_king_each(&pos.board, self.name())?;
         no_recapture(pos)
     }

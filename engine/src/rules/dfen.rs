@@ -7,22 +7,23 @@ use crate::board::Board;
 use crate::board::bitboard::Bitboard;
 use crate::board::piece::{Color, Role};
 use crate::board::square::Square;
+use crate::rules::GameError;
 use crate::rules::micro::{DicePool, MicroPosition, MicroRules};
 
 /// Reads a DFEN under `rules` (how many dice a turn has; whether the game is over).
-pub fn parse<R: MicroRules<Board = Board> + ?Sized>(rules: &R, text: &str) -> Result<MicroPosition, String> {
+pub fn parse<R: MicroRules<Board = Board> + ?Sized>(rules: &R, text: &str) -> Result<MicroPosition, GameError> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.len() < 4 || fields.len() > 7 {
-        return Err(format!(
+        return Err(GameError::Position(format!(
             "invalid DFEN {:?}: expected placement, side, castling, en passant, the clocks and the dice",
             text.trim()
-        ));
+        )));
     }
     let mut fen: Vec<&str> = fields.iter().take(6).copied().collect();
     fen[3] = "-";
-    let board = Board::from_fen(&fen.join(" ")).map_err(|e| e.to_string())?;
+    let board = Board::from_fen(&fen.join(" "))?;
     let us = board.turn();
-    crate::rules::common::king_capture_kings(&board).map_err(|e| format!("invalid DFEN: {e}"))?;
+    crate::rules::common::king_capture_kings(&board).map_err(|e| GameError::Position(format!("invalid DFEN: {e}")))?;
     let ep_targets = parse_targets(fields[3], &board)?;
     let mut pos = MicroPosition::new(board, ep_targets);
     if let Some(&field) = fields.get(6)
@@ -31,28 +32,33 @@ pub fn parse<R: MicroRules<Board = Board> + ?Sized>(rules: &R, text: &str) -> Re
         // gollon2: the turn's piece, once it has moved, after an `@`.
         let (dice, mover) = match field.split_once('@') {
             Some((dice, sq)) if rules.one_piece_turns() => {
-                let sq = Square::parse(sq).ok_or_else(|| format!("invalid DFEN: {sq:?} is not a square"))?;
+                let sq = Square::parse(sq)
+                    .ok_or_else(|| GameError::Position(format!("invalid DFEN: {sq:?} is not a square")))?;
                 (dice, Some(sq))
             }
             Some(_) => {
-                return Err(format!(
+                return Err(GameError::Position(format!(
                     "invalid DFEN: {field:?}: {} has no turn made by one piece to name (@)",
                     rules.name()
-                ));
+                )));
             }
             None => (field, None),
         };
         pos.dice = DicePool::parse_letters(dice, us, rules.pool_size(), rules.dice_letters())
-            .map_err(|e| format!("invalid DFEN: {e}"))?;
+            .map_err(|e| GameError::Position(format!("invalid DFEN: {e}")))?;
         if rules.one_piece_turns() {
             pos.dice = pos.dice.of_one_piece();
             let piece_dice = Role::ALL.into_iter().map(|r| usize::from(pos.dice.count(r))).sum::<usize>();
             match mover {
                 None if piece_dice != 1 => {
-                    return Err(format!("invalid DFEN: {dice:?} needs one piece die (the turn's first micro-move)"));
+                    return Err(GameError::Position(format!(
+                        "invalid DFEN: {dice:?} needs one piece die (the turn's first micro-move)"
+                    )));
                 }
                 Some(sq) if piece_dice != 0 || pos.board.piece_at(sq).is_none_or(|p| p.color != us) => {
-                    return Err(format!("invalid DFEN: {field:?}: the turn's piece on {sq}, and no piece die"));
+                    return Err(GameError::Position(format!(
+                        "invalid DFEN: {field:?}: the turn's piece on {sq}, and no piece die"
+                    )));
                 }
                 _ => {}
             }
@@ -60,7 +66,7 @@ pub fn parse<R: MicroRules<Board = Board> + ?Sized>(rules: &R, text: &str) -> Re
         }
     }
     if pos.in_turn() && rules.end(&pos).is_some() {
-        return Err("invalid DFEN: dice to use in a finished game".into());
+        return Err(GameError::Position("invalid DFEN: dice to use in a finished game".into()));
     }
     Ok(pos)
 }
@@ -80,22 +86,28 @@ pub fn write(pos: &MicroPosition) -> String {
 
 /// En-passant targets of a DFEN: squares behind a pawn of the side that just moved, which
 /// stands where its double step arrived.
-fn parse_targets(field: &str, board: &Board) -> Result<Bitboard, String> {
+fn parse_targets(field: &str, board: &Board) -> Result<Bitboard, GameError> {
     if field == "-" {
         return Ok(Bitboard::EMPTY);
     }
     if !field.len().is_multiple_of(2) || field.len() > 16 {
-        return Err(format!("invalid DFEN: en-passant field {field:?} is not a list of squares"));
+        return Err(GameError::Position(format!("invalid DFEN: en-passant field {field:?} is not a list of squares")));
     }
     let them = !board.turn();
     let (target_rank, arrival_rank) = if them == Color::White { (2, 3) } else { (5, 4) };
     let mut targets = Bitboard::EMPTY;
     for i in (0..field.len()).step_by(2) {
-        let name = field.get(i..i + 2).ok_or_else(|| format!("invalid DFEN: en-passant field {field:?}"))?;
-        let sq = Square::parse(name).ok_or_else(|| format!("invalid DFEN: {name:?} is not a square"))?;
+        let name = field
+            .get(i..i + 2)
+            .ok_or_else(|| GameError::Position(format!("invalid DFEN: en-passant field {field:?}")))?;
+        let sq = Square::parse(name)
+            .ok_or_else(|| GameError::Position(format!("invalid DFEN: {name:?} is not a square")))?;
         let arrival = Square::from_coords(sq.file(), arrival_rank);
         if sq.rank() != target_rank || !board.pieces(them, Role::Pawn).contains(arrival) {
-            return Err(format!("invalid DFEN: en-passant target {sq} has no {} pawn in front of it", them.name()));
+            return Err(GameError::Position(format!(
+                "invalid DFEN: en-passant target {sq} has no {} pawn in front of it",
+                them.name()
+            )));
         }
         targets |= Bitboard::from_square(sq);
     }

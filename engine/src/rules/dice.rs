@@ -26,6 +26,11 @@ pub enum RollError {
     BadLength(usize),
     /// The variant rolls `expected` dice.
     WrongCount { expected: usize, got: usize },
+    /// A turn in progress has the dice `left` to use, and those are the dice it takes.
+    NotLeft { left: Roll, given: Roll },
+    /// A roll the variant never rolls where the game stands (BrainKing throws again a face on
+    /// which nothing can move).
+    NeverHere(Roll),
 }
 
 impl fmt::Display for RollError {
@@ -37,6 +42,12 @@ impl fmt::Display for RollError {
                 let dice = if *expected == 1 { "die" } else { "dice" };
                 let faces = if *got == 1 { "face was" } else { "faces were" };
                 write!(f, "this variant rolls {expected} {dice}, but {got} {faces} given")
+            }
+            RollError::NotLeft { left, given } => {
+                write!(f, "the turn in progress has the dice {left} left, not {given}")
+            }
+            RollError::NeverHere(roll) => {
+                write!(f, "this variant never rolls {roll} here: it throws again a face on which nothing can move")
             }
         }
     }

@@ -11,6 +11,7 @@ use crate::board::attacks;
 use crate::board::bitboard::Bitboard;
 use crate::board::piece::{Color, Role};
 use crate::board::square::Square;
+use crate::rules::GameError;
 use std::fmt;
 
 /// A game undecided after this many turns (both players', passes and rolls included) is drawn.
@@ -107,18 +108,17 @@ impl DieTurn {
     pub const PASS: DieTurn = DieTurn { roll: None, mv: None };
 
     /// Reads a turn's text (see the `Display` below), whatever the position.
-    pub fn parse(text: &str) -> Result<DieTurn, String> {
+    pub fn parse(text: &str) -> Result<DieTurn, GameError> {
         let (roll, rest) = match text.strip_prefix("roll") {
             Some(tail) => {
                 let (face, rest) = match tail.split_once(',') {
                     Some((face, rest)) => (face, Some(rest)),
                     None => (tail, None),
                 };
-                let role = face
-                    .parse::<u8>()
-                    .ok()
-                    .and_then(Role::from_face)
-                    .ok_or_else(|| format!("{text}: the face rolled must be 1 to 6, not {face:?}"))?;
+                let role =
+                    face.parse::<u8>().ok().and_then(Role::from_face).ok_or_else(|| {
+                        GameError::Turn(format!("{text}: the face rolled must be 1 to 6, not {face:?}"))
+                    })?;
                 (Some(role), rest)
             }
             None => (None, Some(text)),
@@ -126,7 +126,10 @@ impl DieTurn {
         let mv = match rest {
             None => None,
             Some("0000") if roll.is_none() => None,
-            Some(m) => Some(parse_move(m).ok_or_else(|| format!("{text}: {m:?} is not a move like a1a2 or a7a8q"))?),
+            Some(m) => Some(
+                parse_move(m)
+                    .ok_or_else(|| GameError::Turn(format!("{text}: {m:?} is not a move like a1a2 or a7a8q")))?,
+            ),
         };
         Ok(DieTurn { roll, mv })
     }
@@ -138,10 +141,10 @@ impl DieTurn {
     }
 
     /// The turn of this answer after rolling `face` (`answer` as [`DieTurn::answer`] writes it).
-    pub fn after_roll(face: Role, answer: &str) -> Result<DieTurn, String> {
+    pub fn after_roll(face: Role, answer: &str) -> Result<DieTurn, GameError> {
         let turn = DieTurn::parse(answer)?;
         if turn.roll.is_some() {
-            return Err(format!("{answer}: the roll is given already"));
+            return Err(GameError::Turn(format!("{answer}: the roll is given already")));
         }
         Ok(DieTurn { roll: Some(face), mv: turn.mv })
     }
@@ -309,25 +312,25 @@ impl DiePosition {
 
     /// Reads a turn in protocol text (see [`DieTurn`]'s `Display`) and checks that the rules
     /// allow it here.
-    pub fn parse_turn(&self, text: &str) -> Result<DieTurn, String> {
+    pub fn parse_turn(&self, text: &str) -> Result<DieTurn, GameError> {
         let turn = DieTurn::parse(text)?;
         let DieTurn { roll, mv } = turn;
         if let Some(end) = self.end() {
-            return Err(format!("{text}: the game is over ({end:?})"));
+            return Err(GameError::NotNow(format!("{text}: the game is over ({end:?})")));
         }
         if self.allows(turn) {
             return Ok(turn);
         }
         let die = self.die(self.turn);
         let shown = roll.map_or(die, |face| Die::rolled(die.square, face));
-        Err(match mv {
+        Err(GameError::Turn(match mv {
             Some(m) if m.from != die.square => {
                 format!("{text}: the {} die stands on {}, not {}", self.turn.name(), die.square, m.from)
             }
             Some(_) if shown.in_hand == 0 => format!("{text}: the die has no moves in hand; roll first"),
             Some(_) => format!("{text}: a die showing a {} on {} cannot make that move", shown.face.name(), die.square),
             None => format!("{text}: not a turn here"),
-        })
+        }))
     }
 
     /// The position's FEN: the two dice as the pieces they show, castling and en passant `-`,
@@ -369,18 +372,18 @@ impl DiePosition {
 
     /// Reads a Die Chess FEN (see [`DiePosition::fen`]); the 7th field may be left out only
     /// when each die has what a roll of its face gives.
-    pub fn from_fen(text: &str) -> Result<DiePosition, String> {
+    pub fn from_fen(text: &str) -> Result<DiePosition, GameError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         if !(6..=7).contains(&fields.len()) && fields.len() != 4 {
-            return Err(format!(
+            return Err(GameError::Position(format!(
                 "a Die Chess FEN has 7 fields (board, side, castling, en passant, turns played, move number, moves in hand), not {}",
                 fields.len()
-            ));
+            )));
         }
         let mut found: Vec<(Color, Role, Square)> = Vec::new();
         let ranks: Vec<&str> = fields[0].split('/').collect();
         if ranks.len() != 8 {
-            return Err(format!("the board {:?} has {} ranks, not 8", fields[0], ranks.len()));
+            return Err(GameError::Position(format!("the board {:?} has {} ranks, not 8", fields[0], ranks.len())));
         }
         for (i, row) in ranks.iter().enumerate() {
             let rank = 7 - i as u8;
@@ -388,48 +391,55 @@ impl DiePosition {
             for ch in row.chars() {
                 if let Some(n) = ch.to_digit(10) {
                     if n == 0 || n > 8 {
-                        return Err(format!("rank {} of the board has the count {ch}", rank + 1));
+                        return Err(GameError::Position(format!("rank {} of the board has the count {ch}", rank + 1)));
                     }
                     file += n as u8;
                 } else {
                     let piece = crate::board::piece::Piece::from_char(ch)
-                        .ok_or_else(|| format!("{ch:?} is not a piece letter"))?;
+                        .ok_or_else(|| GameError::Position(format!("{ch:?} is not a piece letter")))?;
                     if file >= 8 {
-                        return Err(format!("rank {} of the board has more than 8 squares", rank + 1));
+                        return Err(GameError::Position(format!(
+                            "rank {} of the board has more than 8 squares",
+                            rank + 1
+                        )));
                     }
                     found.push((piece.color, piece.role, Square::from_coords(file, rank)));
                     file += 1;
                 }
                 if file > 8 {
-                    return Err(format!("rank {} of the board has more than 8 squares", rank + 1));
+                    return Err(GameError::Position(format!("rank {} of the board has more than 8 squares", rank + 1)));
                 }
             }
             if file != 8 {
-                return Err(format!("rank {} of the board has {file} squares, not 8", rank + 1));
+                return Err(GameError::Position(format!("rank {} of the board has {file} squares, not 8", rank + 1)));
             }
         }
         let count = |c: Color| found.iter().filter(|f| f.0 == c).count();
         if found.len() != 2 || count(Color::White) != 1 || count(Color::Black) != 1 {
-            return Err(format!(
+            return Err(GameError::Position(format!(
                 "a Die Chess board holds exactly two dice, one White and one Black; this one has {} White and {} Black",
                 count(Color::White),
                 count(Color::Black)
-            ));
+            )));
         }
         let turn = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
-            other => return Err(format!("the side to move is w or b, not {other:?}")),
+            other => return Err(GameError::Position(format!("the side to move is w or b, not {other:?}"))),
         };
         if fields[2] != "-" || fields[3] != "-" {
-            return Err("Die Chess has no castling and no en passant: those fields must be -".to_string());
+            return Err(GameError::Position(
+                "Die Chess has no castling and no en passant: those fields must be -".to_string(),
+            ));
         }
         let turns_played: u32 = match fields.get(4) {
             None => 0,
-            Some(t) => t.parse().map_err(|_| format!("the turns played {t:?} is not a number"))?,
+            Some(t) => t.parse().map_err(|_| GameError::Position(format!("the turns played {t:?} is not a number")))?,
         };
         if turns_played > TURN_LIMIT {
-            return Err(format!("{turns_played} turns played: the game is drawn after {TURN_LIMIT}"));
+            return Err(GameError::Position(format!(
+                "{turns_played} turns played: the game is drawn after {TURN_LIMIT}"
+            )));
         }
         let fullmove: u32 = match fields.get(5) {
             None => 1,
@@ -437,7 +447,7 @@ impl DiePosition {
                 .parse()
                 .ok()
                 .filter(|&n: &u32| n > 0)
-                .ok_or_else(|| format!("the move number {t:?} is not a positive number"))?,
+                .ok_or_else(|| GameError::Position(format!("the move number {t:?} is not a positive number")))?,
         };
         let die_of = |c: Color| {
             let &(_, role, square) = found.iter().find(|f| f.0 == c).expect("one die of each colour");
@@ -447,18 +457,18 @@ impl DiePosition {
         if let Some(hand) = fields.get(6) {
             let digits: Vec<u32> = hand.chars().map(|c| c.to_digit(10).unwrap_or(99)).collect();
             if digits.len() != 2 || digits.iter().any(|&d| d > 9) {
-                return Err(format!(
+                return Err(GameError::Position(format!(
                     "the moves in hand {hand:?} are two digits, White's then Black's (22 at the start)"
-                ));
+                )));
             }
             for (die, &n) in dice.iter_mut().zip(&digits) {
                 die.in_hand = n as u8;
                 if !die.is_possible() {
-                    return Err(format!(
+                    return Err(GameError::Position(format!(
                         "a die showing a {} has at most {} moves in hand, not {n}",
                         die.face.name(),
                         moves_after_roll(die.face)
-                    ));
+                    )));
                 }
             }
         }
@@ -610,7 +620,7 @@ impl crate::rules::one_turn::OneTurnRules for DieChess {
         DiePosition::start()
     }
 
-    fn parse_fen(&self, text: &str) -> Result<DiePosition, String> {
+    fn parse_fen(&self, text: &str) -> Result<DiePosition, GameError> {
         DiePosition::from_fen(text)
     }
 
@@ -661,8 +671,8 @@ impl crate::rules::one_turn::OneTurnRules for DieChess {
         _depth: u32,
         _stop: &std::sync::atomic::AtomicBool,
         _counted: &mut dyn FnMut(&str, u64),
-    ) -> Result<bool, String> {
-        Err("diechess has no chess moves to count".into())
+    ) -> Result<bool, GameError> {
+        Err(GameError::NotInVariant("diechess has no chess moves to count".into()))
     }
 
     fn state_lines(&self, pos: &DiePosition) -> Vec<String> {
@@ -673,7 +683,7 @@ impl crate::rules::one_turn::OneTurnRules for DieChess {
         ]
     }
 
-    fn why_not(&self, pos: &DiePosition, text: &str) -> Option<String> {
+    fn why_not(&self, pos: &DiePosition, text: &str) -> Option<GameError> {
         pos.parse_turn(text).err()
     }
 
@@ -685,7 +695,7 @@ impl crate::rules::one_turn::OneTurnRules for DieChess {
         turn.answer()
     }
 
-    fn turn_of_answer(&self, roll: &super::Roll, answer: &str) -> Result<String, String> {
+    fn turn_of_answer(&self, roll: &super::Roll, answer: &str) -> Result<String, GameError> {
         if answer.starts_with("roll") {
             return Ok(answer.to_string());
         }
@@ -696,8 +706,8 @@ impl crate::rules::one_turn::OneTurnRules for DieChess {
         pos.showing_roll(Role::of_face(roll.faces()[0]))
     }
 
-    fn free_turns(&self) -> Result<(), String> {
-        Err("diechess has no free turn: give the face rolled".into())
+    fn free_turns(&self) -> Result<(), GameError> {
+        Err(GameError::NotInVariant("diechess has no free turn: give the face rolled".into()))
     }
 }
 
@@ -773,7 +783,7 @@ mod tests {
         // Nothing in hand: pass or roll only.
         let white_again = rook.play(DieTurn::PASS);
         assert_eq!(texts(&white_again.pre_roll_turns()), ["0000"]);
-        assert!(white_again.parse_turn("a5a6").unwrap_err().contains("no moves in hand"));
+        assert!(white_again.parse_turn("a5a6").unwrap_err().to_string().contains("no moves in hand"));
     }
 
     #[test]
@@ -840,7 +850,7 @@ mod tests {
             ("7p/8/8/8/8/8/8/P8 w - - 0 1 22", "more than 8"),
         ] {
             let err = DiePosition::from_fen(fen).unwrap_err();
-            assert!(err.contains(why), "{fen}: {err}");
+            assert!(err.to_string().contains(why), "{fen}: {err}");
         }
         let start = DiePosition::start();
         for (turn, why) in [
@@ -852,7 +862,7 @@ mod tests {
             ("a1", "not a move"),
         ] {
             let err = start.parse_turn(turn).unwrap_err();
-            assert!(err.contains(why), "{turn}: {err}");
+            assert!(err.to_string().contains(why), "{turn}: {err}");
         }
     }
 }

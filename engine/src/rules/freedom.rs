@@ -108,13 +108,15 @@ impl Rules for Freedom {
 
     /// Chess's kings; the side that just moved is not in check; a recapture square holds the
     /// piece that just captured.
-    fn validate(&self, pos: &Position) -> Result<(), String> {
+    fn validate(&self, pos: &Position) -> Result<(), crate::rules::GameError> {
         one_king_each(&pos.board, self.name())?;
         off_turn_side_not_in_check(&pos.board)?;
         if let Some(sq) = pos.recapture
             && pos.board.piece_at(sq).is_none_or(|p| p.color == pos.board.turn())
         {
-            return Err(format!("recapture square {sq} holds no piece of the side that just moved"));
+            return Err(crate::rules::GameError::Position(format!(
+                "recapture square {sq} holds no piece of the side that just moved"
+            )));
         }
         Ok(())
     }

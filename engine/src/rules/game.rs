@@ -7,32 +7,8 @@ use crate::rules::micro::{
     MicroRules, MoveOf, PlanCache, PositionOf, StepsOf, TurnError, TurnOf, after_step, allowed_steps, parse_turn,
     play_turn,
 };
-use crate::rules::{EndReason, GameEnd, GameResult, Rules};
+use crate::rules::{EndReason, GameEnd, GameError, GameResult, Rules};
 use std::fmt;
-
-/// Why a turn was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GameError {
-    /// The text names no turn the rules could allow here, whatever the dice.
-    IllegalTurn { turn: String, ply: usize, fen: String },
-    /// The game is over; nothing more may be played.
-    GameOver { turn: String, ply: usize, end: GameEnd },
-}
-
-impl fmt::Display for GameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GameError::IllegalTurn { turn, ply, fen } => {
-                write!(f, "illegal move {turn} at ply {} (no roll allows it in {fen})", ply + 1)
-            }
-            GameError::GameOver { turn, ply, end } => {
-                write!(f, "move {turn} at ply {} comes after the game ended ({end})", ply + 1)
-            }
-        }
-    }
-}
-
-impl std::error::Error for GameError {}
 
 /// A game under some rules.
 #[derive(Clone, Debug)]
@@ -86,7 +62,7 @@ where
     pub fn play_uci(&mut self, text: &str, describe: impl Fn(&R::Position) -> String) -> Result<R::Turn, GameError> {
         let ply = self.turns.len();
         if let Some(end) = self.end() {
-            return Err(GameError::GameOver { turn: text.to_string(), ply, end });
+            return Err(GameError::AfterEnd { turn: text.to_string(), ply, end });
         }
         match self.rules.parse_turn(&self.position, text) {
             Some(turn) if self.rules.is_possible_turn(&self.position, turn) => {
@@ -140,12 +116,12 @@ impl<R: MicroRules + Clone> MicroGame<R> {
 
     /// Rolls `roll` for a turn made one micro-move at a time: the position becomes the turn in
     /// progress. A roll that allows nothing passes the turn at once (`true` is returned then).
-    pub fn start_turn(&mut self, roll: &Roll) -> Result<bool, String> {
+    pub fn start_turn(&mut self, roll: &Roll) -> Result<bool, GameError> {
         if let Some(end) = self.end() {
-            return Err(format!("the game is over ({end})"));
+            return Err(GameError::NotNow(format!("the game is over ({end})")));
         }
         if self.position.in_turn() {
-            return Err("a turn is in progress: play its micro-moves".into());
+            return Err(GameError::NotNow("a turn is in progress: play its micro-moves".into()));
         }
         let rolled = self.rules.rolled(&self.position, roll);
         let mut steps = StepsOf::<R>::new();
@@ -160,9 +136,9 @@ impl<R: MicroRules + Clone> MicroGame<R> {
 
     /// Plays one micro-move (UCI) of the turn in progress, if the maximum rule allows it there;
     /// the turn is recorded when it ends (`true` is returned then).
-    pub fn play_step(&mut self, text: &str) -> Result<bool, String> {
+    pub fn play_step(&mut self, text: &str) -> Result<bool, GameError> {
         if !self.position.in_turn() {
-            return Err("no turn is in progress: roll first".into());
+            return Err(GameError::NotNow("no turn is in progress: roll first".into()));
         }
         let mut steps = StepsOf::<R>::new();
         allowed_steps(&self.rules, &self.position, &mut PlanCache::new(12), &mut steps);
@@ -173,7 +149,11 @@ impl<R: MicroRules + Clone> MicroGame<R> {
             .or_else(|| {
                 self.position.board.find_move(&moves, text).and_then(|m| steps.iter().find(|s| s.mv == m).copied())
             })
-            .ok_or_else(|| format!("{text} is not allowed now (no die left for it, or it breaks the maximum rule)"))?;
+            .ok_or_else(|| {
+                GameError::Turn(format!(
+                    "{text} is not allowed now (no die left for it, or it breaks the maximum rule)"
+                ))
+            })?;
         let next = after_step(&self.rules, &self.position, step);
         let mut partial = self.partial;
         if !step.is_stop() {
@@ -221,18 +201,20 @@ impl<R: MicroRules + Clone> MicroGame<R> {
     /// Plays a turn written as the protocol writes it (`e2e4,g1f3`, `0000`). In a turn in
     /// progress its dice are known; at a turn's start some roll must allow it (the roll need
     /// not be known: a record of turns without rolls is checked this way), or exactly `roll`.
-    pub fn play_text(&mut self, text: &str, roll: Option<&Roll>) -> Result<TurnOf<R>, String> {
+    pub fn play_text(&mut self, text: &str, roll: Option<&Roll>) -> Result<TurnOf<R>, GameError> {
         if let Some(end) = self.end() {
-            return Err(format!("{text} comes after the game ended ({end})"));
+            return Err(GameError::NotNow(format!("{text} comes after the game ended ({end})")));
         }
         if !self.partial.is_pass() {
-            return Err("a turn is in progress micro-move by micro-move: play its micro-moves".into());
+            return Err(GameError::NotNow(
+                "a turn is in progress micro-move by micro-move: play its micro-moves".into(),
+            ));
         }
         let moves = parse_turn(&self.rules, &self.position, text)?;
         let mut cache = PlanCache::new(12);
         let next = if self.position.in_turn() {
             if roll.is_some() {
-                return Err("the turn in progress has its dice already".into());
+                return Err(GameError::NotNow("the turn in progress has its dice already".into()));
             }
             play_turn(&self.rules, &self.position, &moves, &mut cache).map_err(|e| describe(text, e))?
         } else if let Some(roll) = roll {
@@ -245,7 +227,7 @@ impl<R: MicroRules + Clone> MicroGame<R> {
                 .find_map(|o| {
                     play_turn(&self.rules, &self.rules.rolled(&self.position, &o.roll), &moves, &mut cache).ok()
                 })
-                .ok_or_else(|| format!("no roll allows the turn {text}"))?
+                .ok_or_else(|| GameError::Turn(format!("no roll allows the turn {text}")))?
         };
         let turn = TurnOf::<R>::new(&moves);
         self.finish(next, turn);
@@ -272,9 +254,9 @@ impl<R: MicroRules + Clone> MicroGame<R> {
 }
 
 /// A refused turn in words.
-pub(crate) fn describe(text: &str, e: TurnError) -> String {
+pub(crate) fn describe(text: &str, e: TurnError) -> GameError {
     let part = |i: usize| text.split(',').nth(i).unwrap_or(text).to_string();
-    match e {
+    GameError::Turn(match e {
         TurnError::PassNotAllowed => format!("{text}: the dice allow micro-moves, so the turn may not be passed"),
         TurnError::NotAllowed { index } => format!(
             "{text}: micro-move {} is not allowed there (no die left for it, or it breaks the maximum rule)",
@@ -284,5 +266,5 @@ pub(crate) fn describe(text: &str, e: TurnError) -> String {
         TurnError::Unfinished => {
             format!("{text}: the turn is not finished (the maximum rule asks for more micro-moves)")
         }
-    }
+    })
 }

@@ -13,7 +13,7 @@ use crate::board::piece::{Color, Role};
 use crate::board::values::PieceValues;
 use crate::rules::dice::{OutcomeList, fair_dice};
 use crate::rules::micro::{DicePool, Die, MicroPosition, MicroRules, MovesOf};
-use crate::rules::{EndReason, GameEnd, GameResult};
+use crate::rules::{EndReason, GameEnd, GameError, GameResult};
 use arrayvec::ArrayVec;
 
 /// Dice rolled at the start of a turn.
@@ -50,31 +50,34 @@ impl MicroRules for Grand {
 
     /// A 12x12 FEN (no castling, no en passant) and, in a turn in progress, a 7th field with the
     /// dice left as piece letters (`PPNQ`; lower case on Black's turn).
-    fn parse_dfen(&self, text: &str) -> Result<MicroPosition<BigBoard>, String> {
+    fn parse_dfen(&self, text: &str) -> Result<MicroPosition<BigBoard>, GameError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() < 4 || fields.len() > 7 {
-            return Err(format!(
+            return Err(GameError::Position(format!(
                 "invalid DFEN {:?}: expected placement, side, castling, en passant, the clocks and the dice",
                 text.trim()
-            ));
+            )));
         }
         if fields[2] != "-" {
-            return Err(format!("invalid DFEN: grand has no castling, so no castling rights ({:?})", fields[2]));
+            return Err(GameError::Position(format!(
+                "invalid DFEN: grand has no castling, so no castling rights ({:?})",
+                fields[2]
+            )));
         }
         if fields[3] != "-" {
-            return Err(format!("invalid DFEN: grand has no en passant ({:?})", fields[3]));
+            return Err(GameError::Position(format!("invalid DFEN: grand has no en passant ({:?})", fields[3])));
         }
         let board = BigBoard::from_fen(&fields[..fields.len().min(6)].join(" "), SPEC)
-            .map_err(|e| format!("invalid DFEN: {e}"))?;
+            .map_err(|e| GameError::Position(format!("invalid DFEN: {e}")))?;
         let mut pos = MicroPosition::new(board, ());
         if let Some(&dice) = fields.get(6)
             && dice != "-"
         {
-            pos.dice =
-                DicePool::parse_letters(dice, pos.turn(), DICE, "PNBRQK").map_err(|e| format!("invalid DFEN: {e}"))?;
+            pos.dice = DicePool::parse_letters(dice, pos.turn(), DICE, "PNBRQK")
+                .map_err(|e| GameError::Position(format!("invalid DFEN: {e}")))?;
         }
         if pos.in_turn() && self.end(&pos).is_some() {
-            return Err("invalid DFEN: the game is over, so no turn is in progress".into());
+            return Err(GameError::Position("invalid DFEN: the game is over, so no turn is in progress".into()));
         }
         Ok(pos)
     }

@@ -13,6 +13,7 @@ use crate::board::chessmove::Move;
 use crate::board::micro_board::{MAX_MICRO_MOVES, MicroBoard, MicroMove, MoveBuffer};
 use crate::board::piece::{Color, Role};
 use crate::board::zobrist;
+use crate::rules::GameError;
 use crate::rules::dice::{MAX_DICE, Roll};
 use arrayvec::ArrayVec;
 use std::fmt;
@@ -177,22 +178,22 @@ impl DicePool {
 
     /// Reads DFEN die letters for `color` (its case), at most `max` of them, each one of
     /// `letters` (upper case: `PNBRQK` for piece dice, `A` for a micro-move by any piece).
-    pub fn parse_letters(text: &str, color: Color, max: usize, letters: &str) -> Result<DicePool, String> {
+    pub fn parse_letters(text: &str, color: Color, max: usize, letters: &str) -> Result<DicePool, GameError> {
         let mut pool = DicePool::EMPTY;
         for c in text.chars() {
             let lower = c.to_ascii_lowercase();
             let role = Role::from_char(lower);
             if !letters.contains(c.to_ascii_uppercase()) {
                 let names: Vec<String> = letters.chars().map(String::from).collect();
-                return Err(format!("{c:?} is not a die letter here ({})", names.join(" ")));
+                return Err(GameError::Position(format!("{c:?} is not a die letter here ({})", names.join(" "))));
             }
             let upper = c.is_ascii_uppercase();
             if upper != (color == Color::White) {
                 let case = if color == Color::White { "upper" } else { "lower" };
-                return Err(format!(
+                return Err(GameError::Position(format!(
                     "die letter {c:?} has the wrong case: {} is to move, so its dice are {case} case",
                     color.name()
-                ));
+                )));
             }
             match role {
                 Some(role) if lower != 'a' => pool.counts[role.index()] += 1,
@@ -200,7 +201,10 @@ impl DicePool {
             }
         }
         if pool.len() > max {
-            return Err(format!("{} dice given ({text}), but a turn has at most {max}", pool.len()));
+            return Err(GameError::Position(format!(
+                "{} dice given ({text}), but a turn has at most {max}",
+                pool.len()
+            )));
         }
         Ok(pool)
     }
@@ -406,7 +410,7 @@ pub trait MicroRules {
     fn piece_values(&self) -> crate::board::values::PieceValues;
 
     /// Reads a DFEN ([`crate::rules::dfen`]).
-    fn parse_dfen(&self, text: &str) -> Result<MicroPosition<Self::Board>, String>;
+    fn parse_dfen(&self, text: &str) -> Result<MicroPosition<Self::Board>, GameError>;
 
     /// The position as DFEN.
     fn dfen(&self, pos: &MicroPosition<Self::Board>) -> String;
@@ -848,7 +852,7 @@ pub fn play_turn<R: MicroRules>(
 /// Reads a turn written as the protocol writes it (micro-moves joined by commas, `0000` for a
 /// pass) from `pos`, micro-move by micro-move on the board as it changes; whether the dice allow
 /// it is [`play_turn`]'s question.
-pub fn parse_turn<R: MicroRules>(rules: &R, pos: &PositionOf<R>, text: &str) -> Result<Vec<MoveOf<R>>, String> {
+pub fn parse_turn<R: MicroRules>(rules: &R, pos: &PositionOf<R>, text: &str) -> Result<Vec<MoveOf<R>>, GameError> {
     if text == "0000" {
         return Ok(Vec::new());
     }
@@ -856,7 +860,7 @@ pub fn parse_turn<R: MicroRules>(rules: &R, pos: &PositionOf<R>, text: &str) -> 
     let mut moves = Vec::new();
     for part in text.split(',') {
         if moves.len() == MAX_DICE {
-            return Err(format!("{text:?} has more micro-moves than a turn can"));
+            return Err(GameError::Turn(format!("{text:?} has more micro-moves than a turn can")));
         }
         // Every micro-move the pieces could make, whatever the dice.
         scratch.dice = DicePool::ONE_EACH;
@@ -865,9 +869,9 @@ pub fn parse_turn<R: MicroRules>(rules: &R, pos: &PositionOf<R>, text: &str) -> 
         let Some(m) = scratch.board.find_move(&all, part) else {
             // Say so when it is chess's castling that the rules leave out (burmese).
             if scratch.board.names_castling(part) {
-                return Err(format!("{part:?} castles, and {} has no castling", rules.name()));
+                return Err(GameError::Turn(format!("{part:?} castles, and {} has no castling", rules.name())));
             }
-            return Err(format!("{part:?} is not a move of the position ({})", scratch.board.fen()));
+            return Err(GameError::Turn(format!("{part:?} is not a move of the position ({})", scratch.board.fen())));
         };
         scratch = scratch.after_micro(m, &[]);
         moves.push(m);

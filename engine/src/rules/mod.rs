@@ -14,6 +14,7 @@ pub mod dfen;
 pub mod dice;
 pub mod dicechess3;
 pub mod diechess;
+pub mod error;
 pub mod freedom;
 pub mod game;
 pub mod gollon;
@@ -38,6 +39,7 @@ pub use burmese::Burmese;
 pub use classic::Classic;
 pub use dice::{MAX_OUTCOMES, Outcome, OutcomeList, Roll, RollError};
 pub use dicechess3::DiceChess3;
+pub use error::GameError;
 pub use freedom::Freedom;
 pub use gollon::Gollon;
 pub use gollon2::Gollon2;
@@ -188,7 +190,7 @@ pub trait Rules {
 
     /// Checks that a position set up from a FEN can occur under these rules (kings, checks,
     /// rule state); everything by default.
-    fn validate(&self, _pos: &Self::Position) -> Result<(), String> {
+    fn validate(&self, _pos: &Self::Position) -> Result<(), GameError> {
         Ok(())
     }
 
@@ -396,7 +398,7 @@ macro_rules! dispatch_micro {
 
 impl micro::MicroRules for MicroVariant {
     type Board = crate::board::Board;
-    fn parse_dfen(&self, text: &str) -> Result<micro::MicroPosition, String> {
+    fn parse_dfen(&self, text: &str) -> Result<micro::MicroPosition, GameError> {
         dispatch_micro!(self, r => r.parse_dfen(text))
     }
     fn dfen(&self, pos: &micro::MicroPosition) -> String {
@@ -528,7 +530,7 @@ impl Rules for ChessRules {
     fn piece_values(&self) -> crate::board::values::PieceValues {
         dispatch!(self, r => r.piece_values())
     }
-    fn validate(&self, pos: &Position) -> Result<(), String> {
+    fn validate(&self, pos: &Position) -> Result<(), GameError> {
         dispatch!(self, r => r.validate(pos))
     }
     fn dice(&self) -> usize {
@@ -606,8 +608,10 @@ impl crate::rules::one_turn::OneTurnRules for ChessRules {
     }
 
     /// A FEN of another board's size (a 10x10 or 12x12 one) is refused by its size.
-    fn parse_fen(&self, text: &str) -> Result<Position, String> {
-        crate::Board::from_fen(text).map(Position::new).map_err(|e| fen_mistake(text).unwrap_or_else(|| e.to_string()))
+    fn parse_fen(&self, text: &str) -> Result<Position, GameError> {
+        crate::Board::from_fen(text)
+            .map(Position::new)
+            .map_err(|e| fen_mistake(text).map_or(GameError::Fen(e), GameError::Position))
     }
 
     fn fen(&self, pos: &Position) -> String {
@@ -656,7 +660,7 @@ impl crate::rules::one_turn::OneTurnRules for ChessRules {
         depth: u32,
         stop: &std::sync::atomic::AtomicBool,
         counted: &mut dyn FnMut(&str, u64),
-    ) -> Result<bool, String> {
+    ) -> Result<bool, GameError> {
         let chess960 = self.chess960();
         Ok(crate::board::perft::perft_divide_until(&pos.board, depth, stop, |m, n| {
             counted(&m.to_uci(chess960).to_string(), n)
@@ -667,8 +671,9 @@ impl crate::rules::one_turn::OneTurnRules for ChessRules {
         ChessRules::chess960(self)
     }
 
-    fn set_recapture(&self, pos: &mut Position, square: &str) -> Result<(), String> {
-        let sq = crate::Square::parse(square).ok_or_else(|| format!("recapture square '{square}' is not a square"))?;
+    fn set_recapture(&self, pos: &mut Position, square: &str) -> Result<(), GameError> {
+        let sq = crate::Square::parse(square)
+            .ok_or_else(|| GameError::Position(format!("recapture square '{square}' is not a square")))?;
         pos.recapture = Some(sq);
         Ok(())
     }
@@ -763,41 +768,41 @@ pub(crate) mod common {
     }
 
     /// Exactly one king each, as chess (and every variant with check) has.
-    pub fn one_king_each(board: &Board, variant: &str) -> Result<(), String> {
+    pub fn one_king_each(board: &Board, variant: &str) -> Result<(), GameError> {
         for color in Color::ALL {
             if board.pieces(color, crate::board::piece::Role::King).count() != 1 {
-                return Err(format!("{} must have exactly one king in {variant}", color.name()));
+                return Err(GameError::Position(format!("{} must have exactly one king in {variant}", color.name())));
             }
         }
         Ok(())
     }
 
     /// The side that just moved is not left in check.
-    pub fn off_turn_side_not_in_check(board: &Board) -> Result<(), String> {
+    pub fn off_turn_side_not_in_check(board: &Board) -> Result<(), GameError> {
         let mover = board.turn();
         if board.checkers_of(!mover).any() {
-            return Err(format!("{} is in check but it is not its turn", (!mover).name()));
+            return Err(GameError::Position(format!("{} is in check but it is not its turn", (!mover).name())));
         }
         Ok(())
     }
 
     /// A recapture square is Freedom's rule state: no other variant has one.
-    pub fn no_recapture(pos: &Position) -> Result<(), String> {
+    pub fn no_recapture(pos: &Position) -> Result<(), GameError> {
         match pos.recapture {
-            Some(_) => Err("a recapture square is only part of freedom".into()),
+            Some(_) => Err(GameError::Position("this variant has no recapture square".into())),
             None => Ok(()),
         }
     }
 
     /// The kings of a game of king capture: at most one a side, and not none on both (a side
     /// without its king lost it, and the game ended there, the other side's king still on).
-    pub fn king_capture_kings(board: &Board) -> Result<(), String> {
+    pub fn king_capture_kings(board: &Board) -> Result<(), GameError> {
         let count = |c: Color| board.pieces(c, crate::board::piece::Role::King).count();
         if let Some(c) = Color::ALL.into_iter().find(|&c| count(c) > 1) {
-            return Err(format!("{} has more than one king", c.name()));
+            return Err(GameError::Position(format!("{} has more than one king", c.name())));
         }
         if Color::ALL.into_iter().all(|c| count(c) == 0) {
-            return Err("neither side has a king: a game ends when the first one is taken".into());
+            return Err(GameError::Position("neither side has a king: a game ends when the first one is taken".into()));
         }
         Ok(())
     }
@@ -913,7 +918,7 @@ pub(crate) use chess_rules_common;
 macro_rules! micro_chess_common {
     () => {
         type Board = $crate::board::Board;
-        fn parse_dfen(&self, text: &str) -> Result<$crate::rules::micro::MicroPosition, String> {
+        fn parse_dfen(&self, text: &str) -> Result<$crate::rules::micro::MicroPosition, $crate::rules::GameError> {
             $crate::rules::dfen::parse(self, text)
         }
         fn dfen(&self, pos: &$crate::rules::micro::MicroPosition) -> String {

@@ -3,8 +3,8 @@
 //! one-move arm ([`crate::services::one_turn`]) turns this into text once for every such variant.
 
 use crate::board::piece::{Piece, Role};
-use crate::rules::Rules;
 use crate::rules::dice::Roll;
+use crate::rules::{GameError, Rules};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 
@@ -27,7 +27,7 @@ where
 
     /// A position from its FEN, or why it is none (rule checks come after, in
     /// [`Rules::validate`]).
-    fn parse_fen(&self, text: &str) -> Result<Self::Position, String>;
+    fn parse_fen(&self, text: &str) -> Result<Self::Position, GameError>;
 
     /// The position as FEN.
     fn fen(&self, pos: &Self::Position) -> String;
@@ -59,7 +59,7 @@ where
         depth: u32,
         stop: &AtomicBool,
         counted: &mut dyn FnMut(&str, u64),
-    ) -> Result<bool, String>;
+    ) -> Result<bool, GameError>;
 
     /// Does this game start from a Chess960 position (castling written king-takes-rook)?
     fn chess960(&self) -> bool {
@@ -67,8 +67,8 @@ where
     }
 
     /// Sets Freedom's recapture square; other variants have none.
-    fn set_recapture(&self, _pos: &mut Self::Position, _square: &str) -> Result<(), String> {
-        Err("a recapture square is only part of freedom".into())
+    fn set_recapture(&self, _pos: &mut Self::Position, _square: &str) -> Result<(), GameError> {
+        Err(GameError::Position("this variant has no recapture square".into()))
     }
 
     /// `d`'s lines about the rules' state (checkers, recapture square); none by default.
@@ -88,7 +88,7 @@ where
 
     /// Why `text` is no turn the position allows, where the rules can say more than "illegal"
     /// (Die Chess: the face, or the move the die cannot make); `None` by default.
-    fn why_not(&self, _pos: &Self::Position, _text: &str) -> Option<String> {
+    fn why_not(&self, _pos: &Self::Position, _text: &str) -> Option<GameError> {
         None
     }
 
@@ -106,7 +106,7 @@ where
 
     /// The whole turn of the answer `answer` after `roll`: the answer itself by default (Die
     /// Chess joins the roll to it, `roll2,a1b3`).
-    fn turn_of_answer(&self, _roll: &Roll, answer: &str) -> Result<String, String> {
+    fn turn_of_answer(&self, _roll: &Roll, answer: &str) -> Result<String, GameError> {
         Ok(answer.to_string())
     }
 
@@ -118,7 +118,7 @@ where
 
     /// May a turn be chosen among every move, whatever the dice (`go roll any`, a GUI's free
     /// move)? If not, why.
-    fn free_turns(&self) -> Result<(), String> {
+    fn free_turns(&self) -> Result<(), GameError> {
         Ok(())
     }
 }

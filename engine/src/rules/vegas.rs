@@ -100,7 +100,7 @@ impl Rules for Vegas {
     }
 
     /// Chess's kings, and the side that just moved is not in check.
-    fn validate(&self, pos: &Position) -> Result<(), String> {
+    fn validate(&self, pos: &Position) -> Result<(), crate::rules::GameError> {
         one_king_each(&pos.board, self.name())?;
         off_turn_side_not_in_check(&pos.board)?;
         no_recapture(pos)

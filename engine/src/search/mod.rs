@@ -317,7 +317,7 @@ impl Shared {
     }
 
     /// As [`Shared::new`], or why the table cannot be had.
-    pub fn try_new(hash_mib: usize) -> Result<Shared, String> {
+    pub fn try_new(hash_mib: usize) -> Result<Shared, tt::TableTooLarge> {
         Ok(Shared {
             tt: TranspositionTable::try_new(hash_mib)?,
             stop: AtomicBool::new(false),

@@ -14,6 +14,7 @@
 
 use crate::board::piece::{Color, Role};
 use crate::board::square::Square;
+use crate::eval::data::DataError;
 use crate::rules::diechess::{
     DIE_STATES, Die, DieEnd, DiePosition, DieTurn, STATES, die_code, moves_after_roll, state_index, turned,
 };
@@ -321,20 +322,21 @@ impl DieTable {
     }
 
     /// Reads a table [`DieTable::write_to`] wrote, refusing a damaged, truncated or foreign file.
-    pub fn read_from(bytes: &[u8]) -> Result<DieTable, String> {
+    pub fn read_from(bytes: &[u8]) -> Result<DieTable, DataError> {
         if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
-            return Err("not a Die Chess table (no ALEADIE1 header)".into());
+            return Err(DataError::Damaged("not a Die Chess table (no ALEADIE1 header)".into()));
         }
         if bytes.len() < MAGIC.len() + 20 + 4 {
-            return Err("the Die Chess table is truncated".into());
+            return Err(DataError::Damaged("the Die Chess table is truncated".into()));
         }
         let (body, sum) = bytes.split_at(bytes.len() - 4);
         if crate::board::checksum::fnv1a(body).to_le_bytes() != sum {
-            return Err("the Die Chess table is damaged or truncated (checksum mismatch)".into());
+            return Err(DataError::Damaged("the Die Chess table is damaged or truncated (checksum mismatch)".into()));
         }
         let mut at = MAGIC.len();
         let mut take = |n: usize| {
-            let part = body.get(at..at + n).ok_or("the Die Chess table is truncated");
+            let part =
+                body.get(at..at + n).ok_or_else(|| DataError::Damaged("the Die Chess table is truncated".into()));
             at += n;
             part
         };
@@ -342,32 +344,34 @@ impl DieTable {
         let last_change = f64::from_le_bytes(take(8)?.try_into().expect("8 bytes"));
         let count = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes")) as usize;
         if count == 0 || count > usize::from(u16::MAX) + 1 {
-            return Err(format!("the Die Chess table lists {count} values"));
+            return Err(DataError::Damaged(format!("the Die Chess table lists {count} values")));
         }
         let distinct: Vec<f64> =
             take(count * 8)?.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
         if distinct.iter().any(|v| !(0.0..=1.0).contains(v)) {
-            return Err("the Die Chess table holds a value outside 0..1".into());
+            return Err(DataError::Damaged("the Die Chess table holds a value outside 0..1".into()));
         }
         let indices = take(POSSIBLE * 2)?;
         if at != body.len() {
-            return Err("the Die Chess table has bytes after its values".into());
+            return Err(DataError::Damaged("the Die Chess table has bytes after its values".into()));
         }
         let mut values = vec![0.5f64; STATES];
         let mut slots = indices.chunks_exact(2).map(|c| usize::from(u16::from_le_bytes([c[0], c[1]])));
         for (i, slot) in values.iter_mut().enumerate() {
             if is_possible(i / DIE_STATES, i % DIE_STATES) {
                 let k = slots.next().expect("one index per possible state");
-                *slot = *distinct.get(k).ok_or_else(|| format!("the Die Chess table names value {k} of {count}"))?;
+                *slot = *distinct
+                    .get(k)
+                    .ok_or_else(|| DataError::Damaged(format!("the Die Chess table names value {k} of {count}")))?;
             }
         }
         Ok(DieTable { values, sweeps, last_change })
     }
 
     /// Reads the table in the file at `path`.
-    pub fn read(path: &std::path::Path) -> Result<DieTable, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        DieTable::read_from(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn read(path: &std::path::Path) -> Result<DieTable, DataError> {
+        let bytes = std::fs::read(path).map_err(|e| DataError::io(path, &e))?;
+        DieTable::read_from(&bytes).map_err(|e| e.in_file(path))
     }
 
     fn possible_values(&self) -> impl Iterator<Item = f64> + '_ {
@@ -848,9 +852,9 @@ mod tests {
         assert_eq!(DieTable::read_from(&bytes).unwrap(), table);
         let mut flipped = bytes.clone();
         flipped[100] ^= 1;
-        assert!(DieTable::read_from(&flipped).unwrap_err().contains("checksum"));
-        assert!(DieTable::read_from(&bytes[..bytes.len() / 2]).unwrap_err().contains("checksum"));
-        assert!(DieTable::read_from(b"ALEANNUE....").unwrap_err().contains("not a Die Chess table"));
+        assert!(DieTable::read_from(&flipped).unwrap_err().to_string().contains("checksum"));
+        assert!(DieTable::read_from(&bytes[..bytes.len() / 2]).unwrap_err().to_string().contains("checksum"));
+        assert!(DieTable::read_from(b"ALEANNUE....").unwrap_err().to_string().contains("not a Die Chess table"));
     }
 
     /// Tables kept in users' caches are named by [`SOLUTION_VERSION`]: a change of the rules or

@@ -6,6 +6,7 @@
 //! starting together (the two engines of a match) solve once: the others wait on a lock file.
 
 use super::solve::DieTable;
+use crate::eval::data::DataError;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -37,44 +38,44 @@ pub enum Had {
 }
 
 /// The kept table at `path`, or why it cannot be used.
-fn usable(path: &Path) -> Result<DieTable, String> {
+fn usable(path: &Path) -> Result<DieTable, DataError> {
     if !path.exists() {
-        return Err("none kept yet".into());
+        return Err(DataError::Unusable("none kept yet".into()));
     }
     let table = DieTable::read(path)?;
     if table.last_change > TOLERANCE {
-        return Err(format!("solved only to {:.1e}", table.last_change));
+        return Err(DataError::Unusable(format!("solved only to {:.1e}", table.last_change)));
     }
     Ok(table)
 }
 
 /// The table kept in `dir`, or solved (`progress` told each sweep) and kept there. Errs, having
 /// solved nothing, only where the directory cannot hold it (it cannot be made or locked).
-pub fn load_or_solve_in(dir: &Path, progress: &mut dyn FnMut(u32, f64)) -> Result<(DieTable, Had), String> {
+pub fn load_or_solve_in(dir: &Path, progress: &mut dyn FnMut(u32, f64)) -> Result<(DieTable, Had), DataError> {
     let path = dir.join(file_name());
     if let Ok(table) = usable(&path) {
         return Ok((table, Had::Read));
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| DataError::io(dir, &e))?;
     let lock_path = dir.join(format!("{}.lock", file_name()));
     let lock = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
         .open(&lock_path)
-        .map_err(|e| format!("{}: {e}", lock_path.display()))?;
-    lock.lock().map_err(|e| format!("{}: {e}", lock_path.display()))?;
+        .map_err(|e| DataError::io(&lock_path, &e))?;
+    lock.lock().map_err(|e| DataError::io(&lock_path, &e))?;
     // Another process may have solved it while this one waited.
     let why = match usable(&path) {
         Ok(table) => return Ok((table, Had::Read)),
-        Err(why) => why,
+        Err(why) => why.to_string(),
     };
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let table = DieTable::solve(TOLERANCE, threads, progress);
     // Written beside it and renamed over it: a reader never sees half a table.
     let partial = dir.join(format!(".{}.{}.partial", file_name(), std::process::id()));
     let mut bytes = Vec::new();
-    table.write_to(&mut bytes).map_err(|e| e.to_string())?;
+    table.write_to(&mut bytes).map_err(|e| DataError::io(&path, &e))?;
     if let Err(e) = std::fs::write(&partial, &bytes).and_then(|()| std::fs::rename(&partial, &path)) {
         let _ = std::fs::remove_file(&partial);
         return Ok((table, Had::Solved(format!("{why}; not kept: {}: {e}", path.display()))));
@@ -94,7 +95,7 @@ pub fn table() -> DieTable {
     };
     let result = match cache_dir() {
         Some(dir) => load_or_solve_in(&dir, &mut progress),
-        None => Err("this platform names no cache directory for the user".into()),
+        None => Err(DataError::Unusable("this platform names no cache directory for the user".into())),
     };
     match result {
         Ok((table, Had::Read)) => table,
@@ -131,13 +132,13 @@ mod tests {
     fn a_damaged_or_coarse_kept_table_is_not_read() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(file_name());
-        assert_eq!(usable(&path).unwrap_err(), "none kept yet");
+        assert_eq!(usable(&path).unwrap_err().to_string(), "none kept yet");
         let mut bytes = coarse();
         std::fs::write(&path, &bytes).unwrap();
-        assert!(usable(&path).unwrap_err().starts_with("solved only to"));
+        assert!(usable(&path).unwrap_err().to_string().starts_with("solved only to"));
         bytes[100] ^= 1;
         std::fs::write(&path, &bytes).unwrap();
-        assert!(usable(&path).unwrap_err().contains("checksum"));
+        assert!(usable(&path).unwrap_err().to_string().contains("checksum"));
     }
 
     #[test]
@@ -147,7 +148,7 @@ mod tests {
         std::fs::write(&file, "").unwrap();
         let mut sweeps = 0;
         let err = load_or_solve_in(&file.join("cache"), &mut |_, _| sweeps += 1).unwrap_err();
-        assert!(err.contains("a-file"), "{err}");
+        assert!(err.to_string().contains("a-file"), "{err}");
         assert_eq!(sweeps, 0);
     }
 }

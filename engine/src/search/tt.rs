@@ -87,17 +87,16 @@ impl TranspositionTable {
     /// A table of about `mib` MiB, or why not. The memory comes zeroed from the allocator (all
     /// zero is an empty table) with a word's alignment, which the allocator serves from fresh
     /// pages without writing them: memory is touched only as the search writes entries.
-    pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, TableTooLarge> {
         let clusters = (mib.max(1) * 1024 * 1024 / CLUSTER_BYTES).max(1);
         let len = clusters * CLUSTER_WORDS + CLUSTER_WORDS;
-        let layout =
-            std::alloc::Layout::array::<AtomicU64>(len).map_err(|_| format!("a {mib} MiB table is too large"))?;
+        let layout = std::alloc::Layout::array::<AtomicU64>(len).map_err(|_| TableTooLarge { mib })?;
         // SAFETY: the layout has non-zero size; all-zero bits are a valid AtomicU64; the pointer is
         // checked and given to a Box of the same element type and length (so the same layout).
         let words = unsafe {
             let ptr = std::alloc::alloc_zeroed(layout) as *mut AtomicU64;
             if ptr.is_null() {
-                return Err(format!("cannot allocate a {mib} MiB table"));
+                return Err(TableTooLarge { mib });
             }
             Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len))
         };
@@ -242,6 +241,13 @@ impl TranspositionTable {
         }
         (used * 1000 / (sample * 4).max(1)) as u32
     }
+}
+
+/// A table the machine would not give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a {mib} MiB table")]
+pub struct TableTooLarge {
+    pub mib: usize,
 }
 
 #[cfg(test)]

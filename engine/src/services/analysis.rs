@@ -7,6 +7,7 @@ use crate::board::piece::Color;
 use crate::rules::{GameResult, Roll};
 use crate::search::timeman::Limits;
 use crate::search::{Choice, SearchOptions, Shared, WIN};
+use crate::services::error::Error;
 use crate::services::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
 use crate::services::pgn::GameRecord;
 use std::collections::BTreeMap;
@@ -58,7 +59,7 @@ pub fn analyse_turn(
     played: &str,
     roll: Option<Roll>,
     limits: &Limits,
-) -> Result<TurnAnalysis, String> {
+) -> Result<TurnAnalysis, Error> {
     let search = |game: &GameHandle, root: SearchRoot, choices: usize, limits: Limits| {
         let options = SearchOptions { multipv: choices.max(1), threads: 1, ..SearchOptions::default() };
         game.search(&root, limits, options, &Shared::new(16), &mut |_| {})
@@ -83,7 +84,7 @@ pub fn analyse_turn(
                 .find(|c| c.choice == Choice::Roll)
                 .map(|c| c.score)
                 .or(before.roll_score)
-                .ok_or("the search before the roll gave rolling no value")?;
+                .ok_or(Error::NoAnswer("the search before the roll gave rolling no value".into()))?;
             Some(RollDecision {
                 offered,
                 best: best.choice.clone(),
@@ -111,7 +112,7 @@ pub fn analyse_turn(
             (after, Some(luck))
         }
     };
-    let mut best = result.choices.first().cloned().ok_or("the search found no choice")?;
+    let mut best = result.choices.first().cloned().ok_or(Error::NoAnswer("the search found no choice".into()))?;
     let played_choice = Choice::Turn(played.to_string());
     let played_score = if let Some(c) = result.choices.iter().find(|c| c.exact && c.choice == played_choice) {
         c.score
@@ -139,7 +140,7 @@ pub fn analyse_turn(
                 None if game.several_moves_a_turn() && roll.is_some() => {
                     let spec = RollSpec::Faces(roll.as_ref().expect("a roll").faces().to_vec());
                     let Choice::Turn(best_turn) = &best.choice else {
-                        return Err("the search after the roll chose no turn".into());
+                        return Err(Error::NoAnswer("the search after the roll chose no turn".into()));
                     };
                     let only =
                         SearchRoot::Only { roll: Some(spec), turns: vec![best_turn.clone(), played.to_string()] };
@@ -151,7 +152,11 @@ pub fn analyse_turn(
                             best.score = b.score.max(p.score);
                             p.score
                         }
-                        _ => return Err("the search did not value the turn played beside the best".into()),
+                        _ => {
+                            return Err(Error::NoAnswer(
+                                "the search did not value the turn played beside the best".into(),
+                            ));
+                        }
                     }
                 }
                 None => {
@@ -190,12 +195,13 @@ fn roll_luck(before: &SearchReport, roll: &Roll) -> Option<i32> {
 }
 
 /// The position before each turn of `record`, each turn checked as it is replayed.
-pub fn positions(record: &GameRecord) -> Result<Vec<GameHandle>, String> {
+pub fn positions(record: &GameRecord) -> Result<Vec<GameHandle>, Error> {
     let mut game = record.start_game()?;
     let mut before = Vec::with_capacity(record.turns.len());
     for (ply, t) in record.turns.iter().enumerate() {
         before.push(game.clone());
-        game.play_checked(&t.turn, t.roll.as_ref()).map_err(|e| format!("turn {}: {}: {e}", ply + 1, t.turn))?;
+        game.play_checked(&t.turn, t.roll.as_ref())
+            .map_err(|e| Error::from(e).at(format!("turn {}: {}", ply + 1, t.turn)))?;
     }
     Ok(before)
 }
@@ -210,7 +216,7 @@ pub fn analyse_game(
     limits: &Limits,
     threads: usize,
     on_judged: &mut dyn FnMut(&GameHandle, &TurnAnalysis),
-) -> Result<Vec<TurnAnalysis>, String> {
+) -> Result<Vec<TurnAnalysis>, Error> {
     let positions = positions(record)?;
     let turns = &record.turns;
     let next = AtomicUsize::new(0);
@@ -227,7 +233,7 @@ pub fn analyse_game(
                     }
                     let t = &turns[ply];
                     let judged = analyse_turn(&positions[ply], ply, &t.turn, t.roll, limits)
-                        .map_err(|e| format!("turn {}: {e}", ply + 1));
+                        .map_err(|e| e.at(format!("turn {}", ply + 1)));
                     if judged.is_err() {
                         failed.store(true, Ordering::Relaxed);
                     }
@@ -238,7 +244,7 @@ pub fn analyse_game(
             });
             // Fewer threads than asked still judge every turn; none at all cannot.
             if worker.is_err() && i == 0 {
-                return Err("cannot start a thread to judge the turns".to_string());
+                return Err(Error::System("cannot start a thread to judge the turns".to_string()));
             }
         }
         drop(sender);
@@ -254,13 +260,13 @@ pub fn analyse_game(
         Ok(in_order)
     })?;
     if judged_all.len() < turns.len() {
-        return Err(format!("turn {}: not judged", judged_all.len() + 1));
+        return Err(Error::NoAnswer("not judged".into()).at(format!("turn {}", judged_all.len() + 1)));
     }
     Ok(judged_all)
 }
 
 /// The game after `turn` (with its roll).
-fn after(game: &GameHandle, turn: &str, roll: Option<&Roll>) -> Result<GameHandle, String> {
+fn after(game: &GameHandle, turn: &str, roll: Option<&Roll>) -> Result<GameHandle, Error> {
     let mut next = game.clone();
     next.play_checked(turn, roll)?;
     Ok(next)
@@ -269,6 +275,7 @@ fn after(game: &GameHandle, turn: &str, roll: Option<&Roll>) -> Result<GameHandl
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::services::registry::Variant;
 
     fn depth(d: u32) -> Limits {
         Limits { depth: Some(d), ..Default::default() }
@@ -278,7 +285,8 @@ mod tests {
     fn the_best_turn_loses_nothing_and_a_blunder_loses_its_material() {
         // Three rook dice: the rook takes the queen and then the king; shuffling it along the
         // first rank leaves the queen to take it back and more.
-        let game = GameHandle::setup("dicechess3", false, Some("3qk3/8/8/8/8/8/8/3RK3 w - - 0 1"), None, &[]).unwrap();
+        let game =
+            GameHandle::setup(Variant::DiceChess3, false, Some("3qk3/8/8/8/8/8/8/3RK3 w - - 0 1"), None, &[]).unwrap();
         let roll = Some(Roll::new(&[4, 4, 4]).unwrap());
         let blunder = analyse_turn(&game, 0, "d1a1,a1b1,b1c1", roll, &depth(1)).unwrap();
         assert!(blunder.loss >= 500, "{blunder:?}");
@@ -297,8 +305,9 @@ mod tests {
     /// fixed depth reads them.
     #[test]
     fn loss_and_luck_under_a_node_limit_are_each_read_at_one_depth() {
-        let game = GameHandle::setup("dicechess3", false, Some("8/5pk1/6p1/8/3R4/6P1/5PK1/3r4 w - - 0 40"), None, &[])
-            .unwrap();
+        let game =
+            GameHandle::setup(Variant::DiceChess3, false, Some("8/5pk1/6p1/8/3R4/6P1/5PK1/3r4 w - - 0 40"), None, &[])
+                .unwrap();
         let roll = Roll::new(&[1, 4, 6]).unwrap();
         let nodes = Limits { nodes: Some(100_000), ..Default::default() };
         // The depths the analysis's own searches complete: the outcomes before the roll, the two
@@ -337,7 +346,8 @@ mod tests {
         // Black may take the pawn on d5 back with the queen without rolling; rolling instead
         // throws that away on five rolls in six.
         let game =
-            GameHandle::setup("freedom", false, None, None, &["e2e4".into(), "d7d5".into(), "e4d5".into()]).unwrap();
+            GameHandle::setup(Variant::Freedom, false, None, None, &["e2e4".into(), "d7d5".into(), "e4d5".into()])
+                .unwrap();
         let roll = Some(Roll::new(&[2]).unwrap());
         // Three turns deep: at two, Freedom's network still rates rolling above the recapture.
         let a = analyse_turn(&game, 3, "g8f6", roll, &depth(3)).unwrap();
@@ -347,13 +357,13 @@ mod tests {
         assert!(d.loss > 0 && d.loss == d.best_score - d.roll_score, "{d:?}");
         assert!(a.loss >= d.loss, "the turn's loss includes the decision's: {a:?}");
         // With nothing offered there is no decision to judge.
-        let start = GameHandle::new("freedom", false).unwrap();
+        let start = GameHandle::of(Variant::Freedom, false).unwrap();
         let a = analyse_turn(&start, 0, "g1f3", roll, &depth(2)).unwrap();
         assert_eq!(a.roll_decision, None);
     }
 
     fn recorded(variant: &str, turns: &[(&str, &[u8])]) -> GameRecord {
-        let mut record = GameRecord::new(variant, false, None);
+        let mut record = GameRecord::new(variant.parse().unwrap(), false, None);
         for (turn, faces) in turns {
             let roll = Some(Roll::new(faces).unwrap());
             record.turns.push(crate::services::pgn::RecordedTurn { turn: turn.to_string(), roll, comment: None });
@@ -393,7 +403,7 @@ mod tests {
         let record = recorded("freedom", &[("e2e4", &[1]), ("e7e4", &[1])]);
         let mut called = 0;
         let err = analyse_game(&record, &depth(1), 2, &mut |_, _| called += 1).unwrap_err();
-        assert!(err.starts_with("turn 2: e7e4"), "{err}");
+        assert!(err.to_string().starts_with("turn 2: e7e4"), "{err}");
         assert_eq!(called, 0);
         assert!(analyse_game(&recorded("freedom", &[]), &depth(1), 2, &mut |_, _| called += 1).unwrap().is_empty());
     }
@@ -401,7 +411,8 @@ mod tests {
     #[test]
     fn a_freedom_move_is_judged_before_the_roll() {
         let game =
-            GameHandle::setup("freedom", false, None, None, &["e2e4".into(), "d7d5".into(), "e4d5".into()]).unwrap();
+            GameHandle::setup(Variant::Freedom, false, None, None, &["e2e4".into(), "d7d5".into(), "e4d5".into()])
+                .unwrap();
         let a = analyse_turn(&game, 3, "d8d5", None, &depth(2)).unwrap();
         assert_eq!(a.luck, None);
         assert_eq!(a.side, Color::Black);

@@ -7,6 +7,7 @@
 use crate::board::Board;
 use crate::search::timeman::Limits;
 use crate::search::{Choice, SearchOptions, Shared};
+use crate::services::error::Error;
 use crate::services::handle::{GameHandle, RollSpec, SearchRoot};
 use crate::services::registry::Variant;
 use std::time::{Duration, Instant};
@@ -52,17 +53,17 @@ pub struct BenchLine {
 
 impl BenchCase {
     /// The game this case sets up under `variant`'s rules.
-    pub fn game(&self, variant: &str) -> Result<GameHandle, String> {
+    pub fn game(&self, variant: Variant) -> Result<GameHandle, Error> {
         let turns: Vec<String> = self.turns.iter().map(|t| t.to_string()).collect();
         let (fen, chess960) = match self.start.strip_prefix("chess960 ") {
             Some(n) => {
-                let n = n.parse().map_err(|_| format!("{}: '{}' is no Chess960 number", self.name, n))?;
+                let n = n.parse().map_err(|_| Error::Setting(format!("'{n}' is no Chess960 number")).at(self.name))?;
                 (Some(Board::chess960(n).fen()), true)
             }
             None if self.start.is_empty() => (None, false),
             None => (Some(self.start.to_string()), false),
         };
-        GameHandle::setup(variant, chess960, fen.as_deref(), None, &turns).map_err(|e| format!("{}: {e}", self.name))
+        GameHandle::setup(variant, chess960, fen.as_deref(), None, &turns).map_err(|e| Error::from(e).at(self.name))
     }
 
     pub fn root(&self) -> SearchRoot {
@@ -76,7 +77,7 @@ impl BenchCase {
 
 /// The suites of `variants` (every variant's with one when empty); naming a variant that has
 /// none is refused.
-pub fn suites(variants: &[Variant]) -> Result<Vec<(&'static str, BenchSuite)>, String> {
+pub fn suites(variants: &[Variant]) -> Result<Vec<(Variant, BenchSuite)>, Error> {
     let chosen = if variants.is_empty() { &Variant::ALL[..] } else { variants };
     let mut found = Vec::new();
     for &variant in chosen {
@@ -84,11 +85,13 @@ pub fn suites(variants: &[Variant]) -> Result<Vec<(&'static str, BenchSuite)>, S
         // Die Chess is played from its exact solution: there is no search to time.
         if suite.cases.is_empty() {
             if !variants.is_empty() {
-                return Err(format!("{variant} has no bench suite: it is played from its exact solution"));
+                return Err(Error::NotHere(format!(
+                    "{variant} has no bench suite: it is played from its exact solution"
+                )));
             }
             continue;
         }
-        found.push((variant.name(), suite));
+        found.push((variant, suite));
     }
     Ok(found)
 }
@@ -97,22 +100,22 @@ pub fn suites(variants: &[Variant]) -> Result<Vec<(&'static str, BenchSuite)>, S
 /// fresh 16 MiB table a position (the node count is fixed only with one thread), calling `line`
 /// after each; returns the total nodes and time.
 pub fn run(
-    suites: &[(&'static str, BenchSuite)],
+    suites: &[(Variant, BenchSuite)],
     depth: Option<u32>,
     options: &SearchOptions,
     mut line: impl FnMut(&BenchLine),
-) -> Result<(u64, Duration), String> {
+) -> Result<(u64, Duration), Error> {
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;
     for (variant, suite) in suites {
         for case in suite.cases {
-            let game = case.game(variant)?;
+            let game = case.game(*variant)?;
             let limits = Limits { depth: Some(depth.unwrap_or(suite.depth)), ..Default::default() };
             let shared = Shared::new(16);
             let start = Instant::now();
             let result = game
                 .search(&case.root(), limits, options.clone(), &shared, &mut |_| {})
-                .map_err(|e| format!("{}: {e}", case.name))?;
+                .map_err(|e| Error::from(e).at(case.name))?;
             let took = start.elapsed();
             nodes += result.nodes;
             elapsed += took;
@@ -142,7 +145,7 @@ mod tests {
                 }
             }
         }
-        assert!(suites(&[Variant::DieChess]).unwrap_err().contains("exact solution"));
+        assert!(suites(&[Variant::DieChess]).unwrap_err().to_string().contains("exact solution"));
         assert_eq!(suites(&[]).unwrap().len(), Variant::ALL.len() - 1, "every variant but diechess");
     }
 }

@@ -7,6 +7,7 @@ use crate::rules::dice::Roll;
 use crate::search::skill::Skill;
 use crate::search::timeman::{Limits, TimeBudget};
 use crate::search::{Choice, SearchOptions, Shared};
+use crate::services::error::Error;
 use crate::services::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -46,7 +47,7 @@ pub enum TurnEvent<'a> {
 type Events<'e> = dyn FnMut(TurnEvent<'_>) + Send + 'e;
 
 /// One search of the turn: its root and limits, the events it tells.
-type SearchFn<'s> = dyn FnMut(&SearchRoot, Limits, &mut Events<'_>) -> Result<SearchReport, String> + 's;
+type SearchFn<'s> = dyn FnMut(&SearchRoot, Limits, &mut Events<'_>) -> Result<SearchReport, Error> + 's;
 
 /// What the engine plays: a turn (UCI text, `0000` for a pass), or `roll` (roll, then ask again).
 pub type TurnAnswer = String;
@@ -59,7 +60,7 @@ pub fn play_turn(
     shared: &Shared,
     pick: &mut dyn FnMut(u32) -> u32,
     events: &mut (dyn FnMut(TurnEvent<'_>) + Send),
-) -> Result<TurnAnswer, String> {
+) -> Result<TurnAnswer, Error> {
     let TurnRequest { root, engine_rolls, search_forced_roll, limits, mut options, skill } = request;
     let mut limits = over_game_turns(handle, limits);
     if let Some(skill) = skill {
@@ -75,7 +76,7 @@ pub fn play_turn(
             result.best = skill.choose(&result, salt);
         }
         events(TurnEvent::Searched(&result));
-        Ok::<_, String>(result)
+        Ok::<_, Error>(result)
     };
     match root {
         SearchRoot::Rolled(spec) => {
@@ -84,7 +85,7 @@ pub fn play_turn(
         }
         SearchRoot::Only { roll, turns } => {
             if turns.is_empty() {
-                return Err("no move is allowed here".into());
+                return Err(Error::Setting("no move is allowed here".into()));
             }
             Ok(choice_text(search(&SearchRoot::Only { roll, turns }, limits, events)?.best))
         }
@@ -113,7 +114,9 @@ pub fn play_turn(
                 Choice::Turn(t) => Ok(t),
                 Choice::Roll if !engine_rolls => Ok("roll".into()),
                 Choice::Roll => {
-                    let roll = handle.roll_for(pick(handle.total_weight())).ok_or("nothing to roll")?;
+                    let roll = handle
+                        .roll_for(pick(handle.total_weight()))
+                        .ok_or(Error::NoAnswer("nothing to roll".into()))?;
                     events(TurnEvent::Rolled(roll));
                     let move_limits = if shared.stop.load(Ordering::Relaxed) {
                         // Stopped already: a one-turn look, so the answer comes at once.
@@ -139,7 +142,7 @@ fn after_roll(
     limits: Limits,
     search: &mut SearchFn<'_>,
     events: &mut Events<'_>,
-) -> Result<TurnAnswer, String> {
+) -> Result<TurnAnswer, Error> {
     if let RollSpec::Faces(_) = spec
         && handle.first_moves(spec)? == ["0000"]
     {
@@ -223,13 +226,14 @@ fn remaining(limits: &Limits, budget: &TimeBudget) -> Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::services::registry::Variant;
 
     /// A variant whose games end early shares the clock over its own estimate of the turns
     /// left (dicechess3: 8), or the GUI's `movestogo` where sooner; Freedom keeps the chess plan.
     #[test]
     fn a_clock_is_shared_over_the_variants_turns_left() {
         let clock = Limits { time: Some(80_000), ..Default::default() };
-        let dicechess3 = GameHandle::new("dicechess3", false).expect("dicechess3");
+        let dicechess3 = GameHandle::of(Variant::DiceChess3, false).expect("dicechess3");
         let planned = over_game_turns(&dicechess3, clock.clone());
         assert_eq!(planned.movestogo, Some(8));
         assert_eq!(TimeBudget::new(&planned).soft, Some(Duration::from_millis(10_000)));
@@ -237,7 +241,7 @@ mod tests {
         assert_eq!(over_game_turns(&dicechess3, sooner).movestogo, Some(4));
         let later = Limits { movestogo: Some(30), ..clock.clone() };
         assert_eq!(over_game_turns(&dicechess3, later).movestogo, Some(8));
-        let freedom = GameHandle::new("freedom", false).expect("freedom");
+        let freedom = GameHandle::of(Variant::Freedom, false).expect("freedom");
         assert_eq!(over_game_turns(&freedom, clock.clone()), clock);
         assert_eq!(TimeBudget::new(&clock).soft, Some(Duration::from_millis(2_000)));
     }
@@ -250,7 +254,7 @@ mod tests {
         let clock = Limits { time: Some(60_000), increment: 600, ..Default::default() };
         let budget = |l: &Limits| TimeBudget::new(l);
         // After 1.e4 d5 White may take on d5 without rolling: two searches this turn.
-        let freedom = GameHandle::setup("freedom", false, None, None, &["e2e4".into(), "d7d5".into()]).unwrap();
+        let freedom = GameHandle::setup(Variant::Freedom, false, None, None, &["e2e4".into(), "d7d5".into()]).unwrap();
         assert!(!freedom.pre_roll_turns().is_empty());
         let whole = budget(&clock);
         let before = turn_part_limits(&freedom, true, &clock);
@@ -262,7 +266,7 @@ mod tests {
         // Even at their hard limits the two leave the clock well alive.
         let hard = budget(&before).hard.unwrap() + budget(&after).hard.unwrap();
         assert!(hard <= Duration::from_millis(60_000) * 2 / 3, "{hard:?}");
-        let classic = GameHandle::setup("classic", false, None, None, &[]).unwrap();
+        let classic = GameHandle::setup(Variant::Classic, false, None, None, &[]).unwrap();
         assert!(classic.pre_roll_turns().is_empty());
         assert_eq!(turn_part_limits(&classic, false, &clock), clock);
         let fixed = Limits { movetime: Some(100), ..Default::default() };

@@ -7,8 +7,8 @@
 
 use crate::board::piece::{Color, Piece, Role};
 use crate::board::values::PieceValues;
-use crate::rules::GameEnd;
 use crate::rules::dice::{OutcomeList, Roll};
+use crate::rules::{GameEnd, GameError};
 use crate::search::timeman::Limits;
 use crate::search::{SearchOptions, Shared};
 use crate::services::handle::{RollSpec, SearchReport, SearchRoot};
@@ -32,7 +32,7 @@ pub trait PlayedGame: fmt::Debug + Send + Sync {
     fn several_moves_a_turn(&self) -> bool;
 
     /// Can the 8x8 piece-square tables evaluate this game? If not, why (completing "... is ").
-    fn uses_tables(&self) -> Result<(), String>;
+    fn uses_tables(&self) -> Result<(), &'static str>;
 
     /// How many dice a roll has.
     fn dice(&self) -> usize;
@@ -52,18 +52,18 @@ pub trait PlayedGame: fmt::Debug + Send + Sync {
 
     /// Plays a whole turn (UCI, micro-moves joined by commas; `0000` a pass) after checking that
     /// some roll (or Freedom) allows it.
-    fn play(&mut self, turn: &str) -> Result<(), String>;
+    fn play(&mut self, turn: &str) -> Result<(), GameError>;
 
     /// Plays a turn after a known roll (`None`: without rolling) that the caller has checked
     /// against the lists ([`PlayedGame::allowed_turns`], [`PlayedGame::pre_roll_turns`]): a
     /// referee's way, which need not find a roll that allows it.
-    fn play_checked(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), String>;
+    fn play_checked(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), GameError>;
 
     /// Rolls for a turn made one micro-move at a time; `true` when it passed at once.
-    fn start_turn(&mut self, roll: &Roll) -> Result<bool, String>;
+    fn start_turn(&mut self, roll: &Roll) -> Result<bool, GameError>;
 
     /// One micro-move of the turn in progress; `true` when it ended the turn.
-    fn play_step(&mut self, micro: &str) -> Result<bool, String>;
+    fn play_step(&mut self, micro: &str) -> Result<bool, GameError>;
 
     /// The micro-moves of the turn in progress so far (`0000`: none).
     fn partial_turn(&self) -> String {
@@ -130,7 +130,7 @@ pub trait PlayedGame: fmt::Debug + Send + Sync {
 
     /// Checks a roll against the variant: as many faces as it rolls, or in a turn in progress
     /// exactly the dice left.
-    fn check_roll(&self, faces: &[u8]) -> Result<Roll, String>;
+    fn check_roll(&self, faces: &[u8]) -> Result<Roll, GameError>;
 
     /// The turns playable without rolling (Freedom moves), sorted; empty when there are none.
     fn pre_roll_turns(&self) -> Vec<String> {
@@ -144,36 +144,36 @@ pub trait PlayedGame: fmt::Debug + Send + Sync {
     }
 
     /// Every whole turn the roll allows, sorted (`0000` alone when it allows nothing).
-    fn allowed_turns(&self, roll: &RollSpec) -> Result<Vec<String>, String>;
+    fn allowed_turns(&self, roll: &RollSpec) -> Result<Vec<String>, GameError>;
 
     /// Is `roll` one that [`PlayedGame::allowed_turns`] takes here? The same check and error,
     /// without listing the turns (four dice allow hundreds of thousands).
-    fn check_roll_spec(&self, roll: &RollSpec) -> Result<(), String>;
+    fn check_roll_spec(&self, roll: &RollSpec) -> Result<(), GameError>;
 
     /// Are `turns` allowed after `roll` (`go searchmoves`' check)?
-    fn check_only(&self, roll: Option<&RollSpec>, turns: &[String]) -> Result<(), String>;
+    fn check_only(&self, roll: Option<&RollSpec>, turns: &[String]) -> Result<(), GameError>;
 
     /// How many whole turns the roll allows (for lists too long to print).
-    fn count_turns(&self, roll: &RollSpec) -> Result<u64, String>;
+    fn count_turns(&self, roll: &RollSpec) -> Result<u64, GameError>;
 
     /// The `k`-th (from 0) of the turns the roll allows in [`PlayedGame::allowed_turns`]'s
     /// order, without listing them; `None` past the last.
-    fn nth_turn(&self, roll: &RollSpec, k: u64) -> Result<Option<String>, String>;
+    fn nth_turn(&self, roll: &RollSpec, k: u64) -> Result<Option<String>, GameError>;
 
     /// Does `roll` allow `turn`, written as the game writes it ([`PlayedGame::canonical`])?
     fn allows(&self, turn: &str, roll: &Roll) -> bool;
 
     /// The `greedy` baseline's turn after `roll`: the allowed turn that wins the most material
     /// at once, the first among equals; and that gain.
-    fn greedy_turn(&self, roll: &RollSpec) -> Result<(String, i32), String>;
+    fn greedy_turn(&self, roll: &RollSpec) -> Result<(String, i32), GameError>;
 
     /// The first micro-moves of the turns the roll allows, sorted (what a GUI offers while the
     /// player makes a turn one micro-move at a time); one-move variants list their moves.
-    fn first_moves(&self, roll: &RollSpec) -> Result<Vec<String>, String>;
+    fn first_moves(&self, roll: &RollSpec) -> Result<Vec<String>, GameError>;
 
     /// The turn the `expectimax2` baseline plays after `roll`, in the variants of several
     /// moves a turn.
-    fn baseline_turn(&self, roll: &RollSpec) -> Result<String, String>;
+    fn baseline_turn(&self, roll: &RollSpec) -> Result<String, GameError>;
 
     /// The outcomes of the roll to come (none once the game is over or in a turn in progress).
     fn outcomes(&self) -> OutcomeList;
@@ -190,7 +190,7 @@ pub trait PlayedGame: fmt::Debug + Send + Sync {
 
     /// Stockfish's `go perft`: each root move's count of move paths (dice ignored), handed to
     /// `counted`; false when `stop` ended the count early.
-    fn perft(&self, depth: u32, stop: &AtomicBool, counted: &mut dyn FnMut(&str, u64)) -> Result<bool, String>;
+    fn perft(&self, depth: u32, stop: &AtomicBool, counted: &mut dyn FnMut(&str, u64)) -> Result<bool, GameError>;
 
     /// Searches from `root` with `options` as given (the handle fills in the variant's own).
     fn search(
@@ -200,7 +200,7 @@ pub trait PlayedGame: fmt::Debug + Send + Sync {
         options: SearchOptions,
         shared: &Shared,
         report: &mut (dyn FnMut(&SearchReport) + Send),
-    ) -> Result<SearchReport, String>;
+    ) -> Result<SearchReport, GameError>;
 
     /// A turn of this position in SAN for people; a text that is no turn here comes back as it is.
     fn san(&self, turn: &str) -> String;
@@ -222,9 +222,9 @@ impl Clone for Box<dyn PlayedGame> {
 }
 
 /// The refusal of a question about the roll once the game is over.
-pub(crate) fn over(end: Option<GameEnd>) -> Result<(), String> {
+pub(crate) fn over(end: Option<GameEnd>) -> Result<(), GameError> {
     match end {
-        Some(end) => Err(format!("the game is over ({end}); no roll can be played")),
+        Some(end) => Err(GameError::NotNow(format!("the game is over ({end}); no roll can be played"))),
         None => Ok(()),
     }
 }

@@ -5,11 +5,12 @@
 
 use crate::Board;
 use crate::eval::params::EvalParams;
-use crate::rules::dice::Roll;
+use crate::rules::GameError;
+use crate::rules::dice::{Roll, RollError};
 use crate::search::timeman::Limits;
 use crate::search::{SearchOptions, SearchResult, Shared};
 use crate::services::game::PlayedGame;
-use crate::services::registry::{UnknownVariant, Variant};
+use crate::services::registry::Variant;
 
 /// The dice of a `go roll` or `legalmoves roll`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,41 +74,24 @@ impl std::ops::DerefMut for GameHandle {
 pub(crate) type Played = Box<dyn PlayedGame>;
 
 impl GameHandle {
-    /// A new game from the start position.
-    pub fn new(variant: &str, chess960: bool) -> Result<GameHandle, String> {
+    /// A new game of `variant` from its start position.
+    pub fn of(variant: Variant, chess960: bool) -> Result<GameHandle, GameError> {
         GameHandle::setup(variant, chess960, None, None, &[])
     }
 
-    /// A game of the variant named `variant` (any case) from `fen` (the start position when
-    /// `None`; a DFEN where the variant has one), with Freedom's recapture square if given, after
-    /// `turns`. Nothing is kept of a refused setup.
+    /// A game of `variant` from `fen` (the start position when `None`; a DFEN where the variant
+    /// has one), with Freedom's recapture square if given, after `turns`. Nothing is kept of a
+    /// refused setup.
     pub fn setup(
-        variant: &str,
-        chess960: bool,
-        fen: Option<&str>,
-        recapture: Option<&str>,
-        turns: &[String],
-    ) -> Result<GameHandle, String> {
-        let variant: Variant = variant.parse().map_err(|e: UnknownVariant| e.to_string())?;
-        GameHandle::setup_of(variant, chess960, fen, recapture, turns)
-    }
-
-    /// A new game of `variant` from its start position.
-    pub fn of(variant: Variant, chess960: bool) -> Result<GameHandle, String> {
-        GameHandle::setup_of(variant, chess960, None, None, &[])
-    }
-
-    /// [`GameHandle::setup`] for a variant already read.
-    pub fn setup_of(
         variant: Variant,
         chess960: bool,
         fen: Option<&str>,
         recapture: Option<&str>,
         turns: &[String],
-    ) -> Result<GameHandle, String> {
+    ) -> Result<GameHandle, GameError> {
         let mut handle = GameHandle { variant, game: variant.set_up(chess960, fen, recapture)? };
         for (i, turn) in turns.iter().enumerate() {
-            handle.play(turn).map_err(|e| format!("turn {} refused: {e}", i + 1))?;
+            handle.play(turn).map_err(|e| GameError::Turn(format!("turn {} refused: {e}", i + 1)))?;
         }
         Ok(handle)
     }
@@ -145,8 +129,8 @@ impl GameHandle {
 
     /// Can the piece-square tables ([`EvalParams`]) evaluate this variant, so that `tune` fits
     /// them and `EvalFile` loads them? If not, why (the big boards have their own evaluation).
-    pub fn uses_tables(&self) -> Result<(), String> {
-        self.game.uses_tables().map_err(|why| format!("{} is {why}", self.variant))
+    pub fn uses_tables(&self) -> Result<(), GameError> {
+        self.game.uses_tables().map_err(|why| GameError::NotInVariant(format!("{} is {why}", self.variant)))
     }
 
     /// The board as front ends draw it, whatever its size.
@@ -198,30 +182,29 @@ impl GameHandle {
 
     /// A roll as a person or a program types it: faces as words, run together or joined by
     /// commas (`1 4 6`, `146`, `1,4,6`), checked as [`GameHandle::check_roll`] checks them.
-    pub fn roll_from_text(&self, text: &str) -> Result<Roll, String> {
+    pub fn roll_from_text(&self, text: &str) -> Result<Roll, GameError> {
         self.check_roll(typed_roll(text)?.faces())
     }
 
     /// The roll to come as a person enters it (dice thrown at a table), read as
     /// [`GameHandle::roll_from_text`] reads it, and refused where the variant never rolls it here
     /// (BrainKing throws again a face on which nothing can move) or rolls nothing now.
-    pub fn entered_roll(&self, text: &str) -> Result<Roll, String> {
+    pub fn entered_roll(&self, text: &str) -> Result<Roll, GameError> {
         let typed = typed_roll(text)?;
         if self.dice_left().is_none() && typed.dice() != self.dice() {
             // Said plainly: a person typing a throw has no turn in progress to give fewer for.
-            let wrong = crate::rules::dice::RollError::WrongCount { expected: self.dice(), got: typed.dice() };
-            return Err(format!("{}: {wrong}", self.variant()));
+            let wrong = RollError::WrongCount { expected: self.dice(), got: typed.dice() };
+            return Err(wrong.into());
         }
         let roll = self.check_roll(typed.faces())?;
         let outcomes = self.outcomes();
         if outcomes.is_empty() {
-            return Err("no roll now: the game is over, a turn is in progress, or this turn has no roll".into());
+            return Err(GameError::NotNow(
+                "no roll now: the game is over, a turn is in progress, or this turn has no roll".into(),
+            ));
         }
         if !outcomes.iter().any(|o| o.roll == roll && o.weight > 0) {
-            return Err(format!(
-                "{} never rolls {roll} here: it throws again a face on which nothing can move",
-                self.variant()
-            ));
+            return Err(RollError::NeverHere(roll).into());
         }
         Ok(roll)
     }
@@ -263,9 +246,9 @@ impl GameHandle {
         depth: u32,
         stop: &std::sync::atomic::AtomicBool,
         mut counted: impl FnMut(&str, u64),
-    ) -> Result<bool, String> {
+    ) -> Result<bool, GameError> {
         if depth == 0 {
-            return Err("perft depth must be at least 1".into());
+            return Err(GameError::OutOfRange("perft depth must be at least 1".into()));
         }
         self.game.perft(depth, stop, &mut counted)
     }
@@ -280,9 +263,9 @@ impl GameHandle {
         mut options: SearchOptions,
         shared: &Shared,
         report: &mut (dyn FnMut(&SearchReport) + Send),
-    ) -> Result<SearchReport, String> {
+    ) -> Result<SearchReport, GameError> {
         if let Some(end) = self.end() {
-            return Err(format!("the game is over ({end})"));
+            return Err(GameError::NotNow(format!("the game is over ({end})")));
         }
         if options.eval.as_deref().is_some_and(|params| self.eval_fits(params).is_err()) {
             options.eval = None;
@@ -299,12 +282,12 @@ impl GameHandle {
 
     /// Can this variant play with `params`? The 8x8 tables do not fit a big board, and the big
     /// boards' own terms (`pawn-step`, `centre`) mean nothing where the tables hold them.
-    pub fn eval_fits(&self, params: &EvalParams) -> Result<(), String> {
+    pub fn eval_fits(&self, params: &EvalParams) -> Result<(), GameError> {
         match self.uses_tables() {
-            Ok(()) if params.pawn_step != 0 || params.centre != 0 => Err(format!(
+            Ok(()) if params.pawn_step != 0 || params.centre != 0 => Err(GameError::NotInVariant(format!(
                 "pawn-step and centre are the big boards' terms; {} is evaluated by its square tables",
                 self.variant()
-            )),
+            ))),
             Err(why) if !params.flat_tables() => Err(why),
             _ => Ok(()),
         }
@@ -317,9 +300,9 @@ impl GameHandle {
 }
 
 /// Faces as typed (`1 4 6`, `146`, `1,4,6`), not yet checked against a variant.
-fn typed_roll(text: &str) -> Result<Roll, String> {
+fn typed_roll(text: &str) -> Result<Roll, GameError> {
     let words: Vec<&str> = text.split([',', ' ']).filter(|w| !w.is_empty()).collect();
-    Roll::parse(&words).map_err(|e| e.to_string())
+    Ok(Roll::parse(&words)?)
 }
 
 #[cfg(test)]
@@ -333,7 +316,7 @@ mod tests {
     #[test]
     fn an_entered_roll_is_one_the_variant_can_throw() {
         for variant in Variant::ALL.map(Variant::name) {
-            let game = GameHandle::new(variant, false).unwrap();
+            let game = GameHandle::of(variant.parse().unwrap(), false).unwrap();
             let outcomes = game.outcomes();
             assert!(!outcomes.is_empty(), "{variant}");
             for o in outcomes.iter().filter(|o| o.weight > 0) {
@@ -341,28 +324,33 @@ mod tests {
                 assert_eq!(game.entered_roll(&text), Ok(o.roll), "{variant} {text}");
             }
         }
-        let brainking = GameHandle::new("brainking", false).unwrap();
+        let brainking = GameHandle::of(Variant::BrainKing, false).unwrap();
         let refused = brainking.entered_roll("6").unwrap_err();
-        assert!(refused.contains("never rolls 6 here"), "{refused}");
+        assert!(refused.to_string().contains("never rolls 6 here"), "{refused}");
         assert_eq!(
-            brainking.entered_roll("1 2").unwrap_err(),
-            "brainking: this variant rolls 1 die, but 2 faces were given"
+            brainking.entered_roll("1 2").unwrap_err().to_string(),
+            "this variant rolls 1 die, but 2 faces were given"
         );
-        let dicechess3 = GameHandle::new("dicechess3", false).unwrap();
+        let dicechess3 = GameHandle::of(Variant::DiceChess3, false).unwrap();
         assert_eq!(
-            dicechess3.entered_roll("1,4").unwrap_err(),
-            "dicechess3: this variant rolls 3 dice, but 2 faces were given"
+            dicechess3.entered_roll("1,4").unwrap_err().to_string(),
+            "this variant rolls 3 dice, but 2 faces were given"
         );
         let mut dicechess3 = dicechess3;
         dicechess3.start_turn(&Roll::new(&[1, 1, 2]).unwrap()).unwrap();
-        assert!(dicechess3.entered_roll("1 1 2").unwrap_err().contains("no roll now"));
+        assert!(dicechess3.entered_roll("1 1 2").unwrap_err().to_string().contains("no roll now"));
     }
 
     #[test]
     fn the_ten_by_ten_board_speaks_through_the_same_handle() {
-        assert!(GameHandle::new("brainking10", true).is_err(), "no Chess960 on 10x10");
-        assert!(GameHandle::setup("brainking10", false, None, Some("e4"), &[]).unwrap_err().contains("freedom"));
-        let game = GameHandle::setup("brainking10", false, None, None, &["e2e4".into(), "e9e7".into()]).unwrap();
+        assert!(GameHandle::of(Variant::BrainKing10, true).is_err(), "no Chess960 on 10x10");
+        assert!(
+            GameHandle::setup(Variant::BrainKing10, false, None, Some("e4"), &[])
+                .unwrap_err()
+                .to_string()
+                .contains("no recapture square")
+        );
+        let game = GameHandle::setup(Variant::BrainKing10, false, None, None, &["e2e4".into(), "e9e7".into()]).unwrap();
         assert_eq!((game.size(), game.dice(), game.side_to_move()), ((10, 10), 1, Color::White));
         assert_eq!(game.square_coords("j10"), Some((9, 9)));
         for off in ["k1", "a11", "a0", "a01", "e", "10"] {
@@ -373,25 +361,35 @@ mod tests {
         assert_eq!(diagram.ranks[0].1[4], Some('k'));
         assert_eq!(game.piece_on("e7").map(|p| p.char()), Some('p'));
         // Three kings a side: a king's move names its origin, SAN reads back.
-        let kings =
-            GameHandle::setup("brainking10", false, Some("k9/10/10/10/10/10/10/10/10/K1K6r w - - 0 1"), None, &[])
-                .unwrap();
+        let kings = GameHandle::setup(
+            Variant::BrainKing10,
+            false,
+            Some("k9/10/10/10/10/10/10/10/10/K1K6r w - - 0 1"),
+            None,
+            &[],
+        )
+        .unwrap();
         assert_eq!(kings.san("a1b1"), "Kab1");
         assert_eq!(kings.parse_san("Kab1").as_deref(), Some("a1b1"));
         assert_eq!(kings.san("0000"), "--");
         // A king taken is worth more than any material; the moving piece is the rook.
-        let capture =
-            GameHandle::setup("brainking10", false, Some("k9/10/10/10/10/10/10/10/10/K1K4r2 b - - 0 1"), None, &[])
-                .unwrap();
+        let capture = GameHandle::setup(
+            Variant::BrainKing10,
+            false,
+            Some("k9/10/10/10/10/10/10/10/10/K1K4r2 b - - 0 1"),
+            None,
+            &[],
+        )
+        .unwrap();
         assert_eq!(capture.material_gain("h1c1"), crate::services::one_turn::KING_GAIN);
         assert_eq!(capture.moving_role("h1c1", None), Some(crate::Role::Rook));
         assert!(game.uses_tables().is_err(), "the 8x8 tables do not evaluate 10x10");
         // Thirty queens spread out have 471 moves, more than a turn list holds: refused (it
         // crashed the engine before), not played.
         let queens = "1QQQ4Qk/Q4QQ2Q/Q6Q1Q/Q8Q/Q3Q5/Q8Q/Q8Q/Q8Q/1Q7Q/K1QQQQQQQ1 w - - 0 1";
-        let refused = GameHandle::setup("brainking10", false, Some(queens), None, &[]).unwrap_err();
-        assert!(refused.contains("at most"), "{refused}");
-        assert!(GameHandle::new("freedom", false).unwrap().uses_tables().is_ok());
+        let refused = GameHandle::setup(Variant::BrainKing10, false, Some(queens), None, &[]).unwrap_err();
+        assert!(refused.to_string().contains("at most"), "{refused}");
+        assert!(GameHandle::of(Variant::Freedom, false).unwrap().uses_tables().is_ok());
     }
 
     /// A table kept from search to search (the protocol's, `alea play`'s, a self-play loop's)
@@ -403,7 +401,7 @@ mod tests {
         use crate::search::{SearchOptions, Shared};
         let limits = Limits { depth: Some(2), ..Limits::default() };
         for (variant, faces) in [("brainking10", vec![2]), ("dicechess3", vec![1, 4, 6]), ("freedom", vec![2])] {
-            let game = GameHandle::new(variant, false).unwrap();
+            let game = GameHandle::of(variant.parse().unwrap(), false).unwrap();
             let shared = Shared::new(1);
             let root = SearchRoot::Rolled(RollSpec::Faces(faces));
             let search = |shared: &Shared| {
@@ -430,24 +428,24 @@ mod tests {
 
     #[test]
     fn the_big_boards_evaluate_their_own_terms_and_refuse_tables() {
-        let freedom = GameHandle::new("freedom", false).unwrap();
+        let freedom = GameHandle::of(Variant::Freedom, false).unwrap();
         let freedom_tables = freedom.default_eval();
         assert_eq!(freedom.eval_terms(), None, "the tables are read from the board");
         assert!(freedom.eval_fits(&freedom_tables).is_ok());
         for name in ["grand", "brainking10"] {
-            let big = GameHandle::new(name, false).unwrap();
+            let big = GameHandle::of(name.parse().unwrap(), false).unwrap();
             let start = big.starting_eval();
             assert!(start.pawn_step > 0 && start.flat_tables(), "{name}");
             assert!(big.eval_fits(&start).is_ok() && big.eval_fits(&big.default_eval()).is_ok(), "{name}");
-            assert!(big.eval_fits(&freedom_tables).unwrap_err().contains("8x8"), "{name}");
-            assert!(freedom.eval_fits(&start).unwrap_err().contains("pawn-step"), "{name}");
+            assert!(big.eval_fits(&freedom_tables).unwrap_err().to_string().contains("8x8"), "{name}");
+            assert!(freedom.eval_fits(&start).unwrap_err().to_string().contains("pawn-step"), "{name}");
             // The start is level: every term cancels.
             assert_eq!(big.eval_terms(), Some(vec![0; 8]), "{name}");
         }
         // Black without its a7 pawn (4 steps from its second rank) and its a11 knight (one
         // step from the edge rank).
         let grand = GameHandle::setup(
-            "grand",
+            Variant::Grand,
             false,
             Some("r2rq2qr2r/1nbb1kk1bbnn/nnbb1kk1bbnn/r2rq2qr2r/pppppppppppp/1ppppppppppp/PPPPPPPPPPPP/PPPPPPPPPPPP/R2RQ2QR2R/NNBB1KK1BBNN/NNBB1KK1BBNN/R2RQ2QR2R w - - 0 1"),
             None,
@@ -459,16 +457,17 @@ mod tests {
 
     #[test]
     fn setups_are_checked_whole() {
-        assert!(GameHandle::new("dicechess3", true).is_err(), "no Chess960 in dicechess3");
-        assert!(GameHandle::setup("dicechess3", false, None, Some("e4"), &[]).is_err());
-        assert!(GameHandle::new("chess", false).unwrap_err().contains("dicechess3"), "the names are listed");
+        assert!(GameHandle::of(Variant::DiceChess3, true).is_err(), "no Chess960 in dicechess3");
+        assert!(GameHandle::setup(Variant::DiceChess3, false, None, Some("e4"), &[]).is_err());
+        assert!("chess".parse::<Variant>().unwrap_err().to_string().contains("dicechess3"), "the names are listed");
         // A refused turn refuses the whole setup and names the turn.
-        let e = GameHandle::setup("dicechess3", false, None, None, &["e2e4,d1h5".into(), "a7a5".into()]).unwrap_err();
-        assert!(e.contains("turn 2"), "{e}");
-        let e = GameHandle::setup("freedom", false, None, None, &["e2e4,e7e5".into()]).unwrap_err();
-        assert!(e.contains("one a turn"), "{e}");
+        let e = GameHandle::setup(Variant::DiceChess3, false, None, None, &["e2e4,d1h5".into(), "a7a5".into()])
+            .unwrap_err();
+        assert!(e.to_string().contains("turn 2"), "{e}");
+        let e = GameHandle::setup(Variant::Freedom, false, None, None, &["e2e4,e7e5".into()]).unwrap_err();
+        assert!(e.to_string().contains("one a turn"), "{e}");
         for name in Variant::ALL.map(Variant::name) {
-            let game = GameHandle::new(name, false).unwrap();
+            let game = GameHandle::of(name.parse().unwrap(), false).unwrap();
             assert_eq!(game.variant().name(), name);
             assert!(game.end().is_none());
         }
@@ -476,11 +475,11 @@ mod tests {
 
     #[test]
     fn rolls_are_checked_against_the_variant_and_the_turn_in_progress() {
-        let game = GameHandle::new("dicechess3", false).unwrap();
+        let game = GameHandle::of(Variant::DiceChess3, false).unwrap();
         assert!(game.check_roll(&[1, 4, 6]).is_ok());
-        assert!(game.check_roll(&[1, 4]).unwrap_err().contains("rolls 3 dice"));
+        assert!(game.check_roll(&[1, 4]).unwrap_err().to_string().contains("rolls 3 dice"));
         let in_turn = GameHandle::setup(
-            "dicechess3",
+            Variant::DiceChess3,
             false,
             Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 PN"),
             None,
@@ -489,16 +488,16 @@ mod tests {
         .unwrap();
         assert_eq!(in_turn.dice_left(), Some(Roll::new(&[1, 2]).unwrap()));
         assert!(in_turn.check_roll(&[2, 1]).is_ok());
-        assert!(in_turn.check_roll(&[1, 2, 3]).unwrap_err().contains("dice 1 2 left"));
+        assert!(in_turn.check_roll(&[1, 2, 3]).unwrap_err().to_string().contains("dice 1 2 left"));
         assert!(in_turn.outcomes().is_empty(), "nothing to roll in a turn in progress");
-        let freedom = GameHandle::new("freedom", false).unwrap();
+        let freedom = GameHandle::of(Variant::Freedom, false).unwrap();
         assert!(freedom.check_roll(&[2, 5]).is_err());
     }
 
     #[test]
     fn rolls_are_drawn_by_weight() {
         for name in Variant::ALL.map(Variant::name) {
-            let game = GameHandle::new(name, false).unwrap();
+            let game = GameHandle::of(name.parse().unwrap(), false).unwrap();
             let outcomes = game.outcomes();
             let total = game.total_weight();
             // Each outcome is drawn by exactly as many numbers as it weighs.
@@ -513,24 +512,26 @@ mod tests {
 
     #[test]
     fn turns_in_san_and_freedom_labels() {
-        let game = GameHandle::setup("freedom", false, None, None, &["e2e4".into(), "d7d5".into()]).unwrap();
+        let game = GameHandle::setup(Variant::Freedom, false, None, None, &["e2e4".into(), "d7d5".into()]).unwrap();
         assert_eq!(game.san("e4d5"), "exd5");
         assert_eq!(game.pre_roll_kinds("e4d5"), Vec::<&str>::new());
         let game =
-            GameHandle::setup("freedom", false, None, None, &["e2e4".into(), "d7d5".into(), "e4d5".into()]).unwrap();
+            GameHandle::setup(Variant::Freedom, false, None, None, &["e2e4".into(), "d7d5".into(), "e4d5".into()])
+                .unwrap();
         assert_eq!(game.pre_roll_kinds("d8d5"), ["recapture"]);
-        let game = GameHandle::new("dicechess3", false).unwrap();
+        let game = GameHandle::of(Variant::DiceChess3, false).unwrap();
         assert_eq!(game.san("e2e4,d1h5,b1c3"), "e4,Qh5,Nc3");
         assert_eq!(game.san("0000"), "--");
         // No check marks where there is no check.
-        let game = GameHandle::setup("dicechess3", false, Some("4k3/8/8/8/8/8/8/K3R3 w - - 0 1"), None, &[]).unwrap();
+        let game =
+            GameHandle::setup(Variant::DiceChess3, false, Some("4k3/8/8/8/8/8/8/K3R3 w - - 0 1"), None, &[]).unwrap();
         assert_eq!(game.san("e1e7"), "Re7");
         assert_eq!(game.san("e1e8"), "Rxe8");
     }
 
     #[test]
     fn a_turn_made_one_micro_move_at_a_time() {
-        let mut game = GameHandle::new("dicechess3", false).unwrap();
+        let mut game = GameHandle::of(Variant::DiceChess3, false).unwrap();
         let roll = Roll::new(&[1, 4, 5]).unwrap();
         let first = game.first_moves(&RollSpec::Faces(vec![1, 4, 5])).unwrap();
         assert!(!game.start_turn(&roll).unwrap());
@@ -552,15 +553,15 @@ mod tests {
         assert!(game.start_turn(&Roll::new(&[3, 3, 3]).unwrap()).unwrap());
         assert_eq!(game.turns(), ["e2e4,d1h5", "0000"]);
         assert_eq!(game.side_to_move(), Color::White);
-        assert!(GameHandle::new("freedom", false).unwrap().start_turn(&Roll::new(&[1]).unwrap()).is_err());
+        assert!(GameHandle::of(Variant::Freedom, false).unwrap().start_turn(&Roll::new(&[1]).unwrap()).is_err());
     }
 
     #[test]
     fn the_baseline_plays_allowed_turns() {
-        let game = GameHandle::new("dicechess3", false).unwrap();
+        let game = GameHandle::of(Variant::DiceChess3, false).unwrap();
         let roll = RollSpec::Faces(vec![1, 2, 3]);
         let turn = game.baseline_turn(&roll).unwrap();
         assert!(game.allowed_turns(&roll).unwrap().contains(&turn), "{turn}");
-        assert!(GameHandle::new("freedom", false).unwrap().baseline_turn(&RollSpec::Faces(vec![1])).is_err());
+        assert!(GameHandle::of(Variant::Freedom, false).unwrap().baseline_turn(&RollSpec::Faces(vec![1])).is_err());
     }
 }

@@ -8,6 +8,7 @@
 use crate::rules::dice::Roll;
 use crate::search::timeman::Limits;
 use crate::search::{SearchOptions, Shared};
+use crate::services::error::Error;
 use crate::services::handle::{GameHandle, SearchReport, SearchRoot};
 
 /// The nodes a search for [`LuckTable::searched`] may take: a few milliseconds. Where a roll has
@@ -75,21 +76,21 @@ impl LuckTable {
         Some(LuckTable { outcomes, mean })
     }
 
-    fn row(&self, roll: &Roll) -> Result<&OutcomeWorth, String> {
+    fn row(&self, roll: &Roll) -> Result<&OutcomeWorth, Error> {
         self.outcomes
             .iter()
             .find(|o| o.roll == *roll)
-            .ok_or_else(|| format!("the roll {roll} is not among the outcomes"))
+            .ok_or_else(|| Error::NotHere(format!("the roll {roll} is not among the outcomes")))
     }
 
     /// The luck of `roll` for the mover, as an expected result.
-    pub fn luck(&self, roll: &Roll) -> Result<f64, String> {
+    pub fn luck(&self, roll: &Roll) -> Result<f64, Error> {
         Ok(self.row(roll)?.worth - self.mean)
     }
 
     /// The best turn after `roll` (as the search after it would answer it), where a search
     /// made the table.
-    pub fn best(&self, roll: &Roll) -> Result<Option<&str>, String> {
+    pub fn best(&self, roll: &Roll) -> Result<Option<&str>, Error> {
         Ok(self.row(roll)?.best.as_deref())
     }
 

@@ -7,13 +7,13 @@ use crate::board::micro_board::{MicroBoard, MicroMove};
 use crate::board::piece::{Color, Piece, Role};
 use crate::board::values::PieceValues;
 use crate::eval::{Evaluated, MicroEval};
-use crate::rules::GameEnd;
 use crate::rules::dice::{OutcomeList, Roll, RollError};
 use crate::rules::game::MicroGame;
 use crate::rules::micro::{
     DicePool, MicroRules, MovesOf, PlanCache, PositionOf, StepsOf, TurnOf, allowed_steps, for_each_turn, parse_turn,
     play_turn,
 };
+use crate::rules::{GameEnd, GameError};
 use crate::search::timeman::Limits;
 use crate::search::{MicroInput, SearchOptions, SearchResult, Shared};
 use crate::services::game::{PlayedGame, over, sorted_texts};
@@ -58,29 +58,27 @@ where
         self.rules().roll_left(self.position())
     }
 
-    fn check_roll(&self, faces: &[u8]) -> Result<Roll, String> {
+    fn check_roll(&self, faces: &[u8]) -> Result<Roll, GameError> {
         let rules = self.rules();
-        let roll = rules.roll_of(faces).map_err(|e| e.to_string())?;
+        let roll = rules.roll_of(faces)?;
         match rules.roll_left(self.position()) {
-            Some(left) if left != roll => Err(format!("the turn in progress has the dice {left} left, not {roll}")),
-            None if roll.dice() != rules.dice() => Err(format!(
-                "{}: {} (fewer only in a turn in progress)",
-                rules.name(),
-                RollError::WrongCount { expected: rules.dice(), got: roll.dice() }
-            )),
+            Some(left) if left != roll => Err(RollError::NotLeft { left, given: roll }.into()),
+            None if roll.dice() != rules.dice() => {
+                Err(RollError::WrongCount { expected: rules.dice(), got: roll.dice() }.into())
+            }
             _ => Ok(roll),
         }
     }
 
-    fn start_turn(&mut self, roll: &Roll) -> Result<bool, String> {
+    fn start_turn(&mut self, roll: &Roll) -> Result<bool, GameError> {
         let rules = self.rules();
         if roll.dice() != rules.dice() {
-            return Err(format!("{} rolls {} dice, not {}", rules.name(), rules.dice(), roll.dice()));
+            return Err(RollError::WrongCount { expected: rules.dice(), got: roll.dice() }.into());
         }
         MicroGame::start_turn(self, roll)
     }
 
-    fn play_step(&mut self, micro: &str) -> Result<bool, String> {
+    fn play_step(&mut self, micro: &str) -> Result<bool, GameError> {
         MicroGame::play_step(self, micro)
     }
 
@@ -169,7 +167,7 @@ where
         lines
     }
 
-    fn perft(&self, depth: u32, stop: &AtomicBool, counted: &mut dyn FnMut(&str, u64)) -> Result<bool, String> {
+    fn perft(&self, depth: u32, stop: &AtomicBool, counted: &mut dyn FnMut(&str, u64)) -> Result<bool, GameError> {
         Ok(self.position().board.perft_divide(depth, stop, counted))
     }
 
@@ -231,7 +229,7 @@ where
         self.rules().piece_values()
     }
 
-    fn uses_tables(&self) -> Result<(), String> {
+    fn uses_tables(&self) -> Result<(), &'static str> {
         <R::Board as Evaluated>::uses_tables()
     }
 
@@ -248,47 +246,47 @@ where
         true
     }
 
-    fn play(&mut self, turn: &str) -> Result<(), String> {
+    fn play(&mut self, turn: &str) -> Result<(), GameError> {
         self.play_with(turn, None)
     }
 
-    fn play_checked(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), String> {
+    fn play_checked(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), GameError> {
         self.play_with(turn, roll)
     }
 
-    fn allowed_turns(&self, roll: &RollSpec) -> Result<Vec<String>, String> {
+    fn allowed_turns(&self, roll: &RollSpec) -> Result<Vec<String>, GameError> {
         over(MicroGame::end(self))?;
         Ok(sorted_texts(self.allowed(&self.rolled(roll)?)))
     }
 
-    fn check_roll_spec(&self, roll: &RollSpec) -> Result<(), String> {
+    fn check_roll_spec(&self, roll: &RollSpec) -> Result<(), GameError> {
         over(MicroGame::end(self))?;
         self.rolled(roll).map(|_| ())
     }
 
-    fn check_only(&self, roll: Option<&RollSpec>, turns: &[String]) -> Result<(), String> {
+    fn check_only(&self, roll: Option<&RollSpec>, turns: &[String]) -> Result<(), GameError> {
         if turns.is_empty() {
-            return Err("no turn named".into());
+            return Err(GameError::Turn("no turn named".into()));
         }
         // Each turn on its own against the roll, or a turn in progress's dice (four dice allow
         // hundreds of thousands of turns).
         let dice = match (roll, self.dice_left()) {
             (Some(spec), _) => self.rolled(spec)?,
             (None, Some(left)) => left,
-            (None, None) => return Err("the turns of several micro-moves need the roll".into()),
+            (None, None) => return Err(GameError::Turn("the turns of several micro-moves need the roll".into())),
         };
         match turns.iter().find(|t| !self.allows_rolled(t, &dice)) {
-            Some(t) => Err(format!("{t} is not allowed here")),
+            Some(t) => Err(GameError::Turn(format!("{t} is not allowed here"))),
             None => Ok(()),
         }
     }
 
-    fn count_turns(&self, roll: &RollSpec) -> Result<u64, String> {
+    fn count_turns(&self, roll: &RollSpec) -> Result<u64, GameError> {
         over(MicroGame::end(self))?;
         Ok(self.count(&self.rolled(roll)?))
     }
 
-    fn nth_turn(&self, roll: &RollSpec, k: u64) -> Result<Option<String>, String> {
+    fn nth_turn(&self, roll: &RollSpec, k: u64) -> Result<Option<String>, GameError> {
         over(MicroGame::end(self))?;
         Ok(self.nth(&self.rolled(roll)?, k))
     }
@@ -298,18 +296,18 @@ where
             && self.rolled(&RollSpec::Faces(roll.faces().to_vec())).is_ok_and(|roll| self.allows_rolled(turn, &roll))
     }
 
-    fn greedy_turn(&self, roll: &RollSpec) -> Result<(String, i32), String> {
+    fn greedy_turn(&self, roll: &RollSpec) -> Result<(String, i32), GameError> {
         over(MicroGame::end(self))?;
         Ok(self.greedy(&self.rolled(roll)?))
     }
 
-    fn first_moves(&self, roll: &RollSpec) -> Result<Vec<String>, String> {
+    fn first_moves(&self, roll: &RollSpec) -> Result<Vec<String>, GameError> {
         over(MicroGame::end(self))?;
         let first = sorted_texts(self.first(&self.rolled(roll)?));
         Ok(if first.is_empty() { vec!["0000".into()] } else { first })
     }
 
-    fn baseline_turn(&self, roll: &RollSpec) -> Result<String, String> {
+    fn baseline_turn(&self, roll: &RollSpec) -> Result<String, GameError> {
         over(MicroGame::end(self))?;
         Ok(self.baseline(&self.rolled(roll)?))
     }
@@ -321,7 +319,7 @@ where
         options: SearchOptions,
         shared: &Shared,
         report: &mut (dyn FnMut(&SearchReport) + Send),
-    ) -> Result<SearchReport, String> {
+    ) -> Result<SearchReport, GameError> {
         let (roll, only) = match root {
             SearchRoot::Decision => (None, None),
             SearchRoot::Rolled(spec) => (Some(self.rolled(spec)?), None),
@@ -339,15 +337,17 @@ where
     <R::Board as Evaluated>::Eval: MicroEval<R::Board>,
 {
     /// The roll a question is asked about, checked (in a turn in progress, its dice).
-    fn rolled(&self, roll: &RollSpec) -> Result<Roll, String> {
+    fn rolled(&self, roll: &RollSpec) -> Result<Roll, GameError> {
         match roll {
-            RollSpec::Any => Err(format!("{} has no free turn: give the dice", self.rules().name())),
+            RollSpec::Any => {
+                Err(GameError::NotInVariant(format!("{} has no free turn: give the dice", self.rules().name())))
+            }
             RollSpec::Faces(faces) => self.check_roll(faces),
         }
     }
 
     /// Plays a whole turn; with `roll`, the one it must be allowed by (else some roll's).
-    fn play_with(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), String> {
+    fn play_with(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), GameError> {
         let roll = roll.filter(|_| !self.position().in_turn());
         self.play_text(turn, roll).map(|_| ())
     }
@@ -415,15 +415,15 @@ where
         options: SearchOptions,
         shared: &Shared,
         report: &mut (dyn FnMut(&SearchResult<String>) + Send),
-    ) -> Result<SearchResult<String>, String> {
+    ) -> Result<SearchResult<String>, GameError> {
         let position = match roll {
             Some(roll) => self.rolled_position(roll),
             None => self.position().clone(),
         };
         let only: Option<Vec<TurnOf<R>>> = match only {
             None => None,
-            Some(_) if !position.in_turn() => return Err("searchmoves needs the roll".into()),
-            Some([]) => return Err("searchmoves names no turn".into()),
+            Some(_) if !position.in_turn() => return Err(GameError::Turn("searchmoves needs the roll".into())),
+            Some([]) => return Err(GameError::Turn("searchmoves names no turn".into())),
             Some(texts) => Some(
                 texts
                     .iter()
@@ -433,7 +433,7 @@ where
                             .map_err(|e| crate::rules::game::describe(text, e))?;
                         Ok(TurnOf::<R>::new(&moves))
                     })
-                    .collect::<Result<_, String>>()?,
+                    .collect::<Result<_, GameError>>()?,
             ),
         };
         let eval = <R::Board as Evaluated>::evaluation(

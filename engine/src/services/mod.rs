@@ -7,6 +7,7 @@ pub mod advice;
 pub mod analysis;
 pub mod bench;
 pub mod driver;
+pub mod error;
 pub mod game;
 pub mod handle;
 pub mod luck;

@@ -11,7 +11,7 @@ use crate::eval::{Evaluated, Evaluator};
 use crate::rules::dice::{OutcomeList, Roll};
 use crate::rules::game::Game;
 use crate::rules::one_turn::OneTurnRules;
-use crate::rules::{GameEnd, Rules, TurnList};
+use crate::rules::{GameEnd, GameError, Rules, TurnList};
 use crate::search::timeman::Limits;
 use crate::search::{Choice, OutcomeAdvice, Root, ScoredChoice, SearchOptions, SearchResult, Shared};
 use crate::services::game::{PlayedGame, over};
@@ -79,7 +79,7 @@ where
         fen: Option<&str>,
         recapture: Option<&str>,
         search: SearchFn<R>,
-    ) -> Result<OneTurn<R>, String> {
+    ) -> Result<OneTurn<R>, GameError> {
         Ok(OneTurn { game: Game::set_up(rules, fen, recapture)?, search })
     }
 }
@@ -124,7 +124,7 @@ where
 {
     /// A game of `rules` from `fen` (the start when `None`), with Freedom's recapture square if
     /// given, its rule state filled in and checked.
-    pub fn set_up(rules: R, fen: Option<&str>, recapture: Option<&str>) -> Result<Game<R>, String> {
+    pub fn set_up(rules: R, fen: Option<&str>, recapture: Option<&str>) -> Result<Game<R>, GameError> {
         let mut pos = match fen {
             Some(text) => rules.parse_fen(text)?,
             None => rules.start_position(),
@@ -137,8 +137,10 @@ where
         Ok(Game::new(rules, pos))
     }
 
-    fn parse(&self, text: &str) -> Result<R::Turn, String> {
-        self.rules().parse_turn(self.position(), text).ok_or_else(|| format!("{text} is not a move here"))
+    fn parse(&self, text: &str) -> Result<R::Turn, GameError> {
+        self.rules()
+            .parse_turn(self.position(), text)
+            .ok_or_else(|| GameError::Turn(format!("{text} is not a move here")))
     }
 
     fn candidates(&self) -> TurnList<R::Turn> {
@@ -180,11 +182,11 @@ where
         self.rules().roll_meaning(roll)
     }
 
-    fn check_roll(&self, faces: &[u8]) -> Result<Roll, String> {
-        self.rules().roll_of(faces).map_err(|e| e.to_string())
+    fn check_roll(&self, faces: &[u8]) -> Result<Roll, GameError> {
+        Ok(self.rules().roll_of(faces)?)
     }
 
-    fn play(&mut self, turn: &str) -> Result<(), String> {
+    fn play(&mut self, turn: &str) -> Result<(), GameError> {
         if self.rules().parse_turn(self.position(), turn).is_none() {
             // The rules' own reason where they have one (Die Chess joins a roll to its move with
             // a comma: `roll3,b2a1` is one turn, and the fault is the face or the move).
@@ -192,11 +194,14 @@ where
                 return Err(why);
             }
             if turn.contains(',') {
-                return Err(format!("'{turn}' has several moves, but {} plays one a turn", self.rules().name()));
+                return Err(GameError::Turn(format!(
+                    "'{turn}' has several moves, but {} plays one a turn",
+                    self.rules().name()
+                )));
             }
         }
         let rules = self.rules().clone();
-        self.play_uci(turn, |p| rules.fen(p)).map(|_| ()).map_err(|e| e.to_string())
+        self.play_uci(turn, |p| rules.fen(p)).map(|_| ())
     }
 
     fn canonical(&self, text: &str) -> Option<String> {
@@ -286,7 +291,7 @@ where
         self.rules().state_lines(self.position())
     }
 
-    fn perft(&self, depth: u32, stop: &AtomicBool, counted: &mut dyn FnMut(&str, u64)) -> Result<bool, String> {
+    fn perft(&self, depth: u32, stop: &AtomicBool, counted: &mut dyn FnMut(&str, u64)) -> Result<bool, GameError> {
         self.rules().perft_divide(self.position(), depth, stop, counted)
     }
 
@@ -317,7 +322,7 @@ where
         self.rules().piece_values()
     }
 
-    fn uses_tables(&self) -> Result<(), String> {
+    fn uses_tables(&self) -> Result<(), &'static str> {
         <R::Position as Evaluated>::uses_tables()
     }
 
@@ -337,7 +342,7 @@ where
         false
     }
 
-    fn play_checked(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), String> {
+    fn play_checked(&mut self, turn: &str, roll: Option<&Roll>) -> Result<(), GameError> {
         // The game records the whole turn (Die Chess's answer after a roll is the move alone;
         // the roll joins it).
         match roll {
@@ -349,19 +354,19 @@ where
         }
     }
 
-    fn start_turn(&mut self, _roll: &Roll) -> Result<bool, String> {
-        Err(format!("{} plays one move a turn: play the turn whole", self.rules().name()))
+    fn start_turn(&mut self, _roll: &Roll) -> Result<bool, GameError> {
+        Err(GameError::NotInVariant(format!("{} plays one move a turn: play the turn whole", self.rules().name())))
     }
 
-    fn play_step(&mut self, _micro: &str) -> Result<bool, String> {
-        Err(format!("{} plays one move a turn: play the turn whole", self.rules().name()))
+    fn play_step(&mut self, _micro: &str) -> Result<bool, GameError> {
+        Err(GameError::NotInVariant(format!("{} plays one move a turn: play the turn whole", self.rules().name())))
     }
 
     fn turn_with_roll(&self, answer: &str, roll: &Roll) -> String {
         self.turn_of_answer(roll, answer).unwrap_or_else(|_| answer.to_string())
     }
 
-    fn allowed_turns(&self, roll: &RollSpec) -> Result<Vec<String>, String> {
+    fn allowed_turns(&self, roll: &RollSpec) -> Result<Vec<String>, GameError> {
         over(Game::end(&self.game))?;
         // After a roll, what the player answers (in Die Chess the move alone, or `0000`).
         match roll {
@@ -373,7 +378,7 @@ where
         }
     }
 
-    fn check_roll_spec(&self, roll: &RollSpec) -> Result<(), String> {
+    fn check_roll_spec(&self, roll: &RollSpec) -> Result<(), GameError> {
         over(Game::end(&self.game))?;
         match roll {
             RollSpec::Any => self.rules().free_turns(),
@@ -381,23 +386,23 @@ where
         }
     }
 
-    fn check_only(&self, roll: Option<&RollSpec>, turns: &[String]) -> Result<(), String> {
+    fn check_only(&self, roll: Option<&RollSpec>, turns: &[String]) -> Result<(), GameError> {
         if turns.is_empty() {
-            return Err("no turn named".into());
+            return Err(GameError::Turn("no turn named".into()));
         }
         // The turns are the same whatever roll allows them: any roll's, without one.
         let allowed = self.allowed_turns(roll.unwrap_or(&RollSpec::Any))?;
         match turns.iter().find(|t| !allowed.contains(t)) {
-            Some(t) => Err(format!("{t} is not allowed here")),
+            Some(t) => Err(GameError::Turn(format!("{t} is not allowed here"))),
             None => Ok(()),
         }
     }
 
-    fn count_turns(&self, roll: &RollSpec) -> Result<u64, String> {
+    fn count_turns(&self, roll: &RollSpec) -> Result<u64, GameError> {
         Ok(self.allowed_turns(roll)?.len() as u64)
     }
 
-    fn nth_turn(&self, roll: &RollSpec, k: u64) -> Result<Option<String>, String> {
+    fn nth_turn(&self, roll: &RollSpec, k: u64) -> Result<Option<String>, GameError> {
         Ok(self.allowed_turns(roll)?.into_iter().nth(k as usize))
     }
 
@@ -406,20 +411,23 @@ where
             && self.allowed_turns(&RollSpec::Faces(roll.faces().to_vec())).is_ok_and(|l| l.iter().any(|t| t == turn))
     }
 
-    fn greedy_turn(&self, roll: &RollSpec) -> Result<(String, i32), String> {
+    fn greedy_turn(&self, roll: &RollSpec) -> Result<(String, i32), GameError> {
         let allowed = self.allowed_turns(roll)?;
         let best = allowed.iter().map(|t| self.material_gain(t)).max().unwrap_or(0);
         let turn = allowed.into_iter().find(|t| self.material_gain(t) == best).unwrap_or_else(|| "0000".into());
         Ok((turn, best))
     }
 
-    fn first_moves(&self, roll: &RollSpec) -> Result<Vec<String>, String> {
+    fn first_moves(&self, roll: &RollSpec) -> Result<Vec<String>, GameError> {
         self.allowed_turns(roll)
     }
 
-    fn baseline_turn(&self, _roll: &RollSpec) -> Result<String, String> {
+    fn baseline_turn(&self, _roll: &RollSpec) -> Result<String, GameError> {
         over(Game::end(&self.game))?;
-        Err(format!("expectimax2 plays the variants of several moves a turn, not {}", self.rules().name()))
+        Err(GameError::NotInVariant(format!(
+            "expectimax2 plays the variants of several moves a turn, not {}",
+            self.rules().name()
+        )))
     }
 
     fn search(
@@ -429,7 +437,7 @@ where
         options: SearchOptions,
         shared: &Shared,
         report: &mut (dyn FnMut(&SearchReport) + Send),
-    ) -> Result<SearchReport, String> {
+    ) -> Result<SearchReport, GameError> {
         let roll = match root {
             SearchRoot::Rolled(RollSpec::Faces(faces)) => Some(self.check_roll(faces)?),
             _ => None,
@@ -467,7 +475,7 @@ where
         options: SearchOptions,
         shared: &Shared,
         report: &mut (dyn FnMut(&SearchResult<String>) + Send),
-    ) -> Result<SearchResult<String>, String> {
+    ) -> Result<SearchResult<String>, GameError> {
         let rules = self.rules().clone();
         let root = match root {
             OneTurnRoot::Decision => Root::PreRoll,
@@ -496,7 +504,7 @@ where
     }
 
     /// The whole turn of an answer after `roll` ([`OneTurnRules::turn_of_answer`]).
-    fn turn_of_answer(&self, roll: &Roll, answer: &str) -> Result<String, String> {
+    fn turn_of_answer(&self, roll: &Roll, answer: &str) -> Result<String, GameError> {
         self.rules().turn_of_answer(roll, answer)
     }
 }

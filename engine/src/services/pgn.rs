@@ -7,10 +7,9 @@
 //! and `FEN`). Turns are kept as UCI text and replayed through the game handle; reading checks
 //! every turn against the rules and its roll.
 
-use crate::rules::Roll;
+use crate::rules::{GameError, Roll};
 use crate::services::handle::{GameHandle, RollSpec};
 use crate::services::registry::Variant;
-use std::fmt;
 
 /// One turn of a recorded game.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,8 +25,7 @@ pub struct RecordedTurn {
 /// A game: its variant, start, turns with rolls, tags and result.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
-    /// The `UCI_Variant` name.
-    pub variant: String,
+    pub variant: Variant,
     pub chess960: bool,
     /// The start as FEN (DFEN where the variant has it); `None` for the standard start.
     pub start: Option<String>,
@@ -63,32 +61,18 @@ fn pgn_date(days: u64) -> String {
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 /// Why a PGN was refused: the message names the move where it went wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct PgnError(pub String);
 
-impl fmt::Display for PgnError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for PgnError {}
-
 impl GameRecord {
-    pub fn new(variant: &str, chess960: bool, start: Option<String>) -> GameRecord {
-        GameRecord {
-            variant: variant.to_string(),
-            chess960,
-            start,
-            turns: Vec::new(),
-            tags: Vec::new(),
-            result: "*".into(),
-        }
+    pub fn new(variant: Variant, chess960: bool, start: Option<String>) -> GameRecord {
+        GameRecord { variant, chess960, start, turns: Vec::new(), tags: Vec::new(), result: "*".into() }
     }
 
     /// The game at its start.
-    pub fn start_game(&self) -> Result<GameHandle, String> {
-        GameHandle::setup(&self.variant, self.chess960, self.start.as_deref(), None, &[])
+    pub fn start_game(&self) -> Result<GameHandle, GameError> {
+        GameHandle::setup(self.variant, self.chess960, self.start.as_deref(), None, &[])
     }
 
     /// The game replayed (the turns were checked when they were recorded or read).
@@ -254,11 +238,12 @@ impl GameRecord {
                 None => (Err(unknown), false),
             },
         };
-        let variant =
-            variant.map_err(|_| PgnError(format!("unknown variant '{variant_name}' in the Variant tag")))?.name();
+        let variant = variant.map_err(|_| PgnError(format!("unknown variant '{variant_name}' in the Variant tag")))?;
         let mut record = GameRecord::new(variant, chess960, tag("FEN").map(str::to_string));
         let mut game = record.start_game().map_err(|e| PgnError(format!("FEN tag: {e}")))?;
-        if record.start.is_some() && !chess960 && game.fen() == GameHandle::new(variant, false).map_err(PgnError)?.fen()
+        if record.start.is_some()
+            && !chess960
+            && game.fen() == GameHandle::of(variant, false).map_err(|e| PgnError(e.to_string()))?.fen()
         {
             record.start = None;
         }
@@ -291,7 +276,7 @@ impl GameRecord {
                         "roll" => {
                             let faces: Vec<&str> = value.split([',', ' ']).filter(|f| !f.is_empty()).collect();
                             let r = Roll::parse(&faces)
-                                .map_err(|e| e.to_string())
+                                .map_err(GameError::from)
                                 .and_then(|r| game.check_roll(r.faces()))
                                 .map_err(|e| PgnError(format!("{at}: [%roll {value}]: {e}")))?;
                             roll = Some(r);
@@ -484,12 +469,13 @@ mod tests {
     use super::{GameRecord, RecordedTurn};
     use crate::board::piece::Color;
     use crate::rules::Roll;
+    use crate::services::registry::Variant;
 
     /// A take-back takes the side's last turn and the replies after it, says which in SAN, and
     /// leaves a side that has played nothing, and the record, as they were.
     #[test]
     fn a_take_back_takes_the_side_s_last_turn_and_what_followed() {
-        let mut record = GameRecord::new("freedom", false, None);
+        let mut record = GameRecord::new(Variant::Freedom, false, None);
         for (turn, face) in [("e2e4", 1), ("e7e5", 1), ("g1f3", 2), ("b8c6", 2)] {
             let roll = Some(Roll::new(&[face]).unwrap());
             record.turns.push(RecordedTurn { turn: turn.into(), roll, comment: None });

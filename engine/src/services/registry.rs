@@ -7,6 +7,7 @@
 use crate::eval::nnue::Network;
 use crate::eval::params::EvalParams;
 use crate::eval::{Evaluated, Evaluator};
+use crate::rules::GameError;
 use crate::rules::game::MicroGame;
 use crate::rules::micro::MicroRules;
 use crate::rules::one_turn::OneTurnRules;
@@ -140,10 +141,15 @@ impl Variant {
 
     /// A new game of this variant from `fen` (its start when `None`; a DFEN where the variant has
     /// one), Chess960 castling where asked, with Freedom's recapture square if given.
-    pub(crate) fn set_up(self, chess960: bool, fen: Option<&str>, recapture: Option<&str>) -> Result<Played, String> {
+    pub(crate) fn set_up(
+        self,
+        chess960: bool,
+        fen: Option<&str>,
+        recapture: Option<&str>,
+    ) -> Result<Played, GameError> {
         let row = self.row();
         if chess960 && !row.chess960 {
-            return Err(format!("{} is played from the standard start only", row.name));
+            return Err(GameError::NotInVariant(format!("{} is played from the standard start only", row.name)));
         }
         (row.set_up)(chess960, fen, recapture)
     }
@@ -213,10 +219,10 @@ pub struct Row {
 }
 
 /// Sets up a game of a row's variant: (Chess960, FEN or DFEN, recapture square).
-type SetUp = fn(bool, Option<&str>, Option<&str>) -> Result<Played, String>;
+type SetUp = fn(bool, Option<&str>, Option<&str>) -> Result<Played, GameError>;
 
 /// A game of one move a turn, searched with the evaluation its positions bring.
-fn one_turn<R: OneTurnRules>(rules: R, fen: Option<&str>, recapture: Option<&str>) -> Result<Played, String>
+fn one_turn<R: OneTurnRules>(rules: R, fen: Option<&str>, recapture: Option<&str>) -> Result<Played, GameError>
 where
     R::Position: Evaluated + fmt::Debug + Send + Sync,
     <R::Position as Evaluated>::Eval: Evaluator<R>,
@@ -231,7 +237,7 @@ fn one_turn_searched<R: OneTurnRules>(
     fen: Option<&str>,
     recapture: Option<&str>,
     search: SearchFn<R>,
-) -> Result<Played, String>
+) -> Result<Played, GameError>
 where
     R::Position: Evaluated + fmt::Debug + Send + Sync,
     R::Turn: Send + Sync,
@@ -240,14 +246,14 @@ where
 }
 
 /// A game of several micro-moves a turn.
-fn micro<R>(rules: R, fen: Option<&str>, recapture: Option<&str>) -> Result<Played, String>
+fn micro<R>(rules: R, fen: Option<&str>, recapture: Option<&str>) -> Result<Played, GameError>
 where
     R: MicroRules + Clone + fmt::Debug + Send + Sync + 'static,
     R::Board: Evaluated,
     <R::Board as Evaluated>::Eval: crate::eval::MicroEval<R::Board>,
 {
     if recapture.is_some() {
-        return Err("a recapture square is only part of freedom".into());
+        return Err(GameError::Position("this variant has no recapture square".into()));
     }
     let start = match fen {
         Some(text) => rules.parse_dfen(text)?,

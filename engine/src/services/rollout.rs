@@ -17,13 +17,14 @@
 //! exactly zero whatever the valuation's errors, so the adjusted results keep their expectation,
 //! while much of what the dice did to one game is taken out of it.
 
-use crate::rules::GameResult;
 use crate::rules::dice::Roll;
 use crate::rules::pairing;
+use crate::rules::{GameError, GameResult};
 use crate::search::stack::spawn_deep;
 use crate::search::timeman::Limits;
 use crate::search::{Choice, SearchOptions, Shared};
 use crate::services::driver::{TurnEvent, TurnRequest, play_turn};
+use crate::services::error::Error;
 use crate::services::handle::{GameHandle, RollSpec, SearchReport, SearchRoot};
 use crate::services::luck::LuckTable;
 use std::sync::Mutex;
@@ -254,15 +255,17 @@ pub fn roll_out(
     choices: &[Choice<String>],
     settings: &RolloutSettings,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Vec<ChoiceRollout>, String> {
+) -> Result<Vec<ChoiceRollout>, Error> {
     if handle.end().is_some() {
-        return Err("the game is over".into());
+        return Err(Error::Game(GameError::NotNow("the game is over".into())));
     }
     if handle.is_solved() {
-        return Err(format!("{} is solved exactly: its values need no rollout", handle.variant()));
+        return Err(Error::NotHere(format!("{} is solved exactly: its values need no rollout", handle.variant())));
     }
     if settings.games == 0 || settings.depth == 0 {
-        return Err("a rollout plays at least one game, each player searching at least one turn".into());
+        return Err(Error::Setting(
+            "a rollout plays at least one game, each player searching at least one turn".into(),
+        ));
     }
     if choices.is_empty() {
         return Ok(Vec::new());
@@ -277,7 +280,7 @@ pub fn roll_out(
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
     let outcomes: Mutex<Vec<Option<GameOutcome>>> = Mutex::new(vec![None; total]);
-    let failure: Mutex<Option<String>> = Mutex::new(None);
+    let failure: Mutex<Option<Error>> = Mutex::new(None);
     let started = std::thread::scope(|scope| {
         let mut started = 0;
         for i in 0..settings.threads.max(1) {
@@ -319,7 +322,7 @@ pub fn roll_out(
         started
     });
     if started == 0 {
-        return Err("cannot start a thread to play the games".into());
+        return Err(Error::System("cannot start a thread to play the games".into()));
     }
     if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
@@ -328,7 +331,7 @@ pub fn roll_out(
     // The games every choice finished (all of them unless the time ran out).
     let played = (0..games).find(|&g| (0..choices.len()).any(|c| outcomes[c * games + g].is_none())).unwrap_or(games);
     if played == 0 {
-        return Err("no game finished in the time given".into());
+        return Err(Error::NoAnswer("no game finished in the time given".into()));
     }
     Ok(choices
         .iter()
@@ -369,18 +372,18 @@ fn after_choice(
     choice: &Choice<String>,
     seed: u64,
     game: u64,
-) -> Result<(GameHandle, Option<crate::rules::dice::Roll>), String> {
+) -> Result<(GameHandle, Option<crate::rules::dice::Roll>), Error> {
     let mut after = handle.clone();
     match (root, choice) {
         (SearchRoot::Decision, Choice::Roll) if handle.dice_left().is_none() => {
             let roll = handle
                 .roll_for(pairing::draw(seed, game, 0, u64::from(handle.total_weight())) as u32)
-                .ok_or("nothing to roll here")?;
+                .ok_or(Error::NoAnswer("nothing to roll here".into()))?;
             return Ok((after, Some(roll)));
         }
         (SearchRoot::Decision, Choice::Turn(turn)) if handle.dice_left().is_none() => {
             if !handle.pre_roll_turns().contains(turn) {
-                return Err(format!("{turn} is not allowed before the roll here"));
+                return Err(Error::Game(GameError::Turn(format!("{turn} is not allowed before the roll here"))));
             }
             after.play_checked(turn, None)?;
         }
@@ -388,14 +391,14 @@ fn after_choice(
             // A turn in progress: the rest of the turn, on the dice left.
             let dice = handle.dice_left().expect("a turn in progress");
             if !handle.allows(turn, &dice) {
-                return Err(format!("{turn} is not allowed with the dice left"));
+                return Err(Error::Game(GameError::Turn(format!("{turn} is not allowed with the dice left"))));
             }
             after.play_checked(turn, Some(&dice))?;
         }
         (SearchRoot::Rolled(RollSpec::Faces(faces)), Choice::Turn(turn)) => {
             let roll = handle.check_roll(faces)?;
             if !handle.allows(turn, &roll) {
-                return Err(format!("{turn} is not allowed by the roll"));
+                return Err(Error::Game(GameError::Turn(format!("{turn} is not allowed by the roll"))));
             }
             after.play_checked(turn, Some(&roll))?;
         }
@@ -406,7 +409,7 @@ fn after_choice(
             after.play_checked(turn, Some(&handle.check_roll(faces)?))?
         }
         (SearchRoot::Only { turns, .. }, Choice::Turn(turn)) if turns.contains(turn) => after.play(turn)?,
-        _ => return Err("that choice is not one of this position's".into()),
+        _ => return Err(Error::Game(GameError::Turn("that choice is not one of this position's".into()))),
     }
     Ok((after, None))
 }
@@ -427,7 +430,7 @@ fn play_out(
     game: u64,
     settings: &RolloutSettings,
     tables: Tables<'_>,
-) -> Result<GameOutcome, String> {
+) -> Result<GameOutcome, Error> {
     let shared = tables.players;
     let chooser = handle.side_to_move();
     let (mut position, rolled) = after_choice(handle, root, choice, settings.seed, game)?;
@@ -440,13 +443,13 @@ fn play_out(
         options: SearchOptions::default(),
         skill: None,
     };
-    let rolled_turn = |position: &GameHandle, roll: &Roll| -> Result<String, String> {
+    let rolled_turn = |position: &GameHandle, roll: &Roll| -> Result<String, Error> {
         let root = SearchRoot::Rolled(RollSpec::Faces(roll.faces().to_vec()));
         let answer = play_turn(position, player(root), shared, &mut |_| 0, &mut |_| {})?;
         Ok(position.turn_with_roll(&answer, roll))
     };
     // The luck of `roll` for the side to move in `position`, by `reading`, as the chooser's.
-    let luck_of = |position: &GameHandle, reading: &LuckReading, roll: &Roll| -> Result<f64, String> {
+    let luck_of = |position: &GameHandle, reading: &LuckReading, roll: &Roll| -> Result<f64, Error> {
         let Some(table) = reading.table() else { return Ok(0.0) };
         let mover = table.luck(roll)?;
         Ok(if position.side_to_move() == chooser { mover } else { -mover })
@@ -486,7 +489,9 @@ fn play_out(
             LuckReading::Searched(before, _) => match &before.best {
                 Choice::Turn(turn) => position.play_checked(turn, None)?,
                 Choice::Roll => {
-                    let roll = position.roll_for(pick(position.total_weight())).ok_or("nothing to roll")?;
+                    let roll = position
+                        .roll_for(pick(position.total_weight()))
+                        .ok_or(Error::NoAnswer("nothing to roll".into()))?;
                     luck += luck_of(&position, &reading, &roll)?;
                     let turn = match reading.searched_turn(&roll)? {
                         Some(turn) => position.turn_with_roll(&turn, &roll),
@@ -538,7 +543,7 @@ impl LuckReading {
         position: &GameHandle,
         settings: &RolloutSettings,
         tables: Tables<'_>,
-    ) -> Result<LuckReading, String> {
+    ) -> Result<LuckReading, Error> {
         if !settings.luck_adjusted || position.dice_left().is_some() || position.end().is_some() {
             return Ok(LuckReading::None);
         }
@@ -564,7 +569,7 @@ impl LuckReading {
     }
 
     /// The turn after `roll` where the reading is the players' own search.
-    fn searched_turn(&self, roll: &Roll) -> Result<Option<String>, String> {
+    fn searched_turn(&self, roll: &Roll) -> Result<Option<String>, Error> {
         match self {
             LuckReading::Searched(_, Some(table)) => Ok(table.best(roll)?.map(str::to_string)),
             _ => Ok(None),
@@ -578,7 +583,7 @@ fn valued(
     chooser: crate::Color,
     settings: &RolloutSettings,
     shared: &Shared,
-) -> Result<f64, String> {
+) -> Result<f64, Error> {
     let limits = Limits { depth: Some(settings.depth), ..Limits::default() };
     let result = position.search(&SearchRoot::Decision, limits, SearchOptions::default(), shared, &mut |_| {})?;
     let (wins, draws, _) = result.wdl();

@@ -7,6 +7,7 @@ use crate::rules::GameResult;
 use crate::search::timeman::Limits;
 use crate::search::{SearchOptions, Shared};
 use crate::services::driver::{TurnEvent, TurnRequest, play_turn};
+use crate::services::error::Error;
 use crate::services::handle::{GameHandle, RollSpec, SearchRoot};
 use crate::services::registry::Variant;
 use std::fmt;
@@ -67,11 +68,11 @@ impl fmt::Display for SelfPlayed {
 }
 
 impl std::str::FromStr for SelfPlayed {
-    type Err = String;
+    type Err = Error;
 
-    fn from_str(line: &str) -> Result<SelfPlayed, String> {
+    fn from_str(line: &str) -> Result<SelfPlayed, Error> {
         let words: Vec<&str> = line.split_whitespace().collect();
-        let bad = || format!("not a game line: {line:?}");
+        let bad = || Error::Record(format!("not a game line: {line:?}"));
         let [_, number, result, _, plies, _, rolls, _, allowed] = words[..] else { return Err(bad()) };
         if [words[0], words[3], words[5], words[7]] != ["game", "plies", "rolls", "allowed"] {
             return Err(bad());
@@ -110,7 +111,7 @@ impl Dice {
 
 /// Plays game `number` (its dice seeded by the number), with `shared` cleared first so the game
 /// depends on its number alone.
-pub fn play_game(settings: &SelfPlaySettings, number: u64, shared: &mut Shared) -> Result<SelfPlayed, String> {
+pub fn play_game(settings: &SelfPlaySettings, number: u64, shared: &mut Shared) -> Result<SelfPlayed, Error> {
     shared.tt.clear();
     let mut dice = Dice::new(number);
     let mut game = GameHandle::of(settings.variant, false)?;
@@ -126,7 +127,9 @@ pub fn play_game(settings: &SelfPlaySettings, number: u64, shared: &mut Shared) 
         let counted = random || plies % settings.count_every.max(1) == 0;
         // The random turns roll (where the rules let the player), then pick among what the roll allows.
         if random && game.may_roll() {
-            let roll = game.roll_for(dice.below(u64::from(game.total_weight())) as u32).ok_or("nothing to roll")?;
+            let roll = game
+                .roll_for(dice.below(u64::from(game.total_weight())) as u32)
+                .ok_or(Error::NoAnswer("nothing to roll".into()))?;
             let spec = RollSpec::Faces(roll.faces().to_vec());
             let allowed = game.count_turns(&spec)?;
             rolls_counted += 1;
@@ -154,7 +157,7 @@ pub fn play_game(settings: &SelfPlaySettings, number: u64, shared: &mut Shared) 
             rolls_counted += 1;
             turns_allowed += game.count_turns(&RollSpec::Faces(roll.faces().to_vec()))?;
         }
-        game.play_checked(&turn, rolled.as_ref()).map_err(|e| format!("game {number}: {turn}: {e}"))?;
+        game.play_checked(&turn, rolled.as_ref()).map_err(|e| Error::from(e).at(format!("game {number}: {turn}")))?;
         plies += 1;
     };
     Ok(SelfPlayed { number, result, plies, rolls_counted, turns_allowed })

@@ -32,7 +32,7 @@ fn replay<R: MicroRules<Board = Board>>(
     text: &str,
     cache: &mut PlanCache,
 ) -> Result<MicroPosition, String> {
-    let moves = parse_turn(rules, pos, text)?;
+    let moves = parse_turn(rules, pos, text).map_err(|e| e.to_string())?;
     rules
         .outcomes(pos)
         .iter()

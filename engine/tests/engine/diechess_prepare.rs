@@ -8,8 +8,8 @@ use alea_engine::services::handle::GameHandle;
 #[test]
 fn prepare_solves_die_chess_only_where_its_solution_plays() {
     assert!(table_in_use().is_none());
-    GameHandle::new("freedom", false).unwrap().prepare(true);
-    let die_chess = GameHandle::new("diechess", false).unwrap();
+    GameHandle::of(alea_engine::services::registry::Variant::Freedom, false).unwrap().prepare(true);
+    let die_chess = GameHandle::of(alea_engine::services::registry::Variant::DieChess, false).unwrap();
     die_chess.prepare(false);
     assert!(table_in_use().is_none(), "played by search, Die Chess needs no table");
     die_chess.prepare(true);

@@ -8,7 +8,8 @@ use alea_engine::rules::{EndReason, GameResult, Roll};
 use alea_engine::services::handle::{GameHandle, RollSpec};
 
 fn game(dfen: &str) -> GameHandle {
-    GameHandle::setup("grand", false, Some(dfen), None, &[]).unwrap_or_else(|e| panic!("{dfen}: {e}"))
+    GameHandle::setup(alea_engine::services::registry::Variant::Grand, false, Some(dfen), None, &[])
+        .unwrap_or_else(|e| panic!("{dfen}: {e}"))
 }
 
 fn roll(faces: &[u8]) -> Roll {
@@ -24,13 +25,13 @@ const PAWN_AND_KNIGHT: &str = "k11/12/12/12/12/12/12/12/12/12/4P7/K4N6 w - - 0 1
 
 #[test]
 fn four_dice_and_their_126_outcomes() {
-    let start = GameHandle::new("grand", false).unwrap();
+    let start = GameHandle::of(alea_engine::services::registry::Variant::Grand, false).unwrap();
     assert_eq!(start.dice(), 4);
     assert_eq!(start.size(), (12, 12));
     let outcomes = start.outcomes();
     assert_eq!(outcomes.len(), 126);
     assert_eq!(start.total_weight(), 1296);
-    assert!(start.check_roll(&[1, 2, 3]).unwrap_err().contains("rolls 4 dice"));
+    assert!(start.check_roll(&[1, 2, 3]).unwrap_err().to_string().contains("rolls 4 dice"));
     // Four pawn dice from the start (the source's "1-1-1-1 and winning the Queen"): one pawn
     // takes its way to the queen, and the last die must move a pawn too.
     let pawns = roll(&[1, 1, 1, 1]);
@@ -135,11 +136,12 @@ fn bad_grand_input_is_refused_with_a_reason() {
         ("k11/12/12/12/12/12/12/12/12/12/12/K12 w - - 0 1", "13"),
         ("kkkkk7/12/12/12/12/12/12/12/12/12/12/K11 w - - 0 1", "king"),
     ] {
-        let e = GameHandle::setup("grand", false, Some(dfen), None, &[]).unwrap_err();
-        assert!(e.to_lowercase().contains(words), "{dfen}: {e}");
+        let e = GameHandle::setup(alea_engine::services::registry::Variant::Grand, false, Some(dfen), None, &[])
+            .unwrap_err();
+        assert!(e.to_string().to_lowercase().contains(words), "{dfen}: {e}");
     }
     let g = game(PAWN_AND_KNIGHT);
-    assert!(GameHandle::new("grand", true).is_err(), "no Chess960");
+    assert!(GameHandle::of(alea_engine::services::registry::Variant::Grand, true).is_err(), "no Chess960");
     let mut in_turn = g.clone();
     in_turn.start_turn(&roll(&[1, 2, 2, 6])).unwrap();
     let before = in_turn.fen();
@@ -172,7 +174,7 @@ fn the_search_plays_allowed_turns_and_takes_the_last_king() {
     };
     assert_eq!(turn, "a1a12");
     // From the start, after a roll: a turn the roll allows.
-    let start = GameHandle::new("grand", false).unwrap();
+    let start = GameHandle::of(alea_engine::services::registry::Variant::Grand, false).unwrap();
     let dice = RollSpec::Faces(vec![1, 2, 3, 5]);
     let found = start
         .search(

@@ -222,7 +222,8 @@ fn star1_and_star2_equal_plain_expectiminimax_at_depth_1() {
 fn a_network_for_the_variant_scores_its_searches() {
     use alea_engine::services::handle::{GameHandle, RollSpec, SearchRoot};
     let dfen = "r1bqk2r/ppp2ppp/2n2n2/2bpp3/2B1P3/3P1N2/PPP2PPP/RNBQ1RK1 w kq - 0 6";
-    let game = GameHandle::setup("dicechess3", false, Some(dfen), None, &[]).expect("a DFEN");
+    let game = GameHandle::setup(alea_engine::services::registry::Variant::DiceChess3, false, Some(dfen), None, &[])
+        .expect("a DFEN");
     let depth = Limits { depth: Some(1), ..Default::default() };
     let root = SearchRoot::Rolled(RollSpec::Faces(vec![2, 3, 6]));
     let score = |options: SearchOptions| {
@@ -480,7 +481,7 @@ fn a_root_of_chosen_turns_scores_them_as_the_whole_search_does() {
     let mut rng = StdRng::seed_from_u64(17);
     let mut checked = 0;
     for variant in ["dicechess3", "burmese", "gollon2"] {
-        let mut game = GameHandle::new(variant, false).unwrap();
+        let mut game = GameHandle::of(variant.parse().unwrap(), false).unwrap();
         for _ in 0..12 {
             if game.end().is_some() {
                 break;
@@ -553,7 +554,7 @@ fn each_outcome_before_the_roll_is_worth_what_the_search_after_it_finds() {
     ];
     let limits = Limits { depth: Some(2), ..Default::default() };
     for (variant, fen) in cases {
-        let game = GameHandle::setup(variant, false, Some(fen), None, &[]).unwrap();
+        let game = GameHandle::setup(variant.parse().unwrap(), false, Some(fen), None, &[]).unwrap();
         let before = game
             .search(&SearchRoot::Decision, limits.clone(), SearchOptions::default(), &Shared::new(16), &mut |_| {})
             .unwrap();
@@ -583,7 +584,7 @@ fn a_search_stopped_in_its_first_iteration_still_values_every_outcome() {
     use alea_engine::search::timeman::Limits;
     use alea_engine::search::{SearchOptions, Shared};
     use alea_engine::services::handle::{GameHandle, SearchRoot};
-    let game = GameHandle::new("grand", false).unwrap();
+    let game = GameHandle::of(alea_engine::services::registry::Variant::Grand, false).unwrap();
     let limits = Limits { nodes: Some(300_000), ..Limits::default() };
     let r =
         game.search(&SearchRoot::Decision, limits, SearchOptions::default(), &Shared::new(16), &mut |_| {}).unwrap();

@@ -12,7 +12,7 @@ fn random_game(kind: ChessKind, chess960: bool, seed: u64) -> GameRecord {
     let mut rng = StdRng::seed_from_u64(seed);
     let rules = ChessRules::new(kind, chess960);
     let start = if chess960 { Board::chess960(rng.random_range(0..960)) } else { Board::startpos() };
-    let mut record = GameRecord::new(rules.name(), chess960, chess960.then(|| start.fen()));
+    let mut record = GameRecord::new(rules.name().parse().unwrap(), chess960, chess960.then(|| start.fen()));
     let mut game = Game::new(rules, Position::new(start));
     for _ in 0..rng.random_range(20..160) {
         if let Some(end) = game.end() {
@@ -65,7 +65,7 @@ fn round_trip_in_every_variant() {
 
 #[test]
 fn the_format_is_as_documented() {
-    let mut record = GameRecord::new("freedom", false, None);
+    let mut record = GameRecord::new(alea_engine::services::registry::Variant::Freedom, false, None);
     for (uci, roll) in [("e2e4", Some(1)), ("d7d5", Some(4)), ("e4d5", Some(1)), ("d8d5", None)] {
         record.turns.push(RecordedTurn { turn: uci.into(), roll: roll.map(alea_engine::Roll::single), comment: None });
     }
@@ -142,8 +142,8 @@ fn round_trip_of_diechess_games() {
     let mut rolled_without_moving = 0;
     for seed in 0..8u64 {
         let mut rng = StdRng::seed_from_u64(seed);
-        let mut game = GameHandle::new("diechess", false).unwrap();
-        let mut record = GameRecord::new("diechess", false, None);
+        let mut game = GameHandle::of(alea_engine::services::registry::Variant::DieChess, false).unwrap();
+        let mut record = GameRecord::new(alea_engine::services::registry::Variant::DieChess, false, None);
         for _ in 0..rng.random_range(10..80) {
             if let Some(end) = game.end() {
                 record.result = end.result.to_string();
@@ -181,8 +181,8 @@ fn round_trip_of_dicechess3_games() {
     use alea_engine::services::handle::{GameHandle, RollSpec};
     for seed in 0..6u64 {
         let mut rng = StdRng::seed_from_u64(seed);
-        let mut game = GameHandle::new("dicechess3", false).unwrap();
-        let mut record = GameRecord::new("dicechess3", false, None);
+        let mut game = GameHandle::of(alea_engine::services::registry::Variant::DiceChess3, false).unwrap();
+        let mut record = GameRecord::new(alea_engine::services::registry::Variant::DiceChess3, false, None);
         for _ in 0..rng.random_range(10..60) {
             if let Some(end) = game.end() {
                 record.result = end.result.to_string();
@@ -218,7 +218,7 @@ fn a_dicechess3_game_set_up_in_a_turn_in_progress() {
     // White has a pawn and a knight die left: the record keeps the start, its first turn shows
     // the dice it had and reads back with no roll of its own.
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 PN";
-    let mut record = GameRecord::new("dicechess3", false, Some(start.into()));
+    let mut record = GameRecord::new(alea_engine::services::registry::Variant::DiceChess3, false, Some(start.into()));
     record.turns.push(RecordedTurn { turn: "e2e4,g1f3".into(), roll: None, comment: None });
     let text = record.to_pgn();
     assert!(text.contains("[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 PN\"]"), "{text}");

@@ -12,8 +12,8 @@ use rand::{RngExt, SeedableRng};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 fn random_record(variant: &str, rng: &mut StdRng) -> GameRecord {
-    let mut game = GameHandle::new(variant, false).expect("a variant");
-    let mut record = GameRecord::new(variant, false, None);
+    let mut game = GameHandle::of(variant.parse().unwrap(), false).expect("a variant");
+    let mut record = GameRecord::new(variant.parse().unwrap(), false, None);
     for _ in 0..rng.random_range(0..40) {
         if let Some(end) = game.end() {
             record.result = end.result.to_string();

@@ -611,7 +611,7 @@ fn a_search_the_table_has_seen_still_reports_every_outcome() {
         ("brainking", moves(&["e2e4", "e7e5", "g1f3"]), &[3, 2, 1][..]),
         ("dicechess3", moves(&[]), &[2, 1][..]),
     ] {
-        let game = GameHandle::setup(variant, false, None, None, &played).unwrap();
+        let game = GameHandle::setup(variant.parse().unwrap(), false, None, None, &played).unwrap();
         let shared = Shared::new(16);
         let mut first = None;
         for &depth in depths {

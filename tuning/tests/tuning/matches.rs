@@ -8,7 +8,7 @@ use alea_tuning::referee::play_game;
 
 fn config(kind: ChessKind, pairs: u64) -> MatchConfig {
     MatchConfig {
-        variant: kind.name().into(),
+        variant: kind.name().parse().unwrap(),
         chess960: false,
         pairs,
         seed: 17,
@@ -36,8 +36,10 @@ fn alea_at_depth_2_beats_random_in_95_of_100_games_in_each_variant() {
 #[test]
 fn the_games_of_a_pair_share_their_dice() {
     let (mut a, mut b) = (RandomPlayer { state: 1 }, RandomPlayer { state: 2 });
-    let first = play_game(&mut a, &mut b, "classic", false, None, 5, 3, 80, None, None);
-    let second = play_game(&mut b, &mut a, "classic", false, None, 5, 3, 80, None, None);
+    let first =
+        play_game(&mut a, &mut b, alea_engine::services::registry::Variant::Classic, false, None, 5, 3, 80, None, None);
+    let second =
+        play_game(&mut b, &mut a, alea_engine::services::registry::Variant::Classic, false, None, 5, 3, 80, None, None);
     let plies = first.record.turns.len().min(second.record.turns.len());
     assert!(plies > 20);
     let mut same = 0;
@@ -49,7 +51,8 @@ fn the_games_of_a_pair_share_their_dice() {
     }
     assert!(same > 20);
     // Another pair rolls differently.
-    let other = play_game(&mut a, &mut b, "classic", false, None, 5, 4, 80, None, None);
+    let other =
+        play_game(&mut a, &mut b, alea_engine::services::registry::Variant::Classic, false, None, 5, 4, 80, None, None);
     let differ = (0..plies.min(other.record.turns.len()))
         .filter(|&k| other.record.turns[k].roll != first.record.turns[k].roll)
         .count();
@@ -190,7 +193,11 @@ fn clocks_are_kept_and_a_slow_engine_loses_on_time() {
 #[test]
 fn dicechess3_matches_against_random() {
     use alea_tuning::players::Expectimax2Player;
-    let dicechess3 = MatchConfig { variant: "dicechess3".into(), max_plies: 400, ..config(ChessKind::Freedom, 5) };
+    let dicechess3 = MatchConfig {
+        variant: alea_engine::services::registry::Variant::DiceChess3,
+        max_plies: 400,
+        ..config(ChessKind::Freedom, 5)
+    };
     let alea = || Box::new(AleaPlayer::new(MoveLimit::Depth(1))) as Box<dyn Player + Send>;
     let random = || Box::new(RandomPlayer { state: 3 }) as Box<dyn Player + Send>;
     let report = run_match(&alea, &random, &dicechess3, 2, &mut |_| {}).unwrap();
@@ -228,7 +235,7 @@ fn a_freedom_aware_uci_engine_plays_its_best_move_when_freedom_allows_it() {
         (e, log)
     };
     // White took on d5: Black may recapture without rolling.
-    let mut game = GameHandle::new("freedom", false).unwrap();
+    let mut game = GameHandle::of(alea_engine::services::registry::Variant::Freedom, false).unwrap();
     for turn in ["e2e4", "d7d5", "e4d5"] {
         game.play(turn).unwrap();
     }

@@ -100,7 +100,7 @@ fn square_tables_are_fitted_too() {
 
 fn datagen_config(games: u64) -> DatagenConfig {
     DatagenConfig {
-        variant: "freedom".into(),
+        variant: alea_engine::services::registry::Variant::Freedom,
         chess960: false,
         games,
         limit: MoveLimit::Depth(1),
@@ -205,7 +205,10 @@ fn datagen_resumes_after_a_cut_without_duplicating_games() {
     assert!(run_datagen(&other, &whole, true, 1, &|_, _| {}).is_err());
     // So are other players: an evaluation other than the one the file was made with (the
     // header names it by a checksum; a binary whose default changed would differ the same way).
-    let mut params = alea_engine::services::handle::GameHandle::new("freedom", false).unwrap().default_eval();
+    let mut params =
+        alea_engine::services::handle::GameHandle::of(alea_engine::services::registry::Variant::Freedom, false)
+            .unwrap()
+            .default_eval();
     params.material[0][1] += 10;
     let other_players = DatagenConfig { eval: Some(std::sync::Arc::new(params)), ..config.clone() };
     assert_ne!(other_players.header(), config.header());
@@ -217,7 +220,9 @@ fn datagen_resumes_after_a_cut_without_duplicating_games() {
     assert!(config.header().contains(" net="), "{}", config.header());
     let tables_alone = DatagenConfig { use_net: false, ..config.clone() };
     assert!(!tables_alone.header().contains(" net="), "{}", tables_alone.header());
-    assert!(run_datagen(&tables_alone, &whole, true, 1, &|_, _| {}).unwrap_err().contains("other settings"));
+    assert!(
+        run_datagen(&tables_alone, &whole, true, 1, &|_, _| {}).unwrap_err().to_string().contains("other settings")
+    );
     // A file from before headers named the evaluation is resumed as it is.
     let before = dir.join("before.data");
     let old_header = config.header().split(" eval=").next().unwrap().to_string();
@@ -247,8 +252,8 @@ fn datagen_resumes_after_a_cut_without_duplicating_games() {
     let mut damaged = bytes.clone();
     damaged[found.games[2].1.start + 40] ^= 0x10;
     std::fs::write(&cut, &damaged).unwrap();
-    assert!(read_data(&cut).unwrap_err().contains("checksum"));
-    assert!(run_datagen(&config, &cut, true, 1, &|_, _| {}).unwrap_err().contains("checksum"));
+    assert!(read_data(&cut).unwrap_err().to_string().contains("checksum"));
+    assert!(run_datagen(&config, &cut, true, 1, &|_, _| {}).unwrap_err().to_string().contains("checksum"));
     assert_eq!(std::fs::read(&cut).unwrap(), damaged, "a refused resume changes nothing");
 }
 
@@ -266,7 +271,7 @@ fn a_corrupt_data_file_is_refused_with_its_line() {
         (data.header.as_str(), data.samples.len(), data.samples[0].score),
         ("alea datagen variant=freedom", 1, None)
     );
-    assert!(decode(b"hello\n").unwrap_err().contains("not an alea datagen file"));
+    assert!(decode(b"hello\n").unwrap_err().to_string().contains("not an alea datagen file"));
 }
 
 #[test]
@@ -275,7 +280,11 @@ fn datagen_plays_dicechess3_and_its_positions_are_quiet() {
     let dir = scratch.path();
     let path = dir.join("d3.data");
     let _ = std::fs::remove_file(&path);
-    let config = DatagenConfig { variant: "dicechess3".into(), random_plies: 2, ..datagen_config(6) };
+    let config = DatagenConfig {
+        variant: alea_engine::services::registry::Variant::DiceChess3,
+        random_plies: 2,
+        ..datagen_config(6)
+    };
     assert_eq!(run_datagen(&config, &path, false, 2, &|_, _| {}).unwrap(), 6);
     let data = read_data(&path).unwrap();
     assert!(data.header.contains("variant=dicechess3"), "{}", data.header);
@@ -284,7 +293,9 @@ fn datagen_plays_dicechess3_and_its_positions_are_quiet() {
     // Every kept position is quiet: whatever three dice come, no turn captures or promotes.
     use alea_engine::services::handle::{GameHandle, RollSpec};
     for s in data.samples.iter().take(10) {
-        let game = GameHandle::setup("dicechess3", false, Some(&s.fen()), None, &[]).unwrap();
+        let game =
+            GameHandle::setup(alea_engine::services::registry::Variant::DiceChess3, false, Some(&s.fen()), None, &[])
+                .unwrap();
         let quiet_rolls = game
             .outcomes()
             .iter()
@@ -312,7 +323,9 @@ fn the_big_boards_weights_are_recovered_from_synthetic_results() {
         let u = pairing::draw(18, n, 0, 1_000_000) as f64 / 1e6;
         samples.push(TermSample { terms, result: if u < p_white { 1.0 } else { 0.0 } });
     }
-    let start = alea_engine::services::handle::GameHandle::new("grand", false).unwrap().starting_eval();
+    let start = alea_engine::services::handle::GameHandle::of(alea_engine::services::registry::Variant::Grand, false)
+        .unwrap()
+        .starting_eval();
     let config = FitConfig { epochs: 60, ..FitConfig::default() };
     let fitted = fit_terms(&samples, &start, &config, &mut |_, _| {});
     assert!(fitted.loss < fitted.start_loss);
@@ -334,20 +347,32 @@ fn big_board_self_play_is_written_as_fen_and_fitted_by_its_terms() {
     let scratch = tempfile::Builder::new().prefix("alea-datagen-big-").tempdir().unwrap();
     let dir = scratch.path();
     let path = dir.join("bk10.data");
-    let config = DatagenConfig { variant: "brainking10".into(), random_plies: 4, ..datagen_config(6) };
+    let config = DatagenConfig {
+        variant: alea_engine::services::registry::Variant::BrainKing10,
+        random_plies: 4,
+        ..datagen_config(6)
+    };
     assert_eq!(run_datagen(&config, &path, false, 2, &|_, _| {}).unwrap(), 6);
     let data = read_data(&path).unwrap();
     assert!(data.samples.len() > 50, "{}", data.samples.len());
     assert!(data.samples.iter().all(|s| s.board().is_none() && s.fen().split('/').count() == 10));
-    let terms = term_samples("brainking10", &data.samples).unwrap();
+    let terms = term_samples(alea_engine::services::registry::Variant::BrainKing10, &data.samples).unwrap();
     assert_eq!(terms.len(), data.samples.len());
     // The terms are those of the position: set up again, the same.
-    let again =
-        alea_engine::services::handle::GameHandle::setup("brainking10", false, Some(&data.samples[7].fen()), None, &[]);
+    let again = alea_engine::services::handle::GameHandle::setup(
+        alea_engine::services::registry::Variant::BrainKing10,
+        false,
+        Some(&data.samples[7].fen()),
+        None,
+        &[],
+    );
     assert_eq!(again.unwrap().eval_terms().unwrap(), terms[7].terms.to_vec());
-    let start = alea_engine::services::handle::GameHandle::new("brainking10", false).unwrap().starting_eval();
+    let start =
+        alea_engine::services::handle::GameHandle::of(alea_engine::services::registry::Variant::BrainKing10, false)
+            .unwrap()
+            .starting_eval();
     let fitted = fit_terms(&terms, &start, &FitConfig { epochs: 50, ..FitConfig::default() }, &mut |_, _| {});
     assert!(fitted.loss <= fitted.start_loss);
     // The 8x8 tables' fit is not given FEN positions, nor the big boards' an 8x8 variant.
-    assert!(term_samples("freedom", &data.samples).is_err());
+    assert!(term_samples(alea_engine::services::registry::Variant::Freedom, &data.samples).is_err());
 }

@@ -4,6 +4,7 @@
 
 use super::movegen::BigMove;
 use super::square::{BigSquare, CELLS, MAX_SIDE, STRIDE};
+use crate::board::fen::FenError;
 use crate::board::piece::{Color, Piece, Role};
 use std::sync::OnceLock;
 
@@ -106,19 +107,19 @@ pub(crate) fn square_key(sq: BigSquare) -> u64 {
 impl BigBoard {
     /// The position `fen` describes on a board of `spec`, or why it is not one: placement, side
     /// to move, castling (`-`: no big variant castles), en-passant target, clocks.
-    pub fn from_fen(fen: &str, spec: BigSpec) -> Result<BigBoard, String> {
+    pub fn from_fen(fen: &str, spec: BigSpec) -> Result<BigBoard, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() != 6 {
-            return Err(format!("a FEN has 6 fields, not {}: '{fen}'", fields.len()));
+            return Err(FenError::Syntax(format!("a FEN has 6 fields, not {}: '{fen}'", fields.len())));
         }
         let rows: Vec<&str> = fields[0].split('/').collect();
         if rows.len() != usize::from(spec.ranks) {
-            return Err(format!(
+            return Err(FenError::Syntax(format!(
                 "its placement '{}' has {} ranks: this board has {} ranks",
                 fields[0],
                 rows.len(),
                 spec.ranks
-            ));
+            )));
         }
         let mut board = BigBoard {
             spec,
@@ -145,7 +146,7 @@ impl BigBoard {
                         count = count * 10 + e;
                     }
                     if count == 0 {
-                        return Err(format!("rank {}: an empty count of 0", rank + 1));
+                        return Err(FenError::Syntax(format!("rank {}: an empty count of 0", rank + 1)));
                     }
                     for _ in 0..count {
                         if file < u32::from(spec.files) {
@@ -154,8 +155,8 @@ impl BigBoard {
                         file += 1;
                     }
                 } else {
-                    let piece =
-                        Piece::from_char(c).ok_or_else(|| format!("rank {}: '{c}' is not a piece", rank + 1))?;
+                    let piece = Piece::from_char(c)
+                        .ok_or_else(|| FenError::Syntax(format!("rank {}: '{c}' is not a piece", rank + 1)))?;
                     if file < u32::from(spec.files) {
                         board.put(BigSquare::new(file as u8, rank), piece);
                     }
@@ -163,30 +164,36 @@ impl BigBoard {
                 }
             }
             if file != u32::from(spec.files) {
-                return Err(format!("rank {} has {file} squares, not {}", rank + 1, spec.files));
+                return Err(FenError::Syntax(format!("rank {} has {file} squares, not {}", rank + 1, spec.files)));
             }
         }
         board.turn = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
-            other => return Err(format!("the side to move is w or b, not '{other}'")),
+            other => return Err(FenError::Syntax(format!("the side to move is w or b, not '{other}'"))),
         };
         if board.turn == Color::Black {
             board.hash ^= keys().black;
         }
         if fields[2] != "-" {
-            return Err(format!("no castling on this board: the castling field is '-', not '{}'", fields[2]));
+            return Err(FenError::Syntax(format!(
+                "no castling on this board: the castling field is '-', not '{}'",
+                fields[2]
+            )));
         }
         if fields[3] != "-" {
             let sq = BigSquare::parse(fields[3], spec.files, spec.ranks)
-                .ok_or_else(|| format!("'{}' is not a square of this board", fields[3]))?;
+                .ok_or_else(|| FenError::Syntax(format!("'{}' is not a square of this board", fields[3])))?;
             board.set_ep(Some(sq));
         }
-        board.halfmove =
-            fields[4].parse().map_err(|_| format!("the halfmove clock '{}' is not a number", fields[4]))?;
-        board.fullmove = fields[5].parse().map_err(|_| format!("the move number '{}' is not a number", fields[5]))?;
+        board.halfmove = fields[4]
+            .parse()
+            .map_err(|_| FenError::Syntax(format!("the halfmove clock '{}' is not a number", fields[4])))?;
+        board.fullmove = fields[5]
+            .parse()
+            .map_err(|_| FenError::Syntax(format!("the move number '{}' is not a number", fields[5])))?;
         if board.fullmove == 0 {
-            return Err("the move number starts at 1".into());
+            return Err(FenError::Syntax("the move number starts at 1".into()));
         }
         board.validate()?;
         Ok(board)
@@ -194,15 +201,15 @@ impl BigBoard {
 
     /// Kings within the variant's number, at least one a side, no pawn on a first or last rank,
     /// an en-passant target behind a pawn that just double-stepped.
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), FenError> {
         for color in Color::ALL {
             let kings = self.kings(color);
             if kings == 0 || kings > self.spec.kings {
-                return Err(format!(
+                return Err(FenError::Impossible(format!(
                     "{} has {kings} kings; this board has 1 to {} a side",
                     color.name(),
                     self.spec.kings
-                ));
+                )));
             }
         }
         for sq in self.squares() {
@@ -210,7 +217,7 @@ impl BigBoard {
                 && p.role == Role::Pawn
                 && (sq.rank() == 0 || sq.rank() == self.spec.ranks - 1)
             {
-                return Err(format!("a pawn on {sq}, a first or last rank"));
+                return Err(FenError::Impossible(format!("a pawn on {sq}, a first or last rank")));
             }
         }
         if let Some(ep) = self.ep {
@@ -227,7 +234,9 @@ impl BigBoard {
                     == Some(Piece { color: mover, role: Role::Pawn })
                 && self.piece_at(ep).is_none();
             if !ok {
-                return Err(format!("{ep} is not the square a pawn has just double-stepped over"));
+                return Err(FenError::Impossible(format!(
+                    "{ep} is not the square a pawn has just double-stepped over"
+                )));
             }
         }
         Ok(())
@@ -528,7 +537,7 @@ mod tests {
     fn bad_fens_are_refused_with_a_reason() {
         let refused = |fen: &str, spec: BigSpec, words: &str| {
             let e = BigBoard::from_fen(fen, spec).expect_err(fen);
-            assert!(e.contains(words), "{fen}: {e}");
+            assert!(e.to_string().contains(words), "{fen}: {e}");
         };
         // A 12x12 FEN for a 10x10 board, and the reverse.
         refused(GRAND, crate::rules::brainking10::SPEC, "10 ranks");
