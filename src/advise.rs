@@ -4,12 +4,12 @@
 //! move instead of rolling.
 
 use crate::rollout_table::{self, RolloutAsk};
-use alea_engine::search::timeman::Limits;
-use alea_engine::search::{self, SearchOptions, Shared};
 use alea_engine::services::advice::{Advice, AdvisedOutcome, AdvisedRoll};
 use alea_engine::services::handle::{GameHandle, RollSpec, SearchRoot};
 use alea_engine::services::registry::Variant;
 use alea_engine::services::rollout::RolloutSettings;
+use alea_engine::services::search::Limits;
+use alea_engine::services::search::{self, SearchOptions, Shared};
 use serde_json::json;
 use std::process::ExitCode;
 

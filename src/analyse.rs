@@ -5,11 +5,11 @@
 
 use crate::advise::score_text;
 use alea_engine::Color;
-use alea_engine::search::Choice;
-use alea_engine::search::timeman::Limits;
 use alea_engine::services::analysis;
 use alea_engine::services::handle::GameHandle;
 use alea_engine::services::pgn::GameRecord;
+use alea_engine::services::search::Choice;
+use alea_engine::services::search::Limits;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]

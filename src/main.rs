@@ -116,8 +116,8 @@ impl SolutionArg {
     pub fn install(&self) -> Result<(), String> {
         if let Some(path) = &self.table {
             let table =
-                alea_engine::search::solve::DieTable::read(path).map_err(|e| format!("--diechess-table {e}"))?;
-            alea_engine::search::solve::install_table(table);
+                alea_engine::services::solution::Table::read(path).map_err(|e| format!("--diechess-table {e}"))?;
+            alea_engine::services::solution::install_table(table);
         }
         Ok(())
     }
@@ -198,7 +198,7 @@ fn bench(
     eval: Option<String>,
     chance_probcut: bool,
 ) -> ExitCode {
-    use alea_engine::search::{ChancePruning, SearchOptions};
+    use alea_engine::services::search::{ChancePruning, SearchOptions};
     let chance_pruning = match pruning {
         "none" => ChancePruning::None,
         "star1" => ChancePruning::Star1,
@@ -220,11 +220,15 @@ fn bench(
         return ExitCode::from(2);
     }
     let mut options = SearchOptions { chance_pruning, threads, chance_probcut, ..SearchOptions::default() };
-    match eval.as_deref().map(alea_engine::eval::NamedEval::read).transpose() {
+    match eval.as_deref().map(alea_engine::services::search::NamedEval::read).transpose() {
         Ok(None) => {}
-        Ok(Some(alea_engine::eval::NamedEval::Tables(params))) => options.eval = Some(std::sync::Arc::new(*params)),
-        Ok(Some(alea_engine::eval::NamedEval::Network(net))) => options.net = Some(std::sync::Arc::new(*net)),
-        Ok(Some(alea_engine::eval::NamedEval::OwnTables)) => options.use_net = false,
+        Ok(Some(alea_engine::services::search::NamedEval::Tables(params))) => {
+            options.eval = Some(std::sync::Arc::new(*params))
+        }
+        Ok(Some(alea_engine::services::search::NamedEval::Network(net))) => {
+            options.net = Some(std::sync::Arc::new(*net))
+        }
+        Ok(Some(alea_engine::services::search::NamedEval::OwnTables)) => options.use_net = false,
         Err(e) => {
             eprintln!("alea bench: --eval {e}");
             return ExitCode::from(2);

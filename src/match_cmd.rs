@@ -1,8 +1,8 @@
 //! `alea match`: two players, pairs of games with shared dice, the running score, PGN as it goes.
 
-use alea_engine::eval::NamedEval;
 use alea_engine::services::handle::GameHandle;
 use alea_engine::services::registry::Variant;
+use alea_engine::services::search::NamedEval;
 use alea_tuning::match_compare::{RunSide, compare_runs};
 use alea_tuning::match_file::{merge_match_files, read_match_file};
 use alea_tuning::match_runner::{MatchConfig, MatchReport, Openings, Sprt, SprtDecision, read_openings, run_match};
@@ -128,7 +128,8 @@ impl MatchArgs {
 /// Can the referee read the luck of `variant`'s rolls (at its start)?
 fn luck_readable(variant: Variant, chess960: bool) -> bool {
     alea_engine::services::handle::GameHandle::of(variant, chess960).is_ok_and(|game| {
-        alea_engine::services::luck::LuckTable::searched(&game, &alea_engine::search::Shared::new(1)).is_some()
+        alea_engine::services::luck::LuckTable::searched(&game, &alea_engine::services::search::Shared::new(1))
+            .is_some()
     })
 }
 
@@ -149,7 +150,7 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
     let mut net = None;
     let mut use_net = true;
     let mut exact_solution = true;
-    let mut skill_level = alea_engine::search::skill::FULL;
+    let mut skill_level = alea_engine::services::search::FULL_SKILL;
     for word in spec.split_whitespace() {
         let (key, value) = word.split_once('=').ok_or_else(|| format!("'{word}' in --engine is not key=value"))?;
         let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{key} takes a number, not '{v}'"));
@@ -182,7 +183,7 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
             "skill" => {
                 skill_level = number(value)
                     .ok()
-                    .filter(|l| *l <= u64::from(alea_engine::search::skill::FULL))
+                    .filter(|l| *l <= u64::from(alea_engine::services::search::FULL_SKILL))
                     .ok_or_else(|| format!("skill takes a level from 0 to 20, not '{value}'"))?
                     as u8
             }

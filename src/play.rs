@@ -6,15 +6,14 @@
 
 use crate::advise::{game_diagram, score_text};
 use alea_engine::Color;
-use alea_engine::rules::Roll;
-use alea_engine::rules::pairing;
-use alea_engine::search::skill::Skill;
-use alea_engine::search::timeman::Limits;
-use alea_engine::search::{Choice, SearchOptions, Shared};
+use alea_engine::Roll;
 use alea_engine::services::driver::{TurnEvent, TurnRequest, play_turn};
 use alea_engine::services::handle::{GameHandle, RollSpec, SearchRoot};
 use alea_engine::services::pgn::{GameRecord, RecordedTurn};
 use alea_engine::services::registry::Variant;
+use alea_engine::services::search::Limits;
+use alea_engine::services::search::Skill;
+use alea_engine::services::search::{Choice, SearchOptions, Shared};
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -38,7 +37,7 @@ pub struct PlayArgs {
     seed: Option<u64>,
     /// The engine's strength, 0 to 20 (UCI's Skill Level): below 20 it searches less deep and
     /// draws its move among the best few, weaker ones the more often the lower the level.
-    #[arg(long, default_value_t = alea_engine::search::skill::FULL, value_parser = clap::value_parser!(u8).range(0..=20))]
+    #[arg(long, default_value_t = alea_engine::services::search::FULL_SKILL, value_parser = clap::value_parser!(u8).range(0..=20))]
     skill: u8,
     /// You enter every roll, yours and the engine's: dice thrown at the table, or a game
     /// followed from elsewhere.
@@ -209,7 +208,9 @@ pub fn run(args: PlayArgs) -> ExitCode {
     }
     // The dice of ply k come from the seed and k, so a take-back meets the same roll again.
     let seed = args.seed.unwrap_or_else(rand::random);
-    let draw = |ply: usize, total: u32| pairing::draw(seed, 0, ply as u64, u64::from(total)) as u32;
+    let draw = |ply: usize, total: u32| {
+        alea_engine::services::search::seeded_draw(seed, 0, ply as u64, u64::from(total)) as u32
+    };
     let limits = match args.depth {
         Some(d) => Limits { depth: Some(d), ..Default::default() },
         None => Limits { movetime: Some((args.time * 1000.0) as u64), ..Default::default() },
@@ -355,7 +356,10 @@ pub fn run(args: PlayArgs) -> ExitCode {
                 search_forced_roll: false,
                 limits: limits.clone(),
                 options: SearchOptions::default(),
-                skill: Skill::new(args.skill, pairing::draw(seed, 1, ply as u64, u64::MAX)),
+                skill: Skill::new(
+                    args.skill,
+                    alea_engine::services::search::seeded_draw(seed, 1, ply as u64, u64::MAX),
+                ),
             };
             let mut rolled = None;
             let mut pick = |total: u32| draw(ply, total);

@@ -3,9 +3,9 @@
 //! (`alea_engine::services::selfplay`). With `--out`, each game is written as it ends and a run
 //! cut off is resumed: the games already in the file are not played again.
 
-use alea_engine::search::Shared;
-use alea_engine::search::timeman::Limits;
 use alea_engine::services::registry::Variant;
+use alea_engine::services::search::Limits;
+use alea_engine::services::search::Shared;
 use alea_engine::services::selfplay::{SelfPlaySettings, SelfPlaySummary, SelfPlayed, play_game};
 use std::io::Write;
 use std::path::{Path, PathBuf};

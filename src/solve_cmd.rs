@@ -1,8 +1,7 @@
 //! `alea solve diechess`: Die Chess solved exactly by value iteration, the table written for the
 //! engine to play from.
 
-use alea_engine::rules::diechess::DiePosition;
-use alea_engine::search::solve::{DieDecision, DieTable, POSSIBLE};
+use alea_engine::services::solution::{self, Decision, POSSIBLE, Position, Table};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -64,7 +63,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
     }
     let started = Instant::now();
     let table = match &args.table {
-        Some(path) => match DieTable::read(path) {
+        Some(path) => match Table::read(path) {
             Ok(table) => table,
             Err(e) => {
                 eprintln!("alea solve: --table {e}");
@@ -74,11 +73,11 @@ pub fn run(args: SolveArgs) -> ExitCode {
         None => solve(&args),
     };
     let elapsed = started.elapsed();
-    let start = DiePosition::start();
+    let start = Position::start();
     let (decision, value) = table.best_decision(&start);
     let first = match decision {
-        DieDecision::Roll => "roll".to_string(),
-        DieDecision::Turn(t) => t.to_string(),
+        Decision::Roll => "roll".to_string(),
+        Decision::Turn(t) => t.to_string(),
     };
     let how = match &args.table {
         Some(path) => format!("read from {}", path.display()),
@@ -109,7 +108,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         );
     }
     if args.self_play > 0 {
-        let games = alea_engine::search::solve::self_play(&table, &start, args.self_play, args.seed);
+        let games = solution::self_play(&table, &start, args.self_play, args.seed);
         println!(
             "self-play, {} games (seed {}): White won {}, Black won {}, drawn {}; {:.1} turns a game, {:.2} of them rolls",
             games.games,
@@ -121,7 +120,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
             games.rolls as f64 / f64::from(games.games),
         );
     }
-    let positions = alea_engine::search::solve::undecided_positions(&table, args.positions, 0x9e37_79b9_7f4a_7c15);
+    let positions = solution::undecided_positions(&table, args.positions, 0x9e37_79b9_7f4a_7c15);
     if let Some(path) = &args.openings_out {
         let text: String = positions.iter().map(|p| p.fen() + "\n").collect();
         if let Err(e) = std::fs::write(path, text) {
@@ -136,7 +135,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         println!("|---|---|---|");
         let mut losses = Vec::new();
         for &depth in &args.search_depths {
-            let loss = alea_engine::search::solve::search_loss(&table, &positions, depth);
+            let loss = solution::search_loss(&table, &positions, depth);
             println!("| {} | {:.4} | {:.4} |", loss.depth, loss.before_roll, loss.after_roll);
             losses.push(loss);
         }
@@ -152,11 +151,11 @@ pub fn run(args: SolveArgs) -> ExitCode {
 
 /// Solves the game with a progress bar in digits of precision (the largest change of a sweep
 /// shrinks geometrically).
-fn solve(args: &SolveArgs) -> DieTable {
+fn solve(args: &SolveArgs) -> Table {
     let digits = (-args.tolerance.log10()).ceil().max(1.0) as u64;
     let progress =
         crate::progress::Progress::new(digits, "digits", 1, "{elapsed_precise} [{bar:40}] {pos}/{len} digits {msg}");
-    let table = DieTable::solve(args.tolerance, args.threads, &mut |sweep, change| {
+    let table = Table::solve(args.tolerance, args.threads, &mut |sweep, change| {
         let done = if change > 0.0 { (-change.log10()).floor().clamp(0.0, digits as f64) as u64 } else { digits };
         progress.update(done, &format!("sweep {sweep}, largest change {change:.1e}"));
     });

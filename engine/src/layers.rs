@@ -209,3 +209,79 @@ fn the_check_sees_an_upward_edge_and_ignores_comments_and_tests() {
         named_layers(&strip_tests(&strip_comments(code)), &exports).into_iter().map(|(l, _)| l).collect();
     assert_eq!(layers, BTreeSet::from([0, 1]), "the board and the rules (crate::Game), nothing else");
 }
+
+/// The engine's own names a front end may use besides the services: the words of the game
+/// interface, which the crate root re-exports.
+const GAME_WORDS: [&str; 7] = ["Color", "Role", "Piece", "Roll", "GameError", "GameEnd", "GameResult"];
+
+/// The engine's paths a front end's source names (`alea_engine::...`), each as its first segments
+/// (`services::search`, `eval::nnue`, `Color`).
+fn engine_paths(code: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for (at, _) in code.match_indices("alea_engine::") {
+        if code[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = &code[at + "alea_engine::".len()..];
+        let first: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        if first == "services" {
+            found.insert(first);
+            continue;
+        }
+        if first.is_empty() {
+            // `alea_engine::{Color, Roll}`: each name of the list.
+            let list = rest.trim_start_matches('{');
+            for name in list[..list.find('}').unwrap_or(list.len())].split(',') {
+                found.insert(name.trim().to_string());
+            }
+            continue;
+        }
+        let second: String = rest[first.len()..]
+            .trim_start_matches("::")
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        found.insert(if layer_index(&first).is_some() { format!("{first}::{second}") } else { first });
+    }
+    found
+}
+
+/// Front ends speak the services and the game's words: the protocol, the page and the binary
+/// name no board, rules, evaluation or search module of the engine. Fitting and training
+/// evaluations (`tuning`, `alea tune`) work on the evaluation's data and the boards it reads, so
+/// they may also name `eval` and `board`, but no more of the search or the rules than the others.
+#[test]
+fn front_ends_use_only_the_services_and_the_games_words() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace");
+    let mut refused = Vec::new();
+    for dir in ["protocol/src", "web/src", "src", "tuning/src"] {
+        let mut files = Vec::new();
+        rust_files(&root.join(dir), &mut files);
+        for file in files {
+            let rel = file.strip_prefix(root).expect("in the workspace").to_string_lossy().replace('\\', "/");
+            let trains = dir == "tuning/src" || rel == "src/tune_cmd.rs";
+            let code = strip_tests(&strip_comments(&std::fs::read_to_string(&file).expect("a source file")));
+            for path in engine_paths(&code) {
+                let allowed = path == "services"
+                    || GAME_WORDS.contains(&path.as_str())
+                    || (trains
+                        && (path.starts_with("eval::")
+                            || path.starts_with("board::")
+                            || path == "Board"
+                            || path == "Square"));
+                if !allowed {
+                    refused.push(format!("{rel}: alea_engine::{path}"));
+                }
+            }
+        }
+    }
+    assert!(refused.is_empty(), "front ends naming the engine's insides: {refused:#?}");
+}
+
+#[test]
+fn the_front_end_check_reads_paths_lists_and_the_crate_root() {
+    let code = "use alea_engine::services::handle::GameHandle;\nuse alea_engine::{Color, Roll};\n\
+                fn f(x: alea_engine::search::Shared) -> alea_engine::Role {}\n";
+    let found: Vec<String> = engine_paths(code).into_iter().collect();
+    assert_eq!(found, ["Color", "Role", "Roll", "search::Shared", "services"]);
+}

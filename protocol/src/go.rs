@@ -6,11 +6,11 @@ use crate::options::{ChancePruningOption, Options};
 use crate::output::Output;
 use crate::reply::{info_lines, outcome_lines};
 use alea_engine::Color;
-use alea_engine::search::skill::{self, Skill};
-use alea_engine::search::timeman::Limits;
-use alea_engine::search::{ChancePruning, SearchOptions, Shared};
 use alea_engine::services::driver::{TurnEvent, TurnRequest, play_turn};
 use alea_engine::services::handle::{GameHandle, SearchRoot};
+use alea_engine::services::search::Limits;
+use alea_engine::services::search::Skill;
+use alea_engine::services::search::{ChancePruning, SearchOptions, Shared};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -163,7 +163,7 @@ fn run(request: GoRequest, answered: &AtomicBool) {
         options: search_options(&options),
         // Its draws come from the dice's stream (only below full strength, so a full-strength
         // session rolls as it always has), so a seeded session plays the same games.
-        skill: if options.skill_level < skill::FULL {
+        skill: if options.skill_level < alea_engine::services::search::FULL_SKILL {
             Skill::new(options.skill_level, dice.lock().unwrap_or_else(|e| e.into_inner()).random())
         } else {
             None

@@ -1,8 +1,8 @@
 //! The engine's UCI options: how `uci` lists them and how `setoption` sets them.
 
-use alea_engine::eval::NamedEval;
-use alea_engine::eval::params::EvalParams;
 use alea_engine::services::registry::Variant;
+use alea_engine::services::search::EvalParams;
+use alea_engine::services::search::NamedEval;
 use std::sync::Arc;
 
 /// Which chance-node pruning the search uses.
@@ -26,7 +26,7 @@ pub struct Options {
     pub chess960: bool,
     pub engine_rolls: bool,
     pub seed: u64,
-    /// `Skill Level`, 0 to 20 ([`alea_engine::search::skill`]); 20 is full strength.
+    /// `Skill Level`, 0 to 20 ([`alea_engine::services::search::Skill`]); 20 is full strength.
     pub skill_level: u8,
     pub chance_pruning: ChancePruningOption,
     /// ChanceProbCut, the forward pruning at rolls (`ChanceProbCut`); off, Star1 and Star2 give
@@ -35,7 +35,7 @@ pub struct Options {
     /// Evaluation parameters read from `EvalFile`; `None` is the variant's built-in table.
     pub eval: Option<Arc<EvalParams>>,
     /// A learned evaluation read from `EvalFile` (used for the variant it was trained for).
-    pub net: Option<Arc<alea_engine::eval::nnue::Network>>,
+    pub net: Option<Arc<alea_engine::services::search::Network>>,
     /// Off (`EvalFile tables`): the variant's tables without the network it has adopted.
     pub use_net: bool,
     pub eval_file: String,
@@ -46,16 +46,16 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            hash_mib: alea_engine::search::tt::DEFAULT_MIB,
+            hash_mib: alea_engine::services::search::DEFAULT_HASH_MIB,
             threads: 1,
             multipv: 1,
-            move_overhead_ms: alea_engine::search::timeman::DEFAULT_MOVE_OVERHEAD_MS,
+            move_overhead_ms: alea_engine::services::search::DEFAULT_MOVE_OVERHEAD_MS,
             show_wdl: false,
             variant: Variant::DEFAULT,
             chess960: false,
             engine_rolls: false,
             seed: 0,
-            skill_level: alea_engine::search::skill::FULL,
+            skill_level: alea_engine::services::search::FULL_SKILL,
             die_chess_solution: true,
             chance_pruning: ChancePruningOption::Star2,
             chance_probcut: true,
@@ -169,7 +169,7 @@ impl Options {
                 Ok(Changed::Other)
             }
             "skill level" => {
-                self.skill_level = spin(0, u64::from(alea_engine::search::skill::FULL))? as u8;
+                self.skill_level = spin(0, u64::from(alea_engine::services::search::FULL_SKILL))? as u8;
                 Ok(Changed::Other)
             }
             "chanceprobcut" => {
@@ -210,9 +210,9 @@ impl Options {
                 // The exact Die Chess table that `alea solve diechess --out FILE` wrote; with
                 // none the engine solves the game itself when it first plays it.
                 if !value.is_empty() && value != "<empty>" {
-                    let table = alea_engine::search::solve::DieTable::read(std::path::Path::new(value))
+                    let table = alea_engine::services::solution::Table::read(std::path::Path::new(value))
                         .map_err(|e| format!("DieChessTable {e}"))?;
-                    alea_engine::search::solve::install_table(table);
+                    alea_engine::services::solution::install_table(table);
                 }
                 Ok(Changed::Other)
             }

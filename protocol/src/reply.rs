@@ -1,7 +1,7 @@
 //! The text of the search's replies: `info` lines, the advice table, `bestmove`.
 
-use alea_engine::search::Choice;
 use alea_engine::services::handle::SearchReport;
+use alea_engine::services::search::Choice;
 
 /// `score cp X` or `score mate N`.
 pub fn score_text(result: &SearchReport, score: i32) -> String {

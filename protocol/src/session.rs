@@ -4,8 +4,8 @@ use crate::command::{Command, GoParams, LegalMovesQuery, RollSpec, StartSpec};
 use crate::go::{self, Dice, GoRequest, SearchJob};
 use crate::options::{Changed, Options};
 use crate::output::Output;
-use alea_engine::search::Shared;
 use alea_engine::services::handle::GameHandle;
+use alea_engine::services::search::Shared;
 use std::sync::Arc;
 
 /// What the caller should do after a command.
@@ -164,7 +164,7 @@ impl Session {
 
     /// The fixed search suite, as `alea bench` runs it, reported as info strings.
     fn bench(&self) {
-        let options = alea_engine::search::SearchOptions::default();
+        let options = alea_engine::services::search::SearchOptions::default();
         let out = self.out.clone();
         let suites = alea_engine::services::bench::suites(&[]).expect("every variant has its suite");
         let report = |l: &alea_engine::services::bench::BenchLine| {

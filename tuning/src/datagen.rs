@@ -11,11 +11,11 @@ use crate::datafile::{decode, encode_game, encode_header, layout};
 use crate::players::{AleaPlayer, MoveLimit, Player, RandomPlayer};
 use crate::referee::play_game;
 use crate::shard::Shard;
+use alea_engine::Roll;
 use alea_engine::eval::params::EvalParams;
-use alea_engine::rules::Roll;
-use alea_engine::search::stack::spawn_deep;
 use alea_engine::services::handle::{GameHandle, RollSpec};
 use alea_engine::services::registry::Variant;
+use alea_engine::services::search::spawn_deep;
 use alea_engine::{Board, Color, GameResult};
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
@@ -71,7 +71,7 @@ impl DatagenConfig {
 
     /// The network the players score with beside their tables, as the game handle picks it.
     fn playing_net(&self) -> Option<Arc<alea_engine::eval::nnue::Network>> {
-        let options = alea_engine::search::SearchOptions {
+        let options = alea_engine::services::search::SearchOptions {
             eval: self.eval.clone(),
             net: self.net.clone(),
             use_net: self.use_net,
@@ -130,7 +130,7 @@ fn may_be_quiet(game: &GameHandle) -> bool {
 /// The two players' transposition tables, kept by a worker from one game to the next: cleared
 /// at a game's start, a table plays as a new one, without a new one's cost (16 MiB of fresh pages
 /// a player a game, a third of the time of a game searched one turn deep).
-pub type Tables = [Option<alea_engine::search::Shared>; 2];
+pub type Tables = [Option<alea_engine::services::search::Shared>; 2];
 
 /// Plays game `index`: its quiet positions, each with the score its player's search gave it.
 pub fn generate_game(config: &DatagenConfig, index: u64) -> GameData {

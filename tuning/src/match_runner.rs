@@ -6,9 +6,9 @@ use crate::players::Player;
 use crate::referee::play_game;
 use crate::shard::Shard;
 use crate::sprt::{LuckAdjusted, Pentanomial, sprt_bounds};
-use alea_engine::search::stack::spawn_deep;
 use alea_engine::services::handle::GameHandle;
 use alea_engine::services::registry::Variant;
+use alea_engine::services::search::spawn_deep;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -260,9 +260,12 @@ pub fn read_openings(text: &str, variant: Variant, chess960: bool) -> Result<Vec
 fn opening(config: &MatchConfig, pair: u64) -> Option<String> {
     match &config.openings {
         Openings::StartPos => None,
-        Openings::Chess960 => {
-            Some(GameHandle::chess960_start(alea_engine::rules::pairing::draw(config.seed, pair, u64::MAX, 960)))
-        }
+        Openings::Chess960 => Some(GameHandle::chess960_start(alea_engine::services::search::seeded_draw(
+            config.seed,
+            pair,
+            u64::MAX,
+            960,
+        ))),
         Openings::Fens(list) => Some(list[(pair as usize) % list.len()].clone()),
     }
 }
@@ -392,7 +395,7 @@ fn play_pair(
         let (white, black): (&mut dyn Player, &mut dyn Player) =
             if game_of_pair == 1 { (&mut *first, &mut *second) } else { (&mut *second, &mut *first) };
         // The referee's own searches, for the luck of the rolls.
-        let luck_table = alea_engine::search::Shared::new(LUCK_TABLE_MIB);
+        let luck_table = alea_engine::services::search::Shared::new(LUCK_TABLE_MIB);
         let mut refereed = play_game(
             white,
             black,

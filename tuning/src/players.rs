@@ -3,13 +3,13 @@
 //! dice (restricted to the rolled moves with `go searchmoves`).
 
 use crate::search_note::{NoteScore, SearchNote};
+use alea_engine::Roll;
 use alea_engine::eval::params::EvalParams;
-use alea_engine::rules::Roll;
-use alea_engine::search::skill::Skill;
-use alea_engine::search::timeman::Limits;
-use alea_engine::search::{SearchOptions, Shared};
 use alea_engine::services::driver::{TurnEvent, TurnRequest, play_turn};
 use alea_engine::services::handle::{GameHandle, RollSpec, SearchRoot};
+use alea_engine::services::search::Limits;
+use alea_engine::services::search::Skill;
+use alea_engine::services::search::{SearchOptions, Shared};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
@@ -156,7 +156,7 @@ impl AleaPlayer {
             net: None,
             use_net: true,
             exact_solution: true,
-            skill_level: alea_engine::search::skill::FULL,
+            skill_level: alea_engine::services::search::FULL_SKILL,
             name: "alea".into(),
             last_score: None,
             note: None,
@@ -179,7 +179,7 @@ impl AleaPlayer {
                 time: Some(c.ours()),
                 increment: c.increment,
                 // Kept off the clock for the referee's own work between the searches.
-                move_overhead: alea_engine::search::timeman::DEFAULT_MOVE_OVERHEAD_MS,
+                move_overhead: alea_engine::services::search::DEFAULT_MOVE_OVERHEAD_MS,
                 ..Default::default()
             },
             (None, MoveLimit::Depth(d)) => Limits { depth: Some(*d), ..Default::default() },
@@ -203,7 +203,7 @@ impl AleaPlayer {
             skill: Skill::new(self.skill_level, game.key()),
         };
         let (mut score, mut note) = (None, None);
-        let shared = self.table.get_or_insert_with(|| Shared::new(alea_engine::search::tt::DEFAULT_MIB));
+        let shared = self.table.get_or_insert_with(|| Shared::new(alea_engine::services::search::DEFAULT_HASH_MIB));
         let answer = play_turn(game, request, shared, &mut |_| 0, &mut |event| {
             if let TurnEvent::Searched(result) = event {
                 score = Some(result.score);
@@ -268,7 +268,7 @@ pub struct RandomPlayer {
 impl RandomPlayer {
     fn pick(&self, game: &GameHandle, n: usize) -> usize {
         let key = game.key() ^ (game.turns().len() as u64).rotate_left(32);
-        alea_engine::rules::pairing::draw(self.state, key, 0, n as u64) as usize
+        alea_engine::services::search::seeded_draw(self.state, key, 0, n as u64) as usize
     }
 }
 

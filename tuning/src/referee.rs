@@ -3,12 +3,11 @@
 //! illegal move, a crash, a hang, garbage).
 
 use crate::players::{Clocks, Player};
-use alea_engine::rules::pairing;
-use alea_engine::search::Shared;
 use alea_engine::services::handle::GameHandle;
 use alea_engine::services::luck::LuckTable;
 use alea_engine::services::pgn::{GameRecord, RecordedTurn};
 use alea_engine::services::registry::Variant;
+use alea_engine::services::search::Shared;
 use alea_engine::{Color, GameResult};
 
 /// The tag of a refereed game that holds White's luck less Black's, as an expected result.
@@ -92,7 +91,7 @@ pub fn play_game(
             Ok(Some(m)) => Err(lost(crate::players::Failure::Illegal(m))),
             Ok(None) if !game.may_roll() => Err(lost(crate::players::Failure::Illegal("roll".into()))),
             Ok(None) => {
-                let roll = pairing::roll(seed, pair, ply as u64, &game.outcomes());
+                let roll = alea_engine::services::search::seeded_roll(seed, pair, ply as u64, &game.outcomes());
                 match player.after_roll(&game, &roll) {
                     Ok(m) if game.allows(&m, &roll) => Ok((m, Some(roll))),
                     Ok(m) => Err(lost(crate::players::Failure::Illegal(m))),

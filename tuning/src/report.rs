@@ -292,7 +292,7 @@ fn convergence_plot(inputs: &[ReportInput], path: &Path) -> Result<(), String> {
 }
 
 /// Die Chess: what the search gives up against the exact values, by depth, as an SVG plot.
-pub fn search_loss_plot(losses: &[alea_engine::search::solve::SearchLoss], path: &Path) -> Result<(), String> {
+pub fn search_loss_plot(losses: &[alea_engine::services::solution::SearchLoss], path: &Path) -> Result<(), String> {
     let hi = losses.iter().flat_map(|l| [l.before_roll, l.after_roll]).fold(1e-6f64, f64::max) * 1.1;
     let (first, last) =
         (losses.iter().map(|l| l.depth).min().unwrap_or(1), losses.iter().map(|l| l.depth).max().unwrap_or(1));

@@ -5,12 +5,12 @@ use crate::assets;
 use crate::store::{BusyGuard, Entry, Store};
 use crate::webgame::{MAX_MOVETIME, Refusal, WebGame};
 use alea_engine::Color;
-use alea_engine::search::Shared;
-use alea_engine::search::timeman::Limits;
 use alea_engine::services::handle::SearchReport;
 use alea_engine::services::pgn::GameRecord;
 use alea_engine::services::registry::Variant;
 use alea_engine::services::rollout::RolloutSettings;
+use alea_engine::services::search::Limits;
+use alea_engine::services::search::Shared;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -152,7 +152,7 @@ fn own_dice_of(body: &Value) -> Result<bool, ApiError> {
 
 /// The engine's `Skill Level` a game is created with (`skill`, 0 to 20; full strength where absent).
 fn skill_of(body: &Value) -> Result<u8, ApiError> {
-    let full = alea_engine::search::skill::FULL;
+    let full = alea_engine::services::search::FULL_SKILL;
     match body.get("skill") {
         None | Some(Value::Null) => Ok(full),
         Some(v) => v
@@ -344,7 +344,7 @@ async fn search_job<T: Send + 'static>(
         app.searches.acquire().await.map_err(|_| ApiError(StatusCode::SERVICE_UNAVAILABLE, "shutting down".into()))?;
     let snapshot = entry.game.lock().unwrap_or_else(|e| e.into_inner()).clone();
     let out = tokio::task::spawn_blocking(move || {
-        let shared = Shared::new(alea_engine::search::tt::DEFAULT_MIB);
+        let shared = Shared::new(alea_engine::services::search::DEFAULT_HASH_MIB);
         let out = f(snapshot, &shared);
         drop(guard);
         out
@@ -417,7 +417,7 @@ async fn rollout(State(app): State<AppState>, Path(id): Path<String>, body: Byte
             games,
             depth,
             turns: None,
-            seed: alea_engine::rules::pairing::draw(game.seed, 2, game.record.turns.len() as u64, u64::MAX),
+            seed: alea_engine::services::search::seeded_draw(game.seed, 2, game.record.turns.len() as u64, u64::MAX),
             threads: ROLLOUT_THREADS,
             time: Some(std::time::Duration::from_secs(seconds)),
             luck_adjusted: true,

@@ -8,11 +8,6 @@
 //! waits for its dice where it rolls.
 
 use alea_engine::Color;
-use alea_engine::rules::pairing;
-use alea_engine::rules::{GameError, Roll};
-use alea_engine::search::skill::{self, Skill};
-use alea_engine::search::timeman::Limits;
-use alea_engine::search::{Choice, SearchOptions, Shared};
 use alea_engine::services::advice::Advice;
 use alea_engine::services::analysis::analyse_game;
 use alea_engine::services::driver::{TurnEvent, TurnRequest, play_turn};
@@ -20,6 +15,10 @@ use alea_engine::services::handle::{GameHandle, RollSpec, SearchReport, SearchRo
 use alea_engine::services::pgn::{GameRecord, RecordedTurn};
 use alea_engine::services::registry::{UnknownVariant, Variant};
 use alea_engine::services::rollout::{self, RolloutSettings, RolloutTable, roll_out};
+use alea_engine::services::search::Limits;
+use alea_engine::services::search::Skill;
+use alea_engine::services::search::{Choice, SearchOptions, Shared};
+use alea_engine::{GameError, Roll};
 use serde_json::{Value, json};
 
 /// Why a request about a game was refused; the status tells the HTTP layer how.
@@ -143,7 +142,7 @@ impl WebGame {
             last_engine: None,
             own_dice,
             engine_chose_roll: false,
-            skill: skill::FULL,
+            skill: alea_engine::services::search::FULL_SKILL,
         }
     }
 
@@ -186,8 +185,11 @@ impl WebGame {
         web.human = human;
         web.engine_chose_roll = flag("engine_chose_roll")?;
         web.skill = match v.get("skill") {
-            None => skill::FULL,
-            Some(level) => level.as_u64().filter(|l| *l <= u64::from(skill::FULL)).ok_or("skill is 0 to 20")? as u8,
+            None => alea_engine::services::search::FULL_SKILL,
+            Some(level) => level
+                .as_u64()
+                .filter(|l| *l <= u64::from(alea_engine::services::search::FULL_SKILL))
+                .ok_or("skill is 0 to 20")? as u8,
         };
         if let Some(faces) = v.get("roll").and_then(Value::as_array) {
             let faces: Vec<u8> = faces
@@ -239,7 +241,8 @@ impl WebGame {
     /// The number below `total` that draws the dice of the turn now being decided: a function of
     /// the game's seed and the ply, so a take-back meets the same roll.
     fn draw(&self, total: u32) -> u32 {
-        pairing::draw(self.seed, 0, self.record.turns.len() as u64, u64::from(total)) as u32
+        alea_engine::services::search::seeded_draw(self.seed, 0, self.record.turns.len() as u64, u64::from(total))
+            as u32
     }
 
     /// The dice for the turn now being decided.
@@ -483,7 +486,10 @@ impl WebGame {
             search_forced_roll: false,
             limits: Limits { movetime: Some(self.movetime.max(1)), ..Default::default() },
             options: SearchOptions::default(),
-            skill: Skill::new(self.skill, pairing::draw(self.seed, 1, self.record.turns.len() as u64, u64::MAX)),
+            skill: Skill::new(
+                self.skill,
+                alea_engine::services::search::seeded_draw(self.seed, 1, self.record.turns.len() as u64, u64::MAX),
+            ),
         };
         let mut pick = |total: u32| self.draw(total);
         let mut rolled = self.roll;

@@ -15,8 +15,9 @@
 use crate::board::piece::{Color, Role};
 use crate::board::square::Square;
 use crate::eval::data::DataError;
+pub use crate::rules::diechess::DiePosition;
 use crate::rules::diechess::{
-    DIE_STATES, Die, DieEnd, DiePosition, DieTurn, STATES, die_code, moves_after_roll, state_index, turned,
+    DIE_STATES, Die, DieEnd, DieTurn, STATES, die_code, moves_after_roll, state_index, turned,
 };
 
 /// Could a state with these codes occur (two squares, in hand within what the faces allow)?

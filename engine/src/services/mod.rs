@@ -16,4 +16,6 @@ pub mod one_turn;
 pub mod pgn;
 pub mod registry;
 pub mod rollout;
+pub mod search;
 pub mod selfplay;
+pub mod solution;
