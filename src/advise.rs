@@ -1,7 +1,7 @@
 //! `alea advise`: the engine's advice on a position, for people (a board and tables) and for
 //! programs (`--json`). With a roll, every allowed move ranked with its expected score and its cost
-//! against the best; before the roll, what each outcome would bring and whether to take a Freedom
-//! move instead of rolling.
+//! against the best; before the roll, what each outcome would bring and whether to play a move
+//! without rolling instead (where the rules allow one).
 
 use crate::rollout_table::{self, RolloutAsk};
 use alea_engine::services::advice::{Advice, AdvisedOutcome, AdvisedRoll};
@@ -262,7 +262,7 @@ fn roll_text(advice: &Advice) -> String {
 }
 
 /// The advice as text: the board, then the choices ranked after a roll (or the outcomes of
-/// the roll and the Freedom moves before it), then the verdict.
+/// the roll and the moves without rolling before it), then the verdict.
 fn to_text(game: &GameHandle, advice: &Advice) -> String {
     let mut out = game_diagram(game);
     out.push_str(&format!(
@@ -355,14 +355,12 @@ fn to_text(game: &GameHandle, advice: &Advice) -> String {
             }
             let mw = width(&mut turns().map(|c| &c.san));
             if turns().next().is_some() {
-                // Freedom's moves say why they need no roll; other variants' (a pass, Die
-                // Chess's moves in hand) need no word.
-                let freedom = turns().any(|c| !c.freedom.is_empty());
-                out.push_str(if freedom { "\n  before rolling (Freedom):\n" } else { "\n  without rolling:\n" });
+                // A move with a reason to need no roll (a recapture, a check) says it.
+                out.push_str("\n  without rolling:\n");
                 for c in turns() {
                     let exact = c.value.map_or(String::new(), |v| format!("  exact value {v:.12}"));
                     let why =
-                        if c.freedom.is_empty() { String::new() } else { format!("  ({})", c.freedom.join(", ")) };
+                        if c.pre_roll.is_empty() { String::new() } else { format!("  ({})", c.pre_roll.join(", ")) };
                     out.push_str(&format!(
                         "    {:<mw$} {}{:>6}{why}{exact}\n",
                         c.san,

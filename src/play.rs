@@ -262,12 +262,12 @@ pub fn run(args: PlayArgs) -> ExitCode {
         let may_take_back = record.lock().expect("record").last_turn_of(human).is_some();
         if game.side_to_move() == human {
             let pre = game.pre_roll_turns();
-            let mut freedom = None;
+            let mut unrolled = None;
             if !pre.is_empty() {
                 let may_roll = game.may_roll();
                 loop {
                     let prompt = if may_roll {
-                        format!("Freedom: play {} without rolling, or type 'roll'.", names(&game, &pre))
+                        format!("Without rolling: play {}, or type 'roll'.", names(&game, &pre))
                     } else {
                         format!("No roll this turn: play {}.", names(&game, &pre))
                     };
@@ -283,7 +283,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
                         "undo" => println!("{NOTHING_TO_TAKE_BACK}"),
                         text => match read_turn(&game, text, &pre, None) {
                             Ok(t) => {
-                                freedom = Some(t);
+                                unrolled = Some(t);
                                 break;
                             }
                             Err(why) => println!("{why}."),
@@ -291,7 +291,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
                     }
                 }
             }
-            if let Some(t) = freedom {
+            if let Some(t) = unrolled {
                 played = (t, None);
             } else {
                 let roll = if args.own_dice {

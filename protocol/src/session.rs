@@ -371,7 +371,7 @@ const HELP: [&str; 12] = [
     "  setoption name <name> [value <value>]   (uci lists the options: UCI_Variant, EngineRolls, ...)",
     "  position startpos|fen <FEN or DFEN> [moves <turns>]   (turns in UCI; micro-moves joined by commas)",
     "  go [roll <faces>|roll any] [depth N|movetime MS|nodes N|wtime/btime/winc/binc MS|infinite]",
-    "     before a roll: the outcome table and 'bestmove roll' or a Freedom move; after it: the turn",
+    "     before a roll: the outcome table and 'bestmove roll' or a move without rolling; after it: the turn",
     "  go perft N     legal move paths (dice ignored)",
     "  legalmoves [count] [roll <faces>] [first]   what a roll allows",
     "  d              the position, the variant and the choices before the roll",

@@ -49,7 +49,7 @@ fn before_the_roll_the_outcome_table_and_the_freedom_decision() {
     let roll = options.iter().find(|c| c["move"] == "roll").unwrap();
     let recapture = options.iter().find(|c| c["move"] == "d8d5").unwrap();
     assert!(recapture["score"].as_i64() > roll["score"].as_i64());
-    assert_eq!(recapture["freedom"], serde_json::json!(["recapture"]));
+    assert_eq!(recapture["pre_roll"], serde_json::json!(["recapture"]));
     // Two dice: 21 outcomes.
     let v = advise_json(&["--variant", "classic", "--depth", "2"]);
     assert_eq!(v["outcomes"].as_array().unwrap().len(), 21);

@@ -62,7 +62,7 @@ fn a_person_plays_refused_input_is_explained_and_the_game_is_saved() {
             }
             writeln!(stdin, "{}", list.split(' ').next().unwrap()).unwrap();
             moves_played += 1;
-        } else if line.starts_with("Freedom: ") {
+        } else if line.starts_with("Without rolling: ") {
             writeln!(stdin, "roll").unwrap();
         }
     }
@@ -85,7 +85,7 @@ fn ctrl_c_saves_the_game() {
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     // Alea moves first as White; wait for our first prompt.
     let mut line = String::new();
-    while !(line.starts_with("Your move (") || line.starts_with("Freedom: ")) {
+    while !(line.starts_with("Your move (") || line.starts_with("Without rolling: ")) {
         line.clear();
         assert!(stdout.read_line(&mut line).unwrap() > 0, "no prompt");
     }
@@ -272,7 +272,7 @@ fn undo_takes_back_a_turn_and_its_answer() {
         if line.starts_with("Your move (") {
             prompts += 1;
             writeln!(stdin, "{}", ["undo", "Nc3", "undo"][prompts - 1]).unwrap();
-        } else if line.starts_with("Freedom: ") {
+        } else if line.starts_with("Without rolling: ") {
             writeln!(stdin, "undo").unwrap();
         }
     }

@@ -538,7 +538,7 @@ fn a_vegas_player_in_check_does_not_roll() {
     let state = new_game(addr, json!({"variant": "vegas", "fen": fen, "color": "black", "movetime": 50}));
     let id = state["id"].as_str().unwrap().to_string();
     assert_eq!(state["may_roll"], false, "{state}");
-    assert_eq!(state["freedom"], json!(["b8c6", "b8d7", "c7c6", "c8d7", "d8d7", "e8e7"]), "{state}");
+    assert_eq!(state["pre_roll"], json!(["b8c6", "b8d7", "c7c6", "c8d7", "d8d7", "e8e7"]), "{state}");
     refused(addr, "POST", &format!("/api/games/{id}/roll"), None, 409, "no roll this turn");
     let (status, moved) = json_of(addr, "POST", &format!("/api/games/{id}/move"), Some(json!({"move": "c7c6"})));
     assert_eq!(status, 200, "{moved}");

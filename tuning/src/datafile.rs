@@ -46,7 +46,7 @@ pub struct GameSummary {
     pub white_score: f64,
     pub plies: u32,
     /// Freedom moves played (without rolling) by White and by Black.
-    pub freedom: [u32; 2],
+    pub pre_roll: [u32; 2],
     /// Of those, how many met each condition (a move may meet several): recapture, defend, check.
     pub kinds: [u32; 3],
     pub reason: String,
@@ -194,7 +194,7 @@ pub fn encode_game(game: &GameData) -> Vec<u8> {
     body.push((s.white_score * 2.0).round() as u8);
     let small = |v: u32| (v.min(u32::from(u16::MAX)) as u16).to_le_bytes();
     body.extend(small(s.plies));
-    for v in s.freedom.iter().chain(&s.kinds) {
+    for v in s.pre_roll.iter().chain(&s.kinds) {
         body.extend(small(*v));
     }
     let reason: String = s.reason.chars().take(80).collect();
@@ -280,7 +280,7 @@ fn decode_body(body: &[u8], text: bool) -> Result<GameData, String> {
         index,
         white_score,
         plies: small[0],
-        freedom: [small[1], small[2]],
+        pre_roll: [small[1], small[2]],
         kinds: [small[3], small[4], small[5]],
         reason,
     };
@@ -368,7 +368,7 @@ mod tests {
                 index,
                 white_score: 0.5,
                 plies: 130,
-                freedom: [3, 1],
+                pre_roll: [3, 1],
                 kinds: [1, 0, 2],
                 reason: "fifty moves".into(),
             },

@@ -170,11 +170,11 @@ pub fn generate_game_with(config: &DatagenConfig, index: u64, tables: &mut Table
         players.iter().flat_map(|p| p.scores.iter().map(|(&ply, &s)| (ply, s))).collect();
     let mut positions = Vec::new();
     let mut game = played.record.start_game().expect("a refereed start");
-    let mut freedom = [0u32; 2];
+    let mut pre_roll = [0u32; 2];
     let mut kinds = [0u32; 3];
     for (ply, turn) in played.record.turns.iter().enumerate() {
         if turn.roll.is_none() && turn.turn != "0000" {
-            freedom[game.side_to_move().index()] += 1;
+            pre_roll[game.side_to_move().index()] += 1;
             let met = game.pre_roll_kinds(&turn.turn);
             for (slot, kind) in kinds.iter_mut().zip(["recapture", "defend", "check"]) {
                 *slot += u32::from(met.contains(&kind));
@@ -201,7 +201,7 @@ pub fn generate_game_with(config: &DatagenConfig, index: u64, tables: &mut Table
         index,
         white_score,
         plies: played.record.turns.len() as u32,
-        freedom,
+        pre_roll,
         kinds,
         reason: played.reason,
     };
@@ -271,13 +271,13 @@ impl Player for SelfPlayer {
     fn before_roll(
         &mut self,
         game: &GameHandle,
-        freedom: &[String],
+        pre_roll: &[String],
     ) -> Result<Option<String>, crate::players::Failure> {
         if game.turns().len() < self.random_plies {
-            self.random.before_roll(game, freedom)
+            self.random.before_roll(game, pre_roll)
         } else {
             // Before the roll it is known only where no roll makes the position quiet.
-            self.search(game, || may_be_quiet(game), |alea| alea.before_roll(game, freedom))
+            self.search(game, || may_be_quiet(game), |alea| alea.before_roll(game, pre_roll))
         }
     }
     fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, crate::players::Failure> {
@@ -353,7 +353,7 @@ fn parse_summary(rest: &str) -> Option<GameSummary> {
         index: words.first()?.parse().ok()?,
         white_score: parse_result(words.get(1)?)?,
         plies: field("plies")?,
-        freedom: [field("white-freedom")?, field("black-freedom")?],
+        pre_roll: [field("white-freedom")?, field("black-freedom")?],
         kinds: [field("recapture")?, field("defend")?, field("check")?],
         reason: words[reason_at + 1..].join(" "),
     })

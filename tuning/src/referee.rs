@@ -83,11 +83,11 @@ pub fn play_game(
             white_to_move: mover == Color::White,
         }));
         let started = std::time::Instant::now();
-        let freedom = game.pre_roll_turns();
+        let pre_roll = game.pre_roll_turns();
         let lost = |f: crate::players::Failure| (GameResult::Win(!mover), format!("{} {f}", mover.name()));
-        let chosen = match player.before_roll(&game, &freedom) {
+        let chosen = match player.before_roll(&game, &pre_roll) {
             Err(f) => Err(lost(f)),
-            Ok(Some(m)) if freedom.contains(&m) => Ok((m, None)),
+            Ok(Some(m)) if pre_roll.contains(&m) => Ok((m, None)),
             Ok(Some(m)) => Err(lost(crate::players::Failure::Illegal(m))),
             Ok(None) if !game.may_roll() => Err(lost(crate::players::Failure::Illegal("roll".into()))),
             Ok(None) => {

@@ -85,7 +85,7 @@ pub fn write_report(inputs: &[ReportInput], dir: &Path) -> Result<String, String
          minus 50 %.\n\n",
     );
     md.push_str(
-        "| variant | games | White wins | Black wins | draws | White's edge | plies per game | Freedom moves per game |\n",
+        "| variant | games | White wins | Black wins | draws | White's edge | plies per game | moves without rolling per game |\n",
     );
     md.push_str("|---|---:|---|---|---|---:|---:|---:|\n");
     for input in inputs {
@@ -96,10 +96,11 @@ pub fn write_report(inputs: &[ReportInput], dir: &Path) -> Result<String, String
         let score: f64 = input.games.iter().map(|g| g.white_score).sum();
         let edge = if n > 0 { 100.0 * (score / n as f64 - 0.5) } else { 0.0 };
         let plies = input.games.iter().map(|g| f64::from(g.plies)).sum::<f64>() / n.max(1) as f64;
-        let freedom = input.games.iter().map(|g| f64::from(g.freedom[0] + g.freedom[1])).sum::<f64>() / n.max(1) as f64;
+        let pre_roll =
+            input.games.iter().map(|g| f64::from(g.pre_roll[0] + g.pre_roll[1])).sum::<f64>() / n.max(1) as f64;
         writeln!(
             md,
-            "| {} | {n} | {} | {} | {} | {edge:+.2} % | {plies:.1} | {freedom:.2} |",
+            "| {} | {n} | {} | {} | {} | {edge:+.2} % | {plies:.1} | {pre_roll:.2} |",
             input.variant,
             share(white, n),
             share(black, n),
@@ -145,7 +146,7 @@ fn variant_section(md: &mut String, input: &ReportInput, _dir: &Path) -> Result<
         writeln!(md, "Game length: median {} plies, shortest {first}, longest {last}.\n", lengths[lengths.len() / 2])
             .unwrap();
     }
-    let used: u32 = input.games.iter().map(|g| g.freedom[0] + g.freedom[1]).sum();
+    let used: u32 = input.games.iter().map(|g| g.pre_roll[0] + g.pre_roll[1]).sum();
     if used > 0 {
         let kinds = input.games.iter().fold([0u32; 3], |mut acc, g| {
             for (a, k) in acc.iter_mut().zip(g.kinds) {
@@ -153,10 +154,10 @@ fn variant_section(md: &mut String, input: &ReportInput, _dir: &Path) -> Result<
             }
             acc
         });
-        let white: u32 = input.games.iter().map(|g| g.freedom[0]).sum();
+        let white: u32 = input.games.iter().map(|g| g.pre_roll[0]).sum();
         writeln!(
             md,
-            "Freedom moves: {used} in all ({:.2} a game; White {white}, Black {}), of which (a move may be \
+            "Moves without rolling: {used} in all ({:.2} a game; White {white}, Black {}), of which (a move may be \
              several) recaptures {:.1} %, out of check {:.1} %, checks {:.1} %.\n",
             f64::from(used) / n.max(1) as f64,
             used - white,

@@ -98,7 +98,7 @@ function humansDecision() {
 /** The moves the person may pick now: Freedom moves before the roll, allowed moves after it. */
 function candidates() {
   if (!humansDecision()) return [];
-  const list = game.phase === 'before_roll' ? game.freedom : game.allowed;
+  const list = game.phase === 'before_roll' ? game.pre_roll : game.allowed;
   return list.filter((u) => u !== '0000').map((u) => ({ uci: u, ...moveSquares(u) }));
 }
 
@@ -165,7 +165,7 @@ function renderBoard() {
     const piece = pieces[sq];
     const words = piece ? `${piece === piece.toUpperCase() ? 'white' : 'black'} ${ROLE_NAMES[piece.toLowerCase()]}` : 'empty';
     let label = `${sq} ${words}`;
-    if (sources.has(sq)) { el.classList.add(game.phase === 'before_roll' ? 'freedom' : 'movable'); label += ', can move'; }
+    if (sources.has(sq)) { el.classList.add(game.phase === 'before_roll' ? 'pre-roll' : 'movable'); label += ', can move'; }
     if (sq === selected) { el.classList.add('selected'); label += ', selected'; }
     if (targets.has(sq)) { el.classList.add('target'); label += ', move here'; }
     if (lastSquares.includes(sq)) el.classList.add('last');
@@ -247,7 +247,7 @@ function animateDice(faces, engine, meaning) {
 
 function rollNote(m) {
   if (m.roll) return `roll ${m.roll.join('+')}`;
-  if (m.freedom && m.freedom.length) return `free: ${m.freedom.join(', ')}`;
+  if (m.pre_roll && m.pre_roll.length) return `free: ${m.pre_roll.join(', ')}`;
   return 'free';
 }
 
@@ -290,12 +290,12 @@ function renderControls() {
   $('undo-button').disabled = thinking || !(game.partial.length || game.moves.some((m) => m.by === 'you'));
   $('download-pgn').href = `/api/games/${game.id}/pgn`;
   $('viewing').hidden = viewPly === null;
-  const free = $('freedom-list');
+  const free = $('pre-roll-list');
   free.innerHTML = '';
-  if (mine && game.phase === 'before_roll' && game.freedom.length) {
-    free.append(game.may_roll ? 'Freedom moves (play one without rolling, or roll): '
+  if (mine && game.phase === 'before_roll' && game.pre_roll.length) {
+    free.append(game.may_roll ? 'Moves without rolling (play one, or roll): '
       : 'No roll this turn: play one of these moves (0000 passes): ');
-    for (const u of game.freedom) {
+    for (const u of game.pre_roll) {
       const b = document.createElement('button');
       b.type = 'button';
       b.textContent = u;
@@ -315,7 +315,7 @@ function renderControls() {
   } else if (game.phase === 'before_roll') {
     const rollIt = game.own_dice ? 'enter your roll' : 'roll';
     status = !game.may_roll ? 'Your turn, without a roll: any legal move.'
-      : game.freedom.length ? `Your turn: ${rollIt}, or play a marked Freedom move.` : `Your turn: ${rollIt === 'roll' ? 'roll the dice' : rollIt}.`;
+      : game.pre_roll.length ? `Your turn: ${rollIt}, or play a marked move without rolling.` : `Your turn: ${rollIt === 'roll' ? 'roll the dice' : rollIt}.`;
   } else if (onlyPass) {
     status = 'The roll allows no move: you pass.';
   } else if (game.micro) {
@@ -372,7 +372,7 @@ function renderAdvice(advice) {
     if (advice.expected !== null && advice.expected !== undefined) html += `<p>Expected score of rolling: ${scoreText(advice.expected)}</p>`;
     const free = advice.choices.filter((c) => c.move !== 'roll');
     if (free.length) {
-      html += '<p>Freedom moves against rolling:</p><table><tbody>';
+      html += '<p>Moves without rolling, against rolling:</p><table><tbody>';
       for (const c of free) html += `<tr><td>${c.san}</td><td class="num">${c.exact ? '' : '≤'}${scoreText(c.score)}</td></tr>`;
       html += '</tbody></table>';
     }
@@ -482,7 +482,7 @@ async function engineTurn() {
     if (e && e.roll) await animateDice(e.roll, true, e.roll_meaning);
     if (e) {
       const what = e.move === '0000' ? 'passes' : `plays ${e.san}`;
-      log(e.freedom ? `Alea plays ${e.san} without rolling (Freedom)` : `Alea rolled ${e.roll.join('+')} and ${what}`);
+      log(e.without_roll ? `Alea plays ${e.san} without rolling` : `Alea rolled ${e.roll.join('+')} and ${what}`);
     }
   } catch (err) {
     showError(err.message);

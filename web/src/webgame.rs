@@ -354,13 +354,13 @@ impl WebGame {
         }
         match self.roll {
             None => {
-                let freedom = self.game.pre_roll_turns();
+                let unrolled = self.game.pre_roll_turns();
                 let turn = known.unwrap_or_else(|| text.to_string());
-                if !freedom.contains(&turn) {
-                    let why = if freedom.is_empty() {
+                if !unrolled.contains(&turn) {
+                    let why = if unrolled.is_empty() {
                         "roll the dice first".to_string()
                     } else {
-                        format!("{text} is not a Freedom move: roll, or play one of the marked moves")
+                        format!("{text} may not be played without rolling: roll, or play one of the marked moves")
                     };
                     return Err(Refusal::Bad(format!("illegal move {text}: {why}")));
                 }
@@ -518,11 +518,11 @@ impl WebGame {
             None => turn,
         };
         let in_turn = self.game.dice_left().is_some();
-        let freedom = rolled.is_none() && !in_turn;
+        let without_roll = rolled.is_none() && !in_turn;
         let san = self.game.san(&turn);
         self.play(&turn, if in_turn { None } else { rolled });
         self.last_engine = Some(json!({
-            "freedom": freedom,
+            "without_roll": without_roll,
             "roll": rolled.map(|r| r.faces().to_vec()),
             "roll_meaning": rolled.map(|r| self.game.roll_meaning(&r)),
             "move": turn,
@@ -541,7 +541,7 @@ impl WebGame {
         for (ply, t) in self.record.turns.iter().enumerate() {
             fens.push(game.fen());
             let side = game.side_to_move();
-            let freedom = if t.roll.is_none() { game.pre_roll_kinds(&t.turn) } else { Vec::new() };
+            let pre_roll = if t.roll.is_none() { game.pre_roll_kinds(&t.turn) } else { Vec::new() };
             moves.push(json!({
                 "ply": ply,
                 "side": side.name(),
@@ -550,13 +550,13 @@ impl WebGame {
                 "san": game.san(&t.turn),
                 "roll": t.roll.map(|r| r.faces().to_vec()),
                 "roll_meaning": t.roll.map(|r| game.roll_meaning(&r)),
-                "freedom": freedom,
+                "pre_roll": pre_roll,
                 "pass": t.turn == "0000",
             }));
             game.play_checked(&t.turn, t.roll.as_ref()).expect("a recorded turn");
         }
         let phase = self.phase();
-        let (freedom, allowed) = match phase {
+        let (pre_roll, allowed) = match phase {
             Phase::BeforeRoll => (self.choices_now(), Vec::new()),
             Phase::AfterRoll => (Vec::new(), self.choices_now()),
             Phase::Over => (Vec::new(), Vec::new()),
@@ -593,7 +593,7 @@ impl WebGame {
             "engine_awaits_dice": self.engine_awaits_dice(),
             "skill": self.skill,
             "dice": self.game.dice(),
-            "freedom": freedom,
+            "pre_roll": pre_roll,
             "allowed": allowed,
             "moves": moves,
             "fens": fens,

@@ -50,8 +50,8 @@ pub struct AdvisedChoice {
     pub loss: i32,
     /// Win, draw and loss per mille.
     pub wdl: [u32; 3],
-    /// Why the turn may be played without rolling (Freedom's kinds), where it may.
-    pub freedom: Vec<&'static str>,
+    /// Why the turn may be played without rolling (`recapture`, `check`, `defend`), where it may.
+    pub pre_roll: Vec<&'static str>,
     /// Where the variant is solved: the exact expected result (a win 1, a draw 1/2).
     pub value: Option<f64>,
 }
@@ -121,7 +121,7 @@ impl Advice {
             .map(|c| {
                 let (uci, san) = text(&c.choice);
                 let (w, d, l) = report.wdl_of(c.score);
-                let freedom = match &c.choice {
+                let pre_roll = match &c.choice {
                     Choice::Turn(t) => game.pre_roll_kinds(t),
                     Choice::Roll => Vec::new(),
                 };
@@ -132,7 +132,7 @@ impl Advice {
                     exact: c.exact,
                     loss: best_score - c.score,
                     wdl: [w, d, l],
-                    freedom,
+                    pre_roll,
                     value: c.value,
                 }
             })

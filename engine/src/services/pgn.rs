@@ -57,6 +57,10 @@ fn pgn_date(days: u64) -> String {
     format!("{year:04}.{month:02}.{day:02}")
 }
 
+/// The comment command that marks a turn played without rolling (`[%freedom check]`: why it
+/// needed no roll, `any` where any move could be played), named after the rules that began it.
+const NO_ROLL: &str = "freedom";
+
 /// The results a game may have, in its Result tag and at the end of its movetext.
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
@@ -166,7 +170,7 @@ impl GameRecord {
                 }
                 None => {
                     let kinds = game.pre_roll_kinds(&t.turn);
-                    format!("[%freedom {}]", if kinds.is_empty() { "any".into() } else { kinds.join(",") })
+                    format!("[%{NO_ROLL} {}]", if kinds.is_empty() { "any".into() } else { kinds.join(",") })
                 }
             };
             match &t.comment {
@@ -267,7 +271,7 @@ impl GameRecord {
                 return Err(PgnError(format!("{at}: the game had already ended ({end})")));
             }
             let mut roll = None;
-            let mut freedom = false;
+            let mut unrolled = false;
             let mut rest = Vec::new();
             for c in &comments {
                 let (commands, text) = parse_commands(c);
@@ -281,7 +285,7 @@ impl GameRecord {
                                 .map_err(|e| PgnError(format!("{at}: [%roll {value}]: {e}")))?;
                             roll = Some(r);
                         }
-                        "freedom" => freedom = true,
+                        NO_ROLL => unrolled = true,
                         _ => {}
                     }
                 }
@@ -291,8 +295,8 @@ impl GameRecord {
             }
             // A turn set up in progress has its dice in the position, not in the record.
             let in_turn = game.dice_left();
-            if roll.or(in_turn).is_none() && !freedom {
-                return Err(PgnError(format!("{at}: no [%roll] and no [%freedom] comment")));
+            if roll.or(in_turn).is_none() && !unrolled {
+                return Err(PgnError(format!("{at}: no [%roll] and no [%{NO_ROLL}] comment")));
             }
             let turn =
                 game.parse_san(&san).ok_or_else(|| PgnError(format!("{at}: not a move here ({})", game.fen())))?;
@@ -314,7 +318,7 @@ impl GameRecord {
             if !allowed {
                 let why = match roll.or(in_turn) {
                     Some(r) => format!("the roll {r} does not allow it"),
-                    None => "it is not a Freedom move here".into(),
+                    None => "it may not be played without rolling here".into(),
                 };
                 return Err(PgnError(format!("{at}: {why} ({})", game.fen())));
             }
@@ -451,7 +455,7 @@ fn parse_commands(comment: &str) -> (Vec<(String, String)>, String) {
         let Some(end) = s[start..].find(']') else { break };
         let body = &s[start + 2..start + end];
         let (name, value) = body.split_once(' ').unwrap_or((body, ""));
-        if ["roll", "freedom"].contains(&name.trim()) {
+        if ["roll", NO_ROLL].contains(&name.trim()) {
             rest.push_str(&s[..start]);
             rest.push(' ');
             commands.push((name.trim().to_string(), value.trim().to_string()));

@@ -123,7 +123,7 @@ fn bad_records_are_refused_with_the_move_named() {
         ("[Variant \"freedom\"]\n\n1. e4 d5 {[%roll 4]} *", "ply 1 (e4): no [%roll]"),
         ("[Variant \"freedom\"]\n\n1. e4 {[%roll 2]} *", "ply 1 (e4): the roll 2 does not allow it"),
         ("[Variant \"freedom\"]\n\n1. e4 {[%roll 7]} *", "ply 1 (e4): [%roll 7]"),
-        ("[Variant \"freedom\"]\n\n1. e4 {[%freedom check]} *", "ply 1 (e4): it is not a Freedom move"),
+        ("[Variant \"freedom\"]\n\n1. e4 {[%freedom check]} *", "ply 1 (e4): it may not be played without rolling"),
         ("[Variant \"classic\"]\n\n1. e4 {[%roll 1]} *", "rolls 2 dice"),
         ("[Variant \"checkers\"]\n\n1. e4 {[%roll 1]} *", "unknown variant"),
         ("[Variant \"freedom\"]\n[FEN \"8/8 w - - 0 1\"]\n\n*", "FEN tag"),
