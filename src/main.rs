@@ -10,16 +10,20 @@ mod rollout_table;
 mod selfplay_cmd;
 mod solve_cmd;
 mod tune_cmd;
+mod variants_cmd;
 
 use alea_engine::services::registry::Variant;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// The version and the git commit the binary is built from (`alea --version`).
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("ALEA_COMMIT"), ")");
+
 #[derive(Parser)]
 #[command(
     name = "alea",
-    version,
+    version = VERSION,
     about = "A dice-chess engine. With no subcommand, speaks UCI extended for dice on stdin/stdout."
 )]
 struct Cli {
@@ -45,7 +49,7 @@ enum Cmd {
         variant: Variant,
     },
     /// The engine's advice on a position: with a roll, every allowed move ranked with its score and
-    /// its cost; before the roll, what each outcome brings and whether to take a Freedom move.
+    /// its cost; before the roll, what each outcome brings and whether to play a move unrolled.
     Advise(advise::AdviseArgs),
     /// A game with its rolls (PGN), move by move: the best move for each roll, the loss of the move
     /// played, the luck of the roll; a summary per player; an annotated PGN with --out.
@@ -75,6 +79,12 @@ enum Cmd {
     /// Self-play data, the evaluation fitted to it, and a report on both.
     #[command(subcommand)]
     Tune(tune_cmd::TuneCmd),
+    /// The variants, one line each (name, board, dice, rules in a phrase); `--markdown` for the docs' table.
+    Variants(variants_cmd::VariantsArgs),
+    /// A shell's completions for `alea`, to source or install (bash, zsh, fish, elvish, powershell).
+    Completions { shell: clap_complete::Shell },
+    /// The manual page (roff) on standard output: `alea man > alea.1; man ./alea.1`.
+    Man,
     /// Searches a fixed suite of positions to a fixed depth; the last line is
     /// `<N> nodes <M> nps` (OpenBench's form), and N is the same on every machine.
     Bench {
@@ -172,6 +182,40 @@ fn main() -> ExitCode {
         Some(Cmd::Solve(args)) => solve_cmd::run(args),
         Some(Cmd::Selfplay(args)) => selfplay_cmd::run(args),
         Some(Cmd::Serve { host, port, games }) => serve(std::net::SocketAddr::new(host, port), games),
+        Some(Cmd::Variants(args)) => variants_cmd::run(args),
+        Some(Cmd::Completions { shell }) => {
+            clap_complete::generate(
+                shell,
+                &mut <Cli as clap::CommandFactory>::command(),
+                "alea",
+                &mut std::io::stdout(),
+            );
+            ExitCode::SUCCESS
+        }
+        Some(Cmd::Man) => man(),
+    }
+}
+
+/// The manual page: the command and, after it, a section per subcommand.
+fn man() -> ExitCode {
+    let command = <Cli as clap::CommandFactory>::command();
+    let mut out = Vec::new();
+    let rendered = clap_mangen::Man::new(command.clone()).render(&mut out).and_then(|()| {
+        for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
+            let mut heading = clap_mangen::roff::Roff::new();
+            heading.control("SH", [format!("ALEA {}", sub.get_name().to_uppercase()).as_str()]);
+            heading.text([clap_mangen::roff::roman(sub.get_about().map(|a| a.to_string()).unwrap_or_default())]);
+            heading.to_writer(&mut out)?;
+            clap_mangen::Man::new(sub.clone()).render_options_section(&mut out)?;
+        }
+        Ok(())
+    });
+    match rendered.and_then(|()| std::io::Write::write_all(&mut std::io::stdout(), &out)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("alea man: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 

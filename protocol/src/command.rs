@@ -1,4 +1,4 @@
-//! Lines of the extended UCI protocol (shared/PROTOCOL.md) parsed into typed commands. Parsing
+//! Lines of the extended UCI protocol (docs/protocol.md) parsed into typed commands. Parsing
 //! knows the grammar only; whether a FEN, a move or a roll fits the game is the session's job.
 
 use std::fmt;

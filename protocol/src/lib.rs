@@ -1,4 +1,4 @@
-//! Alea's text protocol: UCI extended for dice (shared/PROTOCOL.md). Input is read on its own
+//! Alea's text protocol: UCI extended for dice (docs/protocol.md). Input is read on its own
 //! thread so that `isready` and `stop` are answered while a search runs on another.
 
 pub mod command;

@@ -364,9 +364,9 @@ impl Session {
     }
 }
 
-/// `help`: what a person at the prompt can type (the protocol itself is ../shared/PROTOCOL.md).
+/// `help`: what a person at the prompt can type (the protocol itself is docs/protocol.md).
 const HELP: [&str; 12] = [
-    "Alea speaks UCI extended for dice (shared/PROTOCOL.md). Commands:",
+    "Alea speaks UCI extended for dice (docs/protocol.md). Commands:",
     "  uci | isready | ucinewgame | quit | stop | debug on|off",
     "  setoption name <name> [value <value>]   (uci lists the options: UCI_Variant, EngineRolls, ...)",
     "  position startpos|fen <FEN or DFEN> [moves <turns>]   (turns in UCI; micro-moves joined by commas)",

@@ -5,6 +5,7 @@
 mod advise;
 mod analyse;
 mod bench_cli;
+mod cli_conventions;
 mod common;
 mod match_cli;
 mod perft_cli;

@@ -1,4 +1,4 @@
-//! The protocol of shared/PROTOCOL.md, through the built binary: a scripted exchange for each
+//! The protocol of docs/protocol.md, through the built binary: a scripted exchange for each
 //! command, the conformance cases through `legalmoves`, a fuzz test, and responsiveness.
 
 use rand::rngs::StdRng;

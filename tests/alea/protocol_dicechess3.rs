@@ -1,4 +1,4 @@
-//! `dicechess3` through the protocol (shared/PROTOCOL.md, "Several moves a turn"): comma-joined
+//! `dicechess3` through the protocol (docs/protocol.md, "Several moves a turn"): comma-joined
 //! turns, DFEN, `legalmoves roll … [first]` and `legalmoves count`, the 56-line outcome table, the
 //! chance of taking the king this turn read from it, and bad input refused with nothing changed.
 

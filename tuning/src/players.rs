@@ -1,5 +1,5 @@
 //! The players of a match: Alea searching in this process, the `random` and `greedy` baselines,
-//! and any engine process: one that speaks shared/PROTOCOL.md, or a plain UCI engine that knows no
+//! and any engine process: one that speaks docs/protocol.md, or a plain UCI engine that knows no
 //! dice (restricted to the rolled moves with `go searchmoves`).
 
 use crate::search_note::{NoteScore, SearchNote};
@@ -342,7 +342,7 @@ impl Player for Expectimax2Player {
 /// How an engine process talks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Proto {
-    /// shared/PROTOCOL.md: it knows the dice.
+    /// docs/protocol.md: it knows the dice.
     Alea,
     /// Plain UCI: it knows no dice. After a roll it is restricted to the allowed moves with `go
     /// searchmoves`; before the roll it plays as [`PreRoll`] says.

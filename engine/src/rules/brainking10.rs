@@ -1,5 +1,5 @@
 //! `brainking10`: BrainKing's one-die rules on a 10x10 board with three kings a side (source
-//! 001; `../shared/RULES.md`). No check: any pseudo-legal move; only faces with a move are ever
+//! 001; docs/variants.md). No check: any pseudo-legal move; only faces with a move are ever
 //! rolled; a pawn promotes on a 1 (to any piece) or on the face of the piece it becomes; pawns
 //! double-step with en passant; no castling. Capturing all three enemy kings wins: a side keeps
 //! playing while it has a king left.

@@ -1,4 +1,4 @@
-//! `burmese`: Burmese dice chess (source 001, shared/RULES.md). As `dicechess3` (three dice, a
+//! `burmese`: Burmese dice chess (source 001, docs/variants.md). As `dicechess3` (three dice, a
 //! micro-move per die, no check, the king captured to win, several en-passant targets, DFEN),
 //! except that any die may be left unused (a turn is at least one micro-move where one exists, and
 //! the player may stop after any of them) and there is no castling.

@@ -1,4 +1,4 @@
-//! `dicechess3`: the rules of dicechess.com (shared/RULES.md). Three dice, a micro-move per die
+//! `dicechess3`: the rules of dicechess.com (docs/variants.md). Three dice, a micro-move per die
 //! (the die's face is the moving piece's type), no check, the king captured to win, the maximum
 //! rule, castling on a 4 and a 6 together, several en-passant targets, and DFEN (a FEN whose
 //! en-passant field may list several squares and whose 7th field holds the dice left).

@@ -1,4 +1,4 @@
-//! `diechess`: Die Chess (source 002, `../shared/RULES.md`). Each side has one piece, a die that
+//! `diechess`: Die Chess (source 002, docs/variants.md). Each side has one piece, a die that
 //! moves as the face it shows and carries a number of moves in hand. A turn is a pass, a move, a
 //! roll, or a roll and then a move; capturing the enemy die wins when it shows the king, and
 //! otherwise sends it home as a pawn. Two pieces make few enough states to solve the game exactly

@@ -1,4 +1,4 @@
-//! `gollon`: Gollon's count die (source 001, shared/RULES.md). One die gives the number of
+//! `gollon`: Gollon's count die (source 001, docs/variants.md). One die gives the number of
 //! micro-moves, 1, 2 or 3, and 4 for a 4, 5 or 6, made by any pieces (the same one may move
 //! again); as many as possible must be made (the maximum rule). Otherwise as `dicechess3`: no
 //! check, the king captured to win, castling one micro-move (attacks ignored), several

@@ -1,4 +1,4 @@
-//! `gollon2`: Gollon's two dice of contrasting colours (source 001, shared/RULES.md). A piece
+//! `gollon2`: Gollon's two dice of contrasting colours (source 001, docs/variants.md). A piece
 //! die (1 pawn ... 6 king) and a count die (1, 2 or 3, and 4 for a 4, 5 or 6): one piece of the
 //! rolled type makes that many micro-moves in succession, the same piece each time, as many as it
 //! can (the maximum rule); a promoted pawn goes on as its new piece. No piece of the type can move:

@@ -1,4 +1,4 @@
-//! `grand`: Grand Dice Chess (source 004, shared/RULES.md). A 12x12 board with four kings a side,
+//! `grand`: Grand Dice Chess (source 004, docs/variants.md). A 12x12 board with four kings a side,
 //! four dice a turn (126 outcomes), a micro-move per die whose face is the moving piece's type,
 //! in any order. Non-pawn dice may be left unused; a pawn die must be used while a pawn
 //! micro-move exists (so the turn may stop at any point, `0000` included, unless an unused pawn
@@ -22,7 +22,7 @@ pub const DICE: usize = 4;
 /// The board: 12x12, four kings a side, pawns step one square.
 pub const SPEC: BigSpec = BigSpec { files: 12, ranks: 12, kings: 4, double_step: false };
 
-/// The start position (RULES.md).
+/// The start position (docs/variants.md).
 pub const START: &str = "r2rq2qr2r/nnbb1kk1bbnn/nnbb1kk1bbnn/r2rq2qr2r/pppppppppppp/pppppppppppp/PPPPPPPPPPPP/PPPPPPPPPPPP/R2RQ2QR2R/NNBB1KK1BBNN/NNBB1KK1BBNN/R2RQ2QR2R w - - 0 1";
 
 /// A middlegame: pawns traded, a queen and a king of each side taken.

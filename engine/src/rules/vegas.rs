@@ -1,4 +1,4 @@
-//! `vegas`: Koltanowski's Vegas Fun Chess (shared/RULES.md). Two unlike dice: die A shows
+//! `vegas`: Koltanowski's Vegas Fun Chess (docs/variants.md). Two unlike dice: die A shows
 //! P N B R K P, die B shows P N B R Q and "any". Chess legality, check and checkmate. A player
 //! moves a piece of a type either die shows ("any" allows every legal move, or a pass); a roll
 //! that allows nothing passes. A player in check does not roll: any legal move. A player who gave
