@@ -7,6 +7,7 @@ mod analyse;
 mod bench_cli;
 mod cli_conventions;
 mod common;
+mod doc_examples;
 mod match_cli;
 mod perft_cli;
 mod play;
