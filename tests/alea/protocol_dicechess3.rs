@@ -196,7 +196,7 @@ fn legalmoves_agrees_with_the_conformance_cases() {
         let reply = e.ask(&command);
         if reply.len() == 1 && reply[0].contains("threefold repetition") {
             // The generator's random games run on past a threefold repetition, which ends the
-            // game here (RULES.md): such a case cannot be set up by its turns.
+            // game here (docs/variants.md): such a case cannot be set up by its turns.
             continue;
         }
         assert!(reply.is_empty(), "{command}: {reply:?}");

@@ -1,5 +1,5 @@
 //! The rules against every case of the shared conformance files (tests/data/conformance), made
-//! by an independent implementation of RULES.md.
+//! by an independent implementation of the rules (docs/variants.md).
 
 use alea_engine::rules::{ChessKind, ChessRules, OutcomeList, Position, Roll, Rules, TurnList, TurnTable};
 use alea_engine::{Board, Move};
@@ -94,7 +94,7 @@ fn check_file(file: &str, kind: ChessKind) -> usize {
         let chess960 = case["chess960"].as_bool().unwrap();
         let rules = ChessRules::new(kind, chess960);
         let start = Board::from_fen(case["start"].as_str().unwrap()).expect("start FEN");
-        // The generator's random games run on past draws by repetition (RULES.md ends a game
+        // The generator's random games run on past draws by repetition (the rules end a game
         // there), so each move is checked for legality, not for the game still being on.
         let mut pos = Position::new(start);
         for mv in strings(&case["moves"]) {

@@ -1,5 +1,5 @@
 //! The variants of several moves a turn against the shared conformance files
-//! (tests/data/conformance/*.jsonl.gz), made by an independent implementation of RULES.md:
+//! (tests/data/conformance/*.jsonl.gz), made by an independent implementation of the rules (docs/variants.md):
 //! the position after each recorded game, and for sampled rolls the number of allowed whole
 //! turns, their SHA-1, the full list where stored, and the first micro-moves.
 

@@ -1,5 +1,5 @@
 //! `gollon2` has no shared conformance file: a hand-checked case for every clause of its rule in
-//! shared/RULES.md (a piece die and a count die; one piece of the type moves that many times, the
+//! docs/variants.md (a piece die and a count die; one piece of the type moves that many times, the
 //! same piece, as many as it can; a promoted pawn goes on as its new piece; no piece of the type
 //! can move: a pass; castling a king move and a rook move, attacks ignored).
 

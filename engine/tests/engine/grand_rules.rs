@@ -1,4 +1,4 @@
-//! Grand Dice Chess (`grand`, shared/RULES.md), clause by clause, through the game handle every
+//! Grand Dice Chess (`grand`, docs/variants.md), clause by clause, through the game handle every
 //! front end uses: four dice and their 126 outcomes; non-pawn dice optional and the turn `0000`
 //! where it is allowed; a pawn die compulsory while a pawn micro-move exists at that moment;
 //! single pawn steps, promotion and the new piece's move in the same turn; kings taken one by one

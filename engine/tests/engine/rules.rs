@@ -1,4 +1,4 @@
-//! One test per rule of shared/RULES.md, on positions made for it, and the sample game of the
+//! One test per rule of docs/variants.md, on positions made for it, and the sample game of the
 //! two-dice rules (source 001) replayed with its rolls.
 
 use alea_engine::rules::{ChessKind, ChessRules, EndReason, GameResult, OutcomeList, Position, Roll, Rules, TurnList};
