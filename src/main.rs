@@ -70,6 +70,10 @@ enum Cmd {
         /// started again takes the games up where they stood.
         #[arg(long, default_value = "alea-web-games")]
         games: std::path::PathBuf,
+        /// Games kept in that folder before the oldest idle ones go (never a finished game, nor
+        /// one played in the last week).
+        #[arg(long, default_value_t = alea_web::KEEP_GAMES as u64, value_parser = clap::value_parser!(u64).range(1..))]
+        keep_games: u64,
     },
     /// Die Chess solved exactly: every state's value, the table written for the engine.
     Solve(solve_cmd::SolveArgs),
@@ -181,7 +185,9 @@ fn main() -> ExitCode {
         Some(Cmd::Tune(cmd)) => tune_cmd::run(cmd),
         Some(Cmd::Solve(args)) => solve_cmd::run(args),
         Some(Cmd::Selfplay(args)) => selfplay_cmd::run(args),
-        Some(Cmd::Serve { host, port, games }) => serve(std::net::SocketAddr::new(host, port), games),
+        Some(Cmd::Serve { host, port, games, keep_games }) => {
+            serve(std::net::SocketAddr::new(host, port), games, keep_games as usize)
+        }
         Some(Cmd::Variants(args)) => variants_cmd::run(args),
         Some(Cmd::Completions { shell }) => {
             clap_complete::generate(
@@ -219,8 +225,8 @@ fn man() -> ExitCode {
     }
 }
 
-fn serve(addr: std::net::SocketAddr, games: std::path::PathBuf) -> ExitCode {
-    let result = alea_web::serve(addr, games, |bound| {
+fn serve(addr: std::net::SocketAddr, games: std::path::PathBuf, keep: usize) -> ExitCode {
+    let result = alea_web::serve(addr, games, keep, |bound| {
         use std::io::Write;
         println!("listening on http://{bound}/");
         let _ = std::io::stdout().flush();

@@ -30,8 +30,13 @@ fn start() -> Server {
 
 /// A server keeping its games in `games`.
 fn start_in(games: &std::path::Path) -> Server {
+    start_keeping(games, alea_web::KEEP_GAMES)
+}
+
+/// A server keeping its games in `games`, at most `keep` of them.
+fn start_keeping(games: &std::path::Path, keep: usize) -> Server {
     let mut child = crate::common::alea()
-        .args(["serve", "--port", "0", "--games", games.to_str().unwrap()])
+        .args(["serve", "--port", "0", "--games", games.to_str().unwrap(), "--keep-games", &keep.to_string()])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -873,4 +878,52 @@ fn a_rollout_plays_the_decision_on_show_out_and_refuses_what_it_cannot() {
     let (status, _) = json_of(addr, "POST", &path("move"), Some(json!({"move": "e2e8"})));
     assert_eq!(status, 200);
     refused(addr, "POST", &path("rollout"), None, 409, "over");
+}
+
+/// The games directory is bounded: past `--keep-games`, each new game deletes the oldest idle
+/// game not yet begun; a game played (a roll, a move) and a finished one stay, and so does the
+/// game just made. 5,000 games asked for in a few seconds no longer leave 5,000 files.
+#[test]
+fn stored_games_are_bounded_and_played_or_finished_ones_kept() {
+    let games = tempfile::Builder::new().prefix("alea-web-games-").tempdir().unwrap();
+    let server = start_keeping(games.path(), 5);
+    let files = || {
+        let mut ids: Vec<String> = std::fs::read_dir(games.path())
+            .unwrap()
+            .filter_map(|e| e.unwrap().file_name().to_string_lossy().strip_suffix(".json").map(str::to_string))
+            .collect();
+        ids.sort();
+        ids
+    };
+    let make =
+        || new_game(&server.addr, json!({"variant": "freedom", "movetime": 100}))["id"].as_str().unwrap().to_string();
+    // The oldest game is played: rolled and moved.
+    let played = make();
+    let (_, rolled) = json_of(&server.addr, "POST", &format!("/api/games/{played}/roll"), None);
+    let first = rolled["allowed"][0].as_str().unwrap().to_string();
+    let (status, _) = json_of(&server.addr, "POST", &format!("/api/games/{played}/move"), Some(json!({"move": first})));
+    assert_eq!(status, 200);
+    // The next is finished: a game that ended (a king taken is no Freedom end; a mate is).
+    let pgn = "[Variant \"freedom\"]\n[Result \"1-0\"]\n\n1. e4 {[%roll 1]} e5 {[%roll 1]} 2. Bc4 {[%roll 3]} Nc6 {[%roll 2]} \
+               3. Qh5 {[%roll 5]} Nf6 {[%roll 2]} 4. Qxf7# {[%freedom check]} 1-0\n";
+    let (status, finished) = json_of(&server.addr, "POST", "/api/games/import", Some(json!({"pgn": pgn})));
+    assert_eq!(status, 201, "{finished}");
+    assert_eq!(finished["phase"], "over", "{finished}");
+    let finished = finished["id"].as_str().unwrap().to_string();
+    let mut empty = Vec::new();
+    for _ in 0..10 {
+        empty.push(make());
+        assert!(files().len() <= 5, "{:?}", files());
+    }
+    let kept = files();
+    assert_eq!(kept.len(), 5, "{kept:?}");
+    assert!(kept.contains(&played) && kept.contains(&finished), "the played and the finished game stay: {kept:?}");
+    for id in &empty[7..] {
+        assert!(kept.contains(id), "the newest empty games stay: {kept:?}");
+    }
+    // A deleted game is gone from memory too: asking for it is a 404, not a stale game.
+    let (status, _) = request(&server.addr, "GET", &format!("/api/games/{}", empty[0]), None);
+    assert_eq!(status, 404);
+    let (status, _) = request(&server.addr, "GET", &format!("/api/games/{played}"), None);
+    assert_eq!(status, 200);
 }

@@ -102,6 +102,12 @@ try {
   await page.goto(url);
   await page.waitForFunction(() => document.querySelectorAll('#board .sq').length === 64);
   check(true, 'the page shows a board of 64 squares');
+  // Opening the page again takes up the game not yet begun instead of keeping another.
+  await page.waitForFunction(() => game !== null);
+  const firstId = await page.evaluate(() => game.id);
+  await page.goto(url);
+  await page.waitForFunction(() => game !== null);
+  check(await page.evaluate(() => game.id) === firstId, 'opening the page again takes up its empty game');
 
   await page.selectOption('#variant', 'freedom');
   await page.selectOption('#color', 'white');
@@ -275,6 +281,32 @@ try {
   check(await page.isChecked('#own-dice') && (await page.inputValue('#variant')) === 'dicechess3',
     'a reloaded game shows its own settings in the form');
   await page.uncheck('#own-dice');
+
+  // dicechess3's three dice and their words (what each shows, the dice left) are wider than the
+  // 8x8 board: the moves column beside it stays put when they are shown.
+  await page.selectOption('#variant', 'dicechess3');
+  await page.selectOption('#color', 'white');
+  await clickNewGame(page);
+  await page.waitForFunction(() => game.variant === 'dicechess3');
+  await waitForOurTurn(page);
+  const sideBefore = (await page.locator('#side').boundingBox()).x;
+  await page.click('#roll-button');
+  await page.waitForFunction(() => game.phase === 'after_roll' && !document.getElementById('dice').classList.contains('rolling'));
+  const meaningWidth = await page.evaluate(() => document.getElementById('roll-meaning').textContent.length);
+  const sideAfter = (await page.locator('#side').boundingBox()).x;
+  check(sideAfter === sideBefore,
+    `the moves column stays put when the dice are shown (${sideBefore} px, then ${sideAfter} px; ${meaningWidth} characters of dice)`);
+
+  // Grand's 12x12 board at 1280x900: the board, its dice and the Roll button in view, and the
+  // engine's panel beside it.
+  await page.selectOption('#variant', 'grand');
+  await clickNewGame(page);
+  await page.waitForFunction(() => game.variant === 'grand' && document.querySelectorAll('#board .sq').length === 144);
+  await waitForOurTurn(page);
+  const rollBox = await page.locator('#roll-button').boundingBox();
+  const engineTop = (await page.locator('#side h2').nth(1).boundingBox()).y;
+  check(rollBox.y + rollBox.height <= 900 && engineTop <= 900,
+    `the 12x12 board leaves the Roll button (bottom at ${Math.round(rollBox.y + rollBox.height)} px) and the engine's panel in view`);
   check(pageErrors.length === 0, `no script errors (${pageErrors.join('; ')})`);
   check(notFound.length === 0, `no request of the page answered 404 (${notFound.join(', ')})`);
   // An icon of its own, given in the page: a browser then asks no /favicon.ico to be refused.

@@ -638,8 +638,10 @@ function start(state) {
   $('own-dice').checked = Boolean(game.own_dice);
   $('skill').value = String(game.skill ?? 20);
   if ([...$('movetime').options].some((o) => Number(o.value) === game.movetime)) $('movetime').value = String(game.movetime);
-  // The address names the game, so a reload (or a second tab) comes back to it.
+  // The address names the game, so a reload (or a second tab) comes back to it; the browser
+  // remembers it too, so that opening the page afresh takes up a game not yet begun.
   history.replaceState(null, '', `#${game.id}`);
+  try { localStorage.setItem(LAST_GAME, game.id); } catch (_) { /* storage off: nothing kept */ }
   selected = null;
   viewPly = null;
   // A game taken up again may be waiting for a move after its roll.
@@ -845,7 +847,26 @@ async function setup() {
   if (/^[0-9a-f]{16}$/.test(id)) {
     startFrom(api('GET', `/api/games/${id}`)).catch(() => newGame());
   } else {
-    newGame();
+    const empty = await lastEmptyGame();
+    if (empty) start(empty); else newGame();
+  }
+}
+
+/** Where the browser keeps the id of the game it showed last. */
+const LAST_GAME = 'alea-last-game';
+
+/** The game this browser showed last, if nothing has been played in it yet (no move, no roll, no
+ *  micro-move): opening the page again takes it up instead of keeping one more empty game. */
+async function lastEmptyGame() {
+  let id = null;
+  try { id = localStorage.getItem(LAST_GAME); } catch (_) { return null; }
+  if (!id || !/^[0-9a-f]{16}$/.test(id)) return null;
+  try {
+    const state = await api('GET', `/api/games/${id}`);
+    const untouched = state.moves.length === 0 && !(state.partial || []).length && !state.roll && state.phase !== 'over';
+    return untouched ? state : null;
+  } catch (_) {
+    return null;
   }
 }
 

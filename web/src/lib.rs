@@ -14,10 +14,18 @@ use std::sync::Arc;
 /// Searches run at once across all games.
 const MAX_SEARCHES: usize = 4;
 
-/// Serves until the process ends, keeping each game in `games_dir` (made if missing). `on_listening`
-/// gets the bound address (the port may have been 0: any free one).
-pub fn serve(addr: SocketAddr, games_dir: PathBuf, on_listening: impl FnOnce(SocketAddr)) -> Result<(), String> {
-    let store = store::Store::open(games_dir)?;
+pub use store::KEEP_GAMES;
+
+/// Serves until the process ends, keeping each game in `games_dir` (made if missing), at most
+/// `keep` of them before the oldest idle unfinished ones go. `on_listening` gets the bound
+/// address (the port may have been 0: any free one).
+pub fn serve(
+    addr: SocketAddr,
+    games_dir: PathBuf,
+    keep: usize,
+    on_listening: impl FnOnce(SocketAddr),
+) -> Result<(), String> {
+    let store = store::Store::open(games_dir, keep)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

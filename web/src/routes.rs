@@ -474,7 +474,7 @@ mod tests {
     #[test]
     fn a_change_refused_or_failing_halfway_leaves_the_game_as_it_was() {
         let dir = std::env::temp_dir().join(format!("alea-web-change-{}", std::process::id()));
-        let store = Store::open(dir.clone()).unwrap();
+        let store = Store::open(dir.clone(), crate::store::KEEP_GAMES).unwrap();
         let game = WebGame::new("freedom", false, None, Color::White, 7, 100, false).unwrap();
         let entry = store.insert("00000000000000aa".into(), game);
         let before = entry.game.lock().unwrap().saved();
