@@ -6,14 +6,17 @@
 use crate::board::chessmove::Move;
 use crate::board::movegen::MoveList;
 use crate::board::values::PieceValues;
-use crate::rules::DiceChess3;
+use crate::rules::GameEnd;
 use crate::rules::dice::{OutcomeList, fair_dice};
 use crate::rules::micro::{Die, MicroPosition, MicroRules};
 use crate::rules::micro_chess_common;
-use crate::rules::{GameEnd, dicechess3};
+use crate::rules::piece_dice;
 use arrayvec::ArrayVec;
 
 /// Burmese dice chess.
+
+/// Dice rolled at the start of a turn.
+const DICE: usize = 3;
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
 pub struct Burmese;
 
@@ -26,11 +29,11 @@ impl MicroRules for Burmese {
 
     /// The rules give no values: chess's 1/3/3/5/9, as for dicechess3.
     fn piece_values(&self) -> PieceValues {
-        DiceChess3.piece_values()
+        piece_dice::CHESS_VALUES
     }
 
     fn dice(&self) -> usize {
-        dicechess3::DICE
+        DICE
     }
 
     fn dice_optional(&self) -> bool {
@@ -39,21 +42,21 @@ impl MicroRules for Burmese {
 
     /// The 56 outcomes of three dice; none once the game is over.
     fn outcomes(&self, pos: &MicroPosition) -> OutcomeList {
-        if self.end(pos).is_some() { OutcomeList::new() } else { fair_dice(dicechess3::DICE) }
+        if self.end(pos).is_some() { OutcomeList::new() } else { fair_dice(DICE) }
     }
 
     /// As in dicechess3: a captured king, or a hundred turns without a capture or a pawn move.
     fn end(&self, pos: &MicroPosition) -> Option<GameEnd> {
-        DiceChess3.end(pos)
+        piece_dice::king_taken_or_fifty_turns(pos)
     }
 
     /// Each die's piece type's moves and en passant, without castling.
     fn micro_moves(&self, pos: &MicroPosition, out: &mut MoveList) {
-        dicechess3::die_moves(pos, out);
+        piece_dice::die_moves(pos, out);
     }
 
     fn micro_captures(&self, pos: &MicroPosition, out: &mut MoveList) {
-        DiceChess3.micro_captures(pos, out);
+        piece_dice::die_captures(pos, out);
     }
 
     fn spent(&self, pos: &MicroPosition, m: Move) -> ArrayVec<Die, 2> {

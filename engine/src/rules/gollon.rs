@@ -8,11 +8,11 @@ use crate::board::chessmove::Move;
 use crate::board::movegen::{Generator, Legality, MoveList};
 use crate::board::piece::Role;
 use crate::board::values::PieceValues;
-use crate::rules::DiceChess3;
+use crate::rules::GameEnd;
 use crate::rules::dice::{Outcome, OutcomeList, Roll};
 use crate::rules::micro::{DicePool, Die, MicroPosition, MicroRules};
 use crate::rules::micro_chess_common;
-use crate::rules::{GameEnd, dicechess3};
+use crate::rules::piece_dice;
 use arrayvec::ArrayVec;
 
 /// Gollon's count die.
@@ -31,7 +31,7 @@ impl MicroRules for Gollon {
 
     /// The rules give no values: chess's 1/3/3/5/9, as for dicechess3.
     fn piece_values(&self) -> PieceValues {
-        DiceChess3.piece_values()
+        piece_dice::CHESS_VALUES
     }
 
     /// One count die.
@@ -82,20 +82,20 @@ impl MicroRules for Gollon {
 
     /// As in dicechess3: a captured king, or a hundred turns without a capture or a pawn move.
     fn end(&self, pos: &MicroPosition) -> Option<GameEnd> {
-        DiceChess3.end(pos)
+        piece_dice::king_taken_or_fifty_turns(pos)
     }
 
     /// Every piece's moves and en passant, and castling (a king's move), while a micro-move is
     /// left.
     fn micro_moves(&self, pos: &MicroPosition, out: &mut MoveList) {
-        dicechess3::die_moves(pos, out);
+        piece_dice::die_moves(pos, out);
         if pos.dice.has(Role::King) {
             Generator::new(&pos.board, Legality::PseudoLegal).castles(out);
         }
     }
 
     fn has_micro_move(&self, pos: &MicroPosition) -> bool {
-        dicechess3::die_can_move(pos) || {
+        piece_dice::die_can_move(pos) || {
             let mut castles = MoveList::new();
             if pos.dice.has(Role::King) {
                 Generator::new(&pos.board, Legality::PseudoLegal).castles(&mut castles);
@@ -105,15 +105,15 @@ impl MicroRules for Gollon {
     }
 
     fn surely_moves_after(&self, pos: &MicroPosition, m: Move, spent: &[Die]) -> bool {
-        dicechess3::die_surely_moves_after(pos, m, spent)
+        piece_dice::die_surely_moves_after(pos, m, spent)
     }
 
     fn surely_moves_twice_after(&self, pos: &MicroPosition, m: Move, spent: &[Die]) -> bool {
-        dicechess3::dice_surely_move_twice_after(pos, m, spent)
+        piece_dice::dice_surely_move_twice_after(pos, m, spent)
     }
 
     fn micro_captures(&self, pos: &MicroPosition, out: &mut MoveList) {
-        DiceChess3.micro_captures(pos, out);
+        piece_dice::die_captures(pos, out);
     }
 
     /// One micro-move of the count (castling too).

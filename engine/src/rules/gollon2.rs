@@ -12,11 +12,11 @@ use crate::board::chessmove::Move;
 use crate::board::movegen::{Generator, Legality, MoveList};
 use crate::board::piece::Role;
 use crate::board::values::PieceValues;
-use crate::rules::DiceChess3;
 use crate::rules::GameEnd;
 use crate::rules::dice::{Outcome, OutcomeList, Roll, RollError};
 use crate::rules::micro::{DicePool, Die, MicroPosition, MicroRules};
 use crate::rules::micro_chess_common;
+use crate::rules::piece_dice;
 use arrayvec::ArrayVec;
 
 /// Gollon's piece die and count die.
@@ -35,7 +35,7 @@ impl MicroRules for Gollon2 {
 
     /// The rules give no values: chess's 1/3/3/5/9, as for dicechess3.
     fn piece_values(&self) -> PieceValues {
-        DiceChess3.piece_values()
+        piece_dice::CHESS_VALUES
     }
 
     /// The piece die and the count die.
@@ -104,7 +104,7 @@ impl MicroRules for Gollon2 {
 
     /// As in dicechess3: a captured king, or a hundred turns without a capture or a pawn move.
     fn end(&self, pos: &MicroPosition) -> Option<GameEnd> {
-        DiceChess3.end(pos)
+        piece_dice::king_taken_or_fifty_turns(pos)
     }
 
     /// The first micro-move: a piece of the die's type (castling with a king's or a rook's die);
@@ -113,7 +113,7 @@ impl MicroRules for Gollon2 {
     fn micro_moves(&self, pos: &MicroPosition, out: &mut MoveList) {
         let generator = Generator::new(&pos.board, Legality::PseudoLegal);
         if !pos.dice.is_one_piece() {
-            crate::rules::dicechess3::die_moves(pos, out);
+            crate::rules::piece_dice::die_moves(pos, out);
             if pos.dice.has(Role::King) || pos.dice.has(Role::Rook) {
                 generator.castles(out);
             }

@@ -23,6 +23,7 @@ pub mod grand;
 pub mod micro;
 pub mod one_turn;
 pub mod pairing;
+pub mod piece_dice;
 pub mod position;
 pub mod states;
 pub mod vegas;
