@@ -13,10 +13,10 @@ use crate::rules::micro_chess_common;
 use crate::rules::piece_dice;
 use arrayvec::ArrayVec;
 
-/// Burmese dice chess.
-
 /// Dice rolled at the start of a turn.
 const DICE: usize = 3;
+
+/// Burmese dice chess.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
 pub struct Burmese;
 
