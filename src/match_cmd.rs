@@ -3,11 +3,12 @@
 use alea_engine::services::handle::GameHandle;
 use alea_engine::services::registry::Variant;
 use alea_engine::services::search::NamedEval;
+use alea_engine::services::search::{Baseline, PEER_CANDIDATES};
 use alea_tuning::match_compare::{RunSide, compare_runs};
 use alea_tuning::match_file::{merge_match_files, read_match_file};
 use alea_tuning::match_runner::{MatchConfig, MatchReport, Openings, Sprt, SprtDecision, read_openings, run_match};
 use alea_tuning::players::{
-    AleaPlayer, EngineProcess, Expectimax2Player, GreedyPlayer, MoveLimit, Player, PreRoll, Proto, RandomPlayer,
+    AleaPlayer, BaselinePlayer, EngineProcess, GreedyPlayer, MoveLimit, Player, PreRoll, Proto, RandomPlayer,
 };
 use alea_tuning::shard::Shard;
 use std::path::{Path, PathBuf};
@@ -19,7 +20,7 @@ pub struct MatchArgs {
     /// `merge` or `compare`: subcommands on matches' files, which play no game.
     #[command(subcommand)]
     files_only: Option<MatchCmd>,
-    /// A player, twice: `builtin=alea|random|greedy|expectimax2`, or `cmd=PATH [name=N] [proto=alea|uci]
+    /// A player, twice: `builtin=alea|random|greedy|expectimax2|peer|aggressive`, or `cmd=PATH [name=N] [proto=alea|uci]
     /// [pre-roll=best|roll] [option.NAME=VALUE ...]`; `depth=D`, `nodes=N` or `movetime=MS` for its
     /// own limit; for builtin=alea, `eval=FILE` (parameters as `alea tune fit` writes them, or a
     /// network as `alea tune nnue` writes it; `eval=tables`: the variant's tables without the
@@ -217,8 +218,14 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
         }
         (Some("random"), None) => Ok(Box::new(RandomPlayer { state: 0x5eed + index as u64 })),
         (Some("greedy"), None) => Ok(Box::new(GreedyPlayer)),
-        (Some("expectimax2"), None) => Ok(Box::new(Expectimax2Player)),
-        (Some(other), None) => Err(format!("unknown builtin '{other}' (alea, random, greedy, expectimax2)")),
+        (Some("expectimax2"), None) => Ok(Box::new(BaselinePlayer::new(Baseline::Expectimax2, limit))),
+        (Some("peer"), None) => {
+            Ok(Box::new(BaselinePlayer::new(Baseline::Peer { candidates: PEER_CANDIDATES }, limit)))
+        }
+        (Some("aggressive"), None) => Ok(Box::new(BaselinePlayer::new(Baseline::Aggressive, limit))),
+        (Some(other), None) => {
+            Err(format!("unknown builtin '{other}' (alea, random, greedy, expectimax2, peer, aggressive)"))
+        }
         (None, Some(cmd)) => {
             let name = name.unwrap_or_else(|| cmd.rsplit('/').next().unwrap_or(&cmd).to_string());
             Ok(Box::new(EngineProcess::new(name, cmd, proto, limit, options)))
@@ -244,8 +251,11 @@ pub fn run(args: MatchArgs) -> ExitCode {
         Ok(game) => (game.variant().name(), game.several_moves_a_turn()),
         Err(e) => return refuse(e),
     };
-    if args.engine.iter().any(|e| e.contains("builtin=expectimax2")) && !several_moves {
-        return refuse(format!("builtin=expectimax2 plays the variants of several moves a turn, not {variant}"));
+    let baselines = ["builtin=expectimax2", "builtin=peer", "builtin=aggressive"];
+    if let Some(b) = baselines.iter().find(|b| args.engine.iter().any(|e| e.split_whitespace().any(|w| w == **b)))
+        && !several_moves
+    {
+        return refuse(format!("{b} plays the variants of several moves a turn, not {variant}"));
     }
     let limit = match (args.depth, args.nodes, args.movetime) {
         (Some(d), None, None) => MoveLimit::Depth(d),

@@ -9,12 +9,12 @@ use alea_engine::services::driver::{TurnEvent, TurnRequest, play_turn};
 use alea_engine::services::handle::{GameHandle, RollSpec, SearchRoot};
 use alea_engine::services::search::Limits;
 use alea_engine::services::search::Skill;
-use alea_engine::services::search::{SearchOptions, Shared};
+use alea_engine::services::search::{Baseline, SearchOptions, Shared};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Why a player lost a game without the rules deciding it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -320,13 +320,53 @@ impl Player for GreedyPlayer {
     }
 }
 
-/// The baseline of the variants of several moves a turn, as the best public dicechess engine is
-/// documented to play ([`alea_engine::search::baseline`]).
-pub struct Expectimax2Player;
+/// A baseline of the variants of several moves a turn, as the best public dicechess engine plays
+/// or is documented to play (`expectimax2`, `peer`, `aggressive`; see the engine's
+/// `search::baseline`).
+pub struct BaselinePlayer {
+    pub baseline: Baseline,
+    /// Its time a turn where it keeps time (the peer): `movetime` gives it; depth and nodes
+    /// limits mean nothing to it (it always searches its two turns).
+    pub limit: MoveLimit,
+    pub clocks: Option<Clocks>,
+}
 
-impl Player for Expectimax2Player {
+impl BaselinePlayer {
+    pub fn new(baseline: Baseline, limit: MoveLimit) -> BaselinePlayer {
+        BaselinePlayer { baseline, limit, clocks: None }
+    }
+
+    /// When the peer's time for this turn is up: under a clock, as the peer manages its clock (a
+    /// reserve of 5 % or 300 ms, whichever is more; the increment and the clock left over the
+    /// moves to go, 30 where no one says, at most a fifth of the clock); else its `movetime`.
+    fn deadline(&self) -> Option<Instant> {
+        let now = Instant::now();
+        match (self.clocks, &self.limit) {
+            (Some(clocks), _) => {
+                let ours = clocks.ours();
+                let reserve = (ours / 20).max(300);
+                let share = clocks.increment + ours.saturating_sub(reserve) / PEER_MOVES_TO_GO;
+                Some(now + Duration::from_millis(share.min(ours / 5)))
+            }
+            (None, MoveLimit::Movetime(ms)) => Some(now + Duration::from_millis(*ms)),
+            (None, _) => None,
+        }
+    }
+}
+
+/// The moves to go the peer plans its clock over (not documented: ours).
+const PEER_MOVES_TO_GO: u64 = 30;
+
+impl Player for BaselinePlayer {
+    fn clocks(&mut self, clocks: Option<Clocks>) {
+        self.clocks = clocks;
+    }
     fn name(&self) -> String {
-        "expectimax2".into()
+        match self.baseline {
+            Baseline::Expectimax2 => "expectimax2".into(),
+            Baseline::Aggressive => "aggressive".into(),
+            Baseline::Peer { .. } => "peer".into(),
+        }
     }
     fn new_game(&mut self, _game: &GameHandle) -> Result<(), Failure> {
         Ok(())
@@ -335,7 +375,8 @@ impl Player for Expectimax2Player {
         GreedyPlayer.before_roll(game, freedom)
     }
     fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, Failure> {
-        game.baseline_turn(&RollSpec::Faces(roll.faces().to_vec())).map_err(|e| Failure::Garbage(e.to_string()))
+        game.baseline_turn(&RollSpec::Faces(roll.faces().to_vec()), self.baseline, self.deadline())
+            .map_err(|e| Failure::Garbage(e.to_string()))
     }
 }
 

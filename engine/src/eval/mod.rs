@@ -1,6 +1,7 @@
 //! Static evaluation. The search is generic over an [`Evaluator`], so a variant on another board
 //! brings its own; [`StaticEval`] serves the 8x8 variants.
 
+pub mod aggressive;
 pub mod big;
 pub mod data;
 pub mod die;

@@ -9,6 +9,7 @@ use crate::board::piece::{Color, Piece, Role};
 use crate::board::values::PieceValues;
 use crate::rules::dice::{OutcomeList, Roll};
 use crate::rules::{GameEnd, GameError};
+use crate::search::baseline::Baseline;
 use crate::search::timeman::Limits;
 use crate::search::{SearchOptions, Shared};
 use crate::services::handle::{RollSpec, SearchReport, SearchRoot};
@@ -171,9 +172,14 @@ pub trait PlayedGame: fmt::Debug + Send + Sync {
     /// player makes a turn one micro-move at a time); one-move variants list their moves.
     fn first_moves(&self, roll: &RollSpec) -> Result<Vec<String>, GameError>;
 
-    /// The turn the `expectimax2` baseline plays after `roll`, in the variants of several
-    /// moves a turn.
-    fn baseline_turn(&self, roll: &RollSpec) -> Result<String, GameError>;
+    /// The turn a baseline plays after `roll`, in the variants of several moves a turn, with
+    /// its time up at `deadline` where it keeps time (the peer stops between its candidates).
+    fn baseline_turn(
+        &self,
+        roll: &RollSpec,
+        baseline: Baseline,
+        deadline: Option<std::time::Instant>,
+    ) -> Result<String, GameError>;
 
     /// The outcomes of the roll to come (none once the game is over or in a turn in progress).
     fn outcomes(&self) -> OutcomeList;

@@ -557,11 +557,15 @@ mod tests {
     }
 
     #[test]
-    fn the_baseline_plays_allowed_turns() {
+    fn the_baselines_play_allowed_turns() {
+        use crate::search::baseline::Baseline;
         let game = GameHandle::of(Variant::DiceChess3, false).unwrap();
         let roll = RollSpec::Faces(vec![1, 2, 3]);
-        let turn = game.baseline_turn(&roll).unwrap();
-        assert!(game.allowed_turns(&roll).unwrap().contains(&turn), "{turn}");
-        assert!(GameHandle::of(Variant::Freedom, false).unwrap().baseline_turn(&RollSpec::Faces(vec![1])).is_err());
+        for baseline in [Baseline::Expectimax2, Baseline::Aggressive, Baseline::Peer { candidates: 24 }] {
+            let turn = game.baseline_turn(&roll, baseline, None).unwrap();
+            assert!(game.allowed_turns(&roll).unwrap().contains(&turn), "{baseline:?}: {turn}");
+        }
+        let freedom = GameHandle::of(Variant::Freedom, false).unwrap();
+        assert!(freedom.baseline_turn(&RollSpec::Faces(vec![1]), Baseline::Expectimax2, None).is_err());
     }
 }

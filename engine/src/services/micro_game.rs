@@ -14,6 +14,7 @@ use crate::rules::micro::{
     play_turn,
 };
 use crate::rules::{GameEnd, GameError};
+use crate::search::baseline::Baseline;
 use crate::search::timeman::Limits;
 use crate::search::{MicroInput, SearchOptions, SearchResult, Shared};
 use crate::services::game::{PlayedGame, over, sorted_texts};
@@ -307,9 +308,24 @@ where
         Ok(if first.is_empty() { vec!["0000".into()] } else { first })
     }
 
-    fn baseline_turn(&self, roll: &RollSpec) -> Result<String, GameError> {
+    fn baseline_turn(
+        &self,
+        roll: &RollSpec,
+        baseline: Baseline,
+        deadline: Option<std::time::Instant>,
+    ) -> Result<String, GameError> {
         over(MicroGame::end(self))?;
-        Ok(self.baseline(&self.rolled(roll)?))
+        let pos = self.rolled_position(&self.rolled(roll)?);
+        let rules = self.rules();
+        let turn = match baseline {
+            Baseline::Expectimax2 => crate::search::baseline::expectimax2(rules, &pos).0,
+            Baseline::Aggressive => crate::search::baseline::aggressive_turn(rules, &pos).0,
+            Baseline::Peer { candidates } => {
+                let mut stop = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+                crate::search::baseline::peer(rules, &pos, candidates, &mut stop).turn
+            }
+        };
+        Ok(turn.to_uci(false))
     }
 
     fn search(
@@ -397,11 +413,6 @@ where
         let pos = self.rolled_position(roll);
         let (turn, gain) = crate::search::baseline::greedy(self.rules(), &pos, &self.rules().piece_values());
         (turn.to_uci(false), gain)
-    }
-
-    /// The `expectimax2` baseline's turn after `roll`.
-    fn baseline(&self, roll: &Roll) -> String {
-        crate::search::baseline::expectimax2(self.rules(), &self.rolled_position(roll)).0.to_uci(false)
     }
 
     /// Searches the turn's start (`roll` `None`) or the turn after `roll` (a turn in progress:

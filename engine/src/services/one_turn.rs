@@ -422,10 +422,15 @@ where
         self.allowed_turns(roll)
     }
 
-    fn baseline_turn(&self, _roll: &RollSpec) -> Result<String, GameError> {
+    fn baseline_turn(
+        &self,
+        _roll: &RollSpec,
+        _baseline: crate::search::baseline::Baseline,
+        _deadline: Option<std::time::Instant>,
+    ) -> Result<String, GameError> {
         over(Game::end(&self.game))?;
         Err(GameError::NotInVariant(format!(
-            "expectimax2 plays the variants of several moves a turn, not {}",
+            "the baselines (expectimax2, peer, aggressive) play the variants of several moves a turn, not {}",
             self.rules().name()
         )))
     }

@@ -6,6 +6,7 @@
 pub use crate::eval::NamedEval;
 pub use crate::eval::nnue::Network;
 pub use crate::eval::params::EvalParams;
+pub use crate::search::baseline::{Baseline, PEER_CANDIDATES};
 pub use crate::search::skill::{FULL as FULL_SKILL, Skill};
 pub use crate::search::stack::spawn_deep;
 pub use crate::search::timeman::{DEFAULT_MOVE_OVERHEAD_MS, Limits};

@@ -192,7 +192,7 @@ fn clocks_are_kept_and_a_slow_engine_loses_on_time() {
 /// faces, the baselines. Alea at depth 1 beats random, and so does expectimax2.
 #[test]
 fn dicechess3_matches_against_random() {
-    use alea_tuning::players::Expectimax2Player;
+    use alea_tuning::players::{BaselinePlayer, MoveLimit};
     let dicechess3 = MatchConfig {
         variant: alea_engine::services::registry::Variant::DiceChess3,
         max_plies: 400,
@@ -204,7 +204,10 @@ fn dicechess3_matches_against_random() {
     assert_eq!(report.games(), 10);
     assert!(report.wins >= 9, "{}", report.summary());
     assert!(report.failures.is_empty(), "{:?}", report.failures);
-    let baseline = || Box::new(Expectimax2Player) as Box<dyn Player + Send>;
+    let baseline = || {
+        Box::new(BaselinePlayer::new(alea_engine::services::search::Baseline::Expectimax2, MoveLimit::Depth(1)))
+            as Box<dyn Player + Send>
+    };
     let report = run_match(&baseline, &random, &MatchConfig { pairs: 2, ..dicechess3 }, 2, &mut |_| {}).unwrap();
     assert!(report.wins >= 3, "{}", report.summary());
     assert!(report.failures.is_empty(), "{:?}", report.failures);
