@@ -95,7 +95,7 @@ function humansDecision() {
   return game && viewPly === null && !thinking && game.phase !== 'over' && game.turn === game.human;
 }
 
-/** The moves the person may pick now: Freedom moves before the roll, allowed moves after it. */
+/** The moves the person may pick now: those playable without rolling before the roll, the allowed ones after it. */
 function candidates() {
   if (!humansDecision()) return [];
   const list = game.phase === 'before_roll' ? game.pre_roll : game.allowed;
