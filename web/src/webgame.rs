@@ -30,16 +30,22 @@ pub enum Refusal {
     Conflict(String),
 }
 
-/// The game's refusals answer by their kind: what the game's state refuses now is a conflict.
+impl Refusal {
+    /// The engine's refusals answer by their kind: what the game's state refuses now is a conflict.
+    fn of(not_now: bool, message: String) -> Refusal {
+        if not_now { Refusal::Conflict(message) } else { Refusal::Bad(message) }
+    }
+}
+
 impl From<GameError> for Refusal {
     fn from(e: GameError) -> Refusal {
-        if e.is_not_now() { Refusal::Conflict(e.to_string()) } else { Refusal::Bad(e.to_string()) }
+        Refusal::of(e.is_not_now(), e.to_string())
     }
 }
 
 impl From<alea_engine::services::error::Error> for Refusal {
     fn from(e: alea_engine::services::error::Error) -> Refusal {
-        if e.is_not_now() { Refusal::Conflict(e.to_string()) } else { Refusal::Bad(e.to_string()) }
+        Refusal::of(e.is_not_now(), e.to_string())
     }
 }
 

@@ -62,6 +62,30 @@ fn turns<R: MicroRules>(rules: &R, pos: &PositionOf<R>, cache: &mut PlanCache) -
     out
 }
 
+/// The value of a turn that ended in `end`, two turns deep as the baselines see it: `score` of
+/// `end` where the game is over there, else the expectation over the opponent's outcomes (each by
+/// its weight, rounded down) of `score` after the opponent's worst reply for us.
+fn two_turn_value<R: MicroRules>(
+    rules: &R,
+    end: &PositionOf<R>,
+    cache: &mut PlanCache,
+    score: &mut dyn FnMut(&PositionOf<R>) -> i32,
+) -> i32 {
+    if rules.end(end).is_some() {
+        return score(end);
+    }
+    let outcomes = rules.outcomes(end);
+    let total: i64 = outcomes.iter().map(|o| i64::from(o.weight)).sum();
+    let mut sum = 0i64;
+    for o in &outcomes {
+        let mut worst = i32::MAX;
+        for_each_turn(rules, &rules.rolled(end, &o.roll), cache, &mut |_, after| worst = worst.min(score(after)));
+        assert!(worst < i32::MAX, "a reply or a pass");
+        sum += i64::from(o.weight) * i64::from(worst);
+    }
+    sum.div_euclid(total.max(1)) as i32
+}
+
 /// The baseline's turn from `pos` (after the roll: a turn in progress) and its expected material
 /// score for the mover in centipawns. Ties go to the turn found first in the rules' order.
 pub fn expectimax2<R: MicroRules>(rules: &R, pos: &PositionOf<R>) -> (TurnOf<R>, i32) {
@@ -73,21 +97,7 @@ pub fn expectimax2<R: MicroRules>(rules: &R, pos: &PositionOf<R>) -> (TurnOf<R>,
     ours.truncate(ROOT_CANDIDATES);
     let mut best: Option<(TurnOf<R>, i32)> = None;
     for (turn, end) in &ours {
-        let value = if rules.end(end).is_some() {
-            material(end, us)
-        } else {
-            let outcomes = rules.outcomes(end);
-            let total: i64 = outcomes.iter().map(|o| i64::from(o.weight)).sum();
-            let sum: i64 = outcomes
-                .iter()
-                .map(|o| {
-                    let replies = turns(rules, &rules.rolled(end, &o.roll), &mut cache);
-                    let worst = replies.iter().map(|(_, after)| material(after, us)).min().expect("a reply or a pass");
-                    i64::from(o.weight) * i64::from(worst)
-                })
-                .sum();
-            sum.div_euclid(total.max(1)) as i32
-        };
+        let value = two_turn_value(rules, end, &mut cache, &mut |p| material(p, us));
         if best.is_none_or(|(_, v)| value > v) {
             best = Some((*turn, value));
         }
@@ -135,8 +145,13 @@ pub fn peer<R: MicroRules>(
     let mut cache = PlanCache::default();
     let mut scored: HashMap<u64, i32> = HashMap::new();
     let mut leaf = |p: &PositionOf<R>| *scored.entry(p.hash()).or_insert_with(|| peer_leaf(p, us));
-    let mut ours: Vec<(TurnOf<R>, PositionOf<R>, i32)> =
-        turns(rules, pos, &mut cache).into_iter().map(|(t, end)| (t, end.clone(), leaf(&end))).collect();
+    let mut ours: Vec<(TurnOf<R>, PositionOf<R>, i32)> = turns(rules, pos, &mut cache)
+        .into_iter()
+        .map(|(t, end)| {
+            let score = leaf(&end);
+            (t, end, score)
+        })
+        .collect();
     // Best first; a stable sort keeps the rules' order among equals.
     ours.sort_by_key(|(_, _, score)| std::cmp::Reverse(*score));
     ours.truncate(candidates.max(1));
@@ -146,19 +161,7 @@ pub fn peer<R: MicroRules>(
         if stop() {
             break;
         }
-        let value = if rules.end(end).is_some() {
-            *score
-        } else {
-            let outcomes = rules.outcomes(end);
-            let total: i64 = outcomes.iter().map(|o| i64::from(o.weight)).sum();
-            let mut sum = 0i64;
-            for o in &outcomes {
-                let replies = turns(rules, &rules.rolled(end, &o.roll), &mut cache);
-                let worst = replies.iter().map(|(_, after)| leaf(after)).min().expect("a reply or a pass");
-                sum += i64::from(o.weight) * i64::from(worst);
-            }
-            sum.div_euclid(total.max(1)) as i32
-        };
+        let value = if rules.end(end).is_some() { *score } else { two_turn_value(rules, end, &mut cache, &mut leaf) };
         finished += 1;
         if best.is_none_or(|(_, v)| value > v) {
             best = Some((*turn, value));
