@@ -115,13 +115,13 @@ enum Cmd {
     },
 }
 
-/// The exact table a solved variant is played from (`--diechess-table`, as the protocol's
+/// The exact table a solved variant is played from (`--solution`, as the protocol's
 /// `DieChessTable`): for the commands that play or judge games.
 #[derive(clap::Args)]
 pub struct SolutionArg {
-    /// Play Die Chess from this exact table (`alea solve diechess --out FILE` writes one) instead
-    /// of the one kept in the cache directory (solved there the first time it is needed).
-    #[arg(long = "diechess-table", value_name = "FILE")]
+    /// Play a solved variant from this exact table (`alea solve <variant> --out FILE` writes one)
+    /// instead of the one kept in the cache directory (solved there the first time it is needed).
+    #[arg(long = "solution", value_name = "FILE")]
     table: Option<std::path::PathBuf>,
 }
 
@@ -129,8 +129,7 @@ impl SolutionArg {
     /// Makes the file's table the one played from, or says why it cannot be (nothing changed).
     pub fn install(&self) -> Result<(), String> {
         if let Some(path) = &self.table {
-            let table =
-                alea_engine::services::solution::Table::read(path).map_err(|e| format!("--diechess-table {e}"))?;
+            let table = alea_engine::services::solution::Table::read(path).map_err(|e| format!("--solution {e}"))?;
             alea_engine::services::solution::install_table(table);
         }
         Ok(())

@@ -25,6 +25,15 @@ fn layer_index(name: &str) -> Option<usize> {
 /// The source without comments (line, block and doc comments) and without the contents of its
 /// string literals (raw strings too), which are not paths.
 fn strip_comments(text: &str) -> String {
+    strip(text, false)
+}
+
+/// The source without comments, its string literals kept (a variant's name may be in one).
+fn strip_comments_only(text: &str) -> String {
+    strip(text, true)
+}
+
+fn strip(text: &str, keep_strings: bool) -> String {
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
@@ -52,15 +61,16 @@ fn strip_comments(text: &str) -> String {
             }
             let close = format!("\"{}", "#".repeat(hashes));
             let end = text[open + 1..].find(&close).map_or(text.len(), |k| open + 1 + k + close.len());
-            out.push_str("\"\"");
+            out.push_str(if keep_strings { &text[i..end] } else { "\"\"" });
             i = end;
         } else if c == b'"' {
+            let start = i;
             i += 1;
             while i < bytes.len() && bytes[i] != b'"' {
                 i += if bytes[i] == b'\\' { 2 } else { 1 };
             }
-            out.push_str("\"\"");
-            i += 1;
+            i = (i + 1).min(bytes.len());
+            out.push_str(if keep_strings { &text[start..i] } else { "\"\"" });
         } else if c == b'\'' && bytes.get(i + 2) == Some(&b'\'') {
             // A character literal such as '"' (a lifetime has no closing quote two on).
             out.push_str("' '");
@@ -284,4 +294,64 @@ fn the_front_end_check_reads_paths_lists_and_the_crate_root() {
                 fn f(x: alea_engine::search::Shared) -> alea_engine::Role {}\n";
     let found: Vec<String> = engine_paths(code).into_iter().collect();
     assert_eq!(found, ["Color", "Role", "Roll", "search::Shared", "services"]);
+}
+
+/// The files beyond a variant's rules file, `rules/mod.rs` (which declares it) and the registry
+/// that may name a variant: a solved game's evaluation is its exact solution, whose solver the
+/// search layer holds (docs/architecture.md).
+const EVALUATION_FILES: &[(&str, &[&str])] =
+    &[("diechess", &["engine/src/search/solve.rs", "engine/src/search/solve_cache.rs", "engine/src/eval/die.rs"])];
+
+/// Does the code name this word as a whole word, in any case?
+fn names_word(code: &str, word: &str) -> bool {
+    let lower = code.to_ascii_lowercase();
+    let is_ident = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+    lower
+        .match_indices(word)
+        .any(|(at, _)| !is_ident(lower[..at].chars().next_back()) && !is_ident(lower[at + word.len()..].chars().next()))
+}
+
+/// A variant is its rules file, its evaluation data and one registry row: no other non-test code
+/// (comments aside, string literals included) of the engine, the front ends or the page names it.
+#[test]
+fn a_variant_is_named_only_by_its_rules_file_its_evaluation_and_the_registry() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the workspace");
+    let mut files = Vec::new();
+    for dir in ["engine/src", "protocol/src", "web/src", "src", "tuning/src"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    for page in ["app.js", "index.html"] {
+        files.push(root.join("web/assets").join(page));
+    }
+    let sources: Vec<(String, String)> = files
+        .iter()
+        .map(|file| {
+            let rel = file.strip_prefix(root).expect("in the workspace").to_string_lossy().replace('\\', "/");
+            let text = std::fs::read_to_string(file).expect("a source file");
+            (rel, strip_tests(&strip_comments_only(&text)))
+        })
+        .filter(|(rel, _)| rel != "engine/src/layers.rs")
+        .collect();
+    let mut refused = Vec::new();
+    for variant in crate::services::registry::Variant::ALL {
+        let name = variant.name();
+        let own_rules = format!("engine/src/rules/{name}.rs");
+        let evaluation = EVALUATION_FILES.iter().find(|(n, _)| *n == name).map_or(&[][..], |(_, files)| *files);
+        for (rel, code) in &sources {
+            let allowed = *rel == own_rules
+                || rel == "engine/src/rules/mod.rs"
+                || rel == "engine/src/services/registry.rs"
+                || evaluation.contains(&rel.as_str());
+            if !allowed && names_word(code, name) {
+                refused.push(format!("{rel} names {name}"));
+            }
+        }
+    }
+    assert!(refused.is_empty(), "a variant's name outside its own files: {refused:#?}");
+}
+
+#[test]
+fn the_name_check_finds_whole_words_in_strings_and_not_in_comments() {
+    let code = strip_comments_only("let v = \"Gollon2\"; // gollon\nlet w = gollons;");
+    assert!(names_word(&code, "gollon2") && !names_word(&code, "gollon"));
 }

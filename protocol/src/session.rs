@@ -5,6 +5,7 @@ use crate::go::{self, Dice, GoRequest, SearchJob};
 use crate::options::{Changed, Options};
 use crate::output::Output;
 use alea_engine::services::handle::GameHandle;
+use alea_engine::services::registry::NO_ROLL_WORD;
 use alea_engine::services::search::Shared;
 use std::sync::Arc;
 
@@ -307,9 +308,9 @@ impl Session {
             }
             let moves = game.pre_roll_turns();
             return self.out.line(if moves.is_empty() {
-                "freedom".to_string()
+                NO_ROLL_WORD.to_string()
             } else {
-                format!("freedom {}", moves.join(" "))
+                format!("{NO_ROLL_WORD} {}", moves.join(" "))
             });
         };
         let reply = if query.count {

@@ -169,10 +169,10 @@ fn die_chess_advice_gives_the_exact_values() {
     // that cannot be read is refused before any advice.
     let kept = crate::common::cache_home().join("alea").join(alea_engine::search::solve_cache::file_name());
     assert!(kept.exists(), "{}", kept.display());
-    let own = advise_json(&["--variant", "diechess", "--diechess-table", kept.to_str().unwrap()]);
+    let own = advise_json(&["--variant", "diechess", "--solution", kept.to_str().unwrap()]);
     assert_eq!(own["best"], "0000");
-    let (ok, stdout, stderr) = advise(&["--variant", "diechess", "--diechess-table", "/nonexistent/diechess.table"]);
-    assert!(!ok && stdout.is_empty() && stderr.contains("--diechess-table /nonexistent/diechess.table"), "{stderr}");
+    let (ok, stdout, stderr) = advise(&["--variant", "diechess", "--solution", "/nonexistent/diechess.table"]);
+    assert!(!ok && stdout.is_empty() && stderr.contains("--solution /nonexistent/diechess.table"), "{stderr}");
 }
 
 /// The text tables keep their columns whatever a move's length: whole turns of three micro-moves

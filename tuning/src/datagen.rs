@@ -14,7 +14,7 @@ use crate::shard::Shard;
 use alea_engine::Roll;
 use alea_engine::eval::params::EvalParams;
 use alea_engine::services::handle::{GameHandle, RollSpec};
-use alea_engine::services::registry::Variant;
+use alea_engine::services::registry::{NO_ROLL_WORD, Variant};
 use alea_engine::services::search::spawn_deep;
 use alea_engine::{Board, Color, GameResult};
 use std::collections::BTreeSet;
@@ -353,7 +353,7 @@ fn parse_summary(rest: &str) -> Option<GameSummary> {
         index: words.first()?.parse().ok()?,
         white_score: parse_result(words.get(1)?)?,
         plies: field("plies")?,
-        pre_roll: [field("white-freedom")?, field("black-freedom")?],
+        pre_roll: [field(&format!("white-{NO_ROLL_WORD}"))?, field(&format!("black-{NO_ROLL_WORD}"))?],
         kinds: [field("recapture")?, field("defend")?, field("check")?],
         reason: words[reason_at + 1..].join(" "),
     })

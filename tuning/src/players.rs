@@ -101,7 +101,7 @@ pub trait Player {
     fn name(&self) -> String;
     /// A new game begins (its variant and start are `game`'s).
     fn new_game(&mut self, game: &GameHandle) -> Result<(), Failure>;
-    fn before_roll(&mut self, game: &GameHandle, freedom: &[String]) -> Result<Option<String>, Failure>;
+    fn before_roll(&mut self, game: &GameHandle, without_roll: &[String]) -> Result<Option<String>, Failure>;
     /// The turn after `roll`. The game lists the allowed turns on request
     /// ([`GameHandle::allowed_turns`], [`GameHandle::nth_turn`]): a Gollon roll allows millions.
     fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, Failure>;
@@ -239,9 +239,9 @@ impl Player for AleaPlayer {
         }
         Ok(())
     }
-    fn before_roll(&mut self, game: &GameHandle, freedom: &[String]) -> Result<Option<String>, Failure> {
+    fn before_roll(&mut self, game: &GameHandle, without_roll: &[String]) -> Result<Option<String>, Failure> {
         self.note = None;
-        if freedom.is_empty() {
+        if without_roll.is_empty() {
             return Ok(None);
         }
         Ok(self.think(game, SearchRoot::Decision).filter(|t| t != "roll"))
@@ -280,11 +280,11 @@ impl Player for RandomPlayer {
         Ok(())
     }
     /// Rolls, except where the rules forbid it: then one of the turns without rolling.
-    fn before_roll(&mut self, game: &GameHandle, freedom: &[String]) -> Result<Option<String>, Failure> {
-        if game.may_roll() || freedom.is_empty() {
+    fn before_roll(&mut self, game: &GameHandle, without_roll: &[String]) -> Result<Option<String>, Failure> {
+        if game.may_roll() || without_roll.is_empty() {
             return Ok(None);
         }
-        Ok(Some(freedom[self.pick(game, freedom.len())].clone()))
+        Ok(Some(without_roll[self.pick(game, without_roll.len())].clone()))
     }
     fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, Failure> {
         let spec = RollSpec::Faces(roll.faces().to_vec());
@@ -306,11 +306,11 @@ impl Player for GreedyPlayer {
     fn new_game(&mut self, _game: &GameHandle) -> Result<(), Failure> {
         Ok(())
     }
-    fn before_roll(&mut self, game: &GameHandle, freedom: &[String]) -> Result<Option<String>, Failure> {
-        let best = freedom.iter().map(|t| game.material_gain(t)).max().unwrap_or(0);
+    fn before_roll(&mut self, game: &GameHandle, without_roll: &[String]) -> Result<Option<String>, Failure> {
+        let best = without_roll.iter().map(|t| game.material_gain(t)).max().unwrap_or(0);
         // A turn without rolling when it wins material, or when the rules forbid rolling.
         let take = best > 0 || !game.may_roll();
-        Ok(freedom.iter().find(|t| take && game.material_gain(t) == best).cloned())
+        Ok(without_roll.iter().find(|t| take && game.material_gain(t) == best).cloned())
     }
     fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, Failure> {
         // The first of the best, so the choice is reproducible.
@@ -371,8 +371,8 @@ impl Player for BaselinePlayer {
     fn new_game(&mut self, _game: &GameHandle) -> Result<(), Failure> {
         Ok(())
     }
-    fn before_roll(&mut self, game: &GameHandle, freedom: &[String]) -> Result<Option<String>, Failure> {
-        GreedyPlayer.before_roll(game, freedom)
+    fn before_roll(&mut self, game: &GameHandle, without_roll: &[String]) -> Result<Option<String>, Failure> {
+        GreedyPlayer.before_roll(game, without_roll)
     }
     fn after_roll(&mut self, game: &GameHandle, roll: &Roll) -> Result<String, Failure> {
         game.baseline_turn(&RollSpec::Faces(roll.faces().to_vec()), self.baseline, self.deadline())
@@ -573,9 +573,9 @@ impl Player for EngineProcess {
         self.start(game)
     }
 
-    fn before_roll(&mut self, game: &GameHandle, freedom: &[String]) -> Result<Option<String>, Failure> {
+    fn before_roll(&mut self, game: &GameHandle, without_roll: &[String]) -> Result<Option<String>, Failure> {
         self.note = None;
-        if freedom.is_empty() {
+        if without_roll.is_empty() {
             return Ok(None);
         }
         match self.proto {
@@ -584,32 +584,32 @@ impl Player for EngineProcess {
                 if word == "roll" {
                     Ok(None)
                 } else {
-                    Self::pick(game, &word, |t| freedom.iter().any(|f| f == t)).map(Some)
+                    Self::pick(game, &word, |t| without_roll.iter().any(|f| f == t)).map(Some)
                 }
             }
             Proto::Uci(pre_roll) => {
                 if !game.may_roll() {
                     // No roll to take: the engine searches the moves without one.
-                    let moves: Vec<&str> = freedom.iter().map(String::as_str).filter(|&t| t != "0000").collect();
+                    let moves: Vec<&str> = without_roll.iter().map(String::as_str).filter(|&t| t != "0000").collect();
                     if moves.is_empty() {
                         return Ok(Some("0000".into()));
                     }
                     let word = self.ask(game, &format!("searchmoves {}", moves.join(" ")))?;
-                    return Self::pick(game, &word, |t| freedom.iter().any(|f| f == t)).map(Some);
+                    return Self::pick(game, &word, |t| without_roll.iter().any(|f| f == t)).map(Some);
                 }
                 match pre_roll {
                     PreRoll::OwnBest => {
                         // Its own best move, unrestricted: played if the rules allow it now.
                         let word = self.ask(game, "")?;
                         let best = Self::pick(game, &word, |_| true)?;
-                        Ok(freedom.contains(&best).then_some(best))
+                        Ok(without_roll.contains(&best).then_some(best))
                     }
                     PreRoll::AlwaysRoll => {
                         // In check every legal move is free: rolling could only restrict it.
                         let all = game.allowed_turns(&RollSpec::Any).unwrap_or_default();
-                        if game.in_check() && freedom.len() == all.len() {
-                            let word = self.ask(game, &format!("searchmoves {}", freedom.join(" ")))?;
-                            Self::pick(game, &word, |t| freedom.iter().any(|f| f == t)).map(Some)
+                        if game.in_check() && without_roll.len() == all.len() {
+                            let word = self.ask(game, &format!("searchmoves {}", without_roll.join(" ")))?;
+                            Self::pick(game, &word, |t| without_roll.iter().any(|f| f == t)).map(Some)
                         } else {
                             Ok(None)
                         }

@@ -650,7 +650,7 @@ pub fn search_solved(
 }
 
 /// The table the engine plays Die Chess from: one per process, installed from a file
-/// ([`install_table`], the protocol's `DieChessTable`, `--diechess-table`) or, the first time
+/// ([`install_table`], the protocol's `DieChessTable`, `--solution`) or, the first time
 /// it is needed, read from the user's cache (solved and kept there if missing:
 /// [`crate::search::solve_cache`]).
 static TABLE: std::sync::RwLock<Option<std::sync::Arc<DieTable>>> = std::sync::RwLock::new(None);

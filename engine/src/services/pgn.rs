@@ -58,8 +58,8 @@ fn pgn_date(days: u64) -> String {
 }
 
 /// The comment command that marks a turn played without rolling (`[%freedom check]`: why it
-/// needed no roll, `any` where any move could be played), named after the rules that began it.
-const NO_ROLL: &str = "freedom";
+/// needed no roll, `any` where any move could be played).
+const NO_ROLL: &str = crate::services::registry::NO_ROLL_WORD;
 
 /// The results a game may have, in its Result tag and at the end of its movetext.
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];

@@ -23,6 +23,12 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 
+/// The word the formats use for a turn played without rolling: the protocol's `legalmoves`
+/// reply, the PGN comment command (`{[%freedom check]}`) and the self-play record's counts. It is
+/// named after the rules that began such turns, but it is a word of those formats, fixed by the
+/// agreed protocol and by games already stored: it does not follow the variant's name.
+pub const NO_ROLL_WORD: &str = "freedom";
+
 /// A variant Alea plays, as `UCI_Variant` names it.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Variant {
