@@ -24,7 +24,7 @@ pub struct MatchArgs {
     /// [pre-roll=best|roll] [option.NAME=VALUE ...]`; `depth=D`, `nodes=N` or `movetime=MS` for its
     /// own limit; for builtin=alea, `eval=FILE` (parameters as `alea tune fit` writes them, or a
     /// network as `alea tune nnue` writes it; `eval=tables`: the variant's tables without the
-    /// network it has adopted), `skill=L` (`Skill Level` 0 to 20) and `name=N`. A plain UCI engine knows no dice: with `pre-roll=best` (the default, Freedom-aware)
+    /// network it has adopted), `skill=L` (`Skill Level` 0 to 20) and `name=N`; for builtin=peer, `candidates=N` (its turns expanded, 24 by default). A plain UCI engine knows no dice: with `pre-roll=best` (the default, Freedom-aware)
     /// it plays its own best move without rolling whenever the rules allow that move, with
     /// `pre-roll=roll` it always rolls. Words of one player are joined with spaces: --engine
     /// "cmd=/usr/games/stockfish proto=uci".
@@ -152,6 +152,7 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
     let mut use_net = true;
     let mut exact_solution = true;
     let mut skill_level = alea_engine::services::search::FULL_SKILL;
+    let mut candidates = None;
     for word in spec.split_whitespace() {
         let (key, value) = word.split_once('=').ok_or_else(|| format!("'{word}' in --engine is not key=value"))?;
         let number = |v: &str| v.parse::<u64>().map_err(|_| format!("{key} takes a number, not '{v}'"));
@@ -188,6 +189,15 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
                     .ok_or_else(|| format!("skill takes a level from 0 to 20, not '{value}'"))?
                     as u8
             }
+            "candidates" => {
+                candidates = Some(
+                    number(value)
+                        .ok()
+                        .filter(|&n| n >= 1)
+                        .ok_or_else(|| format!("candidates takes a number of turns from 1 up, not '{value}'"))?
+                        as usize,
+                )
+            }
             "solution" => {
                 exact_solution = match value {
                     "on" => true,
@@ -204,6 +214,9 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
         (Some(_), Proto::Alea) => return Err("pre-roll=... is for plain UCI engines (proto=uci)".into()),
         (None, _) => {}
     }
+    if candidates.is_some() && builtin.as_deref() != Some("peer") {
+        return Err("candidates=... is for builtin=peer".into());
+    }
     match (builtin.as_deref(), cmd) {
         (Some("alea"), None) => {
             let mut alea = AleaPlayer::with_eval(limit, eval);
@@ -219,9 +232,10 @@ fn player(spec: &str, default: &MoveLimit, index: usize) -> Result<Box<dyn Playe
         (Some("random"), None) => Ok(Box::new(RandomPlayer { state: 0x5eed + index as u64 })),
         (Some("greedy"), None) => Ok(Box::new(GreedyPlayer)),
         (Some("expectimax2"), None) => Ok(Box::new(BaselinePlayer::new(Baseline::Expectimax2, limit))),
-        (Some("peer"), None) => {
-            Ok(Box::new(BaselinePlayer::new(Baseline::Peer { candidates: PEER_CANDIDATES }, limit)))
-        }
+        (Some("peer"), None) => Ok(Box::new(BaselinePlayer::new(
+            Baseline::Peer { candidates: candidates.unwrap_or(PEER_CANDIDATES) },
+            limit,
+        ))),
         (Some("aggressive"), None) => Ok(Box::new(BaselinePlayer::new(Baseline::Aggressive, limit))),
         (Some(other), None) => {
             Err(format!("unknown builtin '{other}' (alea, random, greedy, expectimax2, peer, aggressive)"))

@@ -321,3 +321,23 @@ fn an_sprt_on_the_scores_less_their_luck() {
     let (ok, _) = alea_match(&[&players[..], &["--sprt", "luck=2"]].concat());
     assert!(!ok);
 }
+
+/// `candidates=N` widens or narrows the peer's second turn (it is then named for it), and is
+/// refused for any other player.
+#[test]
+fn the_peers_candidates_are_set_and_checked() {
+    let narrow = ["--variant", "dicechess3", "--engine", "builtin=peer candidates=2", "--engine", "builtin=greedy"];
+    let (ok, out) = alea_match(&[&narrow[..], &["--pairs", "1", "--seed", "3"]].concat());
+    assert!(ok && out.contains("peer-2"), "{out}");
+    for (spec, says) in [
+        ("builtin=alea candidates=8", "candidates=... is for builtin=peer"),
+        ("builtin=peer candidates=0", "candidates takes a number of turns from 1 up, not '0'"),
+    ] {
+        let out = crate::common::alea()
+            .args(["match", "--variant", "dicechess3", "--engine", spec, "--engine", "builtin=greedy", "--pairs", "1"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains(says), "{spec}");
+    }
+}

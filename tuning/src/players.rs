@@ -365,7 +365,10 @@ impl Player for BaselinePlayer {
         match self.baseline {
             Baseline::Expectimax2 => "expectimax2".into(),
             Baseline::Aggressive => "aggressive".into(),
-            Baseline::Peer { .. } => "peer".into(),
+            Baseline::Peer { candidates } if candidates == alea_engine::services::search::PEER_CANDIDATES => {
+                "peer".into()
+            }
+            Baseline::Peer { candidates } => format!("peer-{candidates}"),
         }
     }
     fn new_game(&mut self, _game: &GameHandle) -> Result<(), Failure> {
