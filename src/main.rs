@@ -3,6 +3,7 @@
 
 mod advise;
 mod analyse;
+mod bot_cmd;
 mod match_cmd;
 mod play;
 mod progress;
@@ -75,6 +76,8 @@ enum Cmd {
         #[arg(long, default_value_t = alea_web::KEEP_GAMES as u64, value_parser = clap::value_parser!(u64).range(1..))]
         keep_games: u64,
     },
+    /// Play on the dicechess.com bot platform: the endpoint it POSTs our turns to (docs/bot.md).
+    Bot(bot_cmd::BotArgs),
     /// Die Chess solved exactly: every state's value, the table written for the engine.
     Solve(solve_cmd::SolveArgs),
     /// Seeded games of the engine against itself: White's, Black's and the draws' shares with
@@ -152,7 +155,7 @@ fn end_quietly_when_the_reader_leaves() {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let plays_through_pipes = match &cli.command {
-        None | Some(Cmd::Serve { .. }) => true,
+        None | Some(Cmd::Serve { .. } | Cmd::Bot(_)) => true,
         Some(Cmd::Match(args)) => !args.only_reads_files(),
         Some(_) => false,
     };
@@ -187,6 +190,7 @@ fn main() -> ExitCode {
         Some(Cmd::Serve { host, port, games, keep_games }) => {
             serve(std::net::SocketAddr::new(host, port), games, keep_games as usize)
         }
+        Some(Cmd::Bot(args)) => bot_cmd::run_bot(args),
         Some(Cmd::Variants(args)) => variants_cmd::run(args),
         Some(Cmd::Completions { shell }) => {
             clap_complete::generate(

@@ -5,6 +5,7 @@
 mod advise;
 mod analyse;
 mod bench_cli;
+mod bot;
 mod cli_conventions;
 mod common;
 mod doc_examples;

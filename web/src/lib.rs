@@ -3,6 +3,7 @@
 //! the engine's live search output reaches the page as server-sent events.
 
 mod assets;
+pub mod bot;
 mod routes;
 mod store;
 pub mod webgame;

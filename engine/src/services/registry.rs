@@ -64,6 +64,9 @@ impl Variant {
     /// What a game is when nobody names a variant.
     pub const DEFAULT: Variant = Variant::ALL[0];
 
+    /// The rules dicechess.com plays, and so its bot platform (`alea bot`).
+    pub const DICECHESS_COM: Variant = Variant::DiceChess3;
+
     /// The variant's row of the registry.
     pub fn row(self) -> &'static Row {
         &ROWS[self as usize]
