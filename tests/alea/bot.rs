@@ -214,8 +214,10 @@ fn referee(addr: &str, game_id: &str, bot_seat: Color, clock_ms: u64, seed: u64)
 #[test]
 fn a_full_game_through_the_endpoint_on_a_three_second_clock() {
     let bot = start(&["--margin-ms", "300"]);
-    let game = referee(&bot.addr, "game-a", Color::Black, 3000, 11);
-    assert!(game.ended && game.bot_turns >= 3 && game.bot_clock > 0, "{game:?}");
+    // These dice make a long game: twenty turns of the bot's, its clock run down to near the
+    // margin, where it answers without a search.
+    let game = referee(&bot.addr, "game-a", Color::Black, 3000, 8);
+    assert!(game.ended && game.bot_turns >= 15 && game.bot_clock > 0, "{game:?}");
     let lines: Vec<String> = bot.log_of(game.bot_turns).into_iter().filter(|l| l.starts_with("game game-a ")).collect();
     assert_eq!(lines.len(), game.bot_turns, "{lines:#?}");
     for (k, line) in lines.iter().enumerate() {
@@ -260,9 +262,9 @@ fn start_delivery() -> String {
     )
 }
 
-/// Every refusal: no or a wrong signature, an old or a future timestamp (401), a body over the
-/// limit (413), a body that is not JSON, an unknown type or a bad position (400) — each with a
-/// message and a log line, and none of them starts a game.
+/// Every refusal: no or a wrong signature (whatever the body), an old or a future timestamp
+/// (401), a body over the limit (413), a signed body that is not JSON, an unknown type or a bad
+/// position (400) — each with a message and a log line, and none of them starts a game.
 #[test]
 fn every_refusal_says_why_and_changes_nothing() {
     let bot = start(&["--max-body-kib", "64", "--max-turn-ms", "200"]);
@@ -272,6 +274,7 @@ fn every_refusal_says_why_and_changes_nothing() {
     let wrong = sign("other", &ts, &body);
     let cases: Vec<(u16, (u16, String), &str)> = vec![
         (401, post(&bot.addr, &body, &[]), "no X-DiceChess-Timestamp"),
+        (401, post(&bot.addr, "{\"type\": \"yourTurn\",", &[]), "no X-DiceChess-Timestamp"),
         (
             401,
             post(&bot.addr, &body, &[("X-DiceChess-Timestamp", ts.clone()), ("X-DiceChess-Signature", wrong)]),
@@ -303,7 +306,7 @@ fn every_refusal_says_why_and_changes_nothing() {
     let (status, answer) = post_signed(&bot.addr, &body);
     assert_eq!(status, 200, "{answer}");
     let log = bot.log_of(10);
-    assert_eq!(log.iter().filter(|l| l.starts_with("refused 401: ")).count(), 5, "{log:#?}");
+    assert_eq!(log.iter().filter(|l| l.starts_with("refused 401: ")).count(), 6, "{log:#?}");
     assert_eq!(log.iter().filter(|l| l.starts_with("refused 400: ")).count(), 3, "{log:#?}");
     assert_eq!(log.iter().filter(|l| l.starts_with("refused 413: ")).count(), 1, "{log:#?}");
     assert!(log.iter().any(|l| l.starts_with("game game-r turn 1 seat white ")), "{log:#?}");
@@ -361,7 +364,16 @@ fn the_answer_keeps_to_the_platforms_tree() {
     let answered: Value = serde_json::from_str(&answer).unwrap();
     let played: Vec<&str> = answered["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
     assert!(turns.contains(&played.join(",")), "{answer}");
-    let log = bot.log_of(2);
+    // A delivery with no legal turn (the platform passes for us and should not ask): no move.
+    body["gameId"] = json!("game-p");
+    body["state"]["legalMoves"] = json!({});
+    let (status, answer) = post_signed(&bot.addr, &body.to_string());
+    assert_eq!((status, serde_json::from_str::<Value>(&answer).unwrap()), (200, json!({"moves": []})));
+    let log = bot.log_of(3);
+    assert!(
+        log.iter().any(|l| l.starts_with("game game-p ") && l.contains("answer pass (no legal turn: a pass)")),
+        "{log:#?}"
+    );
     let line = log.iter().find(|l| l.starts_with("game game-t ")).expect("a log line");
     assert!(line.contains(&format!("the platform lists 2 turns and we find {}", turns.len())), "{line}");
     assert!(line.contains("only ours:"), "{line}");

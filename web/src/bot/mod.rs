@@ -166,42 +166,35 @@ impl Bot {
             let response = (status, axum::Json(json!({ "error": why }))).into_response();
             (response, Logged { line: format!("refused {}: {why}", status.as_u16()) })
         };
-        let value: Value = match serde_json::from_slice(body) {
+        // The signature first: a caller without it learns nothing of how the body is read.
+        let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let signed = match &self.config.secret {
+            Some(secret) => {
+                signature::check(secret, header("x-dicechess-timestamp"), header("x-dicechess-signature"), body, now)
+                    .map_err(|e| e.to_string())
+            }
+            None => Err("no secret set (--handshake-only): only the registration handshake is answered".into()),
+        };
+        let value: Option<Value> = serde_json::from_slice(body).ok();
+        // The platform signs the handshake with a secret it discloses only once the handshake
+        // has succeeded, so an unchecked one is answered too: echoing its nonce changes nothing.
+        if let Some(Ok(Delivery::Verification { nonce })) =
+            value.as_ref().filter(|v| delivery::kind(v) == Ok("verification")).map(delivery::read)
+        {
+            let line = "verification: nonce echoed".to_string();
+            return (axum::Json(json!({ "nonce": nonce })).into_response(), Logged { line });
+        }
+        if let Err(why) = signed {
+            return refuse(StatusCode::UNAUTHORIZED, why);
+        }
+        let value = match serde_json::from_slice::<Value>(body) {
             Ok(v) => v,
             Err(e) => return refuse(StatusCode::BAD_REQUEST, format!("the body is not JSON: {e}")),
         };
-        let kind = match delivery::kind(&value) {
-            Ok(kind) => kind.to_string(),
-            Err(e) => return refuse(StatusCode::BAD_REQUEST, e),
-        };
-        if kind == "verification" {
-            // The platform signs the handshake with a secret it discloses only once the
-            // handshake has succeeded, so it cannot be checked; echoing its nonce changes nothing.
-            return match delivery::read(&value) {
-                Ok(Delivery::Verification { nonce }) => (
-                    axum::Json(json!({ "nonce": nonce })).into_response(),
-                    Logged { line: "verification: nonce echoed".into() },
-                ),
-                Ok(Delivery::Turn(_)) => unreachable!("the type said verification"),
-                Err(e) => refuse(StatusCode::BAD_REQUEST, e),
-            };
-        }
-        let Some(secret) = &self.config.secret else {
-            return refuse(
-                StatusCode::UNAUTHORIZED,
-                "no secret set (--handshake-only): only the registration handshake is answered".into(),
-            );
-        };
-        let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        if let Err(e) =
-            signature::check(secret, header("x-dicechess-timestamp"), header("x-dicechess-signature"), body, now)
-        {
-            return refuse(StatusCode::UNAUTHORIZED, e.to_string());
-        }
         let delivery = match delivery::read(&value) {
             Ok(Delivery::Turn(turn)) => turn,
-            Ok(Delivery::Verification { .. }) => unreachable!("answered above"),
+            Ok(Delivery::Verification { .. }) => unreachable!("a handshake is answered above"),
             Err(e) => return refuse(StatusCode::BAD_REQUEST, e),
         };
         let (game_id, seat, clock) = (delivery.game_id.clone(), delivery.seat, delivery.our_clock());

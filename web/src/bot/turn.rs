@@ -193,6 +193,15 @@ impl Decided {
 /// at the budget's watchdog and answering the fallback if it still has not handed a turn over
 /// after the grace. Blocks; the answer is always one of the playable turns.
 pub fn decide(prepared: &Prepared, budget: &Budget, shared: &Shared) -> Decided {
+    if prepared.playable.is_empty() {
+        // The platform passes for us and should not have asked: nothing to play.
+        return Decided {
+            turn: None,
+            depth: None,
+            note: Some("no legal turn: a pass".into()),
+            disagreement: prepared.disagreement.clone(),
+        };
+    }
     let Some(root) = prepared.root.clone() else {
         return Decided::fallback(prepared, "no turn both generators know: the platform's best capture played");
     };
