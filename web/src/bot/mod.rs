@@ -140,6 +140,10 @@ impl Bot {
         let (shared, number) = self.table(&delivery.game_id);
         let config = &self.config;
         let before = budget(&delivery, received.elapsed(), config.margin_ms, config.max_turn_ms);
+        if prepared.root.is_none() || prepared.playable.len() <= 1 {
+            // Nothing to search: no need to wait for a search's turn.
+            return Ok((decide(&prepared, &before, &shared), number));
+        }
         // Waiting for a search to end costs our clock: wait at most half of what is usable.
         let wait = Duration::from_millis(before.usable_ms / 2);
         let Ok(Ok(permit)) = tokio::time::timeout(wait, self.searches.clone().acquire_owned()).await else {
