@@ -305,7 +305,7 @@ fn every_refusal_says_why_and_changes_nothing() {
     // None of them started the game: its first turn is still turn 1.
     let (status, answer) = post_signed(&bot.addr, &body);
     assert_eq!(status, 200, "{answer}");
-    let log = bot.log_of(10);
+    let log = bot.log_of(11);
     assert_eq!(log.iter().filter(|l| l.starts_with("refused 401: ")).count(), 6, "{log:#?}");
     assert_eq!(log.iter().filter(|l| l.starts_with("refused 400: ")).count(), 3, "{log:#?}");
     assert_eq!(log.iter().filter(|l| l.starts_with("refused 413: ")).count(), 1, "{log:#?}");

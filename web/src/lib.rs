@@ -27,6 +27,19 @@ pub fn serve(
     on_listening: impl FnOnce(SocketAddr),
 ) -> Result<(), String> {
     let store = store::Store::open(games_dir, keep)?;
+    serve_on(addr, on_listening, || {
+        let app = Arc::new(routes::App { store, searches: tokio::sync::Semaphore::new(MAX_SEARCHES) });
+        routes::router(app)
+    })
+}
+
+/// Serves the router `make` builds (inside the server's runtime, so it may start tasks) on
+/// `addr` until the process ends; `on_listening` gets the bound address first.
+fn serve_on(
+    addr: SocketAddr,
+    on_listening: impl FnOnce(SocketAddr),
+    make: impl FnOnce() -> axum::Router,
+) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -36,7 +49,6 @@ pub fn serve(
             tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
         let bound = listener.local_addr().map_err(|e| e.to_string())?;
         on_listening(bound);
-        let app = Arc::new(routes::App { store, searches: tokio::sync::Semaphore::new(MAX_SEARCHES) });
-        axum::serve(listener, routes::router(app)).await.map_err(|e| format!("server stopped: {e}"))
+        axum::serve(listener, make()).await.map_err(|e| format!("server stopped: {e}"))
     })
 }

@@ -275,15 +275,7 @@ fn router(bot: Arc<Bot>, max_body: usize) -> Router {
 /// bound address (the port may have been 0).
 pub fn run(config: BotConfig, addr: SocketAddr, on_listening: impl FnOnce(SocketAddr)) -> Result<(), String> {
     config.check()?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the server: {e}"))?;
-    runtime.block_on(async move {
-        let listener =
-            tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-        let bound = listener.local_addr().map_err(|e| e.to_string())?;
-        on_listening(bound);
+    crate::serve_on(addr, on_listening, || {
         let max_body = config.max_body;
         let bot = Arc::new(Bot {
             searches: Arc::new(tokio::sync::Semaphore::new(config.searches)),
@@ -298,7 +290,7 @@ pub fn run(config: BotConfig, addr: SocketAddr, on_listening: impl FnOnce(Socket
                 sweeper.sweep();
             }
         });
-        axum::serve(listener, router(bot, max_body)).await.map_err(|e| format!("server stopped: {e}"))
+        router(bot, max_body)
     })
 }
 
