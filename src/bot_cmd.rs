@@ -70,6 +70,9 @@ pub fn run_bot(args: BotArgs) -> ExitCode {
     config.max_games = args.max_games as usize;
     config.idle = Duration::from_secs(args.idle_minutes * 60);
     config.max_body = args.max_body_kib as usize * 1024;
+    if let Err(e) = config.check() {
+        return refuse(e);
+    }
     if let Some(path) = &args.dry_run {
         let body = match std::fs::read_to_string(path) {
             Ok(body) => body,

@@ -326,6 +326,10 @@ fn the_handshake_is_answered_and_a_bot_without_a_secret_plays_nothing() {
     let out = crate::common::alea().args(["bot"]).env_remove("DICECHESS_WEBHOOK_SECRET").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("DICECHESS_WEBHOOK_SECRET is not set"));
+    // A variant of one move a turn has no tree of micro-moves to answer from.
+    let out = crate::common::alea().args(["bot", "--variant", &Variant::DEFAULT.to_string()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("several micro-moves a turn"));
     let registering = start_with(&["--handshake-only"], None);
     assert_eq!(post(&registering.addr, handshake, &[]).0, 200);
     let (status, answer) = post_signed(&registering.addr, &start_delivery());
