@@ -85,12 +85,17 @@ fn sign(secret: &str, timestamp: &str, body: &str) -> String {
 
 /// One POST with these extra headers; the status and the body.
 fn post(addr: &str, body: &str, headers: &[(&str, String)]) -> (u16, String) {
+    send(addr, "POST", body, headers)
+}
+
+/// One request; the status and the body.
+fn send(addr: &str, method: &str, body: &str, headers: &[(&str, String)]) -> (u16, String) {
     let mut stream = TcpStream::connect(addr).unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
     let extra: String = headers.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect();
     write!(
         stream,
-        "POST /dicechess HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} /dicechess HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     )
     .unwrap();
@@ -301,14 +306,21 @@ fn every_refusal_says_why_and_changes_nothing() {
         assert!(message.contains(says), "{message}");
     }
     let huge = format!("{{\"type\": \"yourTurn\", \"pad\": \"{}\"}}", "x".repeat(100 * 1024));
-    assert_eq!(post_signed(&bot.addr, &huge).0, 413);
+    let (status, answer) = post_signed(&bot.addr, &huge);
+    assert_eq!(status, 413);
+    assert!(answer.contains("over the limit"), "{answer}");
+    let (status, answer) = send(&bot.addr, "PUT", &body, &[]);
+    assert_eq!(status, 405);
+    assert!(answer.contains("PUT is not a delivery"), "{answer}");
+    assert_eq!(send(&bot.addr, "GET", "", &[]).0, 200);
     // None of them started the game: its first turn is still turn 1.
     let (status, answer) = post_signed(&bot.addr, &body);
     assert_eq!(status, 200, "{answer}");
-    let log = bot.log_of(11);
+    let log = bot.log_of(12);
     assert_eq!(log.iter().filter(|l| l.starts_with("refused 401: ")).count(), 6, "{log:#?}");
     assert_eq!(log.iter().filter(|l| l.starts_with("refused 400: ")).count(), 3, "{log:#?}");
     assert_eq!(log.iter().filter(|l| l.starts_with("refused 413: ")).count(), 1, "{log:#?}");
+    assert_eq!(log.iter().filter(|l| l.starts_with("refused 405: ")).count(), 1, "{log:#?}");
     assert!(log.iter().any(|l| l.starts_with("game game-r turn 1 seat white ")), "{log:#?}");
     assert!(!log.iter().any(|l| l.starts_with("game game-s")), "{log:#?}");
 }

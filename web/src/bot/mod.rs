@@ -247,7 +247,9 @@ async fn deliver(State(bot): State<Arc<Bot>>, method: Method, headers: HeaderMap
             .into_response();
     }
     if method != Method::POST {
-        return (StatusCode::METHOD_NOT_ALLOWED, "POST deliveries here\n").into_response();
+        let why = format!("{method} is not a delivery: the platform POSTs them");
+        eprintln!("refused 405: {why}");
+        return (StatusCode::METHOD_NOT_ALLOWED, axum::Json(json!({ "error": why }))).into_response();
     }
     let (response, logged) = bot.answer(&headers, &body, received).await;
     eprintln!("{}", logged.line);
@@ -257,10 +259,12 @@ async fn deliver(State(bot): State<Arc<Bot>>, method: Method, headers: HeaderMap
 /// A body over the limit is refused before it is read whole (413), with its own log line.
 async fn too_large(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
     let response = next.run(request).await;
-    if response.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        eprintln!("refused 413: the body is over the limit (--max-body-kib)");
+    if response.status() != StatusCode::PAYLOAD_TOO_LARGE {
+        return response;
     }
-    response
+    let why = "the body is over the limit (--max-body-kib)";
+    eprintln!("refused 413: {why}");
+    (StatusCode::PAYLOAD_TOO_LARGE, axum::Json(json!({ "error": why }))).into_response()
 }
 
 fn router(bot: Arc<Bot>, max_body: usize) -> Router {
