@@ -70,9 +70,6 @@ pub fn run_bot(args: BotArgs) -> ExitCode {
     config.max_games = args.max_games as usize;
     config.idle = Duration::from_secs(args.idle_minutes * 60);
     config.max_body = args.max_body_kib as usize * 1024;
-    if let Err(e) = config.check() {
-        return refuse(e);
-    }
     if let Some(path) = &args.dry_run {
         let body = match std::fs::read_to_string(path) {
             Ok(body) => body,
@@ -91,6 +88,10 @@ pub fn run_bot(args: BotArgs) -> ExitCode {
         (Some(secret), false) => config.secret = Some(secret.trim().as_bytes().to_vec()),
         (_, true) => {}
         (None, false) => {
+            // A setting the bot cannot run with is told first (`run` checks it otherwise).
+            if let Err(e) = config.check() {
+                return refuse(e);
+            }
             return refuse(format!(
                 "{SECRET_VARIABLE} is not set: the bot checks every delivery with the secret the platform \
                  gave when the endpoint was registered (to register, start it with --handshake-only)"

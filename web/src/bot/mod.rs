@@ -93,11 +93,6 @@ struct Bot {
     searches: Arc<tokio::sync::Semaphore>,
 }
 
-/// A delivery's log line.
-struct Logged {
-    line: String,
-}
-
 impl Bot {
     /// The game's table for this turn (a new one for a new game, or while an abandoned search
     /// still holds the old one), and the turn's number.
@@ -165,10 +160,10 @@ impl Bot {
     }
 
     /// Answers one delivery; the response and its log line.
-    async fn answer(self: &Arc<Self>, headers: &HeaderMap, body: &[u8], received: Instant) -> (Response, Logged) {
+    async fn answer(self: &Arc<Self>, headers: &HeaderMap, body: &[u8], received: Instant) -> (Response, String) {
         let refuse = |status: StatusCode, why: String| {
             let response = (status, axum::Json(json!({ "error": why }))).into_response();
-            (response, Logged { line: format!("refused {}: {why}", status.as_u16()) })
+            (response, format!("refused {}: {why}", status.as_u16()))
         };
         // The signature first: a caller without it learns nothing of how the body is read.
         let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
@@ -180,19 +175,19 @@ impl Bot {
             }
             None => Err("no secret set (--handshake-only): only the registration handshake is answered".into()),
         };
-        let value: Option<Value> = serde_json::from_slice(body).ok();
+        let value = serde_json::from_slice::<Value>(body);
         // The platform signs the handshake with a secret it discloses only once the handshake
         // has succeeded, so an unchecked one is answered too: echoing its nonce changes nothing.
         if let Some(Ok(Delivery::Verification { nonce })) =
-            value.as_ref().filter(|v| delivery::kind(v) == Ok("verification")).map(delivery::read)
+            value.as_ref().ok().filter(|v| delivery::kind(v) == Ok("verification")).map(delivery::read)
         {
             let line = "verification: nonce echoed".to_string();
-            return (axum::Json(json!({ "nonce": nonce })).into_response(), Logged { line });
+            return (axum::Json(json!({ "nonce": nonce })).into_response(), line);
         }
         if let Err(why) = signed {
             return refuse(StatusCode::UNAUTHORIZED, why);
         }
-        let value = match serde_json::from_slice::<Value>(body) {
+        let value = match value {
             Ok(v) => v,
             Err(e) => return refuse(StatusCode::BAD_REQUEST, format!("the body is not JSON: {e}")),
         };
@@ -206,7 +201,7 @@ impl Bot {
             Ok((decided, number)) => {
                 let line = log_line(&game_id, seat, clock, number, received.elapsed(), &decided);
                 let moves = decided.moves();
-                (axum::Json(json!({ "moves": moves })).into_response(), Logged { line })
+                (axum::Json(json!({ "moves": moves })).into_response(), line)
             }
             Err(e) => refuse(StatusCode::BAD_REQUEST, format!("game {game_id}: {e}")),
         }
@@ -251,8 +246,8 @@ async fn deliver(State(bot): State<Arc<Bot>>, method: Method, headers: HeaderMap
         eprintln!("refused 405: {why}");
         return (StatusCode::METHOD_NOT_ALLOWED, axum::Json(json!({ "error": why }))).into_response();
     }
-    let (response, logged) = bot.answer(&headers, &body, received).await;
-    eprintln!("{}", logged.line);
+    let (response, line) = bot.answer(&headers, &body, received).await;
+    eprintln!("{line}");
     response
 }
 
