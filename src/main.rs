@@ -132,8 +132,8 @@ impl SolutionArg {
     /// Makes the file's table the one played from, or says why it cannot be (nothing changed).
     pub fn install(&self) -> Result<(), String> {
         if let Some(path) = &self.table {
-            let table = alea_engine::services::solution::Table::read(path).map_err(|e| format!("--solution {e}"))?;
-            alea_engine::services::solution::install_table(table);
+            let table = alea_engine::services::registry::read_solution(path).map_err(|e| format!("--solution {e}"))?;
+            table.install();
         }
         Ok(())
     }

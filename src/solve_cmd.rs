@@ -1,15 +1,16 @@
-//! `alea solve diechess`: Die Chess solved exactly by value iteration, the table written for the
-//! engine to play from.
+//! `alea solve <variant>`: a variant small enough to number its states solved exactly by value
+//! iteration, the table written for the engine to play from.
 
-use alea_engine::services::solution::{self, Decision, POSSIBLE, Position, Table};
+use alea_engine::services::registry::Variant;
+use alea_engine::services::solution::{Solver, Table};
 use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct SolveArgs {
-    /// The variant to solve: one the registry marks as solved exactly (diechess, the only one
-    /// small enough).
-    game: alea_engine::services::registry::Variant,
+    /// The variant to solve: one the registry gives an exact solver (the list in `alea solve
+    /// --help`'s error, if another is named).
+    game: Variant,
     /// Write the table here (the engine's `DieChessTable` option reads it).
     #[arg(long)]
     out: Option<std::path::PathBuf>,
@@ -45,13 +46,16 @@ pub struct SolveArgs {
     seed: u64,
 }
 
+/// The seed of the positions the measurement searches and `--openings-out` writes.
+const POSITIONS_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
+
 pub fn run(args: SolveArgs) -> ExitCode {
-    if !args.game.row().solved {
+    let Some(solver) = args.game.row().solution else {
         let solvable: Vec<&str> =
-            alea_engine::services::registry::Variant::ALL.iter().filter(|v| v.row().solved).map(|v| v.name()).collect();
+            Variant::ALL.iter().filter(|v| v.row().solution.is_some()).map(|v| v.name()).collect();
         eprintln!("alea solve: only {} is small enough to solve, not {}", solvable.join(", "), args.game);
         return ExitCode::from(2);
-    }
+    };
     let tolerance_ok = args.tolerance > 0.0 && args.tolerance < 0.5;
     if !tolerance_ok || !(1..=64).contains(&args.threads) {
         eprintln!("alea solve: --tolerance must be between 0 and 0.5 and --threads from 1 to 64");
@@ -63,29 +67,26 @@ pub fn run(args: SolveArgs) -> ExitCode {
     }
     let started = Instant::now();
     let table = match &args.table {
-        Some(path) => match Table::read(path) {
+        Some(path) => match alea_engine::services::registry::read_solution(path) {
             Ok(table) => table,
             Err(e) => {
                 eprintln!("alea solve: --table {e}");
                 return ExitCode::from(2);
             }
         },
-        None => solve(&args),
+        None => solve(solver, &args),
     };
     let elapsed = started.elapsed();
-    let start = Position::start();
-    let (decision, value) = table.best_decision(&start);
-    let first = match decision {
-        Decision::Roll => "roll".to_string(),
-        Decision::Turn(t) => t.to_string(),
-    };
+    let (first, value) = table.start();
     let how = match &args.table {
         Some(path) => format!("read from {}", path.display()),
         None => format!("{:.1} s", elapsed.as_secs_f64()),
     };
     println!(
-        "solved in {} sweeps, {how} (largest change of the last {:.1e}); {POSSIBLE} states",
-        table.sweeps, table.last_change
+        "solved in {} sweeps, {how} (largest change of the last {:.1e}); {} states",
+        table.sweeps(),
+        table.last_change(),
+        table.possible_states()
     );
     println!("start: White scores {value:.12} (win + draw/2); first decision {first}");
     if let Some(path) = args.out {
@@ -104,11 +105,11 @@ pub fn run(args: SolveArgs) -> ExitCode {
             "wrote {} ({} bytes, {:.1} bits a state)",
             path.display(),
             bytes.len(),
-            bytes.len() as f64 * 8.0 / POSSIBLE as f64
+            bytes.len() as f64 * 8.0 / table.possible_states() as f64
         );
     }
     if args.self_play > 0 {
-        let games = solution::self_play(&table, &start, args.self_play, args.seed);
+        let games = table.self_play(args.self_play, args.seed);
         println!(
             "self-play, {} games (seed {}): White won {}, Black won {}, drawn {}; {:.1} turns a game, {:.2} of them rolls",
             games.games,
@@ -120,9 +121,9 @@ pub fn run(args: SolveArgs) -> ExitCode {
             games.rolls as f64 / f64::from(games.games),
         );
     }
-    let positions = solution::undecided_positions(&table, args.positions, 0x9e37_79b9_7f4a_7c15);
+    let positions = table.undecided(args.positions, POSITIONS_SEED);
     if let Some(path) = &args.openings_out {
-        let text: String = positions.iter().map(|p| p.fen() + "\n").collect();
+        let text: String = positions.iter().map(|fen| format!("{fen}\n")).collect();
         if let Err(e) = std::fs::write(path, text) {
             eprintln!("alea solve: {}: {e}", path.display());
             return ExitCode::FAILURE;
@@ -131,11 +132,11 @@ pub fn run(args: SolveArgs) -> ExitCode {
     }
     if !args.search_depths.is_empty() {
         println!("the search against the exact values, {} positions not drawn:", positions.len());
-        println!("| depth | mean loss before the roll | after a knight or king roll |");
+        println!("| depth | mean loss before the roll | after a roll |");
         println!("|---|---|---|");
         let mut losses = Vec::new();
         for &depth in &args.search_depths {
-            let loss = solution::search_loss(&table, &positions, depth);
+            let loss = table.search_loss(args.positions, POSITIONS_SEED, depth);
             println!("| {} | {:.4} | {:.4} |", loss.depth, loss.before_roll, loss.after_roll);
             losses.push(loss);
         }
@@ -151,11 +152,11 @@ pub fn run(args: SolveArgs) -> ExitCode {
 
 /// Solves the game with a progress bar in digits of precision (the largest change of a sweep
 /// shrinks geometrically).
-fn solve(args: &SolveArgs) -> Table {
+fn solve(solver: &dyn Solver, args: &SolveArgs) -> Box<dyn Table> {
     let digits = (-args.tolerance.log10()).ceil().max(1.0) as u64;
     let progress =
         crate::progress::Progress::new(digits, "digits", 1, "{elapsed_precise} [{bar:40}] {pos}/{len} digits {msg}");
-    let table = Table::solve(args.tolerance, args.threads, &mut |sweep, change| {
+    let table = solver.solve(args.tolerance, args.threads, &mut |sweep, change| {
         let done = if change > 0.0 { (-change.log10()).floor().clamp(0.0, digits as f64) as u64 } else { digits };
         progress.update(done, &format!("sweep {sweep}, largest change {change:.1e}"));
     });

@@ -210,9 +210,9 @@ impl Options {
                 // The exact Die Chess table that `alea solve diechess --out FILE` wrote; with
                 // none the engine solves the game itself when it first plays it.
                 if !value.is_empty() && value != "<empty>" {
-                    let table = alea_engine::services::solution::Table::read(std::path::Path::new(value))
+                    let table = alea_engine::services::registry::read_solution(std::path::Path::new(value))
                         .map_err(|e| format!("DieChessTable {e}"))?;
-                    alea_engine::services::solution::install_table(table);
+                    table.install();
                 }
                 Ok(Changed::Other)
             }

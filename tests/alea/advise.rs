@@ -167,7 +167,9 @@ fn die_chess_advice_gives_the_exact_values() {
     assert!(ok && text.contains("without rolling:") && !text.contains("()") && !text.contains("Freedom"), "{text}");
     // The table was kept in the cache directory, and a table of one's own is read instead; one
     // that cannot be read is refused before any advice.
-    let kept = crate::common::cache_home().join("alea").join(alea_engine::search::solve_cache::file_name());
+    let kept = crate::common::cache_home()
+        .join("alea")
+        .join(alea_engine::search::solve_cache::file_name(&alea_engine::rules::diechess::DieChess));
     assert!(kept.exists(), "{}", kept.display());
     let own = advise_json(&["--variant", "diechess", "--solution", kept.to_str().unwrap()]);
     assert_eq!(own["best"], "0000");

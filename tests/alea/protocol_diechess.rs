@@ -3,6 +3,7 @@
 //! `DieChessTable`, and bad input refused with nothing changed.
 
 use crate::common;
+use alea_engine::rules::diechess::DieChess;
 use common::{Engine, after_refusal, errors, fen_of, listed};
 
 /// The table the engines of these tests play from: kept in the tests' cache directory as the
@@ -10,8 +11,9 @@ use common::{Engine, after_refusal, errors, fen_of, listed};
 /// engine's own way), so the engines below read it at once.
 fn table_file() -> String {
     let dir = common::cache_home().join("alea");
-    alea_engine::search::solve_cache::load_or_solve_in(&dir, &mut |_, _| {}).expect("the tests' cache directory");
-    dir.join(alea_engine::search::solve_cache::file_name()).to_str().unwrap().to_string()
+    alea_engine::search::solve_cache::load_or_solve_in(&DieChess, &dir, &mut |_, _| {})
+        .expect("the tests' cache directory");
+    dir.join(alea_engine::search::solve_cache::file_name(&DieChess)).to_str().unwrap().to_string()
 }
 
 fn diechess() -> Engine {

@@ -313,9 +313,7 @@ pub fn search_loss_plot(losses: &[alea_engine::services::solution::SearchLoss], 
         .x_labels((last - first + 1) as usize)
         .draw()
         .map_err(plot_error)?;
-    for (n, (label, colour)) in
-        [("before the roll", BLUE), ("after a knight or king roll", RED)].into_iter().enumerate()
-    {
+    for (n, (label, colour)) in [("before the roll", BLUE), ("after a roll", RED)].into_iter().enumerate() {
         let points: Vec<(f64, f64)> =
             losses.iter().map(|l| (f64::from(l.depth), if n == 0 { l.before_roll } else { l.after_roll })).collect();
         chart

@@ -1,8 +1,9 @@
-//! Die Chess's static score, for searching it instead of playing its exact solution.
+//! The static score of a die position (one die a side, a face and moves in hand), for searching
+//! the game instead of playing its exact solution.
 
 use crate::board::piece::{Color, Role};
 use crate::eval::params::EvalParams;
-use crate::rules::diechess::{DieChess, DiePosition, DieTurn, targets};
+use crate::rules::{DiePosition, DieTurn, Rules};
 
 /// A static score for the search, in centipawns for the side to move: a die showing the king
 /// is a target (the only way to lose), the more so within one move of the enemy die; moves in
@@ -18,13 +19,11 @@ const MOVE_IN_HAND: i32 = 10;
 impl DieEval {
     fn side_score(pos: &DiePosition, us: Color) -> i32 {
         let die = pos.die(us);
-        let enemy = pos.die(!us);
         let mut score = MOVE_IN_HAND * i32::from(die.in_hand);
         if die.face == Role::King {
             score -= KING_SHOWN;
             // Some face of the enemy die could take it from where it stands.
-            let reach = Role::ALL.into_iter().any(|f| targets(!us, f, enemy.square, die.square).contains(die.square));
-            if reach {
+            if pos.in_reach_of(!us) {
                 score -= KING_IN_REACH;
             }
         }
@@ -32,8 +31,8 @@ impl DieEval {
     }
 }
 
-impl crate::eval::Evaluator<DieChess> for DieEval {
-    fn evaluate(&self, _rules: &DieChess, pos: &DiePosition) -> i32 {
+impl<R: Rules<Position = DiePosition, Turn = DieTurn>> crate::eval::Evaluator<R> for DieEval {
+    fn evaluate(&self, _rules: &R, pos: &DiePosition) -> i32 {
         DieEval::side_score(pos, pos.turn) - DieEval::side_score(pos, !pos.turn)
     }
 
@@ -55,7 +54,7 @@ impl crate::eval::Evaluator<DieChess> for DieEval {
 impl crate::eval::Evaluated for DiePosition {
     type Eval = DieEval;
 
-    /// Die Chess's score has no parameters to fit: `params` and `net` are not read.
+    /// This score has no parameters to fit: `params` and `net` are not read.
     fn evaluation(_params: &EvalParams, _net: Option<std::sync::Arc<crate::eval::nnue::Network>>) -> DieEval {
         DieEval
     }

@@ -12,6 +12,7 @@ use crate::board::bitboard::Bitboard;
 use crate::board::piece::{Color, Role};
 use crate::board::square::Square;
 use crate::rules::GameError;
+use crate::rules::solvable::{After, Options, Solvable};
 use std::fmt;
 
 /// A game undecided after this many turns (both players', passes and rolls included) is drawn.
@@ -206,6 +207,13 @@ impl DiePosition {
     #[inline]
     pub fn die(&self, color: Color) -> Die {
         self.dice[color.index()]
+    }
+
+    /// Could some face of `color`'s die take the other die where both stand (were it rolled
+    /// with a move in hand)?
+    pub fn in_reach_of(&self, color: Color) -> bool {
+        let (die, enemy) = (self.die(color), self.die(!color));
+        Role::ALL.into_iter().any(|face| targets(color, face, die.square, enemy.square).contains(enemy.square))
     }
 
     /// The end of the game, if it is over.
@@ -742,6 +750,127 @@ pub fn code_seen_by(viewer: Color, die: Die) -> usize {
 pub fn state_index(pos: &DiePosition) -> usize {
     let us = pos.turn;
     code_seen_by(us, pos.die(us)) * DIE_STATES + code_seen_by(us, pos.die(!us))
+}
+
+/// A die state code's parts: square, face, moves in hand.
+#[inline]
+const fn decode(code: usize) -> (usize, usize, usize) {
+    (code / 18, (code / 3) % 6, code % 3)
+}
+
+/// The state number after the mover's turn: the other player moves next, seeing both dice
+/// turned.
+#[inline]
+fn next_index(mover: (usize, usize, usize), other: (usize, usize, usize)) -> usize {
+    die_code(turned(other.0), other.1, other.2) * DIE_STATES + die_code(turned(mover.0), mover.1, mover.2)
+}
+
+/// The mover's moves from its die state `mover` (none with no move in hand), against the other
+/// die's state `other`.
+#[inline]
+fn die_moves(mover: (usize, usize, usize), other: (usize, usize, usize), out: &mut impl Options) {
+    let (sq, face, in_hand) = mover;
+    if in_hand == 0 {
+        return;
+    }
+    let role = Role::ALL[face];
+    let enemy = Square::new(other.0 as u8);
+    for to in targets(Color::White, role, Square::new(sq as u8), enemy) {
+        let t = to.index();
+        if t == other.0 {
+            if other.1 == Role::King.index() {
+                out.choose(After::Won);
+                continue;
+            }
+            // The captured die goes home as a pawn: h8 as the mover sees it, f8 when the
+            // capturer stands there.
+            let home = if t == 63 { 61 } else { 63 };
+            arrive(role, (t, in_hand - 1), (home, Role::Pawn.index(), 2), out);
+        } else {
+            arrive(role, (t, in_hand - 1), other, out);
+        }
+    }
+}
+
+/// The mover's die arriving on a square with moves left: a pawn reaching the last rank becomes
+/// the face of its choice among the five others.
+#[inline]
+fn arrive(role: Role, (t, left): (usize, usize), other: (usize, usize, usize), out: &mut impl Options) {
+    if role == Role::Pawn && t >= 56 {
+        for r in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
+            out.choose(After::Next(next_index((t, r.index(), left), other)));
+        }
+    } else {
+        out.choose(After::Next(next_index((t, role.index(), left), other)));
+    }
+}
+
+/// Die Chess numbered for its exact solution: a state is the mover's die and the other die, both
+/// as the mover sees the board (Black's turns turned 180 degrees, which maps h8 to a1 and makes
+/// its pawn step up), so one table serves both colours.
+impl Solvable for DieChess {
+    const STATES: usize = STATES;
+    const SOLUTION_VERSION: u32 = 1;
+    const SOLUTION_MAGIC: [u8; 8] = *b"ALEADIE1";
+
+    /// Two squares, and in hand no more than a roll of the face shown gives.
+    fn is_possible(&self, index: usize) -> bool {
+        let (mover, other) = (index / DIE_STATES, index % DIE_STATES);
+        let ok = |code: usize| code % 3 <= usize::from(moves_after_roll(Role::ALL[(code / 3) % 6]));
+        mover / 18 != other / 18 && ok(mover) && ok(other)
+    }
+
+    fn state_index(&self, pos: &DiePosition) -> usize {
+        state_index(pos)
+    }
+
+    fn position_of(&self, index: usize, mover: Color) -> DiePosition {
+        let die = |code: usize| {
+            let (square, face, in_hand) = decode(code);
+            let square = if mover == Color::White { square } else { turned(square) };
+            Die { square: Square::new(square as u8), face: Role::ALL[face], in_hand: in_hand as u8 }
+        };
+        let (ours, theirs) = (die(index / DIE_STATES), die(index % DIE_STATES));
+        let dice = if mover == Color::White { [ours, theirs] } else { [theirs, ours] };
+        DiePosition { dice, turn: mover, turns_played: 0, king_taken: None, fullmove: 1 }
+    }
+
+    /// Each die on a square, a face and moves in hand drawn alike (the samples `alea solve`'s
+    /// measurements and openings have always used), then the side to move.
+    fn random_position(&self, next: &mut dyn FnMut(u64) -> u64) -> Option<DiePosition> {
+        let mut die = || {
+            let square = Square::new(next(64) as u8);
+            let face = Role::ALL[next(6) as usize];
+            let in_hand = next(u64::from(moves_after_roll(face)) + 1) as u8;
+            Die { square, face, in_hand }
+        };
+        let (white, black) = (die(), die());
+        if white.square == black.square {
+            return None;
+        }
+        let turn = if next(2) == 0 { Color::White } else { Color::Black };
+        Some(DiePosition { dice: [white, black], turn, turns_played: 0, king_taken: None, fullmove: 1 })
+    }
+
+    /// Passing, each move in hand, and rolling: each face then allows not moving or any of the
+    /// moves the roll gives.
+    fn options(&self, index: usize, out: &mut impl Options) {
+        let (mover, other) = (decode(index / DIE_STATES), decode(index % DIE_STATES));
+        out.choose(After::Next(next_index(mover, other)));
+        die_moves(mover, other, out);
+        out.roll(6, |out, face| {
+            let rolled = (mover.0, face, usize::from(moves_after_roll(Role::ALL[face])));
+            out.choose(After::Next(next_index(rolled, other)));
+            die_moves(rolled, other, out);
+        });
+    }
+
+    /// Among equals, moving before passing.
+    fn preferred_pre_roll(&self, pos: &DiePosition) -> Vec<DieTurn> {
+        let mut turns = pos.pre_roll_turns();
+        turns.rotate_left(1);
+        turns
+    }
 }
 
 #[cfg(test)]

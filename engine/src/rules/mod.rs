@@ -25,6 +25,7 @@ pub mod one_turn;
 pub mod pairing;
 pub mod piece_dice;
 pub mod position;
+pub mod solvable;
 pub mod states;
 pub mod vegas;
 
@@ -40,6 +41,7 @@ pub use burmese::Burmese;
 pub use classic::Classic;
 pub use dice::{MAX_OUTCOMES, Outcome, OutcomeList, Roll, RollError};
 pub use dicechess3::DiceChess3;
+pub use diechess::{DiePosition, DieTurn};
 pub use error::GameError;
 pub use freedom::Freedom;
 pub use gollon::Gollon;

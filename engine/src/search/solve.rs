@@ -1,126 +1,70 @@
-//! The exact solution of Die Chess ([`crate::rules::diechess`]): the value of every state for
-//! the side to move (the probability of winning, a draw counted half), by value iteration.
+//! The exact solution of a game small enough to number all its states
+//! ([`crate::rules::solvable`]): the value of every state for the side to move (the probability
+//! of winning, a draw counted half), by value iteration.
 //!
-//! A state is a turn's start seen by the mover: its die and the other die, both on the board as
-//! the mover sees it (Black's turns are turned 180 degrees, which maps h8 to a1 and makes its
-//! pawn step up), so one table serves both colours. The value obeys, at every state,
-//!
-//! `V(s) = max(pass, each move, roll)`, with `pass = 1 - V(next)`, a move `1 - V(next)` or `1` when
-//! it takes a king, and `roll = mean over the six faces of max(not moving, each move)`.
+//! The value obeys, at every state, `V(s) = max over the mover's options`, where a choice that
+//! wins is worth 1, a choice that hands the other player state `t` is worth `1 - V(t)`, and a
+//! roll the mean over its results of the best choice each allows.
 //!
 //! Iterating that map from `V = 1/2` gives after `k` sweeps the exact value with `k` turns left
-//! before the draw ([`crate::rules::diechess::TURN_LIMIT`]); the values stop changing long before
-//! 200 (see [`DieTable`]).
+//! before a draw; the values stop changing long before a game's turn limit (see [`Solution`]).
 
-use crate::board::piece::{Color, Role};
-use crate::board::square::Square;
+use crate::board::piece::Color;
 use crate::eval::data::DataError;
-pub use crate::rules::diechess::DiePosition;
-use crate::rules::diechess::{
-    DIE_STATES, Die, DieEnd, DieTurn, STATES, die_code, moves_after_roll, state_index, turned,
-};
+use crate::rules::solvable::{After, Options, Solvable};
+use crate::rules::{GameResult, Outcome, OutcomeList, Roll, TurnList};
+use std::any::Any;
+use std::sync::{Arc, RwLock};
 
-/// Could a state with these codes occur (two squares, in hand within what the faces allow)?
-fn is_possible(mover: usize, other: usize) -> bool {
-    let ok = |code: usize| code % 3 <= usize::from(moves_after_roll(Role::ALL[(code / 3) % 6]));
-    mover / 18 != other / 18 && ok(mover) && ok(other)
+/// The best of a state's options, from the table `v` of the turn after.
+struct Best<'a> {
+    v: &'a [f64],
+    best: f64,
 }
 
-/// The index after the mover's turn: the other player moves next, seeing both dice turned.
-#[inline]
-fn next_index(mover: (usize, usize, usize), other: (usize, usize, usize)) -> usize {
-    die_code(turned(other.0), other.1, other.2) * DIE_STATES + die_code(turned(mover.0), mover.1, mover.2)
-}
-
-/// The best value among the mover's moves from `sq` with face `face` and `in_hand` moves, the
-/// other die `other` (`None` when no move); `v` is the table after the turn.
-#[inline]
-fn best_move(v: &[f64], sq: usize, face: usize, in_hand: usize, other: (usize, usize, usize)) -> Option<f64> {
-    if in_hand == 0 {
-        return None;
-    }
-    let role = Role::ALL[face];
-    let from = Square::new(sq as u8);
-    let enemy = Square::new(other.0 as u8);
-    let targets = crate::rules::diechess::targets(Color::White, role, from, enemy);
-    let mut best: Option<f64> = None;
-    let left = in_hand - 1;
-    for to in targets {
-        let t = to.index();
-        let value = if t == other.0 {
-            if other.1 == Role::King.index() {
-                return Some(1.0);
-            }
-            // The captured die goes home as a pawn: h8 as the mover sees it, f8 when the capturer
-            // stands there.
-            let home = if t == 63 { 61 } else { 63 };
-            let other_after = (home, Role::Pawn.index(), 2);
-            promotions_or_not(v, role, t, left, other_after)
-        } else {
-            promotions_or_not(v, role, t, left, other)
+impl Options for Best<'_> {
+    #[inline]
+    fn choose(&mut self, after: After) {
+        let value = match after {
+            After::Won => 1.0,
+            After::Next(index) => 1.0 - self.v[index],
         };
-        best = Some(best.map_or(value, |b: f64| b.max(value)));
+        self.best = self.best.max(value);
     }
-    best
-}
 
-/// The value of the mover's die arriving on `t`: a pawn reaching the last rank takes the best
-/// of the five faces it may become.
-#[inline]
-fn promotions_or_not(v: &[f64], role: Role, t: usize, left: usize, other: (usize, usize, usize)) -> f64 {
-    if role == Role::Pawn && t >= 56 {
-        [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King]
-            .into_iter()
-            .map(|r| 1.0 - v[next_index((t, r.index(), left), other)])
-            .fold(0.0, f64::max)
-    } else {
-        1.0 - v[next_index((t, role.index(), left), other)]
+    #[inline]
+    fn roll(&mut self, results: usize, mut each: impl FnMut(&mut Self, usize)) {
+        let before = self.best;
+        let mut sum = 0.0;
+        for result in 0..results {
+            self.best = f64::NEG_INFINITY;
+            each(self, result);
+            sum += self.best;
+        }
+        self.best = before.max(sum / results as f64);
     }
-}
-
-/// The value of rolling: the mean over the faces of the better of not moving and the best move.
-#[inline]
-fn roll_value(v: &[f64], sq: usize, other: (usize, usize, usize)) -> f64 {
-    let mut sum = 0.0;
-    for role in Role::ALL {
-        let hand = usize::from(moves_after_roll(role));
-        let stay = 1.0 - v[next_index((sq, role.index(), hand), other)];
-        let best = best_move(v, sq, role.index(), hand, other).map_or(stay, |m| m.max(stay));
-        sum += best;
-    }
-    sum / 6.0
-}
-
-/// One state's value from the table `v` of the turn after.
-#[inline]
-fn backup(v: &[f64], mover: usize, other: usize) -> f64 {
-    let m = (mover / 18, (mover / 3) % 6, mover % 3);
-    let o = (other / 18, (other / 3) % 6, other % 3);
-    let pass = 1.0 - v[next_index(m, o)];
-    let moved = best_move(v, m.0, m.1, m.2, o).unwrap_or(0.0);
-    pass.max(moved).max(roll_value(v, m.0, o))
 }
 
 /// One sweep: `out` gets the values one turn further from the draw than `v`'s, over `threads`
 /// threads. Returns the largest change.
-fn sweep(v: &[f64], out: &mut [f64], threads: usize) -> f64 {
-    let rows_per_chunk = DIE_STATES.div_ceil(threads.max(1));
+fn sweep<G: Solvable>(rules: &G, v: &[f64], out: &mut [f64], threads: usize) -> f64 {
+    let per_thread = G::STATES.div_ceil(threads.max(1));
     std::thread::scope(|scope| {
         let handles: Vec<_> = out
-            .chunks_mut(rows_per_chunk * DIE_STATES)
+            .chunks_mut(per_thread)
             .enumerate()
             .map(|(c, chunk)| {
                 scope.spawn(move || {
                     let mut change = 0.0f64;
                     for (i, slot) in chunk.iter_mut().enumerate() {
-                        let index = c * rows_per_chunk * DIE_STATES + i;
-                        let (mover, other) = (index / DIE_STATES, index % DIE_STATES);
-                        if !is_possible(mover, other) {
+                        let index = c * per_thread + i;
+                        if !rules.is_possible(index) {
                             continue;
                         }
-                        let value = backup(v, mover, other);
-                        change = change.max((value - v[index]).abs());
-                        *slot = value;
+                        let mut best = Best { v, best: f64::NEG_INFINITY };
+                        rules.options(index, &mut best);
+                        change = change.max((best.best - v[index]).abs());
+                        *slot = best.best;
                     }
                     change
                 })
@@ -130,26 +74,27 @@ fn sweep(v: &[f64], out: &mut [f64], threads: usize) -> f64 {
     })
 }
 
-/// The values of Die Chess for the side to move at every state, without the turn limit.
+/// The values of a game for the side to move at every state, without a turn limit.
 ///
 /// Value iteration from 1/2 gives after `k` sweeps the values with `k` turns left before the
-/// draw; the solve runs until a sweep changes no value by more than its tolerance (about 30
-/// sweeps for 1e-12), so these are the values of every state with that many turns or more left,
-/// and of the game without a limit. [`DieTable::turn_value`] counts a turn that reaches the limit
-/// as the draw it is.
+/// draw; the solve runs until a sweep changes no value by more than its tolerance (for Die
+/// Chess about 30 sweeps for 1e-12), so these are the values of every state with that many turns
+/// or more left, and of the game without a limit. [`Solution::turn_value`] counts a turn that
+/// reaches the game's end, a turn limit's draw included, as the result it is.
 #[derive(Clone, Debug, PartialEq)]
-pub struct DieTable {
-    /// By [`state_index`]; impossible states hold 1/2.
+pub struct Solution<G: Solvable> {
+    rules: G,
+    /// By [`Solvable::state_index`]; impossible states hold 1/2.
     values: Vec<f64>,
     /// Sweeps the solve made, and the largest change of its last one.
     pub sweeps: u32,
     pub last_change: f64,
 }
 
-/// A decision before the roll: a turn without rolling (the pass or a move), or the roll.
+/// A decision before the roll: a turn without rolling, or the roll.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum DieDecision {
-    Turn(DieTurn),
+pub enum Decision<T> {
+    Turn(T),
     Roll,
 }
 
@@ -157,149 +102,181 @@ pub enum DieDecision {
 /// its tolerance, not beyond.
 pub const TIE: f64 = 1e-12;
 
-/// The file's first bytes.
-const MAGIC: &[u8; 8] = b"ALEADIE1";
+/// The mean of values, each counted as often as its weight (a roll's results).
+fn weighted_mean(items: impl Iterator<Item = (u32, f64)>) -> f64 {
+    let (sum, total) = items.fold((0.0, 0u32), |(sum, total), (w, x)| (sum + f64::from(w) * x, total + w));
+    sum / f64::from(total)
+}
 
-impl DieTable {
+/// The turns after a roll, on the stack.
+type Turns<G> = TurnList<<G as crate::rules::Rules>::Turn>;
+
+impl<G: Solvable> Solution<G> {
     /// Solves the game: value iteration from 1/2 (a draw) until a sweep changes no value by more
     /// than `tolerance`, on `threads` threads, telling `progress` each sweep's number and largest
     /// change.
-    pub fn solve(tolerance: f64, threads: usize, progress: &mut dyn FnMut(u32, f64)) -> DieTable {
-        let mut v = vec![0.5f64; STATES];
-        let mut next = vec![0.5f64; STATES];
+    pub fn solve(rules: G, tolerance: f64, threads: usize, progress: &mut dyn FnMut(u32, f64)) -> Solution<G> {
+        let mut v = vec![0.5f64; G::STATES];
+        let mut next = vec![0.5f64; G::STATES];
         let mut sweeps = 0u32;
         loop {
-            let change = sweep(&v, &mut next, threads);
+            let change = sweep(&rules, &v, &mut next, threads);
             std::mem::swap(&mut v, &mut next);
             sweeps += 1;
             progress(sweeps, change);
             if change <= tolerance {
-                return DieTable { values: v, sweeps, last_change: change };
+                return Solution { rules, values: v, sweeps, last_change: change };
             }
         }
     }
 
     /// The values with `turns_left` turns before the draw: that many sweeps from 1/2.
-    pub fn with_turns_left(turns_left: u32, threads: usize) -> DieTable {
-        let mut v = vec![0.5f64; STATES];
-        let mut next = vec![0.5f64; STATES];
+    pub fn with_turns_left(rules: G, turns_left: u32, threads: usize) -> Solution<G> {
+        let mut v = vec![0.5f64; G::STATES];
+        let mut next = vec![0.5f64; G::STATES];
         let mut last_change = 0.0;
         for _ in 0..turns_left {
-            last_change = sweep(&v, &mut next, threads);
+            last_change = sweep(&rules, &v, &mut next, threads);
             std::mem::swap(&mut v, &mut next);
         }
-        DieTable { values: v, sweeps: turns_left, last_change }
+        Solution { rules, values: v, sweeps: turns_left, last_change }
+    }
+
+    /// The game solved.
+    pub fn rules(&self) -> &G {
+        &self.rules
+    }
+
+    /// How many states could occur (the table's entries that mean something).
+    pub fn possible_states(&self) -> usize {
+        (0..G::STATES).filter(|&i| self.rules.is_possible(i)).count()
     }
 
     /// The value of `pos` (not over) for its side to move.
-    pub fn value(&self, pos: &DiePosition) -> f64 {
-        self.values[state_index(pos)]
+    pub fn value(&self, pos: &G::Position) -> f64 {
+        self.values[self.rules.state_index(pos)]
     }
 
-    /// The value of a turn for the player making it: 1 for taking the king, 1/2 for reaching the
-    /// turn limit, else one less the opponent's value.
-    pub fn turn_value(&self, pos: &DiePosition, turn: DieTurn) -> f64 {
-        let next = pos.play(turn);
-        match next.end() {
-            Some(DieEnd::KingCaptured(_)) => 1.0,
-            Some(DieEnd::TurnLimit) => 0.5,
+    /// The value of a turn for the player making it: 1 for a win, 1/2 for a draw (a turn limit
+    /// reached), else one less the opponent's value.
+    pub fn turn_value(&self, pos: &G::Position, turn: G::Turn) -> f64 {
+        let mover = self.rules.turn(pos);
+        let next = self.rules.play(pos, turn);
+        match self.rules.end(&next).map(|end| end.result) {
+            Some(GameResult::Win(winner)) => f64::from(u8::from(winner == mover)),
+            Some(GameResult::Draw) => 0.5,
             None => 1.0 - self.value(&next),
         }
     }
 
-    /// The best turn after rolling `face`, and its value. Among equals, the one leaving a fallible
-    /// opponent the most chances ([`DieTable::chances_after`]); then the first in the rules'
-    /// order (not moving, then the moves).
-    pub fn best_after_roll(&self, pos: &DiePosition, face: Role) -> (DieTurn, f64) {
-        let (turn, value, _) = self.best_turn(pos, pos.turns_after_roll(face));
+    /// The roll's results from `pos` (none once the game is over).
+    fn outcomes(&self, pos: &G::Position) -> OutcomeList {
+        let mut out = OutcomeList::new();
+        self.rules.outcomes(pos, &mut out);
+        out
+    }
+
+    /// The turns `roll` allows from `pos`.
+    fn turns_after(&self, pos: &G::Position, roll: &Roll) -> Turns<G> {
+        let mut out = TurnList::new();
+        self.rules.allowed_turns(pos, roll, &mut out);
+        out
+    }
+
+    /// The best turn after `roll`, and its value. Among equals, the one leaving a fallible
+    /// opponent the most chances ([`Solution::chances_after`]); then the first in the rules'
+    /// order.
+    pub fn best_after_roll(&self, pos: &G::Position, roll: &Roll) -> (G::Turn, f64) {
+        let (turn, value, _) = self.best_turn(pos, &self.turns_after(pos, roll));
         (turn, value)
     }
 
-    /// The value of rolling: the mean over the six faces of the best turn after each.
-    pub fn roll_value(&self, pos: &DiePosition) -> f64 {
-        Role::ALL.into_iter().map(|face| self.best_of_face(pos, face)).sum::<f64>() / 6.0
-    }
-
-    /// The best value after rolling `face` (no tie-break needed for the value).
-    fn best_of_face(&self, pos: &DiePosition, face: Role) -> f64 {
-        pos.turns_after_roll(face).into_iter().map(|t| self.turn_value(pos, t)).fold(f64::NEG_INFINITY, f64::max)
+    /// The value of rolling: the mean over the roll's results of the best turn after each.
+    pub fn roll_value(&self, pos: &G::Position) -> f64 {
+        weighted_mean(self.outcomes(pos).iter().map(|o| {
+            let turns = self.turns_after(pos, &o.roll);
+            (o.weight, turns.iter().map(|&t| self.turn_value(pos, t)).fold(f64::NEG_INFINITY, f64::max))
+        }))
     }
 
     /// The best decision before the roll and its value. Among equals, the one leaving a fallible
-    /// opponent the most chances ([`DieTable::chances_after`]; rolling counts its faces' best
-    /// turns); equal again, rolling, then the moves, then the pass.
-    pub fn best_decision(&self, pos: &DiePosition) -> (DieDecision, f64) {
+    /// opponent the most chances ([`Solution::chances_after`]; rolling counts its results' best
+    /// turns); equal again, rolling, then the turns in the game's preferred order
+    /// ([`Solvable::preferred_pre_roll`]).
+    pub fn best_decision(&self, pos: &G::Position) -> (Decision<G::Turn>, f64) {
         let (roll, roll_chances) = self.roll_with_chances(pos);
-        let mut turns = pos.pre_roll_turns();
-        turns.rotate_left(1);
-        let (turn, value, chances) = self.best_turn(pos, turns);
+        let (turn, value, chances) = self.best_turn(pos, &self.rules.preferred_pre_roll(pos));
         if rank(roll, roll_chances) >= rank(value, chances) {
-            (DieDecision::Roll, roll)
+            (Decision::Roll, roll)
         } else {
-            (DieDecision::Turn(turn), value)
+            (Decision::Turn(turn), value)
         }
     }
 
     /// What an opponent who chose at random among its options (each turn before the roll, and
-    /// rolling then any turn the face allows) would give away on average in the state after
+    /// rolling then any turn the result allows) would give away on average in the state after
     /// `turn`, measured by the table. A perfect opponent gives nothing away, so this changes no
     /// value: it only breaks ties, towards the choice that leaves a fallible player the most
-    /// ways to go wrong. (Drawn positions are most of the game, and a draw by perfect play is
+    /// ways to go wrong. (Drawn positions are most of a game, and a draw by perfect play is
     /// still a win against a player who errs.)
-    pub fn chances_after(&self, pos: &DiePosition, turn: DieTurn) -> f64 {
-        let next = pos.play(turn);
-        if next.end().is_some() {
+    pub fn chances_after(&self, pos: &G::Position, turn: G::Turn) -> f64 {
+        let next = self.rules.play(pos, turn);
+        if self.rules.end(&next).is_some() {
             return 0.0;
         }
         let mean = |values: &mut dyn Iterator<Item = f64>| {
             let (sum, n) = values.fold((0.0, 0u32), |(s, n), v| (s + v, n + 1));
             sum / f64::from(n)
         };
-        let after_roll = Role::ALL
-            .into_iter()
-            .map(|face| mean(&mut next.turns_after_roll(face).into_iter().map(|t| self.turn_value(&next, t))))
-            .sum::<f64>()
-            / 6.0;
-        let turns = next.pre_roll_turns();
+        let after_roll = weighted_mean(self.outcomes(&next).iter().map(|o| {
+            (o.weight, mean(&mut self.turns_after(&next, &o.roll).iter().map(|&t| self.turn_value(&next, t))))
+        }));
+        let mut turns = TurnList::new();
+        self.rules.pre_roll_turns(&next, &mut turns);
         let random = mean(&mut turns.iter().map(|&t| self.turn_value(&next, t)).chain(std::iter::once(after_roll)));
         self.value(&next) - random
     }
 
     /// The best of `turns` from `pos`: its value and the chances it leaves (the first of equals).
-    fn best_turn(&self, pos: &DiePosition, turns: Vec<DieTurn>) -> (DieTurn, f64, f64) {
-        let valued: Vec<(DieTurn, f64)> = turns.into_iter().map(|t| (t, self.turn_value(pos, t))).collect();
+    fn best_turn(&self, pos: &G::Position, turns: &[G::Turn]) -> (G::Turn, f64, f64) {
+        let valued: Vec<(G::Turn, f64)> = turns.iter().map(|&t| (t, self.turn_value(pos, t))).collect();
         let best = valued.iter().map(|v| grid(v.1)).max().expect("a turn is always possible");
         // Chances are asked only of the turns of the best value (usually few).
-        let mut chosen: Option<(DieTurn, f64, f64)> = None;
+        let mut chosen: Option<(G::Turn, f64, f64)> = None;
         for &(t, v) in valued.iter().filter(|v| grid(v.1) == best) {
             let chances = self.chances_after(pos, t);
             if chosen.is_none_or(|(_, value, c)| rank(v, chances) > rank(value, c)) {
                 chosen = Some((t, v, chances));
             }
         }
-        chosen.expect("a turn is always possible (the pass, or not moving after a roll)")
+        chosen.expect("a turn is always possible (a solvable game always has a turn to make)")
     }
 
-    /// Rolling's value and the chances its faces' best turns leave, on average.
-    fn roll_with_chances(&self, pos: &DiePosition) -> (f64, f64) {
-        let (value, chances) = Role::ALL.into_iter().fold((0.0, 0.0), |(v, c), face| {
-            let (_, value, chances) = self.best_turn(pos, pos.turns_after_roll(face));
-            (v + value, c + chances)
-        });
-        (value / 6.0, chances / 6.0)
+    /// Rolling's value and the chances its results' best turns leave, on average.
+    fn roll_with_chances(&self, pos: &G::Position) -> (f64, f64) {
+        let best: Vec<(u32, f64, f64)> = self
+            .outcomes(pos)
+            .iter()
+            .map(|o| {
+                let (_, value, chances) = self.best_turn(pos, &self.turns_after(pos, &o.roll));
+                (o.weight, value, chances)
+            })
+            .collect();
+        (weighted_mean(best.iter().map(|b| (b.0, b.1))), weighted_mean(best.iter().map(|b| (b.0, b.2))))
     }
 
     /// The largest amount by which a state's value differs from the best of its options valued
     /// by the table (the Bellman equations' residual), over every possible state.
     pub fn bellman_residual(&self, threads: usize) -> f64 {
-        let mut out = vec![0.5f64; STATES];
-        let change = sweep(&self.values, &mut out, threads);
-        drop(out);
-        change
+        let mut out = vec![0.5f64; G::STATES];
+        sweep(&self.rules, &self.values, &mut out, threads)
     }
+}
 
-    /// Writes the table: the distinct values once, then for each possible state (in index order)
-    /// the number of its value among them, in 16 bits; an FNV-1a checksum closes the file.
+impl<G: Solvable> Solution<G> {
+    /// Writes the table: the game's magic bytes, the distinct values once, then for each possible
+    /// state (in index order) the number of its value among them, in 16 bits; an FNV-1a checksum
+    /// closes the file.
     pub fn write_to(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
         let mut distinct: Vec<u64> = self.possible_values().map(f64::to_bits).collect();
         distinct.sort_unstable();
@@ -307,7 +284,7 @@ impl DieTable {
         if distinct.len() > usize::from(u16::MAX) + 1 {
             return Err(std::io::Error::other(format!("{} distinct values do not fit 16 bits", distinct.len())));
         }
-        let mut bytes = MAGIC.to_vec();
+        let mut bytes = G::SOLUTION_MAGIC.to_vec();
         bytes.extend(self.sweeps.to_le_bytes());
         bytes.extend(self.last_change.to_le_bytes());
         bytes.extend((distinct.len() as u32).to_le_bytes());
@@ -322,22 +299,32 @@ impl DieTable {
         out.write_all(&bytes)
     }
 
-    /// Reads a table [`DieTable::write_to`] wrote, refusing a damaged, truncated or foreign file.
-    pub fn read_from(bytes: &[u8]) -> Result<DieTable, DataError> {
-        if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
-            return Err(DataError::Damaged("not a Die Chess table (no ALEADIE1 header)".into()));
+    /// Do these bytes begin as this game's solution does?
+    pub fn claims(bytes: &[u8]) -> bool {
+        bytes.starts_with(&G::SOLUTION_MAGIC)
+    }
+
+    /// Reads a table [`Solution::write_to`] wrote, refusing a damaged, truncated or foreign file.
+    pub fn read_from(rules: G, bytes: &[u8]) -> Result<Solution<G>, DataError> {
+        let name = rules.name();
+        let damaged = |what: String| DataError::Damaged(format!("the {name} solution {what}"));
+        let magic = &G::SOLUTION_MAGIC;
+        if !Self::claims(bytes) {
+            return Err(DataError::Damaged(format!(
+                "not a {name} solution (no {} header)",
+                String::from_utf8_lossy(magic)
+            )));
         }
-        if bytes.len() < MAGIC.len() + 20 + 4 {
-            return Err(DataError::Damaged("the Die Chess table is truncated".into()));
+        if bytes.len() < magic.len() + 20 + 4 {
+            return Err(damaged("is truncated".into()));
         }
         let (body, sum) = bytes.split_at(bytes.len() - 4);
         if crate::board::checksum::fnv1a(body).to_le_bytes() != sum {
-            return Err(DataError::Damaged("the Die Chess table is damaged or truncated (checksum mismatch)".into()));
+            return Err(damaged("is damaged or truncated (checksum mismatch)".into()));
         }
-        let mut at = MAGIC.len();
+        let mut at = magic.len();
         let mut take = |n: usize| {
-            let part =
-                body.get(at..at + n).ok_or_else(|| DataError::Damaged("the Die Chess table is truncated".into()));
+            let part = body.get(at..at + n).ok_or_else(|| damaged("is truncated".into()));
             at += n;
             part
         };
@@ -345,92 +332,85 @@ impl DieTable {
         let last_change = f64::from_le_bytes(take(8)?.try_into().expect("8 bytes"));
         let count = u32::from_le_bytes(take(4)?.try_into().expect("4 bytes")) as usize;
         if count == 0 || count > usize::from(u16::MAX) + 1 {
-            return Err(DataError::Damaged(format!("the Die Chess table lists {count} values")));
+            return Err(damaged(format!("lists {count} values")));
         }
         let distinct: Vec<f64> =
             take(count * 8)?.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
         if distinct.iter().any(|v| !(0.0..=1.0).contains(v)) {
-            return Err(DataError::Damaged("the Die Chess table holds a value outside 0..1".into()));
+            return Err(damaged("holds a value outside 0..1".into()));
         }
-        let indices = take(POSSIBLE * 2)?;
+        let possible = (0..G::STATES).filter(|&i| rules.is_possible(i)).count();
+        let indices = take(possible * 2)?;
         if at != body.len() {
-            return Err(DataError::Damaged("the Die Chess table has bytes after its values".into()));
+            return Err(damaged("has bytes after its values".into()));
         }
-        let mut values = vec![0.5f64; STATES];
+        let mut values = vec![0.5f64; G::STATES];
         let mut slots = indices.chunks_exact(2).map(|c| usize::from(u16::from_le_bytes([c[0], c[1]])));
         for (i, slot) in values.iter_mut().enumerate() {
-            if is_possible(i / DIE_STATES, i % DIE_STATES) {
+            if rules.is_possible(i) {
                 let k = slots.next().expect("one index per possible state");
-                *slot = *distinct
-                    .get(k)
-                    .ok_or_else(|| DataError::Damaged(format!("the Die Chess table names value {k} of {count}")))?;
+                *slot = *distinct.get(k).ok_or_else(|| damaged(format!("names value {k} of {count}")))?;
             }
         }
-        Ok(DieTable { values, sweeps, last_change })
+        Ok(Solution { rules, values, sweeps, last_change })
     }
 
     /// Reads the table in the file at `path`.
-    pub fn read(path: &std::path::Path) -> Result<DieTable, DataError> {
+    pub fn read(rules: G, path: &std::path::Path) -> Result<Solution<G>, DataError> {
         let bytes = std::fs::read(path).map_err(|e| DataError::io(path, &e))?;
-        DieTable::read_from(&bytes).map_err(|e| e.in_file(path))
+        Solution::read_from(rules, &bytes).map_err(|e| e.in_file(path))
     }
 
     fn possible_values(&self) -> impl Iterator<Item = f64> + '_ {
-        (0..STATES).filter(|&i| is_possible(i / DIE_STATES, i % DIE_STATES)).map(|i| self.values[i])
+        (0..G::STATES).filter(|&i| self.rules.is_possible(i)).map(|i| self.values[i])
     }
 }
 
-/// Where the table is asked: before the roll (its options against rolling), after a roll of
-/// this face, or among these pre-roll turns only (`go searchmoves`).
+/// Where the table is asked: before the roll (its options against rolling), or among these
+/// turns only (after a roll, or `go searchmoves`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DieRoot {
+pub enum Ask<T> {
     Decision,
-    Rolled(Role),
-    Only(Vec<DieTurn>),
+    Only(Vec<T>),
 }
 
-impl DieTable {
+impl<G: Solvable> Solution<G> {
     /// The engine's answer from the table, as a search reports one: every choice with its exact
-    /// value, before the roll each face's best turn, the value as centipawns of the evaluation's
-    /// scale (`scale`), a sure win or loss as a mate in one.
-    pub fn answer(&self, pos: &DiePosition, root: &DieRoot, scale: f64) -> crate::search::SearchResult<DieTurn> {
+    /// value, before the roll each result's best turn, the value as centipawns of the
+    /// evaluation's scale (`scale`), a sure win or loss as a mate in one.
+    pub fn answer(&self, pos: &G::Position, ask: &Ask<G::Turn>, scale: f64) -> crate::search::SearchResult<G::Turn> {
         use crate::search::{Choice, OutcomeAdvice, ScoredChoice};
         let started = std::time::Instant::now();
         let centipawns = |v: f64| value_to_centipawns(v, scale);
-        // Before the roll: each face's best turn, once; rolling is worth their mean.
-        let faces: Vec<(Role, DieTurn, f64, f64)> = if *root == DieRoot::Decision {
-            Role::ALL
-                .into_iter()
-                .map(|face| {
-                    let (turn, value, chances) = self.best_turn(pos, pos.turns_after_roll(face));
-                    (face, turn, value, chances)
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let roll = (!faces.is_empty()).then(|| faces.iter().map(|f| f.2).sum::<f64>() / 6.0);
-        let turn_option = |t: DieTurn| (Choice::Turn(t), self.turn_value(pos, t), self.chances_after(pos, t));
-        let mut options: Vec<(Choice<DieTurn>, f64, f64)> = match root {
-            DieRoot::Decision => {
-                let mut turns: Vec<_> = pos.pre_roll_turns().into_iter().map(turn_option).collect();
-                turns.rotate_left(1);
-                let chances = faces.iter().map(|f| f.3).sum::<f64>() / 6.0;
-                turns.insert(0, (Choice::Roll, roll.expect("faces before the roll"), chances));
+        // Before the roll: each result's best turn, once; rolling is worth their mean.
+        let outcomes = if *ask == Ask::Decision { self.outcomes(pos) } else { OutcomeList::new() };
+        let results: Vec<(&Outcome, G::Turn, f64, f64)> = outcomes
+            .iter()
+            .map(|o| {
+                let (turn, value, chances) = self.best_turn(pos, &self.turns_after(pos, &o.roll));
+                (o, turn, value, chances)
+            })
+            .collect();
+        let roll = (!results.is_empty()).then(|| weighted_mean(results.iter().map(|r| (r.0.weight, r.2))));
+        let turn_option = |t: G::Turn| (Choice::Turn(t), self.turn_value(pos, t), self.chances_after(pos, t));
+        let mut options: Vec<(Choice<G::Turn>, f64, f64)> = match ask {
+            Ask::Decision => {
+                let mut turns: Vec<_> = self.rules.preferred_pre_roll(pos).into_iter().map(turn_option).collect();
+                let chances = weighted_mean(results.iter().map(|r| (r.0.weight, r.3)));
+                turns.insert(0, (Choice::Roll, roll.expect("results before the roll"), chances));
                 turns
             }
-            DieRoot::Rolled(face) => pos.turns_after_roll(*face).into_iter().map(turn_option).collect(),
-            DieRoot::Only(turns) => turns.iter().map(|&t| turn_option(t)).collect(),
+            Ask::Only(turns) => turns.iter().map(|&t| turn_option(t)).collect(),
         };
         // Best first; among equals, the most chances for a fallible opponent; equal again, the
-        // order above (rolling, the moves, then passing).
+        // order above (rolling, then the game's preferred order).
         options.sort_by_key(|&(_, value, chances)| std::cmp::Reverse(rank(value, chances)));
         let (best, value, _) = options.first().copied().expect("a turn is always possible");
-        let outcomes = faces
+        let outcome_advice = results
             .iter()
-            .map(|&(face, turn, v, _)| OutcomeAdvice {
-                roll: crate::rules::Roll::single(face.face()),
-                probability: 1.0 / 6.0,
+            .map(|&(o, turn, v, _)| OutcomeAdvice {
+                roll: o.roll,
+                probability: o.probability,
                 best: turn,
                 score: centipawns(v),
                 value: Some(v),
@@ -460,7 +440,7 @@ impl DieTable {
                 .iter()
                 .map(|&(choice, v, _)| ScoredChoice { choice, score: centipawns(v), exact: true, value: Some(v) })
                 .collect(),
-            outcomes,
+            outcomes: outcome_advice,
             mate,
             hashfull: 0,
             result_scale: scale,
@@ -489,7 +469,7 @@ fn grid(x: f64) -> i64 {
 }
 
 /// How a choice ranks: by its exact value, then by the chances it leaves a fallible opponent
-/// ([`DieTable::chances_after`]). Every choice the table makes compares these keys.
+/// ([`Solution::chances_after`]). Every choice the table makes compares these keys.
 fn rank(value: f64, chances: f64) -> (i64, i64) {
     (grid(value), grid(chances))
 }
@@ -519,37 +499,41 @@ pub struct SelfPlay {
 
 /// `games` games from `start`, every turn the table's choice (its tie-break included), the dice
 /// from `seed`: how perfect players play the game, and how often they roll.
-pub fn self_play(table: &DieTable, start: &DiePosition, games: u32, seed: u64) -> SelfPlay {
+pub fn self_play<G: Solvable>(table: &Solution<G>, start: &G::Position, games: u32, seed: u64) -> SelfPlay {
+    let rules = table.rules();
     let mut next = xorshift(seed);
-    let mut face = move || Role::ALL[(next() % 6) as usize];
     let mut out = SelfPlay { games, ..SelfPlay::default() };
     for _ in 0..games {
-        let mut pos = *start;
-        let end = loop {
-            if let Some(end) = pos.end() {
-                break end;
+        let mut pos = start.clone();
+        let result = loop {
+            if let Some(end) = rules.end(&pos) {
+                break end.result;
             }
             let turn = match table.best_decision(&pos).0 {
-                DieDecision::Roll => {
+                Decision::Roll => {
                     out.rolls += 1;
-                    table.best_after_roll(&pos, face()).0
+                    let outcomes = table.outcomes(&pos);
+                    let total: u32 = outcomes.iter().map(|o| o.weight).sum();
+                    let roll = crate::rules::dice::pick_by_weight(&outcomes, next() % u64::from(total))
+                        .expect("a roll has results");
+                    table.best_after_roll(&pos, &roll).0
                 }
-                DieDecision::Turn(turn) => turn,
+                Decision::Turn(turn) => turn,
             };
-            pos = pos.play(turn);
+            pos = rules.play(&pos, turn);
             out.turns += 1;
         };
-        match end {
-            DieEnd::KingCaptured(Color::White) => out.black_wins += 1,
-            DieEnd::KingCaptured(Color::Black) => out.white_wins += 1,
-            DieEnd::TurnLimit => out.draws += 1,
+        match result {
+            GameResult::Win(Color::White) => out.white_wins += 1,
+            GameResult::Win(Color::Black) => out.black_wins += 1,
+            GameResult::Draw => out.draws += 1,
         }
     }
     out
 }
 
 /// What the search gives up, measured by the table: the mean exact value its choice loses
-/// against the best, before the roll and after a roll (of a knight and of a king).
+/// against the best, before the roll and after a roll (over every result of the roll).
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct SearchLoss {
     pub depth: u32,
@@ -557,42 +541,40 @@ pub struct SearchLoss {
     pub after_roll: f64,
 }
 
-/// Positions the table does not value at a draw: random placements, faces, moves in hand and
-/// side to move, from `seed`.
-pub fn undecided_positions(table: &DieTable, count: usize, seed: u64) -> Vec<DiePosition> {
+/// Positions the table does not value at a draw: drawn by the game
+/// ([`Solvable::random_position`]) from `seed`.
+pub fn undecided_positions<G: Solvable>(table: &Solution<G>, count: usize, seed: u64) -> Vec<G::Position> {
     let mut random = xorshift(seed);
     let mut next = move |n: u64| random() % n;
     let mut found = Vec::new();
     while found.len() < count {
-        let mut die = || {
-            let square = Square::new(next(64) as u8);
-            let face = Role::ALL[next(6) as usize];
-            let in_hand = next(u64::from(moves_after_roll(face)) + 1) as u8;
-            Die { square, face, in_hand }
-        };
-        let (white, black) = (die(), die());
-        if white.square == black.square {
-            continue;
-        }
-        let turn = if next(2) == 0 { Color::White } else { Color::Black };
-        let pos = DiePosition { dice: [white, black], turn, turns_played: 0, king_taken: None, fullmove: 1 };
-        if (table.value(&pos) - 0.5).abs() > 1e-6 {
+        if let Some(pos) = table.rules.random_position(&mut next)
+            && (table.value(&pos) - 0.5).abs() > 1e-6
+        {
             found.push(pos);
         }
     }
     found
 }
 
-/// The generic search on Die Chess (its small evaluation, `depth` turns, one thread) at each
-/// of `positions`, judged by `table`.
-pub fn search_loss(table: &DieTable, positions: &[DiePosition], depth: u32) -> SearchLoss {
-    use crate::eval::die::DieEval;
-    use crate::rules::diechess::DieChess;
+/// The generic search on the game (the evaluation its positions bring, `depth` turns, one
+/// thread) at each of `positions`, judged by `table`.
+pub fn search_loss<G>(table: &Solution<G>, positions: &[G::Position], depth: u32) -> SearchLoss
+where
+    G: Solvable,
+    G::Position: crate::eval::Evaluated + Send + Sync + std::fmt::Debug,
+    <G::Position as crate::eval::Evaluated>::Eval: crate::eval::Evaluator<G>,
+    G::Turn: Send + Sync,
+{
+    use crate::eval::Evaluated;
     use crate::search::{Choice, Root, SearchInput, SearchOptions, Shared};
-    let search = |pos: &DiePosition, root: Root<DieTurn>| {
+    let rules = table.rules();
+    let params = crate::eval::params::EvalParams::from_values(rules.piece_values());
+    let eval = G::Position::evaluation(&params, None);
+    let search = |pos: &G::Position, root: Root<G::Turn>| {
         let input = SearchInput {
-            rules: &DieChess,
-            eval: &DieEval,
+            rules,
+            eval: &eval,
             position: pos,
             root,
             history: &[],
@@ -608,10 +590,10 @@ pub fn search_loss(table: &DieTable, positions: &[DiePosition], depth: u32) -> S
             Choice::Turn(turn) => table.turn_value(pos, turn),
         };
         before += table.value(pos) - chosen;
-        for face in [Role::Knight, Role::King] {
-            let turns = pos.turns_after_roll(face);
+        for outcome in &table.outcomes(pos) {
+            let turns = table.turns_after(pos, &outcome.roll).to_vec();
             if let Choice::Turn(turn) = search(pos, Root::Turns(turns)) {
-                after += table.best_after_roll(pos, face).1 - table.turn_value(pos, turn);
+                after += table.best_after_roll(pos, &outcome.roll).1 - table.turn_value(pos, turn);
                 rolls += 1;
             }
         }
@@ -623,25 +605,31 @@ pub fn search_loss(table: &DieTable, positions: &[DiePosition], depth: u32) -> S
     }
 }
 
-/// Die Chess played from its exact solution (the table in use, [`shared_table`]), or searched
-/// with its own score ([`crate::eval::die::DieEval`]) where `options` turn the solution off:
-/// the way the variant registry has it searched.
-pub fn search_solved(
-    game: &crate::rules::game::Game<crate::rules::diechess::DieChess>,
-    root: crate::search::Root<DieTurn>,
+/// A solved game played from its exact solution (the table in use, [`shared_table`]), or
+/// searched with the evaluation its positions bring where `options` turn the solution off: the
+/// way the variant registry has a solved game searched.
+pub fn search_solved<G>(
+    game: &crate::rules::game::Game<G>,
+    root: crate::search::Root<G::Turn>,
     limits: crate::search::timeman::Limits,
     options: crate::search::SearchOptions,
     shared: &crate::search::Shared,
-    report: &mut (dyn FnMut(&crate::search::SearchResult<DieTurn>) + Send),
-) -> crate::search::SearchResult<DieTurn> {
+    report: &mut (dyn FnMut(&crate::search::SearchResult<G::Turn>) + Send),
+) -> crate::search::SearchResult<G::Turn>
+where
+    G: Solvable,
+    G::Position: crate::eval::Evaluated + Send + Sync + std::fmt::Debug,
+    <G::Position as crate::eval::Evaluated>::Eval: crate::eval::Evaluator<G>,
+    G::Turn: Send + Sync,
+{
     if !options.exact_solution {
         return crate::search::search_evaluated(game, root, limits, options, shared, report);
     }
-    let root = match root {
-        crate::search::Root::PreRoll => DieRoot::Decision,
-        crate::search::Root::Turns(turns) => DieRoot::Only(turns),
+    let ask = match root {
+        crate::search::Root::PreRoll => Ask::Decision,
+        crate::search::Root::Turns(turns) => Ask::Only(turns),
     };
-    let result = shared_table().answer(game.position(), &root, crate::eval::params::DEFAULT_RESULT_SCALE);
+    let result = shared_table(game.rules()).answer(game.position(), &ask, crate::eval::params::DEFAULT_RESULT_SCALE);
     // A sure win is told once the search is over, as a proven mate is.
     if result.mate.is_none() {
         report(&result);
@@ -649,40 +637,52 @@ pub fn search_solved(
     result
 }
 
-/// The table the engine plays Die Chess from: one per process, installed from a file
-/// ([`install_table`], the protocol's `DieChessTable`, `--solution`) or, the first time
-/// it is needed, read from the user's cache (solved and kept there if missing:
+/// The tables the engine plays solved games from: one per game and process, installed from a
+/// file ([`install_table`]: the protocol's `DieChessTable`, `--solution`) or, the first time
+/// one is needed, read from the user's cache (solved and kept there if missing:
 /// [`crate::search::solve_cache`]).
-static TABLE: std::sync::RwLock<Option<std::sync::Arc<DieTable>>> = std::sync::RwLock::new(None);
+static TABLES: RwLock<Vec<Arc<dyn Any + Send + Sync>>> = RwLock::new(Vec::new());
 
-/// The table in use, reading or solving it first if none is (see [`TABLE`]).
-pub fn shared_table() -> std::sync::Arc<DieTable> {
-    if let Some(table) = TABLE.read().unwrap_or_else(|e| e.into_inner()).as_ref() {
-        return table.clone();
+/// The table of this game in the list, if any.
+fn find<G: Solvable>(tables: &[Arc<dyn Any + Send + Sync>]) -> Option<Arc<Solution<G>>> {
+    tables.iter().find_map(|t| t.clone().downcast::<Solution<G>>().ok())
+}
+
+/// The table in use for `rules`'s game, reading or solving it first if none is (see [`TABLES`]).
+pub fn shared_table<G: Solvable>(rules: &G) -> Arc<Solution<G>> {
+    if let Some(table) = find::<G>(&TABLES.read().unwrap_or_else(|e| e.into_inner())) {
+        return table;
     }
-    let mut slot = TABLE.write().unwrap_or_else(|e| e.into_inner());
-    slot.get_or_insert_with(|| std::sync::Arc::new(crate::search::solve_cache::table())).clone()
+    let mut tables = TABLES.write().unwrap_or_else(|e| e.into_inner());
+    if let Some(table) = find::<G>(&tables) {
+        return table;
+    }
+    let table = Arc::new(crate::search::solve_cache::table(rules.clone()));
+    tables.push(table.clone());
+    table
 }
 
-/// The table in use, if one is solved or installed yet (nothing is solved here).
-pub fn table_in_use() -> Option<std::sync::Arc<DieTable>> {
-    TABLE.read().unwrap_or_else(|e| e.into_inner()).clone()
+/// The table of game `G` in use, if one is solved or installed yet (nothing is solved here).
+pub fn table_in_use<G: Solvable>() -> Option<Arc<Solution<G>>> {
+    find::<G>(&TABLES.read().unwrap_or_else(|e| e.into_inner()))
 }
 
-/// Makes `table` the one the engine plays from.
-pub fn install_table(table: DieTable) {
-    *TABLE.write().unwrap_or_else(|e| e.into_inner()) = Some(std::sync::Arc::new(table));
+/// Makes `table` the one the engine plays its game from.
+pub fn install_table<G: Solvable>(table: Solution<G>) {
+    let mut tables = TABLES.write().unwrap_or_else(|e| e.into_inner());
+    tables.retain(|t| !t.is::<Solution<G>>());
+    tables.push(Arc::new(table));
 }
-
-/// Possible states: 64 x 63 placements, each die 6 faces with 0..=2 (pawn, knight, bishop) or
-/// 0..=1 (rook, queen, king) in hand: 15 die states a square.
-pub const POSSIBLE: usize = 64 * 63 * 15 * 15;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::piece::Role;
+    use crate::rules::diechess::{DIE_STATES, DieChess, DieEnd, DiePosition, DieTurn, STATES, TURN_LIMIT, state_index};
     use crate::search::Choice;
     use std::sync::OnceLock;
+
+    type DieTable = Solution<DieChess>;
 
     /// The solution, solved once for all the tests of a build (each test its own process under
     /// nextest) and kept as the engine keeps it, beside the test binary.
@@ -693,7 +693,7 @@ mod tests {
             let built = exe.metadata().and_then(|m| m.modified()).unwrap();
             let stamp = built.duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
             let dir = exe.parent().unwrap().join(format!("alea-solve-tests-{stamp}"));
-            crate::search::solve_cache::load_or_solve_in(&dir, &mut |_, _| {}).unwrap().0
+            crate::search::solve_cache::load_or_solve_in(&DieChess, &dir, &mut |_, _| {}).unwrap().0
         })
     }
 
@@ -703,25 +703,12 @@ mod tests {
 
     /// A position of the given state index, `turns_played` turns into the game.
     fn position_of(index: usize, turns_played: u32) -> DiePosition {
-        let die = |code: usize, turn: bool| Die {
-            square: Square::new(if turn { turned(code / 18) } else { code / 18 } as u8),
-            face: Role::ALL[(code / 3) % 6],
-            in_hand: (code % 3) as u8,
-        };
-        // Seen by White: the codes are the squares as they stand.
-        let (mover, other) = (index / DIE_STATES, index % DIE_STATES);
-        DiePosition {
-            dice: [die(mover, false), die(other, false)],
-            turn: Color::White,
-            turns_played,
-            king_taken: None,
-            fullmove: 1,
-        }
+        DiePosition { turns_played, ..DieChess.position_of(index, Color::White) }
     }
 
     /// Possible states spread over the table (every `step`-th).
     fn sample(step: usize) -> impl Iterator<Item = usize> {
-        (0..STATES).step_by(step).filter(|&i| is_possible(i / DIE_STATES, i % DIE_STATES))
+        (0..STATES).step_by(step).filter(|&i| DieChess.is_possible(i))
     }
 
     #[test]
@@ -732,7 +719,16 @@ mod tests {
         assert_eq!(state_index(&start), state_index(&black));
         let p = position_of(state_index(&start), 0);
         assert_eq!(p, start);
-        assert_eq!((0..STATES).filter(|&i| is_possible(i / DIE_STATES, i % DIE_STATES)).count(), POSSIBLE);
+        // Black to move in the same state: the board turned, the numbers the same.
+        let turned = DieChess.position_of(state_index(&start), Color::Black);
+        assert_eq!((turned.die(Color::Black).square.index(), turned.die(Color::White).square.index()), (63, 0));
+        for index in sample(4099) {
+            assert_eq!(state_index(&DieChess.position_of(index, Color::Black)), index);
+        }
+        // 64 x 63 placements, each die 6 faces with 0..=2 (pawn, knight, bishop) or 0..=1 (rook,
+        // queen, king) in hand: 15 die states a square.
+        assert_eq!(DieTable::with_turns_left(DieChess, 0, 1).possible_states(), 64 * 63 * 15 * 15);
+        assert_eq!(STATES, DIE_STATES * DIE_STATES);
     }
 
     #[test]
@@ -741,7 +737,7 @@ mod tests {
         // Read back from its file, as the engine loads it.
         let mut bytes = Vec::new();
         table.write_to(&mut bytes).unwrap();
-        let read = DieTable::read_from(&bytes).unwrap();
+        let read = DieTable::read_from(DieChess, &bytes).unwrap();
         assert_eq!(&read, table);
         assert!(read.bellman_residual(2) <= 1e-12, "residual {}", read.bellman_residual(2));
         // And through the rules' own lists of turns (not the solver's move generation), on a
@@ -761,15 +757,15 @@ mod tests {
             let p = position_of(index, 0);
             let (decision, value) = table.best_decision(&p);
             // The engine's answer and the decision agree, at the state's exact value.
-            let answer = table.answer(&p, &DieRoot::Decision, 1.0);
+            let answer = table.answer(&p, &Ask::Decision, 1.0);
             let chosen = match decision {
-                DieDecision::Roll => Choice::Roll,
-                DieDecision::Turn(t) => Choice::Turn(t),
+                Decision::Roll => Choice::Roll,
+                Decision::Turn(t) => Choice::Turn(t),
             };
             assert_eq!(answer.best, chosen, "{}", p.fen());
             assert!((value - table.value(&p)).abs() <= TIE);
             // No turn of equal value leaves more chances than the one chosen.
-            let DieDecision::Turn(turn) = decision else { continue };
+            let Decision::Turn(turn) = decision else { continue };
             let chances = table.chances_after(&p, turn);
             let tied: Vec<DieTurn> =
                 p.pre_roll_turns().into_iter().filter(|&t| (table.turn_value(&p, t) - value).abs() <= TIE).collect();
@@ -788,7 +784,7 @@ mod tests {
         let table = solved();
         let start = self_play(table, &DiePosition::start(), 3, 1);
         assert_eq!((start.draws, start.white_wins, start.black_wins), (3, 0, 0));
-        assert_eq!(start.turns, 3 * u64::from(crate::rules::diechess::TURN_LIMIT));
+        assert_eq!(start.turns, 3 * u64::from(TURN_LIMIT));
         // Black's queen with a move in hand takes White's king die at once, every game.
         let won = self_play(table, &pos("8/8/8/8/8/8/1q6/K7 b - - 20 11 11"), 4, 1);
         assert_eq!((won.black_wins, won.turns, won.rolls), (4, 4, 0));
@@ -815,7 +811,7 @@ mod tests {
             pre.max(roll)
         }
         for turns_left in 1..=2u32 {
-            let table = DieTable::with_turns_left(turns_left, 2);
+            let table = DieTable::with_turns_left(DieChess, turns_left, 2);
             let mut decided = 0;
             for index in sample(if turns_left == 1 { 331 } else { 2003 }) {
                 let p = position_of(index, 200 - turns_left);
@@ -834,11 +830,11 @@ mod tests {
         // Black's queen, one move in hand, attacks White's king die: Black wins at once.
         let p = pos("8/8/8/8/8/8/1q6/K7 b - - 20 11 11");
         assert_eq!(table.value(&p), 1.0);
-        assert_eq!(table.best_decision(&p).0, DieDecision::Turn(p.parse_turn("b2a1").unwrap()));
+        assert_eq!(table.best_decision(&p).0, Decision::Turn(p.parse_turn("b2a1").unwrap()));
         // With no move in hand Black rolls: the pawn (stepping down diagonally), bishop, queen
         // and king faces take a1 from b2; the knight and the rook do not.
         let p = pos("8/8/8/8/8/8/1q6/K7 b - - 20 11 10");
-        assert_eq!(table.best_decision(&p).0, DieDecision::Roll);
+        assert_eq!(table.best_decision(&p).0, Decision::Roll);
         assert!(table.value(&p) > 4.0 / 6.0 - 1e-12, "{}", table.value(&p));
         // At the turn limit's edge a turn that does not take the king draws.
         let last = pos("8/8/8/8/8/8/8/K6q b - - 199 100 10");
@@ -847,18 +843,20 @@ mod tests {
 
     #[test]
     fn a_damaged_table_is_refused() {
-        let table = DieTable::with_turns_left(1, 2);
+        let table = DieTable::with_turns_left(DieChess, 1, 2);
         let mut bytes = Vec::new();
         table.write_to(&mut bytes).unwrap();
-        assert_eq!(DieTable::read_from(&bytes).unwrap(), table);
+        assert_eq!(DieTable::read_from(DieChess, &bytes).unwrap(), table);
         let mut flipped = bytes.clone();
         flipped[100] ^= 1;
-        assert!(DieTable::read_from(&flipped).unwrap_err().to_string().contains("checksum"));
-        assert!(DieTable::read_from(&bytes[..bytes.len() / 2]).unwrap_err().to_string().contains("checksum"));
-        assert!(DieTable::read_from(b"ALEANNUE....").unwrap_err().to_string().contains("not a Die Chess table"));
+        assert!(DieTable::read_from(DieChess, &flipped).unwrap_err().to_string().contains("checksum"));
+        assert!(DieTable::read_from(DieChess, &bytes[..bytes.len() / 2]).unwrap_err().to_string().contains("checksum"));
+        assert!(
+            DieTable::read_from(DieChess, b"ALEANNUE....").unwrap_err().to_string().contains("not a diechess solution")
+        );
     }
 
-    /// Tables kept in users' caches are named by [`SOLUTION_VERSION`]: a change of the rules or
+    /// Tables kept in users' caches are named by [`Solvable::SOLUTION_VERSION`]: a change of the rules or
     /// the solver that changes the solution must raise it, or old tables would still be read.
     #[test]
     fn the_kept_solution_s_version_names_these_values() {
@@ -866,9 +864,9 @@ mod tests {
         solved().write_to(&mut bytes).unwrap();
         let checksum = u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().unwrap());
         assert_eq!(
-            (crate::search::solve_cache::SOLUTION_VERSION, checksum),
+            (DieChess::SOLUTION_VERSION, checksum),
             (1, 0xc816_bb70),
-            "the solution changed: raise solve_cache::SOLUTION_VERSION and write the new checksum here"
+            "the solution changed: raise the game's SOLUTION_VERSION and write the new checksum here"
         );
     }
 }

@@ -1,18 +1,15 @@
-//! Die Chess's solution kept between runs. Solving the game takes some seconds (more on a busy
-//! machine); every later process reads the table from the user's cache directory instead
+//! A solved game's solution kept between runs. Solving a game takes some seconds (Die Chess's
+//! ten or so on two cores, more on a busy machine); every later process reads the table from the user's cache directory instead
 //! (`$XDG_CACHE_HOME/alea` on Linux, the platform's own place elsewhere) in a fraction of a
 //! second. A kept table is used only if its checksum holds, its version is this build's and it
 //! was solved to the engine's tolerance; anything else is solved again and replaced. Processes
 //! starting together (the two engines of a match) solve once: the others wait on a lock file.
 
-use super::solve::DieTable;
+use super::solve::Solution;
 use crate::eval::data::DataError;
+use crate::rules::solvable::Solvable;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-
-/// The solution's version, in the file name: raised whenever the rules of Die Chess or the
-/// solver change, so that a table an older build kept is not read.
-pub const SOLUTION_VERSION: u32 = 1;
 
 /// The largest change of the last sweep of a table the engine plays from.
 pub const TOLERANCE: f64 = 1e-12;
@@ -22,9 +19,10 @@ pub fn cache_dir() -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "alea").map(|dirs| dirs.cache_dir().to_path_buf())
 }
 
-/// The kept table's file name in a cache directory.
-pub fn file_name() -> String {
-    format!("diechess-v{SOLUTION_VERSION}.table")
+/// The kept table's file name in a cache directory: the game's name and its solution's version
+/// ([`Solvable::SOLUTION_VERSION`]).
+pub fn file_name<G: Solvable>(rules: &G) -> String {
+    format!("{}-v{}.table", rules.name(), G::SOLUTION_VERSION)
 }
 
 /// How [`load_or_solve_in`] had its table.
@@ -38,11 +36,11 @@ pub enum Had {
 }
 
 /// The kept table at `path`, or why it cannot be used.
-fn usable(path: &Path) -> Result<DieTable, DataError> {
+fn usable<G: Solvable>(rules: &G, path: &Path) -> Result<Solution<G>, DataError> {
     if !path.exists() {
         return Err(DataError::Unusable("none kept yet".into()));
     }
-    let table = DieTable::read(path)?;
+    let table = Solution::read(rules.clone(), path)?;
     if table.last_change > TOLERANCE {
         return Err(DataError::Unusable(format!("solved only to {:.1e}", table.last_change)));
     }
@@ -51,13 +49,18 @@ fn usable(path: &Path) -> Result<DieTable, DataError> {
 
 /// The table kept in `dir`, or solved (`progress` told each sweep) and kept there. Errs, having
 /// solved nothing, only where the directory cannot hold it (it cannot be made or locked).
-pub fn load_or_solve_in(dir: &Path, progress: &mut dyn FnMut(u32, f64)) -> Result<(DieTable, Had), DataError> {
-    let path = dir.join(file_name());
-    if let Ok(table) = usable(&path) {
+pub fn load_or_solve_in<G: Solvable>(
+    rules: &G,
+    dir: &Path,
+    progress: &mut dyn FnMut(u32, f64),
+) -> Result<(Solution<G>, Had), DataError> {
+    let name = file_name(rules);
+    let path = dir.join(&name);
+    if let Ok(table) = usable(rules, &path) {
         return Ok((table, Had::Read));
     }
     std::fs::create_dir_all(dir).map_err(|e| DataError::io(dir, &e))?;
-    let lock_path = dir.join(format!("{}.lock", file_name()));
+    let lock_path = dir.join(format!("{name}.lock"));
     let lock = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -66,14 +69,14 @@ pub fn load_or_solve_in(dir: &Path, progress: &mut dyn FnMut(u32, f64)) -> Resul
         .map_err(|e| DataError::io(&lock_path, &e))?;
     lock.lock().map_err(|e| DataError::io(&lock_path, &e))?;
     // Another process may have solved it while this one waited.
-    let why = match usable(&path) {
+    let why = match usable(rules, &path) {
         Ok(table) => return Ok((table, Had::Read)),
         Err(why) => why.to_string(),
     };
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let table = DieTable::solve(TOLERANCE, threads, progress);
+    let table = Solution::solve(rules.clone(), TOLERANCE, threads, progress);
     // Written beside it and renamed over it: a reader never sees half a table.
-    let partial = dir.join(format!(".{}.{}.partial", file_name(), std::process::id()));
+    let partial = dir.join(format!(".{name}.{}.partial", std::process::id()));
     let mut bytes = Vec::new();
     table.write_to(&mut bytes).map_err(|e| DataError::io(&path, &e))?;
     if let Err(e) = std::fs::write(&partial, &bytes).and_then(|()| std::fs::rename(&partial, &path)) {
@@ -86,15 +89,16 @@ pub fn load_or_solve_in(dir: &Path, progress: &mut dyn FnMut(u32, f64)) -> Resul
 /// The table the engine plays from when none was installed: kept in the cache directory, or
 /// solved and kept. While it solves, a terminal on standard error sees its progress; where it
 /// cannot be kept, standard error is told why and it is solved for this process only.
-pub fn table() -> DieTable {
+pub fn table<G: Solvable>(rules: G) -> Solution<G> {
     let terminal = std::io::stderr().is_terminal();
+    let name = rules.name();
     let mut progress = |sweep: u32, change: f64| {
         if terminal {
-            eprint!("\rSolving Die Chess once for this machine: sweep {sweep}, largest change {change:.1e}   ");
+            eprint!("\rSolving {name} once for this machine: sweep {sweep}, largest change {change:.1e}   ");
         }
     };
     let result = match cache_dir() {
-        Some(dir) => load_or_solve_in(&dir, &mut progress),
+        Some(dir) => load_or_solve_in(&rules, &dir, &mut progress),
         None => Err(DataError::Unusable("this platform names no cache directory for the user".into())),
     };
     match result {
@@ -102,7 +106,7 @@ pub fn table() -> DieTable {
         Ok((table, Had::Solved(_))) => {
             if terminal {
                 eprintln!(
-                    "\rSolved Die Chess; kept in {} for next time.{:20}",
+                    "\rSolved {name}; kept in {} for next time.{:20}",
                     cache_dir().unwrap_or_default().display(),
                     ""
                 );
@@ -110,9 +114,9 @@ pub fn table() -> DieTable {
             table
         }
         Err(e) => {
-            eprintln!("alea: Die Chess's table cannot be kept ({e}); solving it for this run only");
+            eprintln!("alea: the {name} solution cannot be kept ({e}); solving it for this run only");
             let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-            DieTable::solve(TOLERANCE, threads, &mut progress)
+            Solution::solve(rules, TOLERANCE, threads, &mut progress)
         }
     }
 }
@@ -120,25 +124,26 @@ pub fn table() -> DieTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::diechess::DieChess;
 
     /// A table solved coarsely (fast) stands in for the real one to check the keeping.
     fn coarse() -> Vec<u8> {
         let mut bytes = Vec::new();
-        DieTable::solve(1e-2, 2, &mut |_, _| {}).write_to(&mut bytes).unwrap();
+        Solution::solve(DieChess, 1e-2, 2, &mut |_, _| {}).write_to(&mut bytes).unwrap();
         bytes
     }
 
     #[test]
     fn a_damaged_or_coarse_kept_table_is_not_read() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join(file_name());
-        assert_eq!(usable(&path).unwrap_err().to_string(), "none kept yet");
+        let path = dir.path().join(file_name(&DieChess));
+        assert_eq!(usable(&DieChess, &path).unwrap_err().to_string(), "none kept yet");
         let mut bytes = coarse();
         std::fs::write(&path, &bytes).unwrap();
-        assert!(usable(&path).unwrap_err().to_string().starts_with("solved only to"));
+        assert!(usable(&DieChess, &path).unwrap_err().to_string().starts_with("solved only to"));
         bytes[100] ^= 1;
         std::fs::write(&path, &bytes).unwrap();
-        assert!(usable(&path).unwrap_err().to_string().contains("checksum"));
+        assert!(usable(&DieChess, &path).unwrap_err().to_string().contains("checksum"));
     }
 
     #[test]
@@ -147,7 +152,7 @@ mod tests {
         let file = dir.path().join("a-file");
         std::fs::write(&file, "").unwrap();
         let mut sweeps = 0;
-        let err = load_or_solve_in(&file.join("cache"), &mut |_, _| sweeps += 1).unwrap_err();
+        let err = load_or_solve_in(&DieChess, &file.join("cache"), &mut |_, _| sweeps += 1).unwrap_err();
         assert!(err.to_string().contains("a-file"), "{err}");
         assert_eq!(sweeps, 0);
     }

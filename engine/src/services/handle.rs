@@ -115,15 +115,17 @@ impl GameHandle {
     /// Is the variant solved exactly, so played from its solution rather than an evaluation
     /// (Die Chess)?
     pub fn is_solved(&self) -> bool {
-        self.variant.row().solved
+        self.variant.row().solution.is_some()
     }
 
     /// Does now the work the first search would otherwise begin with and could not stop (Die
     /// Chess from its solution: solving the game, some seconds, once a process), so that a
     /// front end can wait for it where waiting is expected (the protocol's `isready`).
     pub fn prepare(&self, exact_solution: bool) {
-        if self.is_solved() && exact_solution {
-            crate::search::solve::shared_table();
+        if let Some(solver) = self.variant.row().solution
+            && exact_solution
+        {
+            solver.prepare();
         }
     }
 

@@ -4,6 +4,7 @@
 //! searches, the turns a clock is shared over, ChanceProbCut's margin). Front ends list, parse
 //! and print variants through [`Variant`]; nothing else matches on a variant's name.
 
+use crate::eval::data::DataError;
 use crate::eval::nnue::Network;
 use crate::eval::params::EvalParams;
 use crate::eval::{Evaluated, Evaluator};
@@ -28,6 +29,19 @@ use std::sync::{Arc, OnceLock};
 /// named after the rules that began such turns, but it is a word of those formats, fixed by the
 /// agreed protocol and by games already stored: it does not follow the variant's name.
 pub const NO_ROLL_WORD: &str = "freedom";
+
+/// Reads the exact solution in the file at `path` (as `alea solve <variant> --out FILE` writes
+/// it), whichever solved variant's it is: the file's first bytes say.
+pub fn read_solution(path: &std::path::Path) -> Result<Box<dyn crate::services::solution::Table>, DataError> {
+    let bytes = std::fs::read(path).map_err(|e| DataError::io(path, &e))?;
+    let solver = Variant::ALL
+        .iter()
+        .filter_map(|v| v.row().solution)
+        .find(|solver| solver.claims(&bytes))
+        .ok_or_else(|| DataError::Damaged("not a solution table (its first bytes name no solved variant)".into()))
+        .map_err(|e| e.in_file(path))?;
+    solver.read_from(&bytes).map_err(|e| e.in_file(path))
+}
 
 /// A variant Alea plays, as `UCI_Variant` names it.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -222,8 +236,9 @@ pub struct Row {
     /// Where a fit starts besides the rules' piece values: centipawns for each pawn step and
     /// each step of a piece towards the centre (the big boards' own terms).
     pub start_terms: (i32, i32),
-    /// Played from its exact solution (Die Chess), not by search unless asked.
-    pub solved: bool,
+    /// The game's exact solver, where it is small enough to solve: then played from its
+    /// solution, not by search unless asked.
+    pub solution: Option<&'static dyn crate::services::solution::Solver>,
     set_up: SetUp,
 }
 
@@ -286,7 +301,7 @@ static ROWS: [Row; 11] = [
         tables: Some(include_str!("../../data/freedom.eval")),
         network: Some(include_bytes!("../../data/freedom.nnue")),
         start_terms: (0, 0),
-        solved: false,
+        solution: None,
         set_up: |c, f, r| one_turn(ChessRules::new(ChessKind::Freedom, c), f, r),
     },
     Row {
@@ -301,7 +316,7 @@ static ROWS: [Row; 11] = [
         tables: Some(include_str!("../../data/classic.eval")),
         network: Some(include_bytes!("../../data/classic.nnue")),
         start_terms: (0, 0),
-        solved: false,
+        solution: None,
         set_up: |c, f, r| one_turn(ChessRules::new(ChessKind::Classic, c), f, r),
     },
     Row {
@@ -316,7 +331,7 @@ static ROWS: [Row; 11] = [
         tables: Some(include_str!("../../data/brainking.eval")),
         network: Some(include_bytes!("../../data/brainking.nnue")),
         start_terms: (0, 0),
-        solved: false,
+        solution: None,
         set_up: |c, f, r| one_turn(ChessRules::new(ChessKind::BrainKing, c), f, r),
     },
     Row {
@@ -331,7 +346,7 @@ static ROWS: [Row; 11] = [
         tables: Some(include_str!("../../data/vegas.eval")),
         network: None,
         start_terms: (0, 0),
-        solved: false,
+        solution: None,
         set_up: |c, f, r| one_turn(ChessRules::new(ChessKind::Vegas, c), f, r),
     },
     Row {
@@ -348,7 +363,7 @@ static ROWS: [Row; 11] = [
         tables: Some(include_str!("../../data/dicechess3.eval")),
         network: None,
         start_terms: (0, 0),
-        solved: false,
+        solution: None,
         set_up: |_, f, r| micro(MicroVariant::DiceChess3(DiceChess3), f, r),
     },
     Row {
@@ -364,7 +379,7 @@ static ROWS: [Row; 11] = [
         tables: Some(include_str!("../../data/burmese.eval")),
         network: None,
         start_terms: (0, 0),
-        solved: false,
+        solution: None,
         set_up: |_, f, r| micro(MicroVariant::Burmese(Burmese), f, r),
     },
     Row {
@@ -381,7 +396,7 @@ static ROWS: [Row; 11] = [
         tables: None,
         network: None,
         start_terms: (0, 0),
-        solved: false,
+        solution: None,
         set_up: |_, f, r| micro(MicroVariant::Gollon(Gollon), f, r),
     },
     Row {
@@ -397,7 +412,7 @@ static ROWS: [Row; 11] = [
         tables: None,
         network: None,
         start_terms: (0, 0),
-        solved: false,
+        solution: None,
         set_up: |_, f, r| micro(MicroVariant::Gollon2(Gollon2), f, r),
     },
     Row {
@@ -413,7 +428,7 @@ static ROWS: [Row; 11] = [
         tables: None,
         network: None,
         start_terms: (0, 0),
-        solved: true,
+        solution: Some(&crate::services::solution::Exact(diechess::DieChess)),
         set_up: |_, f, r| one_turn_searched(diechess::DieChess, f, r, crate::search::solve::search_solved),
     },
     Row {
@@ -428,7 +443,7 @@ static ROWS: [Row; 11] = [
         tables: Some(include_str!("../../data/brainking10.eval")),
         network: None,
         start_terms: (4, 0),
-        solved: false,
+        solution: None,
         set_up: |_, f, r| one_turn(BrainKing10, f, r),
     },
     Row {
@@ -445,7 +460,7 @@ static ROWS: [Row; 11] = [
         tables: Some(include_str!("../../data/grand.eval")),
         network: None,
         start_terms: (4, 3),
-        solved: false,
+        solution: None,
         set_up: |_, f, r| micro(Grand, f, r),
     },
 ];
@@ -612,7 +627,7 @@ mod tests {
                 assert_eq!(net.variant, v.name());
             }
             assert_eq!(v.network().is_some(), v.row().network.is_some(), "{v}");
-            assert_eq!(game.uses_tables().is_ok(), v.row().start_terms == (0, 0) && !v.row().solved, "{v}");
+            assert_eq!(game.uses_tables().is_ok(), v.row().start_terms == (0, 0) && v.row().solution.is_none(), "{v}");
         }
         for kind in ChessKind::ALL {
             assert_eq!(Variant::of_kind(kind).name(), ChessRules::new(kind, false).name());

@@ -4,14 +4,14 @@
 use alea_engine::board::piece::Color;
 use alea_engine::eval::die::DieEval;
 use alea_engine::rules::diechess::{DieChess, DiePosition};
-use alea_engine::search::solve::{DieTable, search_loss, undecided_positions};
+use alea_engine::search::solve::{Solution, search_loss, undecided_positions};
 use alea_engine::search::timeman::Limits;
 use alea_engine::search::{self, Choice, Root, SearchInput, SearchOptions, Shared};
 use alea_engine::{GameResult, Rules};
 
 #[test]
 fn the_search_plays_die_chess_and_the_table_measures_it() {
-    let table = DieTable::solve(1e-12, 2, &mut |_, _| {});
+    let table = Solution::solve(DieChess, 1e-12, 2, &mut |_, _| {});
     let positions = undecided_positions(&table, 40, 0x9e37_79b9_7f4a_7c15);
     let losses: Vec<_> = (1..=3).map(|depth| search_loss(&table, &positions, depth)).collect();
     for loss in &losses {
