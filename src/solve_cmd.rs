@@ -8,8 +8,8 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct SolveArgs {
-    /// The variant to solve: one the registry gives an exact solver (the list in `alea solve
-    /// --help`'s error, if another is named).
+    /// The variant to solve: one small enough to number its states (any other is refused with
+    /// the list of those that are).
     game: Variant,
     /// Write the table here (the engine's `DieChessTable` option reads it).
     #[arg(long)]
