@@ -20,12 +20,12 @@ pub struct AdviseArgs {
     /// Chess960 castling and notation.
     #[arg(long)]
     chess960: bool,
-    /// Start from this FEN (a DFEN in dicechess3, whose dice field makes a turn in progress)
-    /// instead of the start position.
+    /// Start from this FEN (a DFEN where a turn is several micro-moves: its dice field makes a
+    /// turn in progress) instead of the start position.
     #[arg(long)]
     fen: Option<String>,
-    /// Turns played from the start, in UCI (`0000` for a pass; micro-moves joined by commas in
-    /// dicechess3).
+    /// Turns played from the start, in UCI (`0000` for a pass; micro-moves joined by commas where
+    /// a turn has several).
     #[arg(long, num_args = 1..)]
     moves: Vec<String>,
     /// The roll: faces such as `4`, `2,5` or `1,4,6`, or `any`. Without it, the advice before the
@@ -38,11 +38,13 @@ pub struct AdviseArgs {
     /// Turns deep to search, instead of a time.
     #[arg(long)]
     depth: Option<u32>,
-    /// How many moves to score exactly (all of them by default; in dicechess3 the best ten).
+    /// How many moves to score exactly (all of them by default; the best ten where a turn is
+    /// several micro-moves).
     #[arg(long)]
     multipv: Option<usize>,
     /// Score only these turns the roll allows, as `go searchmoves` (your own turn against your
-    /// other ideas; in dicechess3 whole turns, `e2e4,d1h5`); needs --roll, or a turn in progress.
+    /// other ideas; whole turns where a turn is several micro-moves, `e2e4,d1h5`); needs --roll,
+    /// or a turn in progress.
     #[arg(long, num_args = 1.., value_name = "TURNS")]
     searchmoves: Vec<String>,
     /// Print JSON instead of the board and tables.

@@ -78,7 +78,8 @@ enum Cmd {
     },
     /// Play on the dicechess.com bot platform: the endpoint it POSTs our turns to (docs/bot.md).
     Bot(bot_cmd::BotArgs),
-    /// Die Chess solved exactly: every state's value, the table written for the engine.
+    /// A variant small enough to number its states, solved exactly: every state's value, the
+    /// table written for the engine.
     Solve(solve_cmd::SolveArgs),
     /// Seeded games of the engine against itself: White's, Black's and the draws' shares with
     /// their intervals, the games' length, and the turns a roll allows.
@@ -95,8 +96,7 @@ enum Cmd {
     /// Searches a fixed suite of positions to a fixed depth; the last line is
     /// `<N> nodes <M> nps` (OpenBench's form), and N is the same on every machine.
     Bench {
-        /// Turns deep (a turn is a roll and its moves) for every suite; each variant's own
-        /// depth by default (3; 1 for dicechess3, whose turns are three micro-moves).
+        #[arg(help = bench_depth_help())]
         depth: Option<u32>,
         #[arg(long, value_delimiter = ',', help = bench_variant_help())]
         variant: Vec<Variant>,
@@ -343,6 +343,18 @@ fn variant_help() -> String {
 }
 
 /// `bench --variant`'s help, from the registry: the variants with a suite.
+fn bench_depth_help() -> String {
+    let depths: Vec<String> = Variant::ALL
+        .iter()
+        .filter(|v| !v.row().bench.cases.is_empty())
+        .map(|v| format!("{} {}", v.name(), v.row().bench.depth))
+        .collect();
+    format!(
+        "Turns deep (a turn is a roll and its moves) for every suite; by default each variant's own: {}",
+        depths.join(", ")
+    )
+}
+
 fn bench_variant_help() -> String {
     let benched: Vec<&str> =
         Variant::ALL.iter().filter(|v| !v.row().bench.cases.is_empty()).map(|v| v.name()).collect();

@@ -141,7 +141,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
             losses.push(loss);
         }
         if let Some(path) = &args.plot
-            && let Err(e) = alea_tuning::report::search_loss_plot(&losses, path)
+            && let Err(e) = alea_tuning::report::search_loss_plot(args.game.row().title, &losses, path)
         {
             eprintln!("alea solve: {}: {e}", path.display());
             return ExitCode::FAILURE;

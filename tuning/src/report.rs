@@ -292,15 +292,20 @@ fn convergence_plot(inputs: &[ReportInput], path: &Path) -> Result<(), String> {
     root.present().map_err(plot_error)
 }
 
-/// Die Chess: what the search gives up against the exact values, by depth, as an SVG plot.
-pub fn search_loss_plot(losses: &[alea_engine::services::solution::SearchLoss], path: &Path) -> Result<(), String> {
+/// A solved game (`title`): what the search gives up against the exact values, by depth, as
+/// an SVG plot.
+pub fn search_loss_plot(
+    title: &str,
+    losses: &[alea_engine::services::solution::SearchLoss],
+    path: &Path,
+) -> Result<(), String> {
     let hi = losses.iter().flat_map(|l| [l.before_roll, l.after_roll]).fold(1e-6f64, f64::max) * 1.1;
     let (first, last) =
         (losses.iter().map(|l| l.depth).min().unwrap_or(1), losses.iter().map(|l| l.depth).max().unwrap_or(1));
     let root = SVGBackend::new(path, (900, 420)).into_drawing_area();
     root.fill(&WHITE).map_err(plot_error)?;
     let mut chart = ChartBuilder::on(&root)
-        .caption("Die Chess: exact value the search gives up, by depth", ("sans-serif", 20))
+        .caption(format!("{title}: exact value the search gives up, by depth"), ("sans-serif", 20))
         .margin(12)
         .x_label_area_size(32)
         .y_label_area_size(64)
