@@ -3,6 +3,7 @@
 
 use alea_engine::search::Choice;
 use alea_engine::services::handle::{GameHandle, RollSpec, SearchRoot};
+use alea_engine::services::registry::Variant;
 use alea_engine::services::rollout::{RolloutSettings, roll_out};
 
 fn settings(games: u32, turns: Option<u32>, threads: usize) -> RolloutSettings {
@@ -15,14 +16,7 @@ fn turn(t: &str) -> Choice<String> {
 
 /// A BrainKing rook four squares from the enemy king, a rook rolled.
 fn rook_at_the_king() -> (GameHandle, SearchRoot) {
-    let game = GameHandle::setup(
-        alea_engine::services::registry::Variant::BrainKing,
-        false,
-        Some("4k3/8/8/8/8/8/4R3/K7 w - - 0 1"),
-        None,
-        &[],
-    )
-    .unwrap();
+    let game = GameHandle::setup(Variant::BrainKing, false, Some("4k3/8/8/8/8/8/4R3/K7 w - - 0 1"), None, &[]).unwrap();
     (game, SearchRoot::Rolled(RollSpec::Faces(vec![4])))
 }
 
@@ -45,7 +39,7 @@ fn taking_the_king_wins_every_game_at_once_and_a_retreat_does_not() {
 
 #[test]
 fn every_choice_is_played_on_the_same_dice_and_the_threads_change_nothing() {
-    let game = GameHandle::of(alea_engine::services::registry::Variant::DiceChess3, false).unwrap();
+    let game = GameHandle::of(Variant::DiceChess3, false).unwrap();
     let root = SearchRoot::Rolled(RollSpec::Faces(vec![1, 2, 2]));
     let choices = [turn("e2e4,b1c3,c3d5"), turn("e2e4,b1c3,c3d5"), turn("d2d4,b1c3,g1f3")];
     let one = roll_out(&game, &root, &choices, &settings(12, None, 1), &|_, _| {}).unwrap();
@@ -68,7 +62,7 @@ fn every_choice_is_played_on_the_same_dice_and_the_threads_change_nothing() {
 fn rolling_and_a_freedom_move_are_played_out_before_the_roll() {
     // Freedom after 1. e4 d5 2. exd5 Qxd5: White may give check without rolling (Bb5+), or roll.
     let moves: Vec<String> = ["e2e4", "d7d5", "e4d5", "d8d5"].map(String::from).to_vec();
-    let game = GameHandle::setup(alea_engine::services::registry::Variant::Freedom, false, None, None, &moves).unwrap();
+    let game = GameHandle::setup(Variant::Freedom, false, None, None, &moves).unwrap();
     assert!(game.pre_roll_turns().contains(&"f1b5".to_string()));
     let choices = [turn("f1b5"), Choice::Roll];
     let rolled = roll_out(&game, &SearchRoot::Decision, &choices, &settings(4, Some(6), 2), &|_, _| {}).unwrap();
@@ -105,7 +99,7 @@ fn a_choice_the_position_does_not_allow_is_refused() {
     over.play("e2e8").unwrap();
     assert!(over.end().is_some());
     assert!(roll_out(&over, &SearchRoot::Decision, &[Choice::Roll], &settings(2, None, 1), &|_, _| {}).is_err());
-    let die = GameHandle::of(alea_engine::services::registry::Variant::DieChess, false).unwrap();
+    let die = GameHandle::of(Variant::DieChess, false).unwrap();
     assert!(roll_out(&die, &SearchRoot::Decision, &[Choice::Roll], &settings(2, None, 1), &|_, _| {}).is_err());
     let none = RolloutSettings { games: 0, ..settings(2, None, 1) };
     assert!(roll_out(&game, &root, &[turn("e2e8")], &none, &|_, _| {}).is_err());
@@ -113,7 +107,7 @@ fn a_choice_the_position_does_not_allow_is_refused() {
 
 #[test]
 fn a_rollout_out_of_time_keeps_the_games_every_choice_finished() {
-    let game = GameHandle::of(alea_engine::services::registry::Variant::Freedom, false).unwrap();
+    let game = GameHandle::of(Variant::Freedom, false).unwrap();
     let root = SearchRoot::Rolled(RollSpec::Faces(vec![1]));
     let choices = [turn("e2e4"), turn("d2d4"), turn("a2a3")];
     let timed = RolloutSettings { time: Some(std::time::Duration::from_millis(300)), ..settings(100_000, None, 2) };
@@ -141,10 +135,10 @@ fn luck_taken_out_leaves_the_games_as_they_were_two_turns_deep() {
     // Deeper players read the luck from searches of their own: the same games, won, drawn and
     // lost alike, only each result less its luck. Over these games the luck's mean is near
     // zero: the adjusted mean keeps within the games' interval of the plain one.
-    for variant in ["freedom", "dicechess3"] {
-        let game = GameHandle::of(variant.parse().unwrap(), false).unwrap();
+    for variant in [Variant::Freedom, Variant::DiceChess3] {
+        let game = GameHandle::of(variant, false).unwrap();
         let (root, choices) = (SearchRoot::Decision, [Choice::Roll]);
-        let games = if variant == "freedom" { 30 } else { 4 };
+        let games = if variant == Variant::Freedom { 30 } else { 4 };
         let plain = roll_out(&game, &root, &choices, &luck_settings(games, 2, 2, false), &|_, _| {}).unwrap();
         let adjusted = roll_out(&game, &root, &choices, &luck_settings(games, 2, 2, true), &|_, _| {}).unwrap();
         let (plain, adjusted) = (&plain[0], &adjusted[0]);
@@ -181,14 +175,8 @@ fn luck_taken_out_narrows_the_interval_alike_on_any_number_of_threads() {
 fn a_roll_that_takes_the_king_is_the_luck_of_the_roll() {
     use alea_engine::services::luck::LuckTable;
     // dicechess3: White's rook faces the black king down an open file; any rook die wins.
-    let game = GameHandle::setup(
-        alea_engine::services::registry::Variant::DiceChess3,
-        false,
-        Some("4k3/8/8/8/8/8/8/K3R3 w - - 0 1"),
-        None,
-        &[],
-    )
-    .unwrap();
+    let game =
+        GameHandle::setup(Variant::DiceChess3, false, Some("4k3/8/8/8/8/8/8/K3R3 w - - 0 1"), None, &[]).unwrap();
     let worths = game.outcome_worths();
     assert_eq!(worths.len(), 56);
     assert!((worths.iter().map(|w| w.1).sum::<f64>() - 1.0).abs() < 1e-9);
@@ -212,17 +200,11 @@ fn a_roll_that_takes_the_king_is_the_luck_of_the_roll() {
     assert!((table.luck(&none).unwrap() + 91.0 / 216.0 * gap).abs() < 1e-9);
     assert!(table.mean_luck().abs() < 1e-12);
     // A turn in progress has no roll to come.
-    let in_turn = GameHandle::setup(
-        alea_engine::services::registry::Variant::DiceChess3,
-        false,
-        Some("4k3/8/8/8/8/8/8/K3R3 w - - 0 1 R"),
-        None,
-        &[],
-    )
-    .unwrap();
+    let in_turn =
+        GameHandle::setup(Variant::DiceChess3, false, Some("4k3/8/8/8/8/8/8/K3R3 w - - 0 1 R"), None, &[]).unwrap();
     assert!(in_turn.outcome_worths().is_empty());
     // From a search before a Freedom roll: six outcomes, each with its turn, their luck's mean zero.
-    let freedom = GameHandle::of(alea_engine::services::registry::Variant::Freedom, false).unwrap();
+    let freedom = GameHandle::of(Variant::Freedom, false).unwrap();
     let limits = alea_engine::search::timeman::Limits { depth: Some(2), ..Default::default() };
     let shared = alea_engine::search::Shared::new(1);
     let before = freedom
